@@ -1,0 +1,183 @@
+//! The libraries cryptobench measures, as [`BackendInfo`]s, and the one-time
+//! initialisation they need.
+//!
+//! Suites build their cases on these libraries directly; this crate only
+//! holds what several suites share, so that "which OpenSSL is this" or "is
+//! libsodium initialised" has one answer: OpenSSL's version and providers
+//! ([`openssl_lib`]), libsodium's version and `sodium_init` ([`sodium`]),
+//! RustCrypto crate versions ([`rustcrypto`]) and CPU features ([`cpu`]).
+#![deny(missing_docs)]
+
+pub use cryptobench_core::BackendInfo;
+
+/// OpenSSL through the `openssl` crate (the system libssl).
+pub mod openssl_lib {
+    use super::BackendInfo;
+    use std::sync::OnceLock;
+
+    /// Backend name used on the command line and in results.
+    pub const NAME: &str = "openssl";
+
+    /// The library's own version string, e.g. `OpenSSL 3.0.19 27 Jan 2026`.
+    pub fn version() -> String {
+        openssl::version::version().to_string()
+    }
+
+    /// OpenSSL as a backend.
+    pub fn info() -> BackendInfo {
+        BackendInfo {
+            name: NAME.into(),
+            version: version(),
+            unavailable: None,
+        }
+    }
+
+    /// Loads the default and legacy providers once for the whole process.
+    /// Returns why the legacy provider is missing, if it is (the default
+    /// provider stays usable either way).
+    pub fn ensure_providers() -> Result<(), String> {
+        static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
+        LOADED
+            .get_or_init(|| {
+                // Loading any provider explicitly stops OpenSSL from loading the
+                // default one implicitly, so both are loaded and kept for good.
+                let default = openssl::provider::Provider::try_load(None, "default", true)
+                    .map_err(|e| format!("default provider: {e}"))?;
+                std::mem::forget(default);
+                let legacy = openssl::provider::Provider::try_load(None, "legacy", true)
+                    .map_err(|e| format!("legacy provider not loadable: {e}"))?;
+                std::mem::forget(legacy);
+                Ok(())
+            })
+            .clone()
+    }
+}
+
+/// libsodium through `libsodium-sys-stable` (vendored, not the system one).
+pub mod sodium {
+    use super::BackendInfo;
+    use std::ffi::CStr;
+    use std::sync::OnceLock;
+
+    /// Backend name.
+    pub const NAME: &str = "libsodium";
+
+    /// Calls `sodium_init` once; returns why it failed, if it did.
+    pub fn init() -> Result<(), String> {
+        static INIT: OnceLock<Result<(), String>> = OnceLock::new();
+        INIT.get_or_init(|| {
+            // SAFETY: sodium_init is thread-safe and idempotent.
+            let rc = unsafe { libsodium_sys::sodium_init() };
+            if rc < 0 {
+                Err("sodium_init failed".into())
+            } else {
+                Ok(())
+            }
+        })
+        .clone()
+    }
+
+    /// `libsodium 1.0.x`, from the library itself.
+    pub fn version() -> String {
+        // SAFETY: returns a pointer to a static NUL-terminated string.
+        let v = unsafe { CStr::from_ptr(libsodium_sys::sodium_version_string()) };
+        format!("libsodium {}", v.to_string_lossy())
+    }
+
+    /// libsodium as a backend.
+    pub fn info() -> BackendInfo {
+        BackendInfo {
+            name: NAME.into(),
+            version: version(),
+            unavailable: init().err(),
+        }
+    }
+}
+
+/// RustCrypto crates: the version is the list of crates a suite uses.
+pub mod rustcrypto {
+    use super::BackendInfo;
+
+    /// Backend name.
+    pub const NAME: &str = "rustcrypto";
+
+    /// RustCrypto as a backend, versioned by the crates in use
+    /// (e.g. `[("sha2", "0.11")]` gives `RustCrypto sha2 0.11`).
+    pub fn info(crates: &[(&str, &str)]) -> BackendInfo {
+        let list: Vec<String> = crates.iter().map(|(n, v)| format!("{n} {v}")).collect();
+        BackendInfo {
+            name: NAME.into(),
+            version: format!("RustCrypto {}", list.join(", ")),
+            unavailable: None,
+        }
+    }
+}
+
+/// CPU features that decide availability and speed (AES-NI, VAES, ...).
+pub mod cpu {
+    /// The flags DESIGN.md section 3.7 asks every run to record.
+    pub const RELEVANT: [&str; 9] = [
+        "aes",
+        "pclmulqdq",
+        "avx2",
+        "avx512f",
+        "vaes",
+        "vpclmulqdq",
+        "sha_ni",
+        "adx",
+        "bmi2",
+    ];
+
+    /// Whether the running CPU has `flag` (names as in /proc/cpuinfo).
+    pub fn has(flag: &str) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match flag {
+                "aes" => std::arch::is_x86_feature_detected!("aes"),
+                "pclmulqdq" => std::arch::is_x86_feature_detected!("pclmulqdq"),
+                "avx2" => std::arch::is_x86_feature_detected!("avx2"),
+                "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
+                "vaes" => std::arch::is_x86_feature_detected!("vaes"),
+                "vpclmulqdq" => std::arch::is_x86_feature_detected!("vpclmulqdq"),
+                "sha_ni" => std::arch::is_x86_feature_detected!("sha"),
+                "adx" => std::arch::is_x86_feature_detected!("adx"),
+                "bmi2" => std::arch::is_x86_feature_detected!("bmi2"),
+                _ => false,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = flag;
+            false
+        }
+    }
+
+    /// Present and missing relevant flags.
+    pub fn relevant_flags() -> (Vec<String>, Vec<String>) {
+        let (mut present, mut missing) = (Vec::new(), Vec::new());
+        for f in RELEVANT {
+            if has(f) {
+                present.push(f.to_string());
+            } else {
+                missing.push(f.to_string());
+            }
+        }
+        (present, missing)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn versions_come_from_the_libraries() {
+        assert!(super::openssl_lib::version().starts_with("OpenSSL "));
+        super::sodium::init().unwrap();
+        assert!(super::sodium::version().starts_with("libsodium 1."));
+    }
+
+    #[test]
+    fn legacy_provider_loads_and_default_stays() {
+        super::openssl_lib::ensure_providers().unwrap();
+        assert!(openssl::symm::Cipher::from_nid(openssl::nid::Nid::AES_128_CBC).is_some());
+    }
+}

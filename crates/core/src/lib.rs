@@ -1,0 +1,30 @@
+//! The shared vocabulary of cryptobench.
+//!
+//! Everything that more than one crate must agree on lives here and nowhere
+//! else: the versioned result model ([`model`]), sizes and durations as users
+//! type them ([`units`]), case-insensitive names with "did you mean"
+//! ([`names`]), the typed [`Error`], the plain [`Table`] suites hand to the
+//! reporters, and the seams a suite plugs into ([`suite`], [`paper`]). The
+//! crate has no cryptography, no clocks and no I/O so that every other crate
+//! can depend on it without pulling anything in.
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod model;
+pub mod names;
+pub mod paper;
+pub mod suite;
+pub mod table;
+pub mod units;
+
+pub use error::{CaseError, Error};
+pub use model::{
+    BackendInfo, CaseStatus, CheckOutcome, CheckResult, Fingerprint, Measurement, Run, RunStatus,
+    Summary, SCHEMA,
+};
+pub use paper::Paper;
+pub use suite::{
+    Availability, BatchTime, Budget, Case, CaseFactory, CaseSpec, PlannedCase, RunConfig, Setup,
+    Suite, SuiteAction,
+};
+pub use table::{Align, Table};

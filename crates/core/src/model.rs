@@ -1,0 +1,324 @@
+//! The versioned result model (schema `cryptobench/1`).
+//!
+//! A [`Run`] is what one command measured; it owns its [`Measurement`]s and
+//! the [`Fingerprint`] of the machine. Every field is serialised with serde so
+//! that the JSON export, the SQLite store and the reports read the same thing.
+//! Times are nanoseconds per operation unless a name says otherwise; rates are
+//! per second. docs/results-format.md documents each field for users.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Schema identifier written into every run; bump on incompatible change.
+pub const SCHEMA: &str = "cryptobench/1";
+
+/// State of a run as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    /// Still being measured (or the process died without a word).
+    Running,
+    /// Every planned case was attempted.
+    Complete,
+    /// Stopped by Ctrl-C or a crash; what was measured is kept.
+    Interrupted,
+    /// A check failed in at least one case.
+    Failed,
+}
+
+impl RunStatus {
+    /// Lower-case name as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Complete => "complete",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Failed => "failed",
+        }
+    }
+    /// Parses the stored name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "running" => RunStatus::Running,
+            "complete" => RunStatus::Complete,
+            "interrupted" => RunStatus::Interrupted,
+            "failed" => RunStatus::Failed,
+            _ => return None,
+        })
+    }
+}
+
+/// One benchmark run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// Always [`SCHEMA`].
+    pub schema: String,
+    /// Unique id, sortable by time (e.g. `20261122-031502-4f2a`).
+    pub id: String,
+    /// RFC 3339 UTC.
+    pub started_at: String,
+    /// RFC 3339 UTC; `None` while running or when the process died.
+    pub finished_at: Option<String>,
+    /// See [`RunStatus`].
+    pub status: RunStatus,
+    /// The command line as typed.
+    pub command: Vec<String>,
+    /// Where it ran.
+    pub machine: Fingerprint,
+    /// A fleet id when this run is one host of a fleet run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fleet: Option<String>,
+    /// Every case, in the order it finished.
+    pub measurements: Vec<Measurement>,
+}
+
+impl Run {
+    /// True when any measurement carries a failed check.
+    pub fn has_failures(&self) -> bool {
+        self.measurements
+            .iter()
+            .any(|m| m.status == CaseStatus::Failed)
+    }
+}
+
+/// What became of a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CaseStatus {
+    /// Checks passed and it was timed.
+    Measured,
+    /// A check failed: never timed, reason in `reason` and `checks`.
+    Failed,
+    /// The case cannot run here with these parameters (size rule, memory).
+    Skipped,
+    /// The backend or algorithm is missing on this machine.
+    Unavailable,
+}
+
+impl CaseStatus {
+    /// Lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CaseStatus::Measured => "measured",
+            CaseStatus::Failed => "FAILED",
+            CaseStatus::Skipped => "skipped",
+            CaseStatus::Unavailable => "unavailable",
+        }
+    }
+}
+
+/// Outcome of one check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckOutcome {
+    /// The check passed.
+    Pass,
+    /// The check failed: the case is not timed.
+    Fail,
+    /// The check does not apply (no vector for this key size, ...).
+    Skipped,
+}
+
+/// A named check and what it found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckResult {
+    /// Short name, e.g. `kat:FIPS 180-4 "abc"`, `roundtrip`, `tamper`.
+    pub name: String,
+    /// Pass, fail or skipped.
+    pub outcome: CheckOutcome,
+    /// Human detail: counts, the mismatch, the source of a vector.
+    pub detail: String,
+}
+
+impl CheckResult {
+    /// A passed check.
+    pub fn pass(name: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            outcome: CheckOutcome::Pass,
+            detail: detail.into(),
+        }
+    }
+    /// A failed check.
+    pub fn fail(name: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            outcome: CheckOutcome::Fail,
+            detail: detail.into(),
+        }
+    }
+    /// A check that does not apply.
+    pub fn skipped(name: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            outcome: CheckOutcome::Skipped,
+            detail: detail.into(),
+        }
+    }
+    /// Pass when `ok`, else fail, with the same detail.
+    pub fn from_bool(name: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
+        if ok {
+            Self::pass(name, detail)
+        } else {
+            Self::fail(name, detail)
+        }
+    }
+}
+
+/// Summary statistics of one measurement; times in ns per operation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Summary {
+    /// Median time per operation.
+    pub median: f64,
+    /// 95% bootstrap confidence interval of the median.
+    pub ci95: [f64; 2],
+    /// First quartile.
+    pub p25: f64,
+    /// Third quartile.
+    pub p75: f64,
+    /// Fastest sample.
+    pub min: f64,
+    /// Slowest sample.
+    pub max: f64,
+    /// Arithmetic mean.
+    pub mean: f64,
+    /// Sample standard deviation (n - 1).
+    pub stddev: f64,
+    /// Median absolute deviation (unscaled).
+    pub mad: f64,
+    /// Operations per second at the median (all threads together).
+    pub ops_per_s: f64,
+    /// Bytes per second at the median, when the operation has an input size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_per_s: Option<f64>,
+    /// CPU cycles per byte from the TSC, when available.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles_per_byte: Option<f64>,
+    /// Indices of samples whose modified Z-score exceeds 3.5.
+    #[serde(default)]
+    pub outliers: Vec<usize>,
+}
+
+/// One case: a primitive x backend x parameters x size x operation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    /// Suite name (`hash`, `cipher`, ...).
+    pub suite: String,
+    /// Algorithm name, canonical (`SHA-256`, `AES-128-CTR`, `P-256`).
+    pub primitive: String,
+    /// Backend name (`openssl`, `rustcrypto`, `peer:openssl-speed`).
+    pub backend: String,
+    /// The library's own version string.
+    pub backend_version: String,
+    /// `digest`, `encrypt`, `decrypt`, `roundtrip`, `keygen`, ...
+    pub operation: String,
+    /// Extra parameters (memory, lanes, tag length, aad, threads, ...).
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+    /// Bytes processed by one operation (0 when not meaningful).
+    pub input_bytes: u64,
+    /// Worker threads running the case at once.
+    #[serde(default = "one")]
+    pub threads: u32,
+    /// Operations in one timed sample (per thread).
+    pub iterations_per_sample: u64,
+    /// Time per operation of each sample, ns (raw, never filtered).
+    pub samples_ns: Vec<f64>,
+    /// CPU time per operation of each sample, ns, where recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpu_samples_ns: Vec<f64>,
+    /// Statistics over `samples_ns`; `None` when nothing was timed.
+    pub stats: Option<Summary>,
+    /// Measured, failed, skipped or unavailable.
+    pub status: CaseStatus,
+    /// Why it failed, was skipped, or is unavailable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Every check that ran before timing.
+    pub checks: Vec<CheckResult>,
+    /// Security and context labels (`insecure: ECB`, `64-bit block (Sweet32)`).
+    #[serde(default)]
+    pub labels: Vec<String>,
+    /// Measurement warnings (outliers, few samples, noisy).
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    /// Free-form numbers a suite wants kept (per-thread ops/s, efficiency).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: BTreeMap<String, f64>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Measurement {
+    /// A stable key identifying the case across runs (for `compare`).
+    pub fn case_key(&self) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        format!(
+            "{}/{}/{}/{}/{}B/t{}/{}",
+            self.suite,
+            self.primitive,
+            self.backend,
+            self.operation,
+            self.input_bytes,
+            self.threads,
+            params.join(",")
+        )
+    }
+    /// Median ns per operation, when measured.
+    pub fn median_ns(&self) -> Option<f64> {
+        self.stats.as_ref().map(|s| s.median)
+    }
+    /// Parameter value by name.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params.get(name).map(String::as_str)
+    }
+}
+
+/// A library as cryptobench sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BackendInfo {
+    /// Short name used on the command line.
+    pub name: String,
+    /// The library's own version string (e.g. `OpenSSL 3.0.19 27 Jan 2026`).
+    pub version: String,
+    /// `None` when available, else the reason it is not.
+    pub unavailable: Option<String>,
+}
+
+/// Where and how a run was made (DESIGN.md section 3.7).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Fingerprint {
+    /// Host name.
+    pub hostname: String,
+    /// CPU model string.
+    pub cpu_model: String,
+    /// Logical CPUs.
+    pub cores: u32,
+    /// Relevant CPU flags present (aes, pclmulqdq, avx2, ...).
+    pub cpu_flags: Vec<String>,
+    /// Relevant flags absent.
+    #[serde(default)]
+    pub cpu_flags_missing: Vec<String>,
+    /// TSC frequency in Hz when an invariant TSC exists.
+    pub tsc_hz: Option<f64>,
+    /// Operating system and kernel.
+    pub os: String,
+    /// Kernel release.
+    pub kernel: String,
+    /// cpufreq governor when readable.
+    pub governor: Option<String>,
+    /// Total memory in bytes.
+    pub memory_bytes: u64,
+    /// Every backend's name and version.
+    pub backends: Vec<BackendInfo>,
+    /// cryptobench version.
+    pub tool_version: String,
+    /// git revision the binary was built from.
+    pub git_revision: String,
+}

@@ -1,0 +1,345 @@
+//! The seams: [`Suite`] enumerates cases, a [`Case`] is one prepared
+//! primitive that the engine times, [`RunConfig`] carries the user's common
+//! options and [`Budget`] the sampling budget.
+//!
+//! A suite never times anything itself: it says what exists
+//! ([`Suite::plan`]), builds each case lazily through a [`CaseFactory`] (so the
+//! multi-thread runner can build one per thread), and lets every case run its
+//! checks before the engine measures it. Adding a backend or algorithm means
+//! one more [`PlannedCase`] in `plan`, not a new table elsewhere.
+
+use crate::model::{BackendInfo, CheckResult, Measurement};
+use crate::{CaseError, Error};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long and how often one case is sampled (DESIGN.md section 3.3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Budget {
+    /// A calibrated sample lasts at least this long (default 10 ms).
+    pub min_sample: Duration,
+    /// Samples to take when the time allows (default 15, at least 15 unless slow).
+    pub samples: usize,
+    /// Time spent sampling one case when operations are fast.
+    pub time_per_case: Duration,
+    /// Warm-up before the first sample.
+    pub warmup: Duration,
+    /// Fewest samples accepted for slow operations (each a single call).
+    pub min_slow_samples: usize,
+}
+
+impl Budget {
+    /// The default: 10 ms samples, 15 of them, ~0.3 s per case.
+    pub fn standard() -> Self {
+        Self {
+            min_sample: Duration::from_millis(10),
+            samples: 15,
+            time_per_case: Duration::from_millis(300),
+            warmup: Duration::from_millis(30),
+            min_slow_samples: 3,
+        }
+    }
+    /// `--quick`: smoke runs; 2 ms samples, 15 of them, ~50 ms per case.
+    pub fn quick() -> Self {
+        Self {
+            min_sample: Duration::from_millis(2),
+            samples: 15,
+            time_per_case: Duration::from_millis(50),
+            warmup: Duration::from_millis(5),
+            min_slow_samples: 3,
+        }
+    }
+    /// `--full`: 20 ms samples, 30 of them, ~1 s per case.
+    pub fn full() -> Self {
+        Self {
+            min_sample: Duration::from_millis(20),
+            samples: 30,
+            time_per_case: Duration::from_secs(1),
+            warmup: Duration::from_millis(100),
+            min_slow_samples: 5,
+        }
+    }
+}
+
+/// Options every suite sees, from the command line.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// Sampling budget.
+    pub budget: Budget,
+    /// `--quick` was given: suites shrink their default grids.
+    pub quick: bool,
+    /// `--full` was given: suites use the seeds' complete grids.
+    pub full: bool,
+    /// `--backend` filter (resolved names); `None` = all.
+    pub backends: Option<Vec<String>>,
+    /// `--seed`: reproducible randomness (tests only).
+    pub seed: Option<u64>,
+    /// `--verbose`.
+    pub verbose: bool,
+    /// `--threads N` for the multi-thread runner (1 = single thread).
+    pub threads: u32,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        Self {
+            budget: Budget::standard(),
+            quick: false,
+            full: false,
+            backends: None,
+            seed: None,
+            verbose: false,
+            threads: 1,
+        }
+    }
+}
+
+impl RunConfig {
+    /// A quick configuration (tests, smoke runs).
+    pub fn quick() -> Self {
+        Self {
+            budget: Budget::quick(),
+            quick: true,
+            ..Self::default()
+        }
+    }
+    /// Whether the `--backend` filter admits `name` (case-insensitive).
+    pub fn wants_backend(&self, name: &str) -> bool {
+        match &self.backends {
+            None => true,
+            Some(list) => list
+                .iter()
+                .any(|b| crate::names::fold(b) == crate::names::fold(name)),
+        }
+    }
+}
+
+/// Whether a backend or algorithm can run here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Availability {
+    /// It can.
+    Available,
+    /// It cannot, and why ("needs AES-NI", "libmcrypt not installed").
+    Unavailable(String),
+}
+
+/// What a case is, before it is built: everything a measurement records
+/// except the numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseSpec {
+    /// Suite name.
+    pub suite: String,
+    /// Canonical algorithm name.
+    pub primitive: String,
+    /// Backend name.
+    pub backend: String,
+    /// Backend version string.
+    pub backend_version: String,
+    /// Operation (`digest`, `encrypt`, ...).
+    pub operation: String,
+    /// Extra parameters.
+    pub params: BTreeMap<String, String>,
+    /// Bytes per operation (0 when not meaningful).
+    pub input_bytes: u64,
+    /// Security / context labels.
+    pub labels: Vec<String>,
+    /// Threads running the case at once (the engine's multi-thread runner).
+    pub threads: u32,
+    /// A rough guess of one operation's time, for the ETA (ns); 0 = unknown.
+    pub expected_ns: f64,
+}
+
+impl CaseSpec {
+    /// A spec with no parameters, size 0, one thread.
+    pub fn new(
+        suite: &str,
+        primitive: impl Into<String>,
+        backend: impl Into<String>,
+        backend_version: impl Into<String>,
+        operation: impl Into<String>,
+    ) -> Self {
+        Self {
+            suite: suite.to_string(),
+            primitive: primitive.into(),
+            backend: backend.into(),
+            backend_version: backend_version.into(),
+            operation: operation.into(),
+            params: BTreeMap::new(),
+            input_bytes: 0,
+            labels: Vec::new(),
+            threads: 1,
+            expected_ns: 0.0,
+        }
+    }
+    /// Sets the bytes per operation.
+    pub fn size(mut self, bytes: u64) -> Self {
+        self.input_bytes = bytes;
+        self
+    }
+    /// Adds a parameter.
+    pub fn param(mut self, name: &str, value: impl ToString) -> Self {
+        self.params.insert(name.to_string(), value.to_string());
+        self
+    }
+    /// Adds a label.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.labels.push(label.into());
+        self
+    }
+    /// Adds several labels.
+    pub fn labels<I: IntoIterator<Item = S>, S: Into<String>>(mut self, labels: I) -> Self {
+        self.labels.extend(labels.into_iter().map(Into::into));
+        self
+    }
+    /// Sets the thread count.
+    pub fn threads(mut self, n: u32) -> Self {
+        self.threads = n.max(1);
+        self
+    }
+    /// Sets the expected time of one operation (ns), for the ETA.
+    pub fn expect_ns(mut self, ns: f64) -> Self {
+        self.expected_ns = ns;
+        self
+    }
+    /// An empty measurement of this case, with the given status.
+    pub fn measurement(&self, status: crate::CaseStatus, reason: Option<String>) -> Measurement {
+        Measurement {
+            suite: self.suite.clone(),
+            primitive: self.primitive.clone(),
+            backend: self.backend.clone(),
+            backend_version: self.backend_version.clone(),
+            operation: self.operation.clone(),
+            params: self.params.clone(),
+            input_bytes: self.input_bytes,
+            threads: self.threads,
+            iterations_per_sample: 0,
+            samples_ns: Vec::new(),
+            cpu_samples_ns: Vec::new(),
+            stats: None,
+            status,
+            reason,
+            checks: Vec::new(),
+            labels: self.labels.clone(),
+            warnings: Vec::new(),
+            extra: BTreeMap::new(),
+        }
+    }
+}
+
+/// Time of one batch when a case times itself (external peers, PHP).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BatchTime {
+    /// Operations actually performed.
+    pub iters: u64,
+    /// Wall-clock time of the batch, ns.
+    pub wall_ns: f64,
+    /// CPU time of the batch, ns, where known.
+    pub cpu_ns: Option<f64>,
+}
+
+/// One prepared case: keys, buffers and contexts are built when the case is
+/// made; [`Case::run_batch`] is the timed region.
+pub trait Case: Send {
+    /// Checks to run before timing (known answers, round trip, tamper).
+    /// Any `Fail` means the case is reported FAILED and never timed.
+    fn checks(&mut self) -> Vec<CheckResult> {
+        Vec::new()
+    }
+    /// Untimed preparation for the next batch of `iters` operations
+    /// (fresh nonces, fresh inputs).
+    fn prepare_batch(&mut self, _iters: u64) -> Result<(), CaseError> {
+        Ok(())
+    }
+    /// Performs `iters` operations; the engine times this call. Use
+    /// `std::hint::black_box` on outputs so nothing is optimised away.
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError>;
+    /// Cases that time themselves (an external process, the PHP runner)
+    /// return `Some`; the engine then uses the reported time instead.
+    fn time_batch(&mut self, _iters: u64) -> Option<Result<BatchTime, CaseError>> {
+        None
+    }
+    /// `Some(n)`: every sample is exactly `n` operations, no calibration
+    /// (slow operations, external tools with their own loop).
+    fn fixed_iterations(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// Builds a fresh case; called once per thread.
+pub type CaseFactory = Arc<dyn Fn() -> Result<Box<dyn Case>, CaseError> + Send + Sync>;
+
+/// How a planned case comes into being.
+#[derive(Clone)]
+pub enum Setup {
+    /// Build it with this factory.
+    Ready(CaseFactory),
+    /// It cannot run with these parameters (reason shown).
+    Skipped(String),
+    /// Its backend or algorithm is missing here (reason shown).
+    Unavailable(String),
+}
+
+/// A case as a suite plans it.
+#[derive(Clone)]
+pub struct PlannedCase {
+    /// What it is.
+    pub spec: CaseSpec,
+    /// How to build it.
+    pub setup: Setup,
+}
+
+impl PlannedCase {
+    /// A runnable case.
+    pub fn ready<F>(spec: CaseSpec, factory: F) -> Self
+    where
+        F: Fn() -> Result<Box<dyn Case>, CaseError> + Send + Sync + 'static,
+    {
+        Self {
+            spec,
+            setup: Setup::Ready(Arc::new(factory)),
+        }
+    }
+    /// A case skipped for a reason.
+    pub fn skipped(spec: CaseSpec, reason: impl Into<String>) -> Self {
+        Self {
+            spec,
+            setup: Setup::Skipped(reason.into()),
+        }
+    }
+    /// A case whose backend is unavailable.
+    pub fn unavailable(spec: CaseSpec, reason: impl Into<String>) -> Self {
+        Self {
+            spec,
+            setup: Setup::Unavailable(reason.into()),
+        }
+    }
+}
+
+/// A family of cases with its own checks and summary tables.
+pub trait Suite: Send + Sync {
+    /// Name on the command line (`hash`, `cipher`, ...).
+    fn name(&self) -> &'static str;
+    /// One line for `list` and `--help`.
+    fn about(&self) -> &'static str;
+    /// The libraries this suite can use, with versions and availability.
+    fn backends(&self) -> Vec<BackendInfo>;
+    /// Canonical primitive names it offers here.
+    fn primitives(&self) -> Vec<String>;
+    /// The cases to run for this configuration. Unknown names in the suite's
+    /// own options are reported here as [`Error::Usage`].
+    fn plan(&self, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error>;
+    /// Suite-specific tables over the finished measurements (seed-shaped
+    /// tables, rankings). The generic per-case table is drawn anyway.
+    fn summarize(&self, _measurements: &[Measurement]) -> Vec<crate::table::Table> {
+        Vec::new()
+    }
+}
+
+/// What a suite's own subcommand asks the binary to do next.
+pub enum SuiteAction {
+    /// Benchmark these suites through the engine (store, print, export).
+    Bench(Vec<Box<dyn Suite>>),
+    /// The command did its work itself (e.g. `argon2 hash`); exit with this code.
+    Done(u8),
+}

@@ -1,0 +1,1 @@
+//! Pure statistics (placeholder until written).

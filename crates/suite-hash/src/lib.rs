@@ -1,0 +1,1 @@
+//! Hash suite (being written).
