@@ -90,7 +90,7 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
             ))
         }
     };
-    if !(secs > 0.0) || !secs.is_finite() {
+    if secs <= 0.0 || !secs.is_finite() {
         return Err(format!("'{text}' must be greater than zero ({accepted})"));
     }
     Ok(std::time::Duration::from_secs_f64(secs))
@@ -144,12 +144,12 @@ pub fn format_size(bytes: u64) -> String {
     const MIB: u64 = 1024 * 1024;
     const GIB: u64 = 1024 * 1024 * 1024;
     for (unit, name) in [(GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")] {
-        if bytes >= unit && bytes % unit == 0 {
+        if bytes >= unit && bytes.is_multiple_of(unit) {
             return format!("{} {name}", bytes / unit);
         }
     }
     for (unit, name) in [(1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "KB")] {
-        if bytes >= unit && bytes % unit == 0 {
+        if bytes >= unit && bytes.is_multiple_of(unit) {
             return format!("{} {name}", bytes / unit);
         }
     }

@@ -1,0 +1,362 @@
+//! One case, measured: build, check, calibrate, warm up, sample, summarise.
+//!
+//! Calibration doubles the batch (at most x10 per step) until one batch
+//! lasts `min_sample`; the calibration batches double as warm-up, which then
+//! continues until `Budget::warmup` has passed. Sampling takes at least
+//! `Budget::samples` samples and goes on while the per-case time budget
+//! lasts (capped at four times that count). An operation slower than
+//! `min_sample` is sampled one call at a time, with fewer samples (never
+//! fewer than `min_slow_samples`), and says so in a warning.
+
+use crate::clock::{process_cpu_ns, tsc_hz, Clock};
+use crate::interrupt::stop_requested;
+use cryptobench_core::{
+    Budget, Case, CaseError, CaseFactory, CaseSpec, CaseStatus, CheckOutcome, Measurement, Summary,
+};
+
+/// Seed of the bootstrap so the same samples always give the same CI.
+pub const BOOTSTRAP_SEED: u64 = 0x00C0_FFEE;
+
+/// Upper bound on samples, as a multiple of `Budget::samples`.
+const MAX_SAMPLE_FACTOR: usize = 4;
+
+/// Result of timing: per-op wall and CPU samples and the batch size.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sampled {
+    /// ns per operation, one per sample.
+    pub wall: Vec<f64>,
+    /// CPU ns per operation, one per sample (may be empty).
+    pub cpu: Vec<f64>,
+    /// Operations per sample.
+    pub iters: u64,
+    /// Warnings about the sampling itself.
+    pub warnings: Vec<String>,
+    /// The engine was asked to stop before enough samples were taken.
+    pub interrupted: bool,
+}
+
+/// Times one batch: the case's own timing when it has one, else the clock
+/// around `run_batch`. Returns (ops, wall ns, cpu ns).
+pub fn time_batch(
+    case: &mut dyn Case,
+    iters: u64,
+    clock: &dyn Clock,
+) -> Result<(u64, f64, Option<f64>), CaseError> {
+    case.prepare_batch(iters)?;
+    if let Some(t) = case.time_batch(iters) {
+        let t = t?;
+        return Ok((t.iters.max(1), t.wall_ns, t.cpu_ns));
+    }
+    let cpu0 = process_cpu_ns();
+    let t0 = clock.now_ns();
+    case.run_batch(iters)?;
+    let t1 = clock.now_ns();
+    let cpu = match (cpu0, process_cpu_ns()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a) as f64),
+        _ => None,
+    };
+    Ok((iters, t1.saturating_sub(t0) as f64, cpu))
+}
+
+/// Calibrates and samples a prepared, checked case.
+pub fn sample(
+    case: &mut dyn Case,
+    budget: &Budget,
+    clock: &dyn Clock,
+) -> Result<Sampled, CaseError> {
+    let min_sample = budget.min_sample.as_nanos() as f64;
+    let mut out = Sampled::default();
+    let start = clock.now_ns();
+
+    // Calibration (and warm-up).
+    let mut iters = case.fixed_iterations().unwrap_or(1).max(1);
+    let mut last;
+    loop {
+        let (ops, wall, _) = time_batch(case, iters, clock)?;
+        last = wall / ops as f64;
+        if case.fixed_iterations().is_some() || wall >= min_sample {
+            iters = if case.fixed_iterations().is_some() {
+                iters
+            } else {
+                ops
+            };
+            break;
+        }
+        let factor = if wall <= 0.0 {
+            10.0
+        } else {
+            (min_sample / wall * 1.2).clamp(2.0, 10.0)
+        };
+        iters = ((iters as f64) * factor).ceil() as u64;
+        if stop_requested() {
+            out.interrupted = true;
+            return Ok(out);
+        }
+    }
+    let batch_ns = last * iters as f64;
+    let slow = batch_ns >= min_sample && iters == 1 || case.fixed_iterations().is_some();
+    if !slow {
+        while (clock.now_ns() - start) < budget.warmup.as_nanos() as u64 {
+            time_batch(case, iters, clock)?;
+        }
+    }
+
+    // How many samples fit.
+    let per_case = budget.time_per_case.as_nanos() as f64;
+    let wanted = if slow {
+        let fit = (per_case / batch_ns.max(1.0)).floor() as usize;
+        fit.clamp(budget.min_slow_samples.max(1), budget.samples.max(1))
+    } else {
+        budget.samples.max(1)
+    };
+    let cap = wanted * MAX_SAMPLE_FACTOR;
+    let sampling_start = clock.now_ns();
+    while out.wall.len() < cap {
+        if stop_requested() {
+            out.interrupted = true;
+            break;
+        }
+        let (ops, wall, cpu) = time_batch(case, iters, clock)?;
+        out.wall.push(wall / ops as f64);
+        if let Some(c) = cpu {
+            out.cpu.push(c / ops as f64);
+        }
+        let spent = (clock.now_ns() - sampling_start) as f64;
+        if out.wall.len() >= wanted && (slow || spent >= per_case) {
+            break;
+        }
+    }
+    out.iters = iters;
+    if slow && out.wall.len() < budget.samples {
+        out.warnings.push(format!(
+            "slow operation ({} per call): {} samples of {} call(s), fewer than the usual {}",
+            cryptobench_core::units::format_ns(last),
+            out.wall.len(),
+            iters,
+            budget.samples
+        ));
+    }
+    Ok(out)
+}
+
+/// Statistics for per-op samples of a case that processes `bytes` per op
+/// with `threads` threads at once (samples are already per aggregate op).
+pub fn summarize(samples: &[f64], bytes: u64, threads: u32) -> Summary {
+    let s = cryptobench_stats::summarize(samples, BOOTSTRAP_SEED);
+    let ops = if s.median > 0.0 { 1e9 / s.median } else { 0.0 };
+    let cycles_per_byte = match (tsc_hz(), bytes, threads) {
+        (Some(hz), b, 1) if b > 0 => Some(s.median * hz / 1e9 / b as f64),
+        _ => None,
+    };
+    Summary {
+        median: s.median,
+        ci95: [s.ci95.0, s.ci95.1],
+        p25: s.p25,
+        p75: s.p75,
+        min: s.min,
+        max: s.max,
+        mean: s.mean,
+        stddev: s.stddev,
+        mad: s.mad,
+        ops_per_s: ops,
+        bytes_per_s: (bytes > 0).then_some(ops * bytes as f64),
+        cycles_per_byte,
+        outliers: s.outliers,
+    }
+}
+
+/// Builds, checks and measures one case. Returns `None` only when the
+/// engine was interrupted before the case produced anything worth keeping.
+pub fn measure_case(
+    spec: &CaseSpec,
+    factory: &CaseFactory,
+    budget: &Budget,
+    clock: &dyn Clock,
+) -> Option<Measurement> {
+    if spec.threads > 1 {
+        return crate::threads::measure_threads(spec, factory, budget);
+    }
+    let mut case = match factory() {
+        Ok(c) => c,
+        Err(e) => return Some(from_case_error(spec, e, Vec::new())),
+    };
+    let checks = case.checks();
+    let mut m = spec.measurement(CaseStatus::Measured, None);
+    if let Some(bad) = checks.iter().find(|c| c.outcome == CheckOutcome::Fail) {
+        m.status = CaseStatus::Failed;
+        m.reason = Some(format!("{}: {}", bad.name, bad.detail));
+        m.checks = checks;
+        return Some(m);
+    }
+    m.checks = checks;
+    match sample(case.as_mut(), budget, clock) {
+        Ok(s) if s.interrupted && s.wall.len() < 3 => None,
+        Ok(s) => {
+            finish(&mut m, s);
+            Some(m)
+        }
+        Err(e) => Some(from_case_error(spec, e, m.checks)),
+    }
+}
+
+/// Fills the numbers of a measurement from its samples.
+pub(crate) fn finish(m: &mut Measurement, s: Sampled) {
+    let summary = summarize(&s.wall, m.input_bytes, m.threads);
+    if !summary.outliers.is_empty() {
+        m.warnings.push(format!(
+            "{} of {} samples are outliers (modified Z > 3.5); kept in the raw samples",
+            summary.outliers.len(),
+            s.wall.len()
+        ));
+    }
+    if s.interrupted {
+        m.warnings
+            .push(format!("interrupted after {} samples", s.wall.len()));
+    }
+    m.warnings.extend(s.warnings);
+    m.iterations_per_sample = s.iters;
+    m.samples_ns = s.wall;
+    m.cpu_samples_ns = s.cpu;
+    m.stats = Some(summary);
+}
+
+/// A measurement for a case that could not be built or failed while timed.
+pub(crate) fn from_case_error(
+    spec: &CaseSpec,
+    e: CaseError,
+    checks: Vec<cryptobench_core::CheckResult>,
+) -> Measurement {
+    let (status, reason) = match e {
+        CaseError::Skipped(r) => (CaseStatus::Skipped, r),
+        CaseError::Failed(r) => (CaseStatus::Failed, r),
+    };
+    let mut m = spec.measurement(status, Some(reason));
+    m.checks = checks;
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::mock::MockClock;
+    use cryptobench_core::CheckResult;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    /// A case whose operation "takes" `op_ns` on the mock clock.
+    struct Fake {
+        clock: Arc<MockClock>,
+        op_ns: u64,
+        calls: Arc<std::sync::atomic::AtomicU64>,
+        fail_check: bool,
+    }
+
+    impl Case for Fake {
+        fn checks(&mut self) -> Vec<CheckResult> {
+            vec![CheckResult::from_bool(
+                "kat",
+                !self.fail_check,
+                "fake vector",
+            )]
+        }
+        fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+            self.calls
+                .fetch_add(iters, std::sync::atomic::Ordering::SeqCst);
+            self.clock.advance(self.op_ns * iters);
+            Ok(())
+        }
+    }
+
+    fn budget() -> Budget {
+        Budget {
+            min_sample: Duration::from_millis(10),
+            samples: 15,
+            time_per_case: Duration::from_millis(300),
+            warmup: Duration::from_millis(30),
+            min_slow_samples: 3,
+        }
+    }
+
+    #[test]
+    fn calibration_reaches_the_minimum_sample_time() {
+        let clock = Arc::new(MockClock::default());
+        let mut case = Fake {
+            clock: clock.clone(),
+            op_ns: 1_000,
+            calls: Default::default(),
+            fail_check: false,
+        };
+        let s = sample(&mut case, &budget(), clock.as_ref()).unwrap();
+        // 1 us per op: a 10 ms sample needs >= 10_000 ops, and the x10 cap
+        // means calibration overshoots by at most 10x.
+        assert!(s.iters >= 10_000 && s.iters <= 100_000, "iters {}", s.iters);
+        assert!(s.wall.len() >= 15, "{} samples", s.wall.len());
+        assert!(s.wall.iter().all(|&w| (w - 1_000.0).abs() < 1e-6));
+        // The budget of 300 ms bounds sampling (plus one sample of slack).
+        let per_sample_ms = s.iters as f64 * 1e-3;
+        assert!(
+            s.wall.len() as f64 * per_sample_ms <= 300.0 + per_sample_ms * 2.0
+                || s.wall.len() == 15
+        );
+    }
+
+    #[test]
+    fn slow_operations_take_fewer_samples_and_say_so() {
+        let clock = Arc::new(MockClock::default());
+        let mut case = Fake {
+            clock: clock.clone(),
+            op_ns: 200_000_000,
+            calls: Default::default(),
+            fail_check: false,
+        };
+        let s = sample(&mut case, &budget(), clock.as_ref()).unwrap();
+        assert_eq!(s.iters, 1);
+        assert_eq!(s.wall.len(), 3, "300 ms budget / 200 ms op -> clamp to 3");
+        assert!(s.warnings[0].contains("slow operation"), "{:?}", s.warnings);
+    }
+
+    #[test]
+    fn a_failed_check_means_the_case_is_never_timed() {
+        let clock = Arc::new(MockClock::default());
+        let calls: Arc<std::sync::atomic::AtomicU64> = Default::default();
+        let (c2, k2) = (clock.clone(), calls.clone());
+        let factory: CaseFactory = Arc::new(move || {
+            Ok(Box::new(Fake {
+                clock: c2.clone(),
+                op_ns: 10,
+                calls: k2.clone(),
+                fail_check: true,
+            }) as Box<dyn Case>)
+        });
+        let spec = CaseSpec::new("t", "X", "b", "1", "op");
+        let m = measure_case(&spec, &factory, &budget(), clock.as_ref()).unwrap();
+        assert_eq!(m.status, CaseStatus::Failed);
+        assert!(m.reason.unwrap().starts_with("kat:"));
+        assert!(m.stats.is_none());
+        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn factory_errors_become_skipped_or_failed() {
+        let clock = MockClock::default();
+        let spec = CaseSpec::new("t", "X", "b", "1", "op");
+        let f: CaseFactory = Arc::new(|| Err(CaseError::Skipped("needs 16 bytes".into())));
+        let m = measure_case(&spec, &f, &budget(), &clock).unwrap();
+        assert_eq!(
+            (m.status, m.reason.as_deref()),
+            (CaseStatus::Skipped, Some("needs 16 bytes"))
+        );
+    }
+
+    #[test]
+    fn summary_rates_follow_the_median() {
+        let s = summarize(&[100.0, 100.0, 100.0, 200.0], 1000, 2);
+        assert_eq!(s.median, 100.0);
+        assert_eq!(s.ops_per_s, 1e7);
+        assert_eq!(s.bytes_per_s, Some(1e10));
+        assert_eq!(
+            s.cycles_per_byte, None,
+            "no cycles/byte for multi-thread cases"
+        );
+    }
+}

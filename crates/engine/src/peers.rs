@@ -1,0 +1,239 @@
+//! Peers measured in the same run: `openssl speed`, driven as an external
+//! process and parsed from its machine-readable (`-mr`) output.
+//!
+//! `openssl speed` times with CPU (user) time by default; cryptobench
+//! reports wall-clock time, so the peer always runs with `-elapsed` and both
+//! sides use the same clock. Each sample is one `openssl speed` process of
+//! `-seconds 1`: the per-op time is its elapsed time over its count.
+
+use cryptobench_core::{BatchTime, Case, CaseError, CaseSpec, PlannedCase};
+use std::process::Command;
+
+/// Backend name of every `openssl speed` measurement.
+pub const OPENSSL_SPEED: &str = "peer:openssl-speed";
+
+/// Seconds per `openssl speed` invocation (its smallest unit).
+const SECONDS: u32 = 1;
+
+/// The `openssl` executable's version line, or why it is missing.
+pub fn openssl_cli_version() -> Result<String, String> {
+    let out = Command::new("openssl")
+        .arg("version")
+        .output()
+        .map_err(|e| {
+            format!("openssl command not found ({e}); install the Debian package openssl")
+        })?;
+    if !out.status.success() {
+        return Err("`openssl version` failed".into());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Which `-mr` result line carries the count for an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpeedLine {
+    /// `+R:count:alg:secs` (EVP ciphers and digests).
+    Evp,
+    /// `+R5:count:bits:secs` (ECDSA sign).
+    EcdsaSign,
+    /// `+R6:count:bits:secs` (ECDSA verify).
+    EcdsaVerify,
+    /// `+R7:count:bits:secs` (ECDH derive).
+    Ecdh,
+    /// `+R8:count:bits:secs` (EdDSA sign).
+    EddsaSign,
+    /// `+R9:count:bits:secs` (EdDSA verify).
+    EddsaVerify,
+}
+
+impl SpeedLine {
+    fn tag(self) -> &'static str {
+        match self {
+            SpeedLine::Evp => "+R:",
+            SpeedLine::EcdsaSign => "+R5:",
+            SpeedLine::EcdsaVerify => "+R6:",
+            SpeedLine::Ecdh => "+R7:",
+            SpeedLine::EddsaSign => "+R8:",
+            SpeedLine::EddsaVerify => "+R9:",
+        }
+    }
+}
+
+/// Parses `openssl speed -mr` output: (count, seconds) of the first line of
+/// the wanted kind.
+pub fn parse_mr(output: &str, line: SpeedLine) -> Result<(u64, f64), String> {
+    let tag = line.tag();
+    let l = output
+        .lines()
+        .find(|l| l.starts_with(tag))
+        .ok_or_else(|| format!("no '{tag}' line in openssl speed output"))?;
+    let fields: Vec<&str> = l[tag.len()..].split(':').collect();
+    let (count, secs) = match (fields.first(), fields.last()) {
+        (Some(c), Some(s)) if fields.len() >= 3 => (c, s),
+        _ => return Err(format!("malformed line '{l}'")),
+    };
+    let count: u64 = count.parse().map_err(|_| format!("bad count in '{l}'"))?;
+    let secs: f64 = secs.parse().map_err(|_| format!("bad time in '{l}'"))?;
+    if count == 0 || secs.is_nan() || secs <= 0.0 {
+        return Err(format!("empty measurement in '{l}'"));
+    }
+    Ok((count, secs))
+}
+
+/// A case that runs `openssl speed` once per sample.
+struct SpeedCase {
+    args: Vec<String>,
+    line: SpeedLine,
+}
+
+impl Case for SpeedCase {
+    fn run_batch(&mut self, _iters: u64) -> Result<(), CaseError> {
+        Err(CaseError::Failed("openssl speed times itself".into()))
+    }
+    fn time_batch(&mut self, _iters: u64) -> Option<Result<BatchTime, CaseError>> {
+        Some(self.once())
+    }
+    fn fixed_iterations(&self) -> Option<u64> {
+        Some(1)
+    }
+}
+
+impl SpeedCase {
+    fn once(&self) -> Result<BatchTime, CaseError> {
+        let out = Command::new("openssl")
+            .args(&self.args)
+            .output()
+            .map_err(|e| CaseError::Skipped(format!("cannot run openssl: {e}")))?;
+        // `-mr` prints the +R count lines on stderr and the +F rates on stdout.
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            return Err(CaseError::Skipped(format!(
+                "`openssl {}` failed: {}",
+                self.args.join(" "),
+                err.lines().next().unwrap_or("")
+            )));
+        }
+        let (count, secs) = parse_mr(&text, self.line).map_err(CaseError::Failed)?;
+        Ok(BatchTime {
+            iters: count,
+            wall_ns: secs * 1e9,
+            cpu_ns: None,
+        })
+    }
+}
+
+fn planned(spec: CaseSpec, args: Vec<String>, line: SpeedLine) -> PlannedCase {
+    let spec = spec.param("command", format!("openssl {}", args.join(" ")));
+    match openssl_cli_version() {
+        Ok(_) => PlannedCase::ready(spec, move || {
+            Ok(Box::new(SpeedCase {
+                args: args.clone(),
+                line,
+            }) as Box<dyn Case>)
+        }),
+        Err(why) => PlannedCase::unavailable(spec, why),
+    }
+}
+
+fn version() -> String {
+    openssl_cli_version().unwrap_or_else(|_| "unavailable".into())
+}
+
+/// `openssl speed -elapsed -mr -seconds 1 -evp EVP_NAME -bytes BYTES`, stored as
+/// backend `peer:openssl-speed` for `primitive`/`operation` in `suite`.
+pub fn openssl_speed_evp(
+    suite: &str,
+    primitive: &str,
+    evp_name: &str,
+    operation: &str,
+    bytes: u64,
+) -> PlannedCase {
+    let args: Vec<String> = [
+        "speed",
+        "-elapsed",
+        "-mr",
+        "-seconds",
+        &SECONDS.to_string(),
+        "-evp",
+        evp_name,
+        "-bytes",
+        &bytes.to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let spec = CaseSpec::new(suite, primitive, OPENSSL_SPEED, version(), operation).size(bytes);
+    planned(spec, args, SpeedLine::Evp)
+}
+
+/// `openssl speed -elapsed -mr -seconds 1 ALG` for public-key algorithms
+/// (`ecdsap256`, `ecdhp256`, `ed25519`, ...); `line` picks which figure
+/// (sign, verify, derive) becomes the measurement.
+pub fn openssl_speed_alg(
+    suite: &str,
+    primitive: &str,
+    alg: &str,
+    operation: &str,
+    line: SpeedLine,
+) -> PlannedCase {
+    let args: Vec<String> = [
+        "speed",
+        "-elapsed",
+        "-mr",
+        "-seconds",
+        &SECONDS.to_string(),
+        alg,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let spec =
+        CaseSpec::new(suite, primitive, OPENSSL_SPEED, version(), operation).param("alg", alg);
+    planned(spec, args, line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Captured from `openssl speed -elapsed -mr` (OpenSSL 3.0.19).
+    const EVP: &str = "+DT:AES-128-CTR:1:16384\n+R:537669:AES-128-CTR:0.960000\n+H:16384\n+F:25:AES-128-CTR:9176217600.00\n";
+    const ECDSA: &str = "+DTP:256:sign:ecdsa:1\n+R5:46643:256:0.97\n+DTP:256:verify:ecdsa:1\n+R6:14949:256:0.96\n+F4:3:256:48085.567010:15571.875000\n";
+
+    #[test]
+    fn parses_machine_readable_lines() {
+        assert_eq!(parse_mr(EVP, SpeedLine::Evp).unwrap(), (537669, 0.96));
+        assert_eq!(
+            parse_mr(ECDSA, SpeedLine::EcdsaSign).unwrap(),
+            (46643, 0.97)
+        );
+        assert_eq!(
+            parse_mr(ECDSA, SpeedLine::EcdsaVerify).unwrap(),
+            (14949, 0.96)
+        );
+        assert!(parse_mr(ECDSA, SpeedLine::Ecdh).is_err());
+        assert!(parse_mr("+R:x:AES:1.0", SpeedLine::Evp).is_err());
+        assert!(parse_mr("+R:0:AES:1.0", SpeedLine::Evp).is_err());
+    }
+
+    #[test]
+    fn runs_the_real_openssl_speed_when_present() {
+        if openssl_cli_version().is_err() {
+            return;
+        }
+        let p = openssl_speed_evp("hash", "SHA-256", "sha256", "digest", 16);
+        let cryptobench_core::Setup::Ready(f) = p.setup else {
+            panic!("openssl present but case not ready")
+        };
+        let mut case = f().unwrap();
+        let t = case.time_batch(1).unwrap().unwrap();
+        assert!(t.iters > 1000 && t.wall_ns > 5e8, "{t:?}");
+        assert_eq!(p.spec.backend, OPENSSL_SPEED);
+        assert!(p.spec.params["command"].contains("-elapsed"));
+    }
+}
