@@ -1,0 +1,708 @@
+//! The SQLite history of runs.
+//!
+//! # Schema (`cryptobench-store/1`)
+//!
+//! ```sql
+//! meta(key TEXT PRIMARY KEY, value TEXT)      -- ('schema', 'cryptobench-store/1')
+//! runs(
+//!   id TEXT PRIMARY KEY,     -- Run::id, sortable by time
+//!   started_at TEXT,         -- RFC 3339 UTC
+//!   finished_at TEXT NULL,   -- NULL while running or when the process died
+//!   status TEXT,             -- running | complete | interrupted | failed
+//!   command TEXT,            -- JSON array of the arguments as typed
+//!   host TEXT,               -- Fingerprint::hostname
+//!   pid INTEGER,             -- process that made the run ...
+//!   pid_host TEXT,           -- ... on this host (kernel host name) ...
+//!   pid_start INTEGER NULL,  -- ... started at this tick (/proc/PID/stat field 22)
+//!   fleet TEXT NULL,         -- fleet id when one host of a fleet run
+//!   model_schema TEXT,       -- Run::schema (`cryptobench/1`)
+//!   machine_json TEXT        -- Fingerprint as JSON
+//! )
+//! measurements(
+//!   run_id TEXT REFERENCES runs(id), seq INTEGER,  -- PRIMARY KEY (run_id, seq)
+//!   suite, primitive, backend, operation TEXT, input_bytes INTEGER,
+//!   status TEXT,             -- measured | failed | skipped | unavailable
+//!   median_ns REAL NULL,     -- for ad-hoc SQL; the JSON is authoritative
+//!   json TEXT                -- the whole Measurement as JSON
+//! )
+//! ```
+//!
+//! The `meta` row is how a file is recognised as ours: a file that is not
+//! SQLite, or an SQLite file without that row, is reported as
+//! [`StoreError::Corrupt`] after a read-only look and is never written to.
+//! [`Store::load_run`] rebuilds a [`Run`] from `machine_json` and the
+//! measurements' `json` in `seq` order, so a loaded run equals the run that
+//! was stored.
+//!
+//! Every measurement is its own transaction, committed with
+//! `synchronous=FULL` in WAL mode: whatever the engine handed over before a
+//! Ctrl-C, a crash or a power cut is on disk, and readers (`runs`, `show`)
+//! never wait for a run that is writing.
+//!
+//! A run left `running` by a process that no longer exists (checked through
+//! `/proc/PID`, with its start tick guarding against a reused pid) is
+//! reported, and updated, as `interrupted` by [`Store::list_runs`] and
+//! [`Store::load_run`]. Runs made on another host are left as they are:
+//! their processes cannot be seen from here.
+
+use crate::json_repair::parse_measurement;
+use crate::liveness::{process_start_tick, reap_dead_runs, this_host};
+use crate::StoreError;
+use cryptobench_core::{Fingerprint, Measurement, Run, RunStatus};
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+/// The value of `meta.schema` in every database this crate writes.
+pub const STORE_SCHEMA: &str = "cryptobench-store/1";
+
+/// How long a write waits for another process before giving up as `Locked`.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The first 16 bytes of every SQLite 3 database file.
+const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+const CREATE_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  status TEXT NOT NULL,
+  command TEXT NOT NULL,
+  host TEXT NOT NULL,
+  pid INTEGER,
+  pid_host TEXT,
+  pid_start INTEGER,
+  fleet TEXT,
+  model_schema TEXT NOT NULL,
+  machine_json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_start ON runs(started_at);
+CREATE TABLE IF NOT EXISTS measurements (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  suite TEXT NOT NULL,
+  primitive TEXT NOT NULL,
+  backend TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  input_bytes INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  median_ns REAL,
+  json TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+";
+
+/// `$XDG_DATA_HOME/cryptobench/results.db`, else
+/// `$HOME/.local/share/cryptobench/results.db` (the XDG default).
+pub fn default_path() -> PathBuf {
+    let xdg = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        // The XDG spec says relative values are invalid and must be ignored.
+        .filter(|p| p.is_absolute());
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| PathBuf::from(h).join(".local").join("share"));
+    match xdg.or(home) {
+        Some(base) => base.join("cryptobench").join("results.db"),
+        None => PathBuf::from("cryptobench-results.db"),
+    }
+}
+
+/// One line of `cryptobench runs`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRow {
+    /// Run id.
+    pub id: String,
+    /// RFC 3339 UTC.
+    pub started_at: String,
+    /// RFC 3339 UTC, when it finished.
+    pub finished_at: Option<String>,
+    /// Status, with dead `running` runs already turned `interrupted`.
+    pub status: RunStatus,
+    /// The command line, shell-quoted where needed.
+    pub command: String,
+    /// Host name from the fingerprint.
+    pub host: String,
+    /// Measurements stored (every status).
+    pub measurements: usize,
+    /// Measurements whose checks failed.
+    pub failed: usize,
+    /// Suites in the order they first appear.
+    pub suites: Vec<String>,
+    /// Fleet id, when one host of a fleet run.
+    pub fleet: Option<String>,
+}
+
+/// An open results database. Safe to share between threads.
+pub struct Store {
+    path: PathBuf,
+    conn: Mutex<Connection>,
+}
+
+/// What a read-only look at an existing file found.
+enum Found {
+    /// No file, an empty file, or an SQLite file without tables.
+    Fresh,
+    /// One of ours with the current schema.
+    Ours,
+}
+
+impl Store {
+    /// Opens (creating when absent) the database at `path`.
+    ///
+    /// An existing file is inspected read-only first; a file that is not
+    /// SQLite, or an SQLite file of another program, is reported as
+    /// [`StoreError::Corrupt`] and left byte for byte as it was.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let found = inspect(path)?;
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| StoreError::Unwritable {
+                path: path.to_path_buf(),
+                detail: format!("cannot create the directory {}: {e}", parent.display()),
+            })?;
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = Connection::open_with_flags(path, flags).map_err(|e| sql_err(path, e))?;
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| sql_err(path, e))?;
+        // WAL lets `runs` read while a run writes; a file system without
+        // shared memory refuses it, and the default journal still works.
+        if let Err(e) = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
+            if let err @ StoreError::Locked { .. } = sql_err(path, e) {
+                return Err(err);
+            }
+        }
+        conn.execute_batch("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+            .map_err(|e| sql_err(path, e))?;
+        if matches!(found, Found::Fresh) {
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(|e| sql_err(path, e))?;
+            tx.execute_batch(CREATE_SCHEMA)
+                .map_err(|e| sql_err(path, e))?;
+            tx.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?1)",
+                [STORE_SCHEMA],
+            )
+            .map_err(|e| sql_err(path, e))?;
+            tx.commit().map_err(|e| sql_err(path, e))?;
+        }
+        Ok(Store {
+            path: path.to_path_buf(),
+            conn: Mutex::new(conn),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves SQLite consistent (its own
+        // transactions roll back), so a poisoned lock is still usable.
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn err(&self, e: rusqlite::Error) -> StoreError {
+        sql_err(&self.path, e)
+    }
+
+    /// Inserts the run row (and any measurements the run already holds).
+    pub fn begin_run(&self, run: &Run) -> Result<(), StoreError> {
+        let command = to_json(&run.command)?;
+        let machine = to_json(&run.machine)?;
+        let host = if run.machine.hostname.is_empty() {
+            this_host()
+        } else {
+            run.machine.hostname.clone()
+        };
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        let exists: bool = tx
+            .query_row("SELECT 1 FROM runs WHERE id = ?1", [&run.id], |_| Ok(()))
+            .optional()
+            .map_err(|e| self.err(e))?
+            .is_some();
+        if exists {
+            return Err(StoreError::Other(format!(
+                "a run with id '{}' is already stored in {}; ids must be unique",
+                run.id,
+                self.path.display()
+            )));
+        }
+        tx.execute(
+            "INSERT INTO runs (id, started_at, finished_at, status, command, host, pid, pid_host, \
+             pid_start, fleet, model_schema, machine_json) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![
+                run.id,
+                run.started_at,
+                run.finished_at,
+                run.status.as_str(),
+                command,
+                host,
+                i64::from(std::process::id()),
+                this_host(),
+                process_start_tick(std::process::id()),
+                run.fleet,
+                run.schema,
+                machine,
+            ],
+        )
+        .map_err(|e| self.err(e))?;
+        for (seq, m) in run.measurements.iter().enumerate() {
+            insert_measurement(&tx, &run.id, seq as i64, m).map_err(|e| self.err(e))?;
+        }
+        tx.commit().map_err(|e| self.err(e))
+    }
+
+    /// Appends one measurement to a run, committed before this returns.
+    pub fn add_measurement(&self, run_id: &str, m: &Measurement) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        let exists = tx
+            .query_row("SELECT 1 FROM runs WHERE id = ?1", [run_id], |_| Ok(()))
+            .optional()
+            .map_err(|e| self.err(e))?
+            .is_some();
+        if !exists {
+            drop(tx);
+            return Err(StoreError::NotFound {
+                id: run_id.to_string(),
+                known: ids(&conn).map_err(|e| self.err(e))?,
+            });
+        }
+        let seq: i64 = tx
+            .query_row(
+                "SELECT COALESCE(MAX(seq) + 1, 0) FROM measurements WHERE run_id = ?1",
+                [run_id],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))?;
+        insert_measurement(&tx, run_id, seq, m).map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))
+    }
+
+    /// Records how and when a run ended.
+    pub fn finish_run(
+        &self,
+        run_id: &str,
+        status: RunStatus,
+        finished_at: &str,
+    ) -> Result<(), StoreError> {
+        let conn = self.conn();
+        let changed = conn
+            .execute(
+                "UPDATE runs SET status = ?1, finished_at = ?2 WHERE id = ?3",
+                params![status.as_str(), finished_at, run_id],
+            )
+            .map_err(|e| self.err(e))?;
+        if changed == 0 {
+            return Err(StoreError::NotFound {
+                id: run_id.to_string(),
+                known: ids(&conn).map_err(|e| self.err(e))?,
+            });
+        }
+        Ok(())
+    }
+
+    /// Every run, newest first; dead `running` runs become `interrupted`.
+    pub fn list_runs(&self) -> Result<Vec<RunRow>, StoreError> {
+        let conn = self.conn();
+        let stale = reap_dead_runs(&conn).map_err(|e| self.err(e))?;
+        let mut counts: HashMap<String, (usize, usize)> = HashMap::new();
+        let mut suites: HashMap<String, Vec<String>> = HashMap::new();
+        {
+            let mut stmt = conn
+                .prepare(
+                    "SELECT run_id, suite, COUNT(*), SUM(status = 'failed'), MIN(seq) AS first \
+                     FROM measurements GROUP BY run_id, suite ORDER BY run_id, first",
+                )
+                .map_err(|e| self.err(e))?;
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, i64>(3)?,
+                    ))
+                })
+                .map_err(|e| self.err(e))?;
+            for row in rows {
+                let (run, suite, n, failed) = row.map_err(|e| self.err(e))?;
+                let c = counts.entry(run.clone()).or_default();
+                c.0 += n as usize;
+                c.1 += failed as usize;
+                suites.entry(run).or_default().push(suite);
+            }
+        }
+        let mut stmt = conn
+            .prepare(
+                "SELECT id, started_at, finished_at, status, command, host, fleet \
+                 FROM runs ORDER BY started_at DESC, id DESC",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, Option<String>>(6)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, started_at, finished_at, status, command, host, fleet) =
+                row.map_err(|e| self.err(e))?;
+            let status = if stale.contains(&id) {
+                RunStatus::Interrupted
+            } else {
+                self.parse_status(&id, &status)?
+            };
+            let command: Vec<String> = serde_json::from_str(&command)
+                .map_err(|e| self.corrupt(format!("run {id} has a malformed command: {e}")))?;
+            let (measurements, failed) = counts.get(&id).copied().unwrap_or_default();
+            out.push(RunRow {
+                suites: suites.remove(&id).unwrap_or_default(),
+                id,
+                started_at,
+                finished_at,
+                status,
+                command: crate::shell_join(&command),
+                host,
+                measurements,
+                failed,
+                fleet,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Loads a whole run by exact id, unique prefix, `latest` or `latest~N`.
+    pub fn load_run(&self, id: &str) -> Result<Run, StoreError> {
+        let id = self.resolve_id(id)?;
+        let conn = self.conn();
+        let stale = reap_dead_runs(&conn).map_err(|e| self.err(e))?;
+        let (started_at, finished_at, status, command, fleet, schema, machine) = conn
+            .query_row(
+                "SELECT started_at, finished_at, status, command, fleet, model_schema, \
+                 machine_json FROM runs WHERE id = ?1",
+                [&id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, Option<String>>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, Option<String>>(4)?,
+                        r.get::<_, String>(5)?,
+                        r.get::<_, String>(6)?,
+                    ))
+                },
+            )
+            .map_err(|e| self.err(e))?;
+        let status = if stale.contains(&id) {
+            RunStatus::Interrupted
+        } else {
+            self.parse_status(&id, &status)?
+        };
+        let command: Vec<String> = serde_json::from_str(&command)
+            .map_err(|e| self.corrupt(format!("run {id} has a malformed command: {e}")))?;
+        let machine: Fingerprint = serde_json::from_str(&machine)
+            .map_err(|e| self.corrupt(format!("run {id} has a malformed machine record: {e}")))?;
+        let mut stmt = conn
+            .prepare("SELECT seq, json FROM measurements WHERE run_id = ?1 ORDER BY seq")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([&id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(|e| self.err(e))?;
+        let mut measurements = Vec::new();
+        for row in rows {
+            let (seq, json) = row.map_err(|e| self.err(e))?;
+            measurements.push(parse_measurement(&json).map_err(|e| {
+                self.corrupt(format!("measurement {seq} of run {id} is malformed: {e}"))
+            })?);
+        }
+        Ok(Run {
+            schema,
+            id,
+            started_at,
+            finished_at,
+            status,
+            command,
+            machine,
+            fleet,
+            measurements,
+        })
+    }
+
+    /// Turns what the user typed into a stored run id.
+    ///
+    /// Accepted: an exact id, `latest`, `latest~N` (N runs before the
+    /// latest), or a prefix that matches exactly one id (case-insensitive).
+    pub fn resolve_id(&self, id: &str) -> Result<String, StoreError> {
+        let known = ids(&self.conn()).map_err(|e| self.err(e))?;
+        let wanted = id.trim();
+        let not_found = || StoreError::NotFound {
+            id: id.to_string(),
+            known: known.clone(),
+        };
+        if wanted.is_empty() {
+            return Err(not_found());
+        }
+        if known.iter().any(|k| k == wanted) {
+            return Ok(wanted.to_string());
+        }
+        let lower = wanted.to_ascii_lowercase();
+        if let Some(back) = latest_offset(&lower) {
+            return match back {
+                Some(n) => known.get(n).cloned().ok_or_else(not_found),
+                None => Err(not_found()),
+            };
+        }
+        let matches: Vec<String> = known
+            .iter()
+            .filter(|k| k.to_ascii_lowercase().starts_with(&lower))
+            .cloned()
+            .collect();
+        match matches.len() {
+            0 => Err(not_found()),
+            1 => Ok(matches[0].clone()),
+            _ => Err(StoreError::Ambiguous {
+                prefix: id.to_string(),
+                matches,
+            }),
+        }
+    }
+
+    fn parse_status(&self, id: &str, status: &str) -> Result<RunStatus, StoreError> {
+        RunStatus::parse(status)
+            .ok_or_else(|| self.corrupt(format!("run {id} has an unknown status '{status}'")))
+    }
+
+    fn corrupt(&self, detail: String) -> StoreError {
+        StoreError::Corrupt {
+            path: self.path.clone(),
+            detail,
+        }
+    }
+}
+
+/// `latest` -> Some(Some(0)), `latest~N` -> Some(Some(N)), `latest~x` ->
+/// Some(None) (malformed), anything else -> None.
+fn latest_offset(lower: &str) -> Option<Option<usize>> {
+    let rest = lower.strip_prefix("latest")?;
+    if rest.is_empty() {
+        return Some(Some(0));
+    }
+    let n = rest.strip_prefix('~')?;
+    Some(n.parse().ok())
+}
+
+/// Looks at an existing file without writing to it.
+fn inspect(path: &Path) -> Result<Found, StoreError> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::Fresh),
+        Err(e) => {
+            return Err(StoreError::Unwritable {
+                path: path.to_path_buf(),
+                detail: e.to_string(),
+            })
+        }
+    };
+    let corrupt = |detail: String| StoreError::Corrupt {
+        path: path.to_path_buf(),
+        detail,
+    };
+    if meta.is_dir() {
+        return Err(StoreError::Unwritable {
+            path: path.to_path_buf(),
+            detail: "it is a directory, not a database file".into(),
+        });
+    }
+    if meta.len() == 0 {
+        // SQLite itself treats an empty file as an empty database.
+        return Ok(Found::Fresh);
+    }
+    let mut header = [0u8; 16];
+    let read = std::fs::File::open(path).and_then(|mut f| {
+        use std::io::Read;
+        f.read_exact(&mut header)
+    });
+    match read {
+        Ok(()) if &header == SQLITE_MAGIC => {}
+        Ok(()) => {
+            return Err(corrupt(
+                "it does not start with the SQLite file header".into(),
+            ))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+            return Err(corrupt(format!(
+                "it is only {} bytes long, too short for an SQLite file",
+                meta.len()
+            )))
+        }
+        Err(e) => {
+            return Err(StoreError::Unwritable {
+                path: path.to_path_buf(),
+                detail: format!("cannot read it: {e}"),
+            })
+        }
+    }
+    let ro = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| sql_err(path, e))?;
+    ro.busy_timeout(BUSY_TIMEOUT)
+        .map_err(|e| sql_err(path, e))?;
+    let tables: Vec<String> = ro
+        .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' \
+             AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .map_err(|e| sql_err(path, e))?;
+    if tables.is_empty() {
+        return Ok(Found::Fresh);
+    }
+    if !tables.iter().any(|t| t == "meta") {
+        return Err(corrupt(format!(
+            "it is an SQLite database of another program (tables: {})",
+            tables.join(", ")
+        )));
+    }
+    let schema: Option<String> = ro
+        .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+            r.get(0)
+        })
+        .optional()
+        .map_err(|e| sql_err(path, e))?;
+    match schema.as_deref() {
+        Some(STORE_SCHEMA) => {}
+        Some(s) if s.starts_with("cryptobench-store/") => {
+            return Err(StoreError::NewerSchema {
+                path: path.to_path_buf(),
+                found: s.to_string(),
+            })
+        }
+        _ => {
+            return Err(corrupt(format!(
+                "it is an SQLite database of another program (its meta table has no '{STORE_SCHEMA}' entry)"
+            )))
+        }
+    }
+    for needed in ["runs", "measurements"] {
+        if !tables.iter().any(|t| t == needed) {
+            return Err(corrupt(format!("the table '{needed}' is missing")));
+        }
+    }
+    Ok(Found::Ours)
+}
+
+/// Maps an SQLite error to what the user should be told.
+fn sql_err(path: &Path, e: rusqlite::Error) -> StoreError {
+    let code = e.sqlite_error_code();
+    match code {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Locked {
+            path: path.to_path_buf(),
+        },
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => StoreError::Corrupt {
+            path: path.to_path_buf(),
+            detail: e.to_string(),
+        },
+        Some(
+            ErrorCode::CannotOpen
+            | ErrorCode::ReadOnly
+            | ErrorCode::PermissionDenied
+            | ErrorCode::DiskFull
+            | ErrorCode::SystemIoFailure,
+        ) => StoreError::Unwritable {
+            path: path.to_path_buf(),
+            detail: e.to_string(),
+        },
+        _ => StoreError::Other(format!("database {}: {e}", path.display())),
+    }
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Other(format!("cannot encode: {e}")))
+}
+
+fn insert_measurement(
+    conn: &Connection,
+    run_id: &str,
+    seq: i64,
+    m: &Measurement,
+) -> rusqlite::Result<()> {
+    let json = serde_json::to_string(m)
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    let status = serde_json::to_value(m.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    conn.execute(
+        "INSERT INTO measurements (run_id, seq, suite, primitive, backend, operation, \
+         input_bytes, status, median_ns, json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![
+            run_id,
+            seq,
+            m.suite,
+            m.primitive,
+            m.backend,
+            m.operation,
+            i64::try_from(m.input_bytes).unwrap_or(i64::MAX),
+            status,
+            m.median_ns().filter(|v| v.is_finite()),
+            json,
+        ],
+    )?;
+    Ok(())
+}
+
+/// Every run id, newest first.
+fn ids(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    conn.prepare("SELECT id FROM runs ORDER BY started_at DESC, id DESC")?
+        .query_map([], |r| r.get(0))?
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latest_forms() {
+        assert_eq!(latest_offset("latest"), Some(Some(0)));
+        assert_eq!(latest_offset("latest~2"), Some(Some(2)));
+        assert_eq!(latest_offset("latest~x"), Some(None));
+        assert_eq!(latest_offset("2026"), None);
+    }
+
+    #[test]
+    fn shell_quoting() {
+        let args = ["cryptobench", "run", "-o", "md:my file.md", "it's"].map(String::from);
+        assert_eq!(
+            crate::shell_join(&args),
+            "cryptobench run -o 'md:my file.md' 'it'\\''s'"
+        );
+    }
+}
