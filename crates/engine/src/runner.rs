@@ -48,7 +48,23 @@ pub fn run_cases(
                 case.spec
                     .measurement(CaseStatus::Unavailable, Some(r.clone())),
             ),
-            Setup::Ready(f) => measure_case(&case.spec, f, budget, &clock),
+            Setup::Ready(f) => {
+                // A panicking backend must not take the run (and what it measured) down.
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    measure_case(&case.spec, f, budget, &clock)
+                }));
+                r.unwrap_or_else(|p| {
+                    let msg = p
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_else(|| "unknown panic".into());
+                    Some(case.spec.measurement(
+                        CaseStatus::Failed,
+                        Some(format!("the case panicked: {msg}")),
+                    ))
+                })
+            }
         };
         match m {
             Some(m) => {

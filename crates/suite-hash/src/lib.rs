@@ -1,1 +1,303 @@
-//! Hash suite (being written).
+//! The `hash` suite: SHA-256, SHA-512, SHA3-256 and BLAKE2b-512 through
+//! OpenSSL and RustCrypto, 16 B to 16 KiB like `openssl speed`.
+//!
+//! It is the smallest suite that exercises the whole engine end to end:
+//! known-answer vectors and cross-backend agreement before timing, a peer
+//! (`openssl speed -evp`) in the same run, and a fidelity table that puts
+//! both side by side. The timed operation is one complete digest (init,
+//! update, final) of a message of the case's size; the message is filled
+//! once per case, outside the timed region.
+#![deny(missing_docs)]
+
+mod algorithms;
+pub mod cli;
+
+pub use algorithms::{Algorithm, ALGORITHMS};
+
+use cryptobench_backends::{openssl_lib, rustcrypto};
+use cryptobench_core::{
+    names, units, BackendInfo, Case, CaseError, CaseSpec, CheckResult, Error, Measurement, Paper,
+    PlannedCase, RunConfig, Suite, Table,
+};
+use cryptobench_engine::peers;
+use std::hint::black_box;
+
+/// Default sizes: those of `openssl speed` (16 B .. 16 KiB).
+pub const DEFAULT_SIZES: [u64; 6] = [16, 64, 256, 1024, 8192, 16384];
+/// `--quick` sizes: the smallest, a middle one and the fidelity size.
+pub const QUICK_SIZES: [u64; 3] = [16, 1024, 16384];
+/// The size at which fidelity against `openssl speed` is judged (issue target).
+pub const FIDELITY_SIZE: u64 = 16384;
+
+/// RustCrypto crates in use, for the backend version string.
+const RUSTCRYPTO_CRATES: [(&str, &str); 3] =
+    [("sha2", "0.10"), ("sha3", "0.10"), ("blake2", "0.10")];
+
+/// Which library computes the digest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// OpenSSL EVP through the `openssl` crate.
+    OpenSsl,
+    /// The RustCrypto crates.
+    RustCrypto,
+}
+
+impl Backend {
+    /// Both backends.
+    pub const ALL: [Backend; 2] = [Backend::OpenSsl, Backend::RustCrypto];
+
+    /// Backend name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::OpenSsl => openssl_lib::NAME,
+            Backend::RustCrypto => rustcrypto::NAME,
+        }
+    }
+
+    fn info(self) -> BackendInfo {
+        match self {
+            Backend::OpenSsl => openssl_lib::info(),
+            Backend::RustCrypto => rustcrypto::info(&RUSTCRYPTO_CRATES),
+        }
+    }
+}
+
+/// The hash suite with its options.
+#[derive(Debug, Clone, Default)]
+pub struct HashSuite {
+    /// Algorithms to run (canonical names); empty = all.
+    pub algorithms: Vec<String>,
+    /// Sizes; `None` = defaults.
+    pub sizes: Option<Vec<u64>>,
+    /// Leave out the `openssl speed` peer.
+    pub no_peer: bool,
+}
+
+impl HashSuite {
+    fn selected(&self) -> Result<Vec<&'static Algorithm>, Error> {
+        let all: Vec<&str> = ALGORITHMS.iter().map(|a| a.name).collect();
+        if self.algorithms.is_empty() {
+            return Ok(ALGORITHMS.iter().collect());
+        }
+        let mut out = Vec::new();
+        for a in &self.algorithms {
+            let name = names::resolve("hash algorithm", a, &all)?;
+            out.push(
+                ALGORITHMS
+                    .iter()
+                    .find(|x| x.name == name)
+                    .expect("resolved name exists"),
+            );
+        }
+        Ok(out)
+    }
+}
+
+/// A prepared digest case: one message, one hasher.
+struct DigestCase {
+    alg: &'static Algorithm,
+    backend: Backend,
+    message: Vec<u8>,
+    hasher: algorithms::Hasher,
+}
+
+impl DigestCase {
+    fn new(alg: &'static Algorithm, backend: Backend, size: usize) -> Result<Self, CaseError> {
+        let message: Vec<u8> = (0..size)
+            .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3])
+            .collect();
+        let hasher = algorithms::Hasher::new(alg, backend)?;
+        Ok(Self {
+            alg,
+            backend,
+            message,
+            hasher,
+        })
+    }
+}
+
+impl Case for DigestCase {
+    fn checks(&mut self) -> Vec<CheckResult> {
+        let mut out = Vec::new();
+        for kat in self.alg.vectors {
+            let got = hex::encode(self.hasher.digest(kat.message));
+            out.push(CheckResult::from_bool(
+                format!("kat:{}", kat.source),
+                got == kat.digest,
+                if got == kat.digest {
+                    format!("{} bytes", kat.message.len())
+                } else {
+                    format!("expected {}, got {got}", kat.digest)
+                },
+            ));
+        }
+        // Cross-backend agreement on this case's own message.
+        let other = match self.backend {
+            Backend::OpenSsl => Backend::RustCrypto,
+            Backend::RustCrypto => Backend::OpenSsl,
+        };
+        match algorithms::Hasher::new(self.alg, other) {
+            Ok(mut h) => {
+                let (a, b) = (self.hasher.digest(&self.message), h.digest(&self.message));
+                out.push(CheckResult::from_bool(
+                    format!("agree:{}", other.name()),
+                    a == b,
+                    if a == b {
+                        format!("{} bytes, same digest", self.message.len())
+                    } else {
+                        format!("{} vs {}", hex::encode(a), hex::encode(b))
+                    },
+                ));
+            }
+            Err(e) => out.push(CheckResult::skipped(
+                format!("agree:{}", other.name()),
+                e.to_string(),
+            )),
+        }
+        out
+    }
+
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        for _ in 0..iters {
+            black_box(self.hasher.digest(black_box(&self.message)));
+        }
+        Ok(())
+    }
+}
+
+impl Suite for HashSuite {
+    fn name(&self) -> &'static str {
+        "hash"
+    }
+
+    fn about(&self) -> &'static str {
+        "SHA-256, SHA-512, SHA3-256, BLAKE2b-512 via OpenSSL and RustCrypto, 16 B .. 16 KiB"
+    }
+
+    fn backends(&self) -> Vec<BackendInfo> {
+        Backend::ALL.iter().map(|b| b.info()).collect()
+    }
+
+    fn primitives(&self) -> Vec<String> {
+        ALGORITHMS.iter().map(|a| a.name.to_string()).collect()
+    }
+
+    fn plan(&self, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
+        let algorithms = self.selected()?;
+        let sizes = match &self.sizes {
+            Some(s) => s.clone(),
+            None if cfg.quick => QUICK_SIZES.to_vec(),
+            None => DEFAULT_SIZES.to_vec(),
+        };
+        let mut cases = Vec::new();
+        for alg in &algorithms {
+            for backend in Backend::ALL
+                .into_iter()
+                .filter(|b| cfg.wants_backend(b.name()))
+            {
+                let info = backend.info();
+                for &size in &sizes {
+                    let spec = CaseSpec::new(
+                        "hash",
+                        alg.name,
+                        backend.name(),
+                        info.version.clone(),
+                        "digest",
+                    )
+                    .size(size)
+                    .labels(alg.labels.iter().copied())
+                    .threads(cfg.threads);
+                    let alg: &'static Algorithm = alg;
+                    cases.push(PlannedCase::ready(spec, move || {
+                        Ok(Box::new(DigestCase::new(alg, backend, size as usize)?)
+                            as Box<dyn Case>)
+                    }));
+                }
+            }
+            let peer_wanted =
+                !self.no_peer && cfg.wants_backend(peers::OPENSSL_SPEED) && cfg.threads == 1;
+            let peer_sizes: Vec<u64> = sizes
+                .iter()
+                .copied()
+                .filter(|&s| s == FIDELITY_SIZE)
+                .collect();
+            if peer_wanted && (!cfg.quick || alg.fidelity_target) {
+                for size in peer_sizes {
+                    cases.push(peers::openssl_speed_evp(
+                        "hash",
+                        alg.name,
+                        alg.openssl_evp,
+                        "digest",
+                        size,
+                    ));
+                }
+            }
+        }
+        Ok(cases)
+    }
+
+    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
+        vec![fidelity_table(measurements)]
+    }
+}
+
+/// Ours (OpenSSL backend) against `openssl speed` at the same size.
+pub fn fidelity_table(measurements: &[Measurement]) -> Table {
+    let mut t = Table::new(
+        "Fidelity: cryptobench's OpenSSL backend vs `openssl speed -evp` (same run, wall clock)",
+        [
+            "algorithm",
+            "size",
+            "cryptobench",
+            "openssl speed",
+            "ratio",
+            "target",
+        ],
+    )
+    .right(&[1, 2, 3, 4]);
+    for peer in measurements
+        .iter()
+        .filter(|m| m.suite == "hash" && m.backend == peers::OPENSSL_SPEED)
+    {
+        let ours = measurements.iter().find(|m| {
+            m.suite == "hash"
+                && m.backend == openssl_lib::NAME
+                && m.primitive == peer.primitive
+                && m.input_bytes == peer.input_bytes
+                && m.threads == 1
+        });
+        let (Some(ours), Some(p)) = (ours.and_then(|m| m.stats.as_ref()), peer.stats.as_ref())
+        else {
+            continue;
+        };
+        let (Some(a), Some(b)) = (ours.bytes_per_s, p.bytes_per_s) else {
+            continue;
+        };
+        let ratio = a / b;
+        let target = if ALGORITHMS
+            .iter()
+            .any(|x| x.name == peer.primitive && x.fidelity_target)
+        {
+            ">= 0.97"
+        } else {
+            ""
+        };
+        t.row([
+            peer.primitive.clone(),
+            units::format_size(peer.input_bytes),
+            units::format_rate(a),
+            units::format_rate(b),
+            format!("{ratio:.3}"),
+            target.to_string(),
+        ]);
+    }
+    if t.rows.is_empty() {
+        t.note("no openssl speed peer in this run (it runs at 16 KiB; see --sizes, --backend)");
+    }
+    t
+}
+
+/// The hash suite reproduces no seed experiment.
+pub fn papers() -> Vec<Box<dyn Paper>> {
+    Vec::new()
+}

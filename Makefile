@@ -1,0 +1,31 @@
+# The README's two commands: `make run` and `make test`. Both install what
+# is missing (Debian packages), build, then run.
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+CARGO ?= cargo
+BIN := target/release/cryptobench
+
+.PHONY: run test deps build lint fmt clean-results
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(CARGO) build --release --locked -p cryptobench
+
+# The main job: every suite, quick budget, report and summary.
+run: build
+	$(BIN) run --quick
+
+# Unit, integration and CLI tests, then format and lint checks.
+test: deps
+	$(CARGO) test --workspace --locked
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+fmt:
+	$(CARGO) fmt --all

@@ -1,0 +1,163 @@
+//! The command line (clap derive). Suite-specific options are defined by
+//! each suite crate and only referenced here.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// A cryptographic performance lab: every primitive verified before it is
+/// timed, honest statistics, a history of runs, comparisons and reports.
+#[derive(Debug, Parser)]
+#[command(name = "cryptobench", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options common to every command.
+#[derive(Debug, Clone, Args)]
+pub struct Global {
+    /// Smoke run: small grids, short samples.
+    #[arg(long, global = true, conflicts_with = "full")]
+    pub quick: bool,
+    /// The seeds' complete grids and longer sampling.
+    #[arg(long, global = true)]
+    pub full: bool,
+    /// Sampling time per case (e.g. 500ms, 2s).
+    #[arg(
+        long,
+        global = true,
+        value_name = "DURATION",
+        allow_hyphen_values = true
+    )]
+    pub time: Option<String>,
+    /// Samples per case (at least 3).
+    #[arg(long, global = true, value_name = "N", allow_hyphen_values = true)]
+    pub samples: Option<String>,
+    /// Shortest sample after calibration (default 10ms).
+    #[arg(
+        long,
+        global = true,
+        value_name = "DURATION",
+        allow_hyphen_values = true
+    )]
+    pub min_sample: Option<String>,
+    /// Results database (default $XDG_DATA_HOME/cryptobench/results.db).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Do not store this run.
+    #[arg(long, global = true)]
+    pub no_db: bool,
+    /// Export the run: FORMAT:PATH with FORMAT json, csv or md; PATH `-` is stdout. Repeatable.
+    #[arg(
+        short = 'o',
+        long = "output",
+        global = true,
+        value_name = "FORMAT:PATH"
+    )]
+    pub outputs: Vec<String>,
+    /// Console format: table, json, csv or md.
+    #[arg(long, global = true, default_value = "table")]
+    pub format: String,
+    /// No progress bar and no tables (exports and exit code only).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// More detail (checks per case, warnings).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+    /// Only these backends (comma-separated, e.g. openssl,rustcrypto).
+    #[arg(long, global = true, value_name = "LIST")]
+    pub backend: Option<String>,
+    /// Reproducible randomness (for tests).
+    #[arg(long, global = true, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Run each case on N threads at once (multi-thread runner).
+    #[arg(long, global = true, value_name = "N", allow_hyphen_values = true)]
+    pub threads: Option<String>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the suites (default: all), print a summary, store the run and export JSON.
+    Run(RunArgs),
+    /// What this machine offers: suites, backends (with versions and availability), primitives.
+    List(ListArgs),
+    /// Hash suite: SHA-2, SHA-3, BLAKE2b.
+    Hash(cryptobench_suite_hash::cli::HashArgs),
+    /// Cipher suite: every OpenSSL cipher, libmcrypt, RustCrypto.
+    Cipher(cryptobench_suite_cipher::cli::CipherArgs),
+    /// AEAD suite: AES-GCM, CCM, OCB, GCM-SIV, ChaCha20-Poly1305, AEGIS.
+    Aead(cryptobench_suite_aead::cli::AeadArgs),
+    /// ECC suite: key generation on every named curve, ECDH, ECDSA/EdDSA.
+    Ecc(cryptobench_suite_ecc::cli::EccArgs),
+    /// Argon2 suite: grids, `hash`, `verify`, `tune`.
+    Argon2(cryptobench_suite_argon2::cli::Argon2Args),
+    /// EC-ElGamal: keygen, encrypt, decrypt, bench.
+    Elgamal(cryptobench_elgamal::cli::ElgamalArgs),
+    /// List stored runs, newest first.
+    Runs,
+    /// Show a stored run (id, unique prefix, `latest` or `latest~N`).
+    Show(ShowArgs),
+    /// Export a stored run as json, csv or md.
+    Export(ExportArgs),
+    /// Compare two stored runs case by case.
+    Compare(CompareArgs),
+    /// The seed papers' experiments beside this machine's figures.
+    Paper(PaperArgs),
+}
+
+/// `cryptobench run`.
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// Suites to run, comma-separated (default: all).
+    #[arg(long, value_name = "LIST")]
+    pub suite: Option<String>,
+}
+
+/// `cryptobench list`.
+#[derive(Debug, Clone, Args)]
+pub struct ListArgs {
+    /// suites, backends or primitives (default: all three).
+    pub what: Option<String>,
+}
+
+/// `cryptobench show`.
+#[derive(Debug, Clone, Args)]
+pub struct ShowArgs {
+    /// Run id.
+    pub run: String,
+}
+
+/// `cryptobench export`.
+#[derive(Debug, Clone, Args)]
+pub struct ExportArgs {
+    /// Run id.
+    pub run: String,
+    /// Where to write (default stdout).
+    #[arg(long = "to", value_name = "PATH")]
+    pub to: Option<PathBuf>,
+}
+
+/// `cryptobench compare`.
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// Baseline run.
+    pub baseline: String,
+    /// Candidate run.
+    pub candidate: String,
+    /// Noise threshold in percent (default 2).
+    #[arg(long, value_name = "PCT", default_value = "2")]
+    pub threshold: String,
+    /// Exit 1 when any case is slower by more than PCT percent.
+    #[arg(long, value_name = "PCT")]
+    pub fail_on_regression: Option<String>,
+}
+
+/// `cryptobench paper`.
+#[derive(Debug, Clone, Args)]
+pub struct PaperArgs {
+    /// Experiment name (omit to list them).
+    pub name: Option<String>,
+}

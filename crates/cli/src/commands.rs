@@ -1,0 +1,257 @@
+//! One function per command; each returns the exit code.
+
+use crate::app::{self, bench_and_print, open_store_for_reading, run_config};
+use crate::args::{Cli, Command, CompareArgs, ExportArgs, Global, ListArgs, PaperArgs, RunArgs};
+use crate::{output, registry};
+use anyhow::Result;
+use cryptobench_core::{names, Error, Suite, SuiteAction, Table};
+use cryptobench_report::{tables, text};
+use cryptobench_stats::Verdict;
+use std::io::Write;
+
+/// Runs the parsed command line.
+pub fn dispatch(cli: Cli) -> Result<u8> {
+    let g = cli.global;
+    output::console_format(&g)?;
+    match cli.command {
+        Command::Run(a) => run(&g, &a),
+        Command::List(a) => list(&a),
+        Command::Hash(a) => {
+            suite_action(&g, |cfg| Ok(cryptobench_suite_hash::cli::command(&a, cfg)?))
+        }
+        Command::Cipher(a) => suite_action(&g, |cfg| {
+            Ok(cryptobench_suite_cipher::cli::command(&a, cfg)?)
+        }),
+        Command::Aead(a) => {
+            suite_action(&g, |cfg| Ok(cryptobench_suite_aead::cli::command(&a, cfg)?))
+        }
+        Command::Ecc(a) => {
+            suite_action(&g, |cfg| Ok(cryptobench_suite_ecc::cli::command(&a, cfg)?))
+        }
+        Command::Argon2(a) => suite_action(&g, |cfg| {
+            Ok(cryptobench_suite_argon2::cli::command(&a, cfg)?)
+        }),
+        Command::Elgamal(a) => {
+            suite_action(&g, |cfg| Ok(cryptobench_elgamal::cli::command(&a, cfg)?))
+        }
+        Command::Runs => runs(&g),
+        Command::Show(a) => show(&g, &a.run),
+        Command::Export(a) => export(&g, &a),
+        Command::Compare(a) => compare(&g, &a),
+        Command::Paper(a) => paper(&g, &a),
+    }
+}
+
+fn suite_action(
+    g: &Global,
+    f: impl FnOnce(&cryptobench_core::RunConfig) -> Result<SuiteAction>,
+) -> Result<u8> {
+    let cfg = run_config(g)?;
+    match f(&cfg)? {
+        SuiteAction::Bench(suites) => bench_and_print(g, &cfg, suites, false),
+        SuiteAction::Done(code) => Ok(code),
+    }
+}
+
+fn run(g: &Global, a: &RunArgs) -> Result<u8> {
+    let cfg = run_config(g)?;
+    let all = registry::suites();
+    let suites: Vec<Box<dyn Suite>> = match &a.suite {
+        None => all,
+        Some(list) => {
+            let names_all: Vec<&str> = all.iter().map(|s| s.name()).collect();
+            let wanted: Vec<String> = names::resolve_list("suite", list, &names_all)?
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            all.into_iter()
+                .filter(|s| wanted.iter().any(|w| w == s.name()))
+                .collect()
+        }
+    };
+    bench_and_print(g, &cfg, suites, true)
+}
+
+fn list(a: &ListArgs) -> Result<u8> {
+    const WHAT: [&str; 3] = ["suites", "backends", "primitives"];
+    let what = match &a.what {
+        Some(w) => vec![names::resolve("list", w, &WHAT)?],
+        None => WHAT.to_vec(),
+    };
+    let suites = registry::suites();
+    let mut out = std::io::stdout().lock();
+    if what.contains(&"suites") {
+        let mut t = Table::new("Suites", ["suite", "about"]);
+        for s in &suites {
+            t.row([s.name().to_string(), s.about().to_string()]);
+        }
+        writeln!(out, "{}", text::render(&t, false))?;
+    }
+    if what.contains(&"backends") {
+        let mut t = Table::new("Backends", ["suite", "backend", "version", "availability"]);
+        for s in &suites {
+            for b in s.backends() {
+                t.row([
+                    s.name().to_string(),
+                    b.name,
+                    b.version,
+                    b.unavailable
+                        .map(|r| format!("unavailable: {r}"))
+                        .unwrap_or_else(|| "available".into()),
+                ]);
+            }
+        }
+        let peer = cryptobench_engine::peers::openssl_cli_version();
+        t.row([
+            "(peer)".to_string(),
+            "peer:openssl-speed".into(),
+            peer.clone().unwrap_or_default(),
+            peer.err()
+                .map(|r| format!("unavailable: {r}"))
+                .unwrap_or_else(|| "available".into()),
+        ]);
+        writeln!(out, "{}", text::render(&t, false))?;
+    }
+    if what.contains(&"primitives") {
+        let mut t = Table::new("Primitives", ["suite", "primitives"]);
+        for s in &suites {
+            t.row([s.name().to_string(), s.primitives().join(", ")]);
+        }
+        writeln!(out, "{}", text::render(&t, false))?;
+    }
+    Ok(0)
+}
+
+fn runs(g: &Global) -> Result<u8> {
+    let store = open_store_for_reading(g)?;
+    let rows = store.list_runs()?;
+    let mut t = Table::new(
+        format!("Runs in {}", store.path().display()),
+        [
+            "id", "started", "status", "cases", "failed", "suites", "host", "command",
+        ],
+    )
+    .right(&[3, 4]);
+    for r in &rows {
+        t.row([
+            r.id.clone(),
+            r.started_at.clone(),
+            r.status.as_str().to_string(),
+            r.measurements.to_string(),
+            r.failed.to_string(),
+            r.suites.join(","),
+            r.host.clone(),
+            r.command.clone(),
+        ]);
+    }
+    if rows.is_empty() {
+        t.note("no runs yet: try `cryptobench run --quick`");
+    }
+    println!("{}", text::render(&t, false));
+    Ok(0)
+}
+
+fn show(g: &Global, id: &str) -> Result<u8> {
+    let store = open_store_for_reading(g)?;
+    let run = store.load_run(id)?;
+    output::print_run(g, &run, &registry::suites())?;
+    Ok(0)
+}
+
+fn export(g: &Global, a: &ExportArgs) -> Result<u8> {
+    let format = output::console_format(g)?;
+    if format == "table" {
+        return Err(output::usage("export needs --format json, csv or md"));
+    }
+    let store = open_store_for_reading(g)?;
+    let run = store.load_run(&a.run)?;
+    let target = cryptobench_store::OutputTarget {
+        format: format.to_string(),
+        path: a.to.clone(),
+    };
+    cryptobench_store::write_target(&target, &run)?;
+    Ok(0)
+}
+
+/// Parses a percentage (`2`, `2%`, `0.5`) into a fraction.
+fn percent(flag: &str, text: &str) -> Result<f64> {
+    let v: f64 = text.trim().trim_end_matches('%').parse().map_err(|_| {
+        Error::usage(format!(
+            "{flag}: '{text}' is not a percentage (e.g. 2 or 2%)"
+        ))
+    })?;
+    if !(0.0..=1000.0).contains(&v) {
+        return Err(output::usage(format!(
+            "{flag}: {v} is out of range (0 to 1000 percent)"
+        )));
+    }
+    Ok(v / 100.0)
+}
+
+fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
+    let threshold = percent("--threshold", &a.threshold)?;
+    let fail_pct = a
+        .fail_on_regression
+        .as_deref()
+        .map(|p| percent("--fail-on-regression", p))
+        .transpose()?;
+    let store = open_store_for_reading(g)?;
+    let baseline = store.load_run(&a.baseline)?;
+    let candidate = store.load_run(&a.candidate)?;
+    let cases = tables::compare_runs(&baseline, &candidate, threshold);
+    let t = tables::comparison_table(&cases, &baseline, &candidate, threshold);
+    if !g.quiet {
+        println!("{}", text::render(&t, false));
+    }
+    if cases.is_empty() {
+        eprintln!("note: the two runs have no measured case in common");
+    }
+    if let Some(limit) = fail_pct {
+        let regressions: Vec<_> = cases
+            .iter()
+            .filter(|c| c.comparison.verdict == Verdict::Slower && c.comparison.ratio > 1.0 + limit)
+            .collect();
+        if !regressions.is_empty() {
+            eprintln!(
+                "{} case(s) regressed by more than {:.1}%",
+                regressions.len(),
+                limit * 100.0
+            );
+            return Ok(1);
+        }
+    }
+    Ok(0)
+}
+
+fn paper(g: &Global, a: &PaperArgs) -> Result<u8> {
+    let papers = registry::papers();
+    let Some(name) = &a.name else {
+        let mut t = Table::new(
+            "Seed experiments (`cryptobench paper NAME`)",
+            ["name", "experiment"],
+        );
+        for p in &papers {
+            t.row([p.name(), p.title()]);
+        }
+        if papers.is_empty() {
+            t.note("no experiment is available in this build");
+        }
+        println!("{}", text::render(&t, false));
+        return Ok(0);
+    };
+    let names_all: Vec<&str> = papers.iter().map(|p| p.name()).collect();
+    let chosen = names::resolve("paper", name, &names_all)?;
+    let paper = papers
+        .iter()
+        .find(|p| p.name() == chosen)
+        .expect("resolved");
+    let cfg = run_config(g)?;
+    let outcome = app::bench(g, &cfg, paper.suites(&cfg)?, false)?;
+    if !g.quiet {
+        println!("{}\n{}\n", paper.title(), tables::run_header(&outcome.run));
+        for t in paper.render(&outcome.run.measurements) {
+            println!("{}", text::render(&t, false));
+        }
+    }
+    Ok(outcome.exit_code())
+}

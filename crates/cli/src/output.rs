@@ -1,0 +1,109 @@
+//! Printing a run on the console in the chosen `--format`.
+
+use crate::args::Global;
+use anyhow::Result;
+use cryptobench_core::{CaseStatus, Error, Run, Suite};
+use cryptobench_report::{tables, text};
+use std::io::{IsTerminal, Write};
+
+/// Console formats.
+pub const FORMATS: [&str; 4] = ["table", "json", "csv", "md"];
+
+/// Validates `--format`.
+pub fn console_format(g: &Global) -> Result<&'static str> {
+    Ok(cryptobench_core::names::resolve(
+        "format", &g.format, &FORMATS,
+    )?)
+}
+
+/// Prints a run: tables (with each suite's own summaries) or an export.
+pub fn print_run(g: &Global, run: &Run, suites: &[Box<dyn Suite>]) -> Result<()> {
+    if g.quiet {
+        return Ok(());
+    }
+    let format = console_format(g)?;
+    let mut out = std::io::stdout().lock();
+    if format != "table" {
+        let bytes = cryptobench_store::exporter(format)?.serialize(run)?;
+        out.write_all(&bytes)?;
+        return Ok(());
+    }
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    writeln!(out, "{}", tables::run_header(run))?;
+    for t in tables::suite_tables(&run.measurements) {
+        writeln!(out, "{}", text::render(&t, color))?;
+    }
+    for s in suites {
+        let mine: Vec<_> = run
+            .measurements
+            .iter()
+            .filter(|m| m.suite == s.name())
+            .cloned()
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        for t in s.summarize(&mine) {
+            writeln!(out, "{}", text::render(&t, color))?;
+        }
+    }
+    if g.verbose {
+        for m in &run.measurements {
+            for c in &m.checks {
+                writeln!(
+                    out,
+                    "  check {} {} {}: {:?} {} {}",
+                    m.primitive, m.backend, m.input_bytes, c.outcome, c.name, c.detail
+                )?;
+            }
+            for w in &m.warnings {
+                writeln!(
+                    out,
+                    "  warning {} {} {}: {w}",
+                    m.primitive, m.backend, m.input_bytes
+                )?;
+            }
+        }
+    }
+    let failed: Vec<_> = run
+        .measurements
+        .iter()
+        .filter(|m| m.status == CaseStatus::Failed)
+        .collect();
+    if !failed.is_empty() {
+        writeln!(
+            out,
+            "{}",
+            text::red(
+                &format!(
+                    "{} case(s) FAILED their checks and were not timed:",
+                    failed.len()
+                ),
+                color
+            )
+        )?;
+        for m in failed {
+            writeln!(
+                out,
+                "{}",
+                text::red(
+                    &format!(
+                        "  FAILED {} {} {} {}: {}",
+                        m.suite,
+                        m.primitive,
+                        m.backend,
+                        m.operation,
+                        m.reason.as_deref().unwrap_or("")
+                    ),
+                    color
+                )
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Shorthand for a usage error.
+pub fn usage(msg: impl Into<String>) -> anyhow::Error {
+    Error::usage(msg).into()
+}

@@ -1,0 +1,395 @@
+//! The real binary, driven as a user would: help, list, a quick run,
+//! exports, the store, compare, and every bad-input case of the foundation.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// A fast hash run: one algorithm, two sizes, no peer, quick budget.
+fn quick_hash(db: &Path) -> Command {
+    let mut c = bin();
+    c.args(["--quick", "--db"]).arg(db).args([
+        "hash",
+        "--algorithms",
+        "SHA-256",
+        "--sizes",
+        "64,1KiB",
+        "--no-peer",
+    ]);
+    c
+}
+
+fn stored_run_ids(db: &Path) -> Vec<String> {
+    let out = bin()
+        .arg("--db")
+        .arg(db)
+        .args(["--format", "table", "runs"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.len() > 15 && w.as_bytes()[0].is_ascii_digit() && w.as_bytes()[8] == b'-')
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn help_and_version() {
+    bin()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("cryptobench").and(predicate::str::contains("compare")));
+    bin()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn list_shows_backends_with_versions() {
+    bin().args(["list", "backends"]).assert().success().stdout(
+        predicate::str::contains("OpenSSL 3")
+            .and(predicate::str::contains("rustcrypto"))
+            .and(predicate::str::contains("peer:openssl-speed")),
+    );
+    bin()
+        .args(["list", "primitives"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("SHA3-256"));
+}
+
+#[test]
+fn quick_hash_run_is_stored_exported_and_parses() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let json = dir.path().join("run.json");
+    let csv = dir.path().join("run.csv");
+    quick_hash(&db)
+        .arg("-o")
+        .arg(format!("json:{}", json.display()))
+        .arg("-o")
+        .arg(format!("csv:{}", csv.display()))
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("SHA-256").and(predicate::str::contains("status complete")),
+        );
+    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(run["schema"], "cryptobench/1");
+    assert_eq!(run["status"], "complete");
+    let ms = run["measurements"].as_array().unwrap();
+    assert_eq!(ms.len(), 4, "SHA-256 x 2 backends x 2 sizes");
+    for m in ms {
+        assert_eq!(m["status"], "measured");
+        assert!(m["samples_ns"].as_array().unwrap().len() >= 15);
+        assert!(m["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["outcome"] == "pass"));
+        assert!(m["stats"]["median"].as_f64().unwrap() > 0.0);
+    }
+    assert!(!run["machine"]["cpu_model"].as_str().unwrap().is_empty());
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(csv_text.lines().count(), 5, "header + 4 rows");
+    // The stored run shows and exports the same cases.
+    let ids = stored_run_ids(&db);
+    assert_eq!(ids.len(), 1);
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["show", "latest"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("rustcrypto"));
+    let out = bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["--format", "json", "export", &ids[0]])
+        .output()
+        .unwrap();
+    let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(again["id"], run["id"]);
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["--format", "md", "export", "latest"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("| SHA-256 |"));
+}
+
+#[test]
+fn json_to_stdout_is_the_run() {
+    let out = bin()
+        .args([
+            "--quick",
+            "--no-db",
+            "--format",
+            "json",
+            "hash",
+            "--algorithms",
+            "sha512",
+            "--sizes",
+            "16",
+            "--no-peer",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty(), "--quiet prints nothing");
+    let out = bin()
+        .args([
+            "--quick",
+            "--no-db",
+            "-o",
+            "json:-",
+            "hash",
+            "--algorithms",
+            "sha512",
+            "--sizes",
+            "16",
+            "--no-peer",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(run["measurements"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn compare_two_runs_and_fail_on_regression() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    quick_hash(&db).assert().success();
+    quick_hash(&db).assert().success();
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["compare", "latest~1", "latest"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("4 case(s) compared"));
+    // A regression limit no real change can exceed passes; an unknown run is exit 2.
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .args([
+            "compare",
+            "latest~1",
+            "latest",
+            "--fail-on-regression",
+            "900",
+        ])
+        .assert()
+        .code(0);
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["compare", "nosuchrun", "latest"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nosuchrun"));
+}
+
+#[test]
+fn unknown_names_exit_2_with_suggestions() {
+    bin()
+        .args(["run", "--suite", "hsah"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean hash"));
+    bin()
+        .args(["--backend", "opensll", "hash"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean openssl"));
+    bin()
+        .args(["hash", "--algorithms", "sha-265"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean SHA-256"));
+    bin()
+        .args(["list", "backend"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean backends"));
+    bin()
+        .args(["--format", "jsn", "runs"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean json"));
+    bin().args(["nosuchcommand"]).assert().code(2);
+}
+
+#[test]
+fn malformed_sizes_and_durations_name_the_flag() {
+    for (args, flag) in [
+        (vec!["hash", "--sizes", "12QB"], "--sizes"),
+        (vec!["hash", "--sizes", "-1"], "--sizes"),
+        (vec!["hash", "--sizes", "0"], "--sizes"),
+        (vec!["--time", "0", "hash"], "--time"),
+        (vec!["--time", "-1", "hash"], "--time"),
+        (vec!["--time", "12QB", "hash"], "--time"),
+        (vec!["--samples", "0", "hash"], "--samples"),
+        (vec!["--threads", "0", "hash"], "--threads"),
+    ] {
+        bin()
+            .args(&args)
+            .arg("--no-db")
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(flag));
+    }
+}
+
+#[test]
+fn unwritable_export_and_database_are_clear_errors() {
+    bin()
+        .args([
+            "--no-db",
+            "-o",
+            "json:/nonexistent-dir/x.json",
+            "hash",
+            "--sizes",
+            "16",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/nonexistent-dir/x.json"));
+    bin()
+        .args(["--no-db", "-o", "jsn:x.json", "hash"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean json"));
+    bin()
+        .args(["--no-db", "-o", "x.json", "hash"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("FORMAT:PATH"));
+    bin()
+        .args(["--db", "/proc/nope/results.db", "hash", "--sizes", "16"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/proc/nope/results.db"));
+}
+
+#[test]
+fn corrupt_database_is_reported_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bad.db");
+    let garbage = b"this is not an sqlite database, it is a text file\n".repeat(100);
+    std::fs::write(&db, &garbage).unwrap();
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .arg("runs")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a cryptobench database"));
+    quick_hash(&db).assert().code(2);
+    assert_eq!(std::fs::read(&db).unwrap(), garbage);
+}
+
+fn wait_for_measurements(db: &Path, at_least: usize, timeout: Duration) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < timeout {
+        if let Ok(out) = bin()
+            .arg("--db")
+            .arg(db)
+            .args(["--format", "json", "export", "latest"])
+            .output()
+        {
+            if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&out.stdout) {
+                if v["measurements"].as_array().map(|a| a.len()).unwrap_or(0) >= at_least {
+                    return true;
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+fn spawn_long_run(db: &Path) -> std::process::Child {
+    let exe: PathBuf = assert_cmd::cargo::cargo_bin("cryptobench");
+    std::process::Command::new(exe)
+        .arg("--db")
+        .arg(db)
+        .args(["--time", "300ms", "hash", "--no-peer"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn ctrl_c_marks_the_run_interrupted_and_keeps_what_was_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let mut child = spawn_long_run(&db);
+    assert!(
+        wait_for_measurements(&db, 2, Duration::from_secs(60)),
+        "no measurement stored in time"
+    );
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc_kill(child.id() as i32, 2) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let out = bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["--format", "json", "export", "latest"])
+        .output()
+        .unwrap();
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(run["status"], "interrupted");
+    let n = run["measurements"].as_array().unwrap().len();
+    assert!((2..48).contains(&n), "{n} measurements kept");
+}
+
+#[test]
+fn a_killed_run_is_listed_as_interrupted_with_its_measurements() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let mut child = spawn_long_run(&db);
+    assert!(
+        wait_for_measurements(&db, 1, Duration::from_secs(60)),
+        "no measurement stored in time"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .arg("runs")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("interrupted"));
+    let out = bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["--format", "json", "export", "latest"])
+        .output()
+        .unwrap();
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!run["measurements"].as_array().unwrap().is_empty());
+}
+
+extern "C" {
+    #[link_name = "kill"]
+    fn libc_kill(pid: i32, sig: i32) -> i32;
+}

@@ -1,0 +1,362 @@
+//! The generic tables every run gets: one per suite with every case, the run
+//! header, and the comparison of two runs.
+
+use cryptobench_core::units::{format_ns, format_ops, format_rate, format_size};
+use cryptobench_core::{CaseStatus, Measurement, Run, Table};
+use cryptobench_stats::{compare, compare_medians_only, Comparison, Verdict};
+
+/// The parameters of a case as `k=v` pairs, without the peer's command line.
+fn params(m: &Measurement) -> String {
+    m.params
+        .iter()
+        .filter(|(k, _)| k.as_str() != "command")
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Throughput cell: bytes/s for sized operations, operations/s otherwise.
+pub fn throughput(m: &Measurement) -> String {
+    match &m.stats {
+        Some(s) => match s.bytes_per_s {
+            Some(b) => format_rate(b),
+            None => format_ops(s.ops_per_s),
+        },
+        None => String::new(),
+    }
+}
+
+/// Status cell: `ok`, `FAILED: reason`, `skipped: reason`, ...
+pub fn status(m: &Measurement) -> String {
+    match m.status {
+        CaseStatus::Measured if m.warnings.is_empty() => "ok".into(),
+        CaseStatus::Measured => format!("ok ({} warning(s))", m.warnings.len()),
+        s => format!("{}: {}", s.as_str(), m.reason.as_deref().unwrap_or("")),
+    }
+}
+
+/// One table per suite, cases grouped by operation and size and sorted
+/// fastest first within each group.
+pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
+    let mut suites: Vec<&str> = Vec::new();
+    for m in measurements {
+        if !suites.contains(&m.suite.as_str()) {
+            suites.push(&m.suite);
+        }
+    }
+    suites
+        .into_iter()
+        .map(|suite| {
+            let mut ms: Vec<&Measurement> =
+                measurements.iter().filter(|m| m.suite == suite).collect();
+            ms.sort_by(|a, b| {
+                (a.operation.as_str(), a.input_bytes, a.threads)
+                    .cmp(&(b.operation.as_str(), b.input_bytes, b.threads))
+                    .then_with(|| {
+                        let (x, y) = (
+                            a.median_ns().unwrap_or(f64::INFINITY),
+                            b.median_ns().unwrap_or(f64::INFINITY),
+                        );
+                        x.total_cmp(&y)
+                    })
+            });
+            let mut t = Table::new(
+                format!("Suite {suite}"),
+                [
+                    "primitive",
+                    "backend",
+                    "op",
+                    "size",
+                    "thr",
+                    "params",
+                    "median",
+                    "95% CI",
+                    "throughput",
+                    "cyc/B",
+                    "status",
+                    "labels",
+                ],
+            )
+            .right(&[3, 4, 6, 7, 8, 9]);
+            for m in ms {
+                let (median, ci, cpb) = match &m.stats {
+                    Some(s) => (
+                        format_ns(s.median),
+                        format!("{} .. {}", format_ns(s.ci95[0]), format_ns(s.ci95[1])),
+                        s.cycles_per_byte
+                            .map(|c| format!("{c:.2}"))
+                            .unwrap_or_default(),
+                    ),
+                    None => Default::default(),
+                };
+                t.row([
+                    m.primitive.clone(),
+                    m.backend.clone(),
+                    m.operation.clone(),
+                    if m.input_bytes > 0 {
+                        format_size(m.input_bytes)
+                    } else {
+                        "-".into()
+                    },
+                    m.threads.to_string(),
+                    params(m),
+                    median,
+                    ci,
+                    throughput(m),
+                    cpb,
+                    status(m),
+                    m.labels.join(", "),
+                ]);
+            }
+            t
+        })
+        .collect()
+}
+
+/// Lines describing a run: id, status, times, machine, backends.
+pub fn run_header(run: &Run) -> String {
+    let f = &run.machine;
+    let mut s = format!(
+        "run {}  status {}  started {}{}\n",
+        run.id,
+        run.status.as_str(),
+        run.started_at,
+        run.finished_at
+            .as_ref()
+            .map(|t| format!("  finished {t}"))
+            .unwrap_or_default()
+    );
+    s.push_str(&format!(
+        "machine: {} ({} cores), {}; kernel {}; governor {}; TSC {}\n",
+        f.cpu_model,
+        f.cores,
+        f.os,
+        f.kernel,
+        f.governor.as_deref().unwrap_or("n/a"),
+        f.tsc_hz
+            .map(|h| format!("{:.3} GHz", h / 1e9))
+            .unwrap_or_else(|| "n/a".into())
+    ));
+    s.push_str(&format!(
+        "cpu flags: {}{}\n",
+        f.cpu_flags.join(" "),
+        if f.cpu_flags_missing.is_empty() {
+            String::new()
+        } else {
+            format!(" (missing: {})", f.cpu_flags_missing.join(" "))
+        }
+    ));
+    let backends: Vec<String> = f
+        .backends
+        .iter()
+        .map(|b| format!("{} = {}", b.name, b.version))
+        .collect();
+    s.push_str(&format!("backends: {}\n", backends.join("; ")));
+    s.push_str(&format!(
+        "cryptobench {} ({})\n",
+        f.tool_version, f.git_revision
+    ));
+    s
+}
+
+/// One case of a comparison.
+#[derive(Debug, Clone)]
+pub struct ComparedCase {
+    /// The case key.
+    pub key: String,
+    /// Baseline and candidate measurements.
+    pub baseline: Measurement,
+    /// The candidate.
+    pub candidate: Measurement,
+    /// Ratio of medians (candidate / baseline time) and verdict.
+    pub comparison: Comparison,
+}
+
+/// Pairs the measured cases of two runs by case key and compares them.
+pub fn compare_runs(baseline: &Run, candidate: &Run, threshold: f64) -> Vec<ComparedCase> {
+    let mut out = Vec::new();
+    for c in candidate
+        .measurements
+        .iter()
+        .filter(|m| m.status == CaseStatus::Measured)
+    {
+        let key = c.case_key();
+        let Some(b) = baseline
+            .measurements
+            .iter()
+            .find(|m| m.status == CaseStatus::Measured && m.case_key() == key)
+        else {
+            continue;
+        };
+        let comparison = if b.samples_ns.len() >= 2 && c.samples_ns.len() >= 2 {
+            compare(&b.samples_ns, &c.samples_ns, threshold, crate_seed(&key))
+        } else {
+            compare_medians_only(
+                b.median_ns().unwrap_or(f64::NAN),
+                c.median_ns().unwrap_or(f64::NAN),
+                threshold,
+            )
+        };
+        out.push(ComparedCase {
+            key,
+            baseline: b.clone(),
+            candidate: c.clone(),
+            comparison,
+        });
+    }
+    out
+}
+
+/// A deterministic bootstrap seed per case, so `compare` is reproducible.
+fn crate_seed(key: &str) -> u64 {
+    key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// The comparison as a table (ratio = candidate time / baseline time).
+pub fn comparison_table(
+    cases: &[ComparedCase],
+    baseline: &Run,
+    candidate: &Run,
+    threshold: f64,
+) -> Table {
+    let mut t = Table::new(
+        format!(
+            "Compare {} (baseline) -> {} ; time ratio, lower is faster; noise threshold {:.1}%",
+            baseline.id,
+            candidate.id,
+            threshold * 100.0
+        ),
+        [
+            "suite",
+            "primitive",
+            "backend",
+            "op",
+            "size",
+            "thr",
+            "baseline",
+            "candidate",
+            "ratio",
+            "95% CI",
+            "verdict",
+        ],
+    )
+    .right(&[4, 5, 6, 7, 8, 9]);
+    for c in cases {
+        let m = &c.candidate;
+        t.row([
+            m.suite.clone(),
+            m.primitive.clone(),
+            m.backend.clone(),
+            m.operation.clone(),
+            if m.input_bytes > 0 {
+                format_size(m.input_bytes)
+            } else {
+                "-".into()
+            },
+            m.threads.to_string(),
+            format_ns(c.baseline.median_ns().unwrap_or(f64::NAN)),
+            format_ns(m.median_ns().unwrap_or(f64::NAN)),
+            format!("{:.3}", c.comparison.ratio),
+            format!("{:.3} .. {:.3}", c.comparison.ci95.0, c.comparison.ci95.1),
+            match c.comparison.verdict {
+                Verdict::Faster => "faster".to_string(),
+                Verdict::Slower => "SLOWER".to_string(),
+                Verdict::Unchanged => "unchanged".to_string(),
+            },
+        ]);
+    }
+    let changed = cases
+        .iter()
+        .filter(|c| c.comparison.verdict != Verdict::Unchanged)
+        .count();
+    t.note(format!(
+        "{} case(s) compared, {} changed, {} unchanged ({:.0}% unchanged)",
+        cases.len(),
+        changed,
+        cases.len() - changed,
+        if cases.is_empty() {
+            0.0
+        } else {
+            100.0 * (cases.len() - changed) as f64 / cases.len() as f64
+        }
+    ));
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cryptobench_core::{CaseSpec, Fingerprint, RunStatus, SCHEMA};
+
+    fn measured(primitive: &str, samples: &[f64]) -> Measurement {
+        let mut m = CaseSpec::new("hash", primitive, "openssl", "OpenSSL 3", "digest")
+            .size(1024)
+            .measurement(CaseStatus::Measured, None);
+        m.samples_ns = samples.to_vec();
+        m.stats = Some(cryptobench_engine_free_summary(samples));
+        m
+    }
+
+    fn cryptobench_engine_free_summary(samples: &[f64]) -> cryptobench_core::Summary {
+        let s = cryptobench_stats::summarize(samples, 1);
+        cryptobench_core::Summary {
+            median: s.median,
+            ci95: [s.ci95.0, s.ci95.1],
+            ops_per_s: 1e9 / s.median,
+            bytes_per_s: Some(1024.0 * 1e9 / s.median),
+            ..Default::default()
+        }
+    }
+
+    fn run(id: &str, ms: Vec<Measurement>) -> Run {
+        Run {
+            schema: SCHEMA.into(),
+            id: id.into(),
+            started_at: "t".into(),
+            finished_at: None,
+            status: RunStatus::Complete,
+            command: vec![],
+            machine: Fingerprint::default(),
+            fleet: None,
+            measurements: ms,
+        }
+    }
+
+    #[test]
+    fn comparison_pairs_cases_and_flags_real_changes() {
+        let fast: Vec<f64> = (0..20).map(|i| 100.0 + (i % 3) as f64).collect();
+        let slow: Vec<f64> = fast.iter().map(|x| x * 1.2).collect();
+        let a = run(
+            "a",
+            vec![measured("SHA-256", &fast), measured("SHA-512", &fast)],
+        );
+        let b = run(
+            "b",
+            vec![measured("SHA-256", &slow), measured("SHA-512", &fast)],
+        );
+        let cases = compare_runs(&a, &b, 0.02);
+        assert_eq!(cases.len(), 2);
+        let v: Vec<Verdict> = cases.iter().map(|c| c.comparison.verdict).collect();
+        assert_eq!(v, vec![Verdict::Slower, Verdict::Unchanged]);
+        let t = comparison_table(&cases, &a, &b, 0.02);
+        assert!(
+            t.notes[0].contains("2 case(s) compared, 1 changed"),
+            "{:?}",
+            t.notes
+        );
+    }
+
+    #[test]
+    fn suite_tables_sort_fastest_first() {
+        let ms = vec![
+            measured("slow", &[300.0, 300.0]),
+            measured("fast", &[100.0, 100.0]),
+        ];
+        let t = &suite_tables(&ms)[0];
+        assert_eq!(t.rows[0][0], "fast");
+        assert_eq!(t.rows[1][0], "slow");
+        assert_eq!(t.rows[0][8], "10.2 GB/s");
+    }
+}

@@ -1,0 +1,125 @@
+//! `cryptobench hash`: options of the hash suite.
+
+use crate::HashSuite;
+use cryptobench_core::{units, Error, RunConfig, SuiteAction};
+
+/// Options of `cryptobench hash`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct HashArgs {
+    /// Algorithms, comma-separated (SHA-256, SHA-512, SHA3-256, BLAKE2b-512); default all.
+    #[arg(long, value_name = "LIST")]
+    pub algorithms: Option<String>,
+    /// Message sizes, comma-separated (16, 1KiB, 8KiB, ...); default 16 B .. 16 KiB.
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    pub sizes: Option<String>,
+    /// Do not measure the `openssl speed` peer.
+    #[arg(long)]
+    pub no_peer: bool,
+}
+
+/// Turns the options into the suite to benchmark.
+pub fn command(args: &HashArgs, _cfg: &RunConfig) -> Result<SuiteAction, Error> {
+    Ok(SuiteAction::Bench(vec![Box::new(suite_from(args)?)]))
+}
+
+/// The suite these options describe (validated).
+pub fn suite_from(args: &HashArgs) -> Result<HashSuite, Error> {
+    let sizes = match &args.sizes {
+        Some(s) => {
+            let v = units::parse_size_list(s).map_err(|e| Error::usage(format!("--sizes: {e}")))?;
+            if v.contains(&0) {
+                return Err(Error::usage(
+                    "--sizes: 0 is not a message size here (1 byte or more)",
+                ));
+            }
+            Some(v)
+        }
+        None => None,
+    };
+    let algorithms = match &args.algorithms {
+        Some(list) => list
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        None => Vec::new(),
+    };
+    let suite = HashSuite {
+        algorithms,
+        sizes,
+        no_peer: args.no_peer,
+    };
+    // Resolve names now so a typo is a usage error before anything runs.
+    cryptobench_core::Suite::plan(
+        &suite,
+        &RunConfig {
+            backends: Some(vec![]),
+            ..RunConfig::default()
+        },
+    )?;
+    Ok(suite)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cryptobench_core::{CheckOutcome, Setup, Suite};
+
+    #[test]
+    fn every_backend_passes_its_vectors_and_agrees() {
+        let cases = HashSuite::default().plan(&RunConfig::quick()).unwrap();
+        let mut checked = 0;
+        for c in cases
+            .iter()
+            .filter(|c| c.spec.backend != "peer:openssl-speed")
+        {
+            let Setup::Ready(f) = &c.setup else {
+                panic!("{} not ready", c.spec.primitive)
+            };
+            let checks = f().unwrap().checks();
+            assert!(checks.iter().any(|x| x.name.starts_with("kat:")));
+            assert!(checks.iter().any(|x| x.name.starts_with("agree:")));
+            for x in checks {
+                assert_eq!(
+                    x.outcome,
+                    CheckOutcome::Pass,
+                    "{} {}: {} {}",
+                    c.spec.primitive,
+                    c.spec.backend,
+                    x.name,
+                    x.detail
+                );
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 4 * 2 * crate::QUICK_SIZES.len());
+    }
+
+    #[test]
+    fn bad_names_and_sizes_are_usage_errors() {
+        let e = suite_from(&HashArgs {
+            algorithms: Some("sha265".into()),
+            ..HashArgs::default()
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("did you mean SHA-256"), "{e}");
+        let e = suite_from(&HashArgs {
+            sizes: Some("12QB".into()),
+            ..HashArgs::default()
+        })
+        .unwrap_err();
+        assert!(e.to_string().starts_with("--sizes:"), "{e}");
+        assert!(suite_from(&HashArgs {
+            sizes: Some("0".into()),
+            ..HashArgs::default()
+        })
+        .is_err());
+    }
+
+    #[test]
+    fn a_wrong_digest_fails_the_kat() {
+        let alg = &crate::ALGORITHMS[0];
+        let mut h = crate::algorithms::Hasher::new(alg, crate::Backend::RustCrypto).unwrap();
+        assert_ne!(hex::encode(h.digest(b"abd")), alg.vectors[0].digest);
+    }
+}
