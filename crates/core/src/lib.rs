@@ -9,6 +9,7 @@
 //! can depend on it without pulling anything in.
 #![deny(missing_docs)]
 
+pub mod chart;
 pub mod error;
 pub mod model;
 pub mod names;
@@ -17,6 +18,7 @@ pub mod suite;
 pub mod table;
 pub mod units;
 
+pub use chart::{Chart, ChartKind, Series};
 pub use error::{CaseError, Error};
 pub use model::{
     BackendInfo, CaseStatus, CheckOutcome, CheckResult, Fingerprint, Measurement, Run, RunStatus,

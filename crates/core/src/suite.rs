@@ -334,6 +334,10 @@ pub trait Suite: Send + Sync {
     fn summarize(&self, _measurements: &[Measurement]) -> Vec<crate::table::Table> {
         Vec::new()
     }
+    /// Suite-specific charts for the HTML report (seed-shaped figures).
+    fn charts(&self, _measurements: &[Measurement]) -> Vec<crate::chart::Chart> {
+        Vec::new()
+    }
 }
 
 /// What a suite's own subcommand asks the binary to do next.
