@@ -3,7 +3,8 @@
 
 use crate::Backend;
 use cryptobench_core::CaseError;
-use openssl::hash::MessageDigest;
+use openssl::md::Md;
+use openssl::md_ctx::MdCtx;
 
 /// A known-answer vector.
 pub struct Kat {
@@ -21,6 +22,8 @@ pub struct Algorithm {
     pub name: &'static str,
     /// Name for `openssl speed -evp`.
     pub openssl_evp: &'static str,
+    /// Name to fetch from the OpenSSL provider.
+    pub openssl_fetch: &'static str,
     /// Known answers.
     pub vectors: &'static [Kat],
     /// Labels shown with every case.
@@ -36,6 +39,7 @@ pub static ALGORITHMS: [Algorithm; 4] = [
     Algorithm {
         name: "SHA-256",
         openssl_evp: "sha256",
+        openssl_fetch: "SHA2-256",
         vectors: &[
             Kat { source: "FIPS 180-4 example \"abc\"", message: b"abc", digest: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
             Kat { source: "FIPS 180-4 example two-block", message: TWO_BLOCK, digest: "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
@@ -46,6 +50,7 @@ pub static ALGORITHMS: [Algorithm; 4] = [
     Algorithm {
         name: "SHA-512",
         openssl_evp: "sha512",
+        openssl_fetch: "SHA2-512",
         vectors: &[Kat {
             source: "FIPS 180-4 example \"abc\"",
             message: b"abc",
@@ -57,6 +62,7 @@ pub static ALGORITHMS: [Algorithm; 4] = [
     Algorithm {
         name: "SHA3-256",
         openssl_evp: "sha3-256",
+        openssl_fetch: "SHA3-256",
         vectors: &[Kat { source: "FIPS 202 example \"abc\"", message: b"abc", digest: "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532" }],
         labels: &[],
         fidelity_target: false,
@@ -64,6 +70,7 @@ pub static ALGORITHMS: [Algorithm; 4] = [
     Algorithm {
         name: "BLAKE2b-512",
         openssl_evp: "blake2b512",
+        openssl_fetch: "BLAKE2B-512",
         vectors: &[Kat {
             source: "RFC 7693 Appendix A \"abc\"",
             message: b"abc",
@@ -76,8 +83,8 @@ pub static ALGORITHMS: [Algorithm; 4] = [
 
 /// A reusable digest context of one backend.
 pub enum Hasher {
-    /// OpenSSL's EVP_MD_CTX (re-initialised by `finish`).
-    OpenSsl(openssl::hash::Hasher),
+    /// OpenSSL's EVP_MD_CTX with an EVP_MD fetched once from the provider.
+    OpenSsl(MdCtx, Md),
     /// RustCrypto SHA-256.
     Sha256,
     /// RustCrypto SHA-512.
@@ -93,18 +100,14 @@ impl Hasher {
     pub fn new(alg: &Algorithm, backend: Backend) -> Result<Self, CaseError> {
         Ok(match backend {
             Backend::OpenSsl => {
-                let md = match alg.name {
-                    "SHA-256" => MessageDigest::sha256(),
-                    "SHA-512" => MessageDigest::sha512(),
-                    "SHA3-256" => MessageDigest::sha3_256(),
-                    "BLAKE2b-512" => MessageDigest::from_name("BLAKE2B512").ok_or_else(|| {
-                        CaseError::Skipped("this OpenSSL has no BLAKE2b-512".into())
-                    })?,
-                    other => return Err(CaseError::Skipped(format!("OpenSSL: no {other}"))),
-                };
-                Hasher::OpenSsl(
-                    openssl::hash::Hasher::new(md).map_err(|e| CaseError::Failed(e.to_string()))?,
-                )
+                // Fetch the EVP_MD once, as `openssl speed` does: with OpenSSL 3 an
+                // un-fetched digest (EVP_sha256()) is fetched again on every
+                // init, which costs more than hashing a short message.
+                let md = Md::fetch(None, alg.openssl_fetch, None).map_err(|e| {
+                    CaseError::Skipped(format!("this OpenSSL has no {}: {e}", alg.name))
+                })?;
+                let ctx = MdCtx::new().map_err(|e| CaseError::Failed(e.to_string()))?;
+                Hasher::OpenSsl(ctx, md)
             }
             Backend::RustCrypto => match alg.name {
                 "SHA-256" => Hasher::Sha256,
@@ -120,11 +123,14 @@ impl Hasher {
     pub fn digest(&mut self, data: &[u8]) -> Vec<u8> {
         use sha2::Digest;
         match self {
-            Hasher::OpenSsl(h) => {
-                // update/finish only fail on allocation or provider errors, which
-                // the KAT check would have exposed before timing.
-                h.update(data).expect("EVP_DigestUpdate");
-                h.finish().expect("EVP_DigestFinal").to_vec()
+            Hasher::OpenSsl(ctx, md) => {
+                // These calls fail only on allocation or provider errors, which
+                // the known-answer check exposes before anything is timed.
+                let mut out = vec![0u8; md.size()];
+                ctx.digest_init(md).expect("EVP_DigestInit_ex");
+                ctx.digest_update(data).expect("EVP_DigestUpdate");
+                ctx.digest_final(&mut out).expect("EVP_DigestFinal_ex");
+                out
             }
             Hasher::Sha256 => sha2::Sha256::digest(data).to_vec(),
             Hasher::Sha512 => sha2::Sha512::digest(data).to_vec(),
