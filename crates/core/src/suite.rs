@@ -334,6 +334,11 @@ pub trait Suite: Send + Sync {
     fn summarize(&self, _measurements: &[Measurement]) -> Vec<crate::table::Table> {
         Vec::new()
     }
+    /// A few lines for the one-screen summary of `cryptobench run` (the
+    /// fastest verified choice, the winners), each citing its measurement.
+    fn headline(&self, _measurements: &[Measurement]) -> Vec<String> {
+        Vec::new()
+    }
     /// Suite-specific charts for the HTML report (seed-shaped figures).
     fn charts(&self, _measurements: &[Measurement]) -> Vec<crate::chart::Chart> {
         Vec::new()
