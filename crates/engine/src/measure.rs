@@ -71,9 +71,13 @@ pub fn sample(
     // Calibration (and warm-up).
     let mut iters = case.fixed_iterations().unwrap_or(1).max(1);
     let mut last;
+    let mut batch_ns;
     loop {
         let (ops, wall, _) = time_batch(case, iters, clock)?;
         last = wall / ops as f64;
+        // A self-timed case may do more operations than asked (an external
+        // tool's own loop): the batch's cost is its wall time, not ops x iters.
+        batch_ns = wall;
         if case.fixed_iterations().is_some() || wall >= min_sample {
             iters = if case.fixed_iterations().is_some() {
                 iters
@@ -93,7 +97,6 @@ pub fn sample(
             return Ok(out);
         }
     }
-    let batch_ns = last * iters as f64;
     let slow = batch_ns >= min_sample && iters == 1 || case.fixed_iterations().is_some();
     if !slow {
         while (clock.now_ns() - start) < budget.warmup.as_nanos() as u64 {
@@ -313,6 +316,46 @@ mod tests {
         assert_eq!(s.iters, 1);
         assert_eq!(s.wall.len(), 3, "300 ms budget / 200 ms op -> clamp to 3");
         assert!(s.warnings[0].contains("slow operation"), "{:?}", s.warnings);
+    }
+
+    /// A self-timed case that reports many operations per 1 s batch.
+    struct External {
+        clock: Arc<MockClock>,
+    }
+
+    impl Case for External {
+        fn run_batch(&mut self, _: u64) -> Result<(), CaseError> {
+            unreachable!("self-timed")
+        }
+        fn time_batch(&mut self, _: u64) -> Option<Result<cryptobench_core::BatchTime, CaseError>> {
+            self.clock.advance(1_000_000_000);
+            Some(Ok(cryptobench_core::BatchTime {
+                iters: 500_000,
+                wall_ns: 1e9,
+                cpu_ns: None,
+            }))
+        }
+        fn fixed_iterations(&self) -> Option<u64> {
+            Some(1)
+        }
+    }
+
+    #[test]
+    fn self_timed_batches_count_their_wall_time_against_the_budget() {
+        let clock = Arc::new(MockClock::default());
+        let mut case = External {
+            clock: clock.clone(),
+        };
+        let s = sample(&mut case, &budget(), clock.as_ref()).unwrap();
+        assert_eq!(
+            s.wall.len(),
+            3,
+            "1 s batches against a 300 ms budget -> the slow minimum"
+        );
+        assert!(
+            (s.wall[0] - 2_000.0).abs() < 1e-9,
+            "1 s / 500000 ops = 2 us per op"
+        );
     }
 
     #[test]
