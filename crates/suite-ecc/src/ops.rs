@@ -1,0 +1,167 @@
+//! What a backend does on one curve: the four timed operations and the
+//! checks that must pass before any of them is timed.
+//!
+//! Every backend (OpenSSL's two key-generation paths, RustCrypto, dalek,
+//! libsodium) implements [`CurveOps`] for the curves it has; [`EccCase`]
+//! turns one of them plus one [`Op`] into an engine [`Case`]. Keeping the
+//! backends behind one trait is what lets the plan be a single loop over
+//! curves x backends x operations.
+
+use cryptobench_core::{names, Case, CaseError, CheckResult, Error};
+
+/// The timed operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Op {
+    /// Generate one key pair (private scalar and public point): the seed's unit.
+    Keygen,
+    /// Derive one shared secret with a fixed peer public key.
+    Ecdh,
+    /// Sign a 32-byte digest (ECDSA) or a 32-byte message (EdDSA).
+    Sign,
+    /// Verify one signature of that digest.
+    Verify,
+}
+
+impl Op {
+    /// Every operation.
+    pub const ALL: [Op; 4] = [Op::Keygen, Op::Ecdh, Op::Sign, Op::Verify];
+
+    /// Name on the command line and in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Keygen => "keygen",
+            Op::Ecdh => "ecdh",
+            Op::Sign => "sign",
+            Op::Verify => "verify",
+        }
+    }
+
+    /// Resolves `--operations a,b` (case-insensitive, did-you-mean).
+    pub fn resolve_list(list: &str) -> Result<Vec<Op>, Error> {
+        let accepted: Vec<&str> = Op::ALL.iter().map(|o| o.name()).collect();
+        let picked = names::resolve_list("operation", list, &accepted)?;
+        Ok(Op::ALL
+            .into_iter()
+            .filter(|o| picked.contains(&o.name()))
+            .collect())
+    }
+}
+
+/// The 32-byte digest every sign/verify case signs: SHA-256("abc") from
+/// FIPS 180-4 appendix B.1, so any tool can reproduce a signature input.
+pub const DIGEST: [u8; 32] = [
+    0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
+    0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad,
+];
+
+/// How many freshly generated keys every key check inspects.
+pub const CHECKED_KEYS: usize = 4;
+
+/// One backend on one curve, prepared for the operation it will time.
+pub trait CurveOps: Send {
+    /// Generates one key pair.
+    fn keygen(&mut self) -> Result<(), CaseError>;
+    /// Derives one shared secret (prepared peer key).
+    fn ecdh(&mut self) -> Result<(), CaseError>;
+    /// Signs [`DIGEST`] once.
+    fn sign(&mut self) -> Result<(), CaseError>;
+    /// Verifies the prepared signature of [`DIGEST`] once.
+    fn verify(&mut self) -> Result<(), CaseError>;
+    /// The checks that gate timing of `op`.
+    fn checks(&mut self, op: Op) -> Vec<CheckResult>;
+}
+
+/// An engine case over one backend, curve and operation.
+pub struct EccCase {
+    ops: Box<dyn CurveOps>,
+    op: Op,
+    per_sample: Option<u64>,
+}
+
+impl EccCase {
+    /// A case timing `op`; `per_sample = Some(n)` makes every sample exactly
+    /// `n` operations (the seed timed batches of 100 keys).
+    pub fn new(ops: Box<dyn CurveOps>, op: Op, per_sample: Option<u64>) -> Self {
+        Self {
+            ops,
+            op,
+            per_sample,
+        }
+    }
+
+    /// Runs the operation once (examples and tests drive cases this way).
+    pub fn run_once(&mut self) -> Result<(), CaseError> {
+        match self.op {
+            Op::Keygen => self.ops.keygen(),
+            Op::Ecdh => self.ops.ecdh(),
+            Op::Sign => self.ops.sign(),
+            Op::Verify => self.ops.verify(),
+        }
+    }
+}
+
+impl Case for EccCase {
+    fn checks(&mut self) -> Vec<CheckResult> {
+        self.ops.checks(self.op)
+    }
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        for _ in 0..iters {
+            self.run_once()?;
+        }
+        Ok(())
+    }
+    fn fixed_iterations(&self) -> Option<u64> {
+        self.per_sample
+    }
+}
+
+/// Flips the lowest bit of byte `index` (wrapping), for tamper checks.
+pub fn flip_bit(bytes: &[u8], index: usize) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    if !out.is_empty() {
+        let i = index % out.len();
+        out[i] ^= 1;
+    }
+    out
+}
+
+/// A `CaseError` from any displayable library error.
+pub fn failed(what: &str, e: impl std::fmt::Display) -> CaseError {
+    CaseError::Failed(format!("{what}: {e}"))
+}
+
+/// Signs a message, or says why not.
+pub type SignFn<'a> = dyn FnMut(&[u8]) -> Result<Vec<u8>, String> + 'a;
+
+/// Verifies (message, signature).
+pub type VerifyFn<'a> = dyn FnMut(&[u8], &[u8]) -> bool + 'a;
+
+/// The standard signature checks over a sign and a verify closure:
+/// the signature verifies, a flipped signature bit and a flipped digest bit
+/// are both rejected.
+pub fn signature_checks(sign: &mut SignFn<'_>, verify: &mut VerifyFn<'_>) -> Vec<CheckResult> {
+    let sig = match sign(&DIGEST) {
+        Ok(s) => s,
+        Err(e) => return vec![CheckResult::fail("sign", e)],
+    };
+    let ok = verify(&DIGEST, &sig);
+    let bad_sig = !verify(&DIGEST, &flip_bit(&sig, sig.len() / 2));
+    let bad_msg = !verify(&flip_bit(&DIGEST, 7), &sig);
+    vec![
+        CheckResult::from_bool(
+            "roundtrip: signature verifies",
+            ok,
+            format!("{}-byte signature over a 32-byte digest", sig.len()),
+        ),
+        CheckResult::from_bool(
+            "tamper: flipped signature bit rejected",
+            bad_sig,
+            "one bit of the signature flipped",
+        ),
+        CheckResult::from_bool(
+            "tamper: flipped digest bit rejected",
+            bad_msg,
+            "one bit of the digest flipped",
+        ),
+    ]
+}
