@@ -147,28 +147,34 @@ pub fn open_store_for_reading(g: &Global) -> Result<Store> {
     open_store(g)?.ok_or_else(|| anyhow!("no database"))
 }
 
+/// A usage error unless `path` can be created: its directory exists and is
+/// writable and it is not a directory itself. Checked before anything runs,
+/// so a typo costs no measurement time.
+pub fn check_writable(flag: &str, path: &std::path::Path) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let writable = std::fs::metadata(dir)
+        .map(|m| m.is_dir() && !m.permissions().readonly())
+        .unwrap_or(false);
+    if !writable || path.is_dir() {
+        return Err(Error::usage(format!(
+            "{flag}: cannot write {} (its directory does not exist or is not writable)",
+            path.display()
+        ))
+        .into());
+    }
+    Ok(())
+}
+
 /// Checks every `-o` target before anything runs, so a typo costs nothing.
 pub fn export_targets(g: &Global) -> Result<Vec<OutputTarget>> {
     let mut out = Vec::new();
     for spec in &g.outputs {
         let t = cryptobench_store::parse_target(spec)?;
         if let Some(path) = &t.path {
-            let dir = path
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(std::path::Path::new("."));
-            let meta = std::fs::metadata(dir);
-            let writable = meta
-                .as_ref()
-                .map(|m| m.is_dir() && !m.permissions().readonly())
-                .unwrap_or(false);
-            if !writable || path.is_dir() {
-                return Err(Error::usage(format!(
-                    "-o {spec}: cannot write {} (its directory does not exist or is not writable)",
-                    path.display()
-                ))
-                .into());
-            }
+            check_writable(&format!("-o {spec}"), path)?;
         }
         out.push(t);
     }

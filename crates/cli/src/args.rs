@@ -106,6 +106,8 @@ pub enum Command {
     Compare(CompareArgs),
     /// The seed papers' experiments beside this machine's figures.
     Paper(PaperArgs),
+    /// Write a stored run as one self-contained HTML page with charts.
+    Report(ReportArgs),
 }
 
 /// `cryptobench run`.
@@ -114,6 +116,12 @@ pub struct RunArgs {
     /// Suites to run, comma-separated (default: all).
     #[arg(long, value_name = "LIST")]
     pub suite: Option<String>,
+    /// Where to write the HTML report.
+    #[arg(long, value_name = "PATH", default_value = "cryptobench-report.html")]
+    pub report: std::path::PathBuf,
+    /// Do not write the HTML report.
+    #[arg(long)]
+    pub no_report: bool,
 }
 
 /// `cryptobench list`.
@@ -160,4 +168,17 @@ pub struct CompareArgs {
 pub struct PaperArgs {
     /// Experiment name (omit to list them).
     pub name: Option<String>,
+}
+
+/// `cryptobench report`.
+#[derive(Debug, Clone, Args)]
+pub struct ReportArgs {
+    /// Run id (id, unique prefix, `latest` or `latest~N`).
+    pub run: String,
+    /// Where to write the page (default cryptobench-report.html); `-o FILE` works too.
+    #[arg(long = "out", value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// A second run to compare against (ratios with confidence intervals).
+    #[arg(long, value_name = "RUN")]
+    pub baseline: Option<String>,
 }

@@ -1,7 +1,9 @@
 //! One function per command; each returns the exit code.
 
 use crate::app::{self, bench_and_print, open_store_for_reading, run_config};
-use crate::args::{Cli, Command, CompareArgs, ExportArgs, Global, ListArgs, PaperArgs, RunArgs};
+use crate::args::{
+    Cli, Command, CompareArgs, ExportArgs, Global, ListArgs, PaperArgs, ReportArgs, RunArgs,
+};
 use crate::{output, registry};
 use anyhow::Result;
 use cryptobench_core::{names, Error, Suite, SuiteAction, Table};
@@ -39,6 +41,7 @@ pub fn dispatch(cli: Cli) -> Result<u8> {
         Command::Export(a) => export(&g, &a),
         Command::Compare(a) => compare(&g, &a),
         Command::Paper(a) => paper(&g, &a),
+        Command::Report(a) => report(&g, &a),
     }
 }
 
@@ -55,6 +58,9 @@ fn suite_action(
 
 fn run(g: &Global, a: &RunArgs) -> Result<u8> {
     let cfg = run_config(g)?;
+    if !a.no_report {
+        app::check_writable("--report", &a.report)?;
+    }
     let all = registry::suites();
     let suites: Vec<Box<dyn Suite>> = match &a.suite {
         None => all,
@@ -69,7 +75,15 @@ fn run(g: &Global, a: &RunArgs) -> Result<u8> {
                 .collect()
         }
     };
-    bench_and_print(g, &cfg, suites, true)
+    let outcome = app::bench(g, &cfg, suites, true)?;
+    output::print_run(g, &outcome.run, &outcome.suites)?;
+    if !a.no_report {
+        cryptobench_report::html::write_html(&a.report, &outcome.run, &outcome.suites, None)?;
+        if !g.quiet {
+            eprintln!("HTML report: {}", a.report.display());
+        }
+    }
+    Ok(outcome.exit_code())
 }
 
 fn list(a: &ListArgs) -> Result<u8> {
@@ -254,4 +268,52 @@ fn paper(g: &Global, a: &PaperArgs) -> Result<u8> {
         }
     }
     Ok(outcome.exit_code())
+}
+
+/// Where `report` writes: `--out`, else a single `-o FILE` (the global
+/// export flag; `html:FILE` is accepted too), else the default name.
+fn report_path(g: &Global, a: &ReportArgs) -> Result<std::path::PathBuf> {
+    if let Some(p) = &a.out {
+        if !g.outputs.is_empty() {
+            return Err(output::usage(
+                "report: give the page's path once (--out or -o)",
+            ));
+        }
+        return Ok(p.clone());
+    }
+    match g.outputs.as_slice() {
+        [] => Ok("cryptobench-report.html".into()),
+        [one] => {
+            let path = one.strip_prefix("html:").unwrap_or(one);
+            if ["json:", "csv:", "md:"].iter().any(|f| path.starts_with(f)) {
+                return Err(output::usage(format!(
+                    "report writes HTML; -o {one} asks for another format (use `export`), \
+                     or give -o FILE.html"
+                )));
+            }
+            if path.is_empty() || path == "-" {
+                return Err(output::usage(
+                    "report: -o needs a file name, e.g. -o report.html",
+                ));
+            }
+            Ok(path.into())
+        }
+        _ => Err(output::usage("report: give one output file (-o FILE)")),
+    }
+}
+
+fn report(g: &Global, a: &ReportArgs) -> Result<u8> {
+    let path = report_path(g, a)?;
+    let store = open_store_for_reading(g)?;
+    let run = store.load_run(&a.run)?;
+    let baseline = a
+        .baseline
+        .as_deref()
+        .map(|b| store.load_run(b))
+        .transpose()?;
+    cryptobench_report::html::write_html(&path, &run, &registry::suites(), baseline.as_ref())?;
+    if !g.quiet {
+        println!("report for run {} written to {}", run.id, path.display());
+    }
+    Ok(0)
 }

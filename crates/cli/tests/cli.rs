@@ -393,3 +393,30 @@ extern "C" {
     #[link_name = "kill"]
     fn libc_kill(pid: i32, sig: i32) -> i32;
 }
+
+#[test]
+fn run_writes_the_html_report_and_rejects_an_unwritable_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let report = dir.path().join("report.html");
+    bin()
+        .args(["run", "--suite", "hash", "--report"])
+        .arg("/nonexistent-dir/r.html")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--report"));
+    bin()
+        .args(["--quick", "--backend", "openssl", "--db"])
+        .arg(&db)
+        .args(["run", "--suite", "hash", "--report"])
+        .arg(&report)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("HTML report"));
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(html.contains("<svg") && html.contains("SHA-256"));
+    assert!(
+        dir.path().join("runs").read_dir().unwrap().count() == 1,
+        "the run's JSON is written next to the database"
+    );
+}

@@ -2,9 +2,15 @@
 //!
 //! [`text`] renders a [`Table`](cryptobench_core::Table) for the terminal or
 //! as Markdown; [`tables`] builds the generic per-case tables, the run
-//! header and the run-to-run comparison. Suites hand their own tables in as
+//! header and the run-to-run comparison. [`html`] writes the self-contained
+//! HTML report (`html::render_html`), drawing its charts with [`svg`] from
+//! the suites' own [`Chart`](cryptobench_core::Chart)s and from the generic
+//! rankings and peer ratios of [`charts`]. Suites hand their own tables in as
 //! plain `Table`s, so every renderer shows the same figures.
 #![deny(missing_docs)]
 
+pub mod charts;
+pub mod html;
+pub mod svg;
 pub mod tables;
 pub mod text;

@@ -1,0 +1,277 @@
+//! Tests of the HTML report: states of a run, failed cases, peers,
+//! baseline comparison, and that nothing on the page reaches the network.
+
+use super::*;
+use cryptobench_core::{
+    BackendInfo, CaseSpec, CheckResult, Error, Fingerprint, PlannedCase, RunConfig, Summary, SCHEMA,
+};
+
+fn measured(primitive: &str, backend: &str, bytes: u64, samples: &[f64]) -> Measurement {
+    let mut m = CaseSpec::new("hash", primitive, backend, "v1", "digest")
+        .size(bytes)
+        .measurement(CaseStatus::Measured, None);
+    m.samples_ns = samples.to_vec();
+    let median = samples[samples.len() / 2];
+    m.stats = Some(Summary {
+        median,
+        ci95: [median * 0.99, median * 1.01],
+        ops_per_s: 1e9 / median,
+        bytes_per_s: Some(bytes as f64 * 1e9 / median),
+        ..Default::default()
+    });
+    m
+}
+
+fn run(id: &str, status: RunStatus, ms: Vec<Measurement>) -> Run {
+    Run {
+        schema: SCHEMA.into(),
+        id: id.into(),
+        started_at: "2026-11-22T03:00:00Z".into(),
+        finished_at: Some("2026-11-22T03:01:00Z".into()),
+        status,
+        command: vec!["cryptobench".into(), "hash".into()],
+        machine: Fingerprint {
+            hostname: "lab-host".into(),
+            cpu_model: "Test CPU <x86>".into(),
+            cores: 2,
+            cpu_flags: vec!["aes".into(), "avx2".into()],
+            ..Default::default()
+        },
+        fleet: None,
+        measurements: ms,
+    }
+}
+
+fn well_formed(html: &str) {
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.trim_end().ends_with("</html>"));
+    assert_eq!(html.matches("<svg").count(), html.matches("</svg>").count());
+    assert_eq!(
+        html.matches("<table").count(),
+        html.matches("</table>").count()
+    );
+    assert_eq!(
+        html.matches("<section").count(),
+        html.matches("</section>").count()
+    );
+}
+
+fn self_contained(html: &str) {
+    for bad in [
+        "<script",
+        "<link",
+        "<img",
+        "src=",
+        "url(",
+        "@import",
+        "href=\"http",
+    ] {
+        assert!(!html.contains(bad), "page must not load anything: {bad}");
+    }
+}
+
+#[test]
+fn complete_run_has_fingerprint_one_chart_per_size_and_labels() {
+    let mut md5 = measured("MD5", "openssl", 64, &[50.0; 5]);
+    md5.labels
+        .push("insecure: broken collision resistance".into());
+    let ms = vec![
+        measured("SHA-256", "openssl", 64, &[100.0; 5]),
+        measured("SHA-256", "rustcrypto", 64, &[120.0; 5]),
+        md5,
+        measured("SHA-256", "openssl", 1024, &[900.0; 5]),
+    ];
+    let html = render_html(&run("r1", RunStatus::Complete, ms), &[], None);
+    well_formed(&html);
+    self_contained(&html);
+    assert!(html.contains("Test CPU &lt;x86&gt; (2 logical cores)"));
+    assert!(html.contains("aes avx2"));
+    assert!(html.contains("id=\"suite-hash\""));
+    // Two sizes of one operation: two ranking charts.
+    assert_eq!(html.matches("<svg class=\"chart\"").count(), 2);
+    assert!(html.contains("hash: digest, 64 B per operation"));
+    assert!(html.contains("hash: digest, 1 KiB per operation"));
+    assert!(html.contains("class=\"label caution\">insecure: broken collision resistance"));
+    // SHA-256 carries no caveat, so it is the marked (shaded) category.
+    assert!(html.contains("class=\"marked\""));
+    assert!(html.contains("Every measured case passed"));
+    assert!(!html.contains("id=\"failed-run\""));
+}
+
+#[test]
+fn failed_case_is_red_with_its_reason() {
+    let mut bad = CaseSpec::new("hash", "SHA-512", "rustcrypto", "v1", "digest")
+        .size(64)
+        .measurement(
+            CaseStatus::Failed,
+            Some("known answer mismatch <FIPS 180-4 \"abc\">".into()),
+        );
+    bad.checks.push(CheckResult::fail("kat:abc", "got 00ff"));
+    let skipped = CaseSpec::new("hash", "SHA3-256", "mcrypt", "v1", "digest")
+        .size(64)
+        .measurement(
+            CaseStatus::Unavailable,
+            Some("libmcrypt has no SHA-3".into()),
+        );
+    let ms = vec![
+        measured("SHA-256", "openssl", 64, &[100.0; 5]),
+        bad,
+        skipped,
+    ];
+    let html = render_html(&run("r2", RunStatus::Failed, ms), &[], None);
+    well_formed(&html);
+    assert!(html.contains("id=\"failed-run\""));
+    assert!(html.contains("1 case(s) FAILED"));
+    let reason = "known answer mismatch &lt;FIPS 180-4 &quot;abc&quot;&gt;";
+    assert!(html.contains(&format!(
+        "<li class=\"failed\">hash SHA-512 rustcrypto digest (64 B): {reason}</li>"
+    )));
+    let row = html
+        .split("<tr class=\"row-failed\">")
+        .nth(1)
+        .expect("a red row");
+    let row = &row[..row.find("</tr>").unwrap()];
+    assert!(
+        row.contains("<td class=\"failed\">FAILED: known answer mismatch"),
+        "{row}"
+    );
+    assert!(row.contains("check kat:abc: got 00ff"));
+    assert!(html.contains("<td class=\"skipped\">unavailable: libmcrypt has no SHA-3</td>"));
+    // The CSS makes `.failed` red.
+    assert!(html.contains(".failed, td.failed { color: #c01616"));
+    // Failed and unavailable cases are in the table, never in the chart.
+    assert_eq!(html.matches("class=\"bar\"").count(), 1);
+}
+
+#[test]
+fn empty_and_interrupted_runs_say_so() {
+    let empty = render_html(&run("r3", RunStatus::Complete, vec![]), &[], None);
+    well_formed(&empty);
+    assert!(empty.contains("id=\"empty-run\""));
+    assert!(empty.contains("This run has no measurements"));
+    assert!(!empty.contains("<svg"));
+    let empty_interrupted = render_html(&run("r4", RunStatus::Interrupted, vec![]), &[], None);
+    assert!(empty_interrupted.contains("id=\"interrupted-run\""));
+    assert!(empty_interrupted.contains("id=\"empty-run\""));
+    let part = vec![measured("SHA-256", "openssl", 64, &[100.0; 5])];
+    let interrupted = render_html(&run("r5", RunStatus::Interrupted, part.clone()), &[], None);
+    well_formed(&interrupted);
+    assert!(interrupted.contains("was interrupted before every case was attempted"));
+    assert!(!interrupted.contains("Every measured case passed"));
+    let running = render_html(&run("r6", RunStatus::Running, part), &[], None);
+    assert!(running.contains("id=\"running-run\""));
+}
+
+#[test]
+fn baseline_adds_the_comparison_with_ratios_and_verdicts() {
+    let fast: Vec<f64> = (0..20).map(|i| 100.0 + (i % 3) as f64).collect();
+    let slow: Vec<f64> = fast.iter().map(|x| x * 1.25).collect();
+    let base = run(
+        "base",
+        RunStatus::Complete,
+        vec![
+            measured("SHA-256", "openssl", 64, &fast),
+            measured("SHA-512", "openssl", 64, &fast),
+        ],
+    );
+    let cand = run(
+        "cand",
+        RunStatus::Complete,
+        vec![
+            measured("SHA-256", "openssl", 64, &slow),
+            measured("SHA-512", "openssl", 64, &fast),
+        ],
+    );
+    let html = render_html(&cand, &[], Some(&base));
+    well_formed(&html);
+    assert!(html.contains("id=\"comparison\""));
+    assert!(html.contains("<strong>1</strong> changed, <strong>1</strong> unchanged of 2"));
+    assert!(html.contains("<td class=\"verdict-slower\">SLOWER</td>"));
+    assert!(html.contains("<td>unchanged</td>"));
+    assert!(html.contains("2 case(s) compared, 1 changed"));
+    // A ratio near 1.25 with its interval.
+    assert!(
+        html.contains(">1.250<") || html.contains(">1.24"),
+        "ratio cell"
+    );
+    let none = render_html(&cand, &[], Some(&run("other", RunStatus::Complete, vec![])));
+    assert!(none.contains("id=\"no-common-cases\""));
+    let without = render_html(&cand, &[], None);
+    assert!(!without.contains("id=\"comparison\""));
+}
+
+#[test]
+fn peers_get_a_ratio_section() {
+    let mut peer = measured("SHA-256", "peer:openssl-speed", 1024, &[2000.0; 5]);
+    peer.params
+        .insert("command".into(), "openssl speed -evp sha256".into());
+    let ms = vec![measured("SHA-256", "openssl", 1024, &[1000.0; 5]), peer];
+    let html = render_html(&run("r7", RunStatus::Complete, ms), &[], None);
+    well_formed(&html);
+    assert!(html.contains("id=\"peer-ratios\""));
+    assert!(html.contains("<td>ours / peer</td><td class=\"num\">2.000</td>"));
+    assert!(
+        !html.contains("openssl speed -evp sha256"),
+        "commands stay out of the params"
+    );
+    assert!(
+        html.contains("class=\"reference\""),
+        "a dashed line at ratio 1"
+    );
+}
+
+#[test]
+fn write_html_names_an_unwritable_path() {
+    let dir = std::env::temp_dir().join("cryptobench-report-no-such-dir-4f2a");
+    let path = dir.join("r.html");
+    let err = write_html(&path, &run("r9", RunStatus::Complete, vec![]), &[], None)
+        .expect_err("the directory does not exist");
+    match err {
+        Error::Usage(msg) => assert!(msg.contains(&path.display().to_string()), "{msg}"),
+        other => panic!("expected a usage error, got {other:?}"),
+    }
+}
+
+/// A suite whose own drawing code panics: the report must survive it.
+struct Clumsy;
+
+impl Suite for Clumsy {
+    fn name(&self) -> &'static str {
+        "hash"
+    }
+    fn about(&self) -> &'static str {
+        "a suite used by tests"
+    }
+    fn backends(&self) -> Vec<BackendInfo> {
+        vec![]
+    }
+    fn primitives(&self) -> Vec<String> {
+        vec![]
+    }
+    fn plan(&self, _cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
+        Ok(vec![])
+    }
+    fn summarize(&self, _ms: &[Measurement]) -> Vec<Table> {
+        panic!("summary bug")
+    }
+    fn charts(&self, ms: &[Measurement]) -> Vec<Chart> {
+        let mut c = Chart::new(cryptobench_core::ChartKind::Line, "own <chart>", "x", "y");
+        c.series.push(cryptobench_core::Series {
+            name: "s".into(),
+            points: vec![(1.0, ms.len() as f64), (2.0, 3.0)],
+        });
+        vec![c]
+    }
+}
+
+#[test]
+fn suite_charts_are_drawn_and_a_panicking_suite_costs_only_a_note() {
+    let suites: Vec<Box<dyn Suite>> = vec![Box::new(Clumsy)];
+    let ms = vec![measured("SHA-256", "openssl", 64, &[100.0; 5])];
+    let html = render_html(&run("r8", RunStatus::Complete, ms), &suites, None);
+    well_formed(&html);
+    assert!(html.contains("own &lt;chart&gt;"));
+    assert!(html.contains("a suite used by tests"));
+    assert!(html.contains("own tables could not be drawn"));
+    assert_eq!(html.matches("<svg class=\"chart\"").count(), 2);
+}
