@@ -33,7 +33,11 @@ pub fn dispatch(cli: Cli) -> Result<u8> {
         Command::Argon2(a) => suite_action(&g, |cfg| {
             Ok(cryptobench_suite_argon2::cli::command(&a, cfg)?)
         }),
-        Command::Elgamal(a) => {
+        Command::Elgamal(mut a) => {
+            // `elgamal keygen -o key.json` and `elgamal bench --threads 2,4,10`
+            // (the spellings of the issue) take over the global flags.
+            let mut g = g.clone();
+            a.adopt_globals(&mut g.outputs, &mut g.threads);
             suite_action(&g, |cfg| Ok(cryptobench_elgamal::cli::command(&a, cfg)?))
         }
         Command::Runs => runs(&g),

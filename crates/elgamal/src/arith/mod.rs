@@ -1,0 +1,184 @@
+//! The arithmetic seam: one [`Arithmetic`] per (backend, curve).
+//!
+//! ElGamal needs little from a curve library: fixed-base multiplication by a
+//! precomputed table (G, and the public key Q, both fixed for a key),
+//! constant-time variable-base multiplication (d * y1 on decryption),
+//! addition, batch conversion to affine, and SEC1 point compression. The
+//! cipher ([`crate::cipher`]) is written once against this trait, so the
+//! report can show the same ElGamal over several libraries side by side
+//! (`arith=openssl|rustcrypto|native`).
+//!
+//! Koblitz encoding needs no extra operation: the point with affine x and an
+//! even y is exactly what SEC1 decompression of `0x02 || x` returns, so
+//! [`Arithmetic::decompress`] both parses ciphertext files and encodes
+//! plaintext.
+
+pub mod native;
+pub mod ossl;
+pub mod rustcrypto;
+
+use crate::curve::Curve;
+use cryptobench_core::{names, Error};
+
+/// Arithmetic backends, as named on the command line (`arith=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ArithKind {
+    /// OpenSSL `EC_POINT` (P-256 is the nistz256 assembly).
+    Openssl,
+    /// RustCrypto `p256` / `k256`.
+    Rustcrypto,
+    /// This crate's own 64-bit arithmetic (toy64 only).
+    Native,
+}
+
+impl ArithKind {
+    /// Every backend.
+    pub const ALL: [ArithKind; 3] = [ArithKind::Openssl, ArithKind::Rustcrypto, ArithKind::Native];
+    /// Names on the command line.
+    pub const NAMES: [&'static str; 3] = ["openssl", "rustcrypto", "native"];
+
+    /// Name on the command line and in results (`backend`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ArithKind::Openssl => "openssl",
+            ArithKind::Rustcrypto => "rustcrypto",
+            ArithKind::Native => "native",
+        }
+    }
+    /// Resolves a user-typed name.
+    pub fn parse(name: &str) -> Result<Self, Error> {
+        let found = names::resolve("arithmetic backend", name, &Self::NAMES)?;
+        Ok(Self::ALL[Self::NAMES.iter().position(|n| *n == found).unwrap_or(0)])
+    }
+    /// Whether this backend implements `curve`.
+    pub fn supports(self, curve: Curve) -> bool {
+        match self {
+            ArithKind::Openssl | ArithKind::Rustcrypto => curve != Curve::Toy64,
+            ArithKind::Native => curve == Curve::Toy64,
+        }
+    }
+    /// The fastest backend measured for `curve` (`cargo run --release -p
+    /// cryptobench-elgamal --example arith_speed`, or `cryptobench elgamal
+    /// bench --arith openssl,rustcrypto`): on P-256 OpenSSL's nistz256 is
+    /// about 3x RustCrypto's `p256` for `char`; on secp256k1 OpenSSL's generic
+    /// ladder is about 10x slower than `k256`.
+    pub fn default_for(curve: Curve) -> Self {
+        match curve {
+            Curve::Toy64 => ArithKind::Native,
+            Curve::P256 => ArithKind::Openssl,
+            Curve::Secp256k1 => ArithKind::Rustcrypto,
+        }
+    }
+    /// The library version string for results.
+    pub fn version(self) -> String {
+        match self {
+            ArithKind::Openssl => openssl::version::version().to_string(),
+            ArithKind::Rustcrypto => rustcrypto::VERSION.to_string(),
+            ArithKind::Native => format!("cryptobench-elgamal {}", env!("CARGO_PKG_VERSION")),
+        }
+    }
+    /// Why it cannot run `curve`, if it cannot.
+    pub fn unsupported_reason(self, curve: Curve) -> Option<String> {
+        if self.supports(curve) {
+            return None;
+        }
+        Some(match self {
+            ArithKind::Native => format!("native arithmetic implements only toy64, not {curve}"),
+            _ => format!(
+                "{} offers no 64-bit curve; toy64 uses the native arithmetic",
+                self.name()
+            ),
+        })
+    }
+}
+
+impl std::fmt::Display for ArithKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Curve arithmetic as ElGamal uses it. Implementations must reject
+/// off-curve input in [`Arithmetic::decompress`] and keep secret scalars
+/// (in [`Arithmetic::mul_fixed`] and [`Arithmetic::mul_ct`]) on
+/// constant-time code paths.
+pub trait Arithmetic: Send + Sync + 'static {
+    /// A point; any internal representation.
+    type Point: Send + Sync;
+    /// A secret scalar in [1, n-1].
+    type Scalar: Send + Sync;
+    /// Fixed-base precomputation for one point.
+    type Table: Send + Sync;
+    /// Per-thread working memory (OpenSSL's `BN_CTX`).
+    type Scratch;
+
+    /// The curve.
+    fn curve(&self) -> Curve;
+    /// Which backend this is.
+    fn kind(&self) -> ArithKind;
+    /// Fresh working memory for one thread.
+    fn scratch(&self) -> Result<Self::Scratch, Error>;
+    /// A scalar from `scalar_bytes` big-endian bytes already known to be in [1, n-1].
+    fn scalar(&self, be: &[u8]) -> Result<Self::Scalar, Error>;
+    /// The precomputed table of the generator G.
+    fn generator_table(&self) -> &Self::Table;
+    /// Precomputes the table of `base` (the public key Q).
+    fn table(&self, base: &Self::Point, s: &mut Self::Scratch) -> Result<Self::Table, Error>;
+    /// k * base for the base of `table`; constant time in k.
+    fn mul_fixed(
+        &self,
+        table: &Self::Table,
+        k: &Self::Scalar,
+        s: &mut Self::Scratch,
+    ) -> Result<Self::Point, Error>;
+    /// k * p for any p; constant time in k.
+    fn mul_ct(
+        &self,
+        p: &Self::Point,
+        k: &Self::Scalar,
+        s: &mut Self::Scratch,
+    ) -> Result<Self::Point, Error>;
+    /// a + b.
+    fn add(
+        &self,
+        a: &Self::Point,
+        b: &Self::Point,
+        s: &mut Self::Scratch,
+    ) -> Result<Self::Point, Error>;
+    /// a - b.
+    fn sub(
+        &self,
+        a: &Self::Point,
+        b: &Self::Point,
+        s: &mut Self::Scratch,
+    ) -> Result<Self::Point, Error>;
+    /// Converts points to affine form in one batch (Montgomery's trick).
+    fn normalize(&self, points: &mut [Self::Point], s: &mut Self::Scratch) -> Result<(), Error>;
+    /// Parses a SEC1 compressed point (`02|03 || x`); `None` when malformed,
+    /// x >= p, or x is not on the curve. Never returns the identity.
+    fn decompress(&self, sec1: &[u8], s: &mut Self::Scratch) -> Option<Self::Point>;
+    /// The point with affine x (big-endian, `field_bytes` long) and even y,
+    /// when x < p is on the curve: one Koblitz candidate. The default is
+    /// SEC1 decompression of `0x02 || x`; a backend may answer faster.
+    fn lift_even(&self, x: &[u8], s: &mut Self::Scratch) -> Option<Self::Point> {
+        let mut sec1 = Vec::with_capacity(1 + x.len());
+        sec1.push(0x02);
+        sec1.extend_from_slice(x);
+        self.decompress(&sec1, s)
+    }
+    /// SEC1 compressed encoding; an error for the identity.
+    fn compress(&self, p: &Self::Point, s: &mut Self::Scratch) -> Result<Vec<u8>, Error>;
+    /// Writes affine x (big-endian, `field_bytes` long) into `out`; false for
+    /// the identity. Cheapest after [`Arithmetic::normalize`].
+    fn affine_x(
+        &self,
+        p: &Self::Point,
+        out: &mut [u8],
+        s: &mut Self::Scratch,
+    ) -> Result<bool, Error>;
+}
+
+/// An error from a library call that should not fail on valid input.
+pub(crate) fn lib_error(what: &str, e: impl std::fmt::Display) -> Error {
+    Error::other(format!("{what}: {e}"))
+}

@@ -1,0 +1,304 @@
+//! [`Arithmetic`] over OpenSSL's `EC_POINT` (P-256 runs the nistz256
+//! assembly; secp256k1 the generic Montgomery code).
+//!
+//! Fixed-base multiplication by the public key Q uses OpenSSL's own
+//! machinery: the P-256 group is duplicated, Q is made its generator and
+//! `EC_GROUP_precompute_mult` builds the nistz256 table for it, so
+//! `k * Q` is as fast as `k * G`. For secp256k1 OpenSSL always takes its
+//! constant-time Montgomery ladder for a single secret scalar, so there the
+//! table changes nothing (measured; the `rustcrypto` backend's `k256` is
+//! faster on that curve).
+//!
+//! Three calls the `openssl` crate does not wrap are declared here; they are
+//! exported by every libcrypto 1.1 and 3.x (deprecated in 3.0, still present).
+
+use super::{lib_error, ArithKind, Arithmetic};
+use crate::curve::Curve;
+use cryptobench_core::Error;
+use foreign_types::ForeignType;
+use openssl::bn::{BigNum, BigNumContext};
+use openssl::ec::EcPointRef;
+use openssl::ec::{EcGroup, EcPoint, PointConversionForm};
+use openssl::nid::Nid;
+use std::os::raw::c_int;
+
+extern "C" {
+    fn EC_GROUP_precompute_mult(
+        group: *mut openssl_sys::EC_GROUP,
+        ctx: *mut openssl_sys::BN_CTX,
+    ) -> c_int;
+    fn EC_POINTs_make_affine(
+        group: *const openssl_sys::EC_GROUP,
+        num: usize,
+        points: *mut *mut openssl_sys::EC_POINT,
+        ctx: *mut openssl_sys::BN_CTX,
+    ) -> c_int;
+    fn EC_POINT_get_Jprojective_coordinates_GFp(
+        group: *const openssl_sys::EC_GROUP,
+        p: *const openssl_sys::EC_POINT,
+        x: *mut openssl_sys::BIGNUM,
+        y: *mut openssl_sys::BIGNUM,
+        z: *mut openssl_sys::BIGNUM,
+        ctx: *mut openssl_sys::BN_CTX,
+    ) -> c_int;
+}
+
+/// Per-thread scratch: a `BN_CTX` and three reusable numbers.
+pub struct Scratch {
+    ctx: BigNumContext,
+    x: BigNum,
+    y: BigNum,
+    z: BigNum,
+}
+
+/// OpenSSL arithmetic for one curve.
+pub struct OpensslArith {
+    curve: Curve,
+    group: EcGroup,
+    order: BigNum,
+}
+
+// SAFETY-free note: EcGroup and BigNum are Send + Sync in the openssl crate;
+// OpenSSL documents EC_GROUP as safe to share read-only between threads once
+// built, which is how this type uses it.
+
+fn nid(curve: Curve) -> Option<Nid> {
+    match curve {
+        Curve::P256 => Some(Nid::X9_62_PRIME256V1),
+        Curve::Secp256k1 => Some(Nid::SECP256K1),
+        Curve::Toy64 => None,
+    }
+}
+
+impl OpensslArith {
+    /// The arithmetic of `curve` (P-256 or secp256k1).
+    pub fn new(curve: Curve) -> Result<Self, Error> {
+        let nid = nid(curve).ok_or_else(|| {
+            Error::usage(
+                ArithKind::Openssl
+                    .unsupported_reason(curve)
+                    .unwrap_or_default(),
+            )
+        })?;
+        let group = EcGroup::from_curve_name(nid).map_err(|e| lib_error("EC group", e))?;
+        let mut ctx = BigNumContext::new().map_err(|e| lib_error("BN_CTX", e))?;
+        let mut order = BigNum::new().map_err(|e| lib_error("BIGNUM", e))?;
+        group
+            .order(&mut order, &mut ctx)
+            .map_err(|e| lib_error("group order", e))?;
+        Ok(Self {
+            curve,
+            group,
+            order,
+        })
+    }
+    /// The group (tests compare its parameters with [`Curve::params`]).
+    pub fn group(&self) -> &EcGroup {
+        &self.group
+    }
+}
+
+impl Arithmetic for OpensslArith {
+    type Point = EcPoint;
+    type Scalar = BigNum;
+    type Table = EcGroup;
+    type Scratch = Scratch;
+
+    fn curve(&self) -> Curve {
+        self.curve
+    }
+    fn kind(&self) -> ArithKind {
+        ArithKind::Openssl
+    }
+    fn scratch(&self) -> Result<Scratch, Error> {
+        let bn = || BigNum::new().map_err(|e| lib_error("BIGNUM", e));
+        Ok(Scratch {
+            ctx: BigNumContext::new().map_err(|e| lib_error("BN_CTX", e))?,
+            x: bn()?,
+            y: bn()?,
+            z: bn()?,
+        })
+    }
+    fn scalar(&self, be: &[u8]) -> Result<BigNum, Error> {
+        let mut k = BigNum::from_slice(be).map_err(|e| lib_error("scalar", e))?;
+        k.set_const_time();
+        Ok(k)
+    }
+    fn generator_table(&self) -> &EcGroup {
+        // P-256: OpenSSL's built-in nistz256 table of G; secp256k1: the ladder.
+        &self.group
+    }
+    fn table(&self, base: &EcPoint, s: &mut Scratch) -> Result<EcGroup, Error> {
+        // SAFETY: EC_GROUP_dup returns a new group we own (or NULL, checked).
+        let dup = unsafe { openssl_sys::EC_GROUP_dup(self.group.as_ptr()) };
+        if dup.is_null() {
+            return Err(lib_error("EC_GROUP_dup", "out of memory"));
+        }
+        // SAFETY: `dup` is a valid, owned EC_GROUP.
+        let mut group = unsafe { EcGroup::from_ptr(dup) };
+        let generator =
+            EcPointRef::to_owned(base, &self.group).map_err(|e| lib_error("point copy", e))?;
+        let order = self.order.to_owned().map_err(|e| lib_error("BIGNUM", e))?;
+        let one = BigNum::from_u32(1).map_err(|e| lib_error("BIGNUM", e))?;
+        group
+            .set_generator(generator, order, one)
+            .map_err(|e| lib_error("EC_GROUP_set_generator", e))?;
+        // SAFETY: both pointers are valid for the call.
+        let ok = unsafe { EC_GROUP_precompute_mult(group.as_ptr(), s.ctx.as_ptr()) };
+        if ok != 1 {
+            return Err(lib_error(
+                "EC_GROUP_precompute_mult",
+                openssl::error::ErrorStack::get(),
+            ));
+        }
+        Ok(group)
+    }
+    fn mul_fixed(&self, table: &EcGroup, k: &BigNum, s: &mut Scratch) -> Result<EcPoint, Error> {
+        let mut r = EcPoint::new(table).map_err(|e| lib_error("EC_POINT_new", e))?;
+        r.mul_generator2(table, k, &mut s.ctx)
+            .map_err(|e| lib_error("EC_POINT_mul", e))?;
+        Ok(r)
+    }
+    fn mul_ct(&self, p: &EcPoint, k: &BigNum, s: &mut Scratch) -> Result<EcPoint, Error> {
+        let mut r = EcPoint::new(&self.group).map_err(|e| lib_error("EC_POINT_new", e))?;
+        r.mul2(&self.group, p, k, &mut s.ctx)
+            .map_err(|e| lib_error("EC_POINT_mul", e))?;
+        Ok(r)
+    }
+    fn add(&self, a: &EcPoint, b: &EcPoint, s: &mut Scratch) -> Result<EcPoint, Error> {
+        let mut r = EcPoint::new(&self.group).map_err(|e| lib_error("EC_POINT_new", e))?;
+        r.add(&self.group, a, b, &mut s.ctx)
+            .map_err(|e| lib_error("EC_POINT_add", e))?;
+        Ok(r)
+    }
+    fn sub(&self, a: &EcPoint, b: &EcPoint, s: &mut Scratch) -> Result<EcPoint, Error> {
+        let mut neg =
+            EcPointRef::to_owned(b, &self.group).map_err(|e| lib_error("point copy", e))?;
+        neg.invert2(&self.group, &mut s.ctx)
+            .map_err(|e| lib_error("EC_POINT_invert", e))?;
+        self.add(a, &neg, s)
+    }
+    fn normalize(&self, points: &mut [EcPoint], s: &mut Scratch) -> Result<(), Error> {
+        if points.is_empty() {
+            return Ok(());
+        }
+        // The point at infinity has no affine form; it is left as it is.
+        let group = &self.group;
+        let mut raw: Vec<*mut openssl_sys::EC_POINT> = points
+            .iter_mut()
+            .filter(|p| !p.is_infinity(group))
+            .map(|p| p.as_ptr())
+            .collect();
+        if raw.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: every pointer is a live EC_POINT of this group, borrowed
+        // mutably for the duration of the call.
+        let ok = unsafe {
+            EC_POINTs_make_affine(
+                self.group.as_ptr(),
+                raw.len(),
+                raw.as_mut_ptr(),
+                s.ctx.as_ptr(),
+            )
+        };
+        if ok != 1 {
+            return Err(lib_error(
+                "EC_POINTs_make_affine",
+                openssl::error::ErrorStack::get(),
+            ));
+        }
+        Ok(())
+    }
+    fn decompress(&self, sec1: &[u8], s: &mut Scratch) -> Option<EcPoint> {
+        if sec1.len() != self.curve.compressed_len() || !matches!(sec1[0], 0x02 | 0x03) {
+            return None;
+        }
+        let p = EcPoint::from_bytes(&self.group, sec1, &mut s.ctx).ok()?;
+        (!p.is_infinity(&self.group)).then_some(p)
+    }
+    fn lift_even(&self, x: &[u8], s: &mut Scratch) -> Option<EcPoint> {
+        // OpenSSL's square root (BN_mod_sqrt) costs about three times
+        // RustCrypto's field code; the candidate search, which fails about
+        // half the time, runs there and only the found point crosses over.
+        let uncompressed = match self.curve {
+            Curve::P256 => lift_rustcrypto::p256(x)?,
+            Curve::Secp256k1 => lift_rustcrypto::k256(x)?,
+            Curve::Toy64 => return None,
+        };
+        EcPoint::from_bytes(&self.group, &uncompressed, &mut s.ctx).ok()
+    }
+    fn compress(&self, p: &EcPoint, s: &mut Scratch) -> Result<Vec<u8>, Error> {
+        if p.is_infinity(&self.group) {
+            return Err(Error::other("cannot encode the point at infinity"));
+        }
+        p.to_bytes(&self.group, PointConversionForm::COMPRESSED, &mut s.ctx)
+            .map_err(|e| lib_error("EC_POINT_point2oct", e))
+    }
+    fn affine_x(&self, p: &EcPoint, out: &mut [u8], s: &mut Scratch) -> Result<bool, Error> {
+        if p.is_infinity(&self.group) {
+            return Ok(false);
+        }
+        // After `normalize` Z is 1 and the projective X is the affine x; this
+        // avoids nistz256's get_affine, which inverts Z unconditionally.
+        // SAFETY: all pointers are valid for the call.
+        let ok = unsafe {
+            EC_POINT_get_Jprojective_coordinates_GFp(
+                self.group.as_ptr(),
+                p.as_ptr(),
+                s.x.as_ptr(),
+                s.y.as_ptr(),
+                s.z.as_ptr(),
+                s.ctx.as_ptr(),
+            )
+        };
+        if ok != 1 {
+            return Err(lib_error(
+                "EC_POINT_get_Jprojective_coordinates_GFp",
+                openssl::error::ErrorStack::get(),
+            ));
+        }
+        if !s.z.is_one_value() {
+            p.affine_coordinates(&self.group, &mut s.x, &mut s.y, &mut s.ctx)
+                .map_err(|e| lib_error("EC_POINT_get_affine_coordinates", e))?;
+        }
+        let bytes =
+            s.x.to_vec_padded(out.len() as i32)
+                .map_err(|e| lib_error("BN_bn2binpad", e))?;
+        out.copy_from_slice(&bytes);
+        Ok(true)
+    }
+}
+
+trait IsOne {
+    fn is_one_value(&self) -> bool;
+}
+
+impl IsOne for BigNum {
+    fn is_one_value(&self) -> bool {
+        self.num_bits() == 1
+    }
+}
+
+/// Koblitz candidates through RustCrypto's field arithmetic: the SEC1
+/// uncompressed encoding of (x, even y), when x is on the curve.
+mod lift_rustcrypto {
+    macro_rules! lift {
+        ($fn_name:ident, $krate:ident) => {
+            pub fn $fn_name(x: &[u8]) -> Option<Vec<u8>> {
+                use ::$krate::elliptic_curve::point::DecompressPoint as _;
+                use ::$krate::elliptic_curve::sec1::ToEncodedPoint as _;
+                use ::$krate::elliptic_curve::subtle::Choice;
+                if x.len() != 32 {
+                    return None;
+                }
+                let bytes = ::$krate::FieldBytes::clone_from_slice(x);
+                let p: ::$krate::AffinePoint =
+                    Option::from(::$krate::AffinePoint::decompress(&bytes, Choice::from(0)))?;
+                Some(p.to_encoded_point(false).as_bytes().to_vec())
+            }
+        };
+    }
+    lift!(p256, p256);
+    lift!(k256, k256);
+}

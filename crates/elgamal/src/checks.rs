@@ -1,0 +1,95 @@
+//! Checks shared by every case of a curve, run once per process: the
+//! Koblitz table property and agreement between independent backends.
+
+use crate::arith::{ArithKind, Arithmetic};
+use crate::curve::Curve;
+use crate::encoding::{decode_x, encode_chunk, Encoding};
+use crate::executor::Serial;
+use crate::keys::RngSource;
+use crate::scheme;
+use cryptobench_core::{CheckResult, Error};
+use std::sync::OnceLock;
+
+/// The `char` table property on `arith`: every byte b encodes to a point
+/// whose x decodes to b, with the smallest counter j that works.
+pub fn char_table_property<A: Arithmetic>(arith: &A) -> Result<(), Error> {
+    let mut s = arith.scratch()?;
+    let fb = arith.curve().field_bytes();
+    let mut x = vec![0u8; fb];
+    for b in 0..=255u8 {
+        let (mut p, j) = encode_chunk(arith, &[b], 1, &mut s)?;
+        arith.normalize(std::slice::from_mut(&mut p), &mut s)?;
+        if !arith.affine_x(&p, &mut x, &mut s)? {
+            return Err(Error::other(format!("byte {b}: encoded to infinity")));
+        }
+        let mut back = [0u8; 1];
+        decode_x(&x, 1, &mut back)?;
+        if back[0] != b || x[fb - 1] != j {
+            return Err(Error::other(format!("byte {b}: decodes to {}", back[0])));
+        }
+        for smaller in 0..j {
+            let mut sec1 = vec![0u8; 1 + fb];
+            sec1[0] = 0x02;
+            sec1[fb - 1] = b;
+            sec1[fb] = smaller;
+            if arith.decompress(&sec1, &mut s).is_some() {
+                return Err(Error::other(format!(
+                    "byte {b}: counter {smaller} < {j} already gives a point"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Seeded ciphertext of a fixed message on one backend (compressed pairs).
+fn seeded_ciphertext(curve: Curve, kind: ArithKind) -> Result<Vec<[Vec<u8>; 2]>, Error> {
+    let rng = RngSource::Seeded(2024);
+    let keys = scheme::open(curve, kind, None, rng)?;
+    let mut pairs = keys
+        .encrypt_raw(b"seed 002", Encoding::Char, &Serial, rng)?
+        .pairs;
+    pairs.extend(
+        keys.encrypt_raw(b"packed encoding", Encoding::Packed, &Serial, rng)?
+            .pairs,
+    );
+    Ok(pairs)
+}
+
+fn compute(curve: Curve) -> Vec<CheckResult> {
+    let mut out = Vec::new();
+    let table = match curve {
+        Curve::Toy64 => scheme::native_engine().and_then(|e| char_table_property(e.arith())),
+        _ => scheme::openssl_engine(curve).and_then(|e| char_table_property(e.arith())),
+    };
+    out.push(match table {
+        Ok(()) => CheckResult::pass(
+            "encoding-table",
+            "all 256 char points decode back, each with the smallest counter j",
+        ),
+        Err(e) => CheckResult::fail("encoding-table", e.to_string()),
+    });
+    if curve != Curve::Toy64 {
+        let a = seeded_ciphertext(curve, ArithKind::Openssl);
+        let b = seeded_ciphertext(curve, ArithKind::Rustcrypto);
+        out.push(match (a, b) {
+            (Ok(a), Ok(b)) if a == b => CheckResult::pass(
+                "cross-backend",
+                "seeded key and ciphertext identical on OpenSSL and RustCrypto",
+            ),
+            (Ok(_), Ok(_)) => {
+                CheckResult::fail("cross-backend", "OpenSSL and RustCrypto ciphertexts differ")
+            }
+            (Err(e), _) | (_, Err(e)) => CheckResult::fail("cross-backend", e.to_string()),
+        });
+    }
+    out
+}
+
+/// The checks of `curve`, computed once per process.
+pub fn curve_checks(curve: Curve) -> Vec<CheckResult> {
+    static CELLS: [OnceLock<Vec<CheckResult>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let i = Curve::ALL.iter().position(|c| *c == curve).unwrap_or(0);
+    CELLS[i].get_or_init(|| compute(curve)).clone()
+}

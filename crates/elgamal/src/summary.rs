@@ -1,0 +1,355 @@
+//! The suite's own tables: throughput in characters per second, speedup
+//! against serial at the same length (shaped like seed 002's Tables V-VIII:
+//! message length down, thread count across), and the targets.
+
+use crate::arith::ArithKind;
+use crate::curve::Curve;
+use crate::suite::SUITE;
+use cryptobench_core::{CaseStatus, Measurement, Table};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Backend name of the `openssl speed` peer.
+const PEER: &str = "peer:openssl-speed";
+
+/// One measured cell, identified the way the tables need it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// Curve name.
+    pub curve: String,
+    /// Arithmetic backend.
+    pub arith: String,
+    /// `char` / `packed`.
+    pub encoding: String,
+    /// `encrypt` / `decrypt`.
+    pub op: String,
+    /// Message length (characters).
+    pub length: u64,
+    /// Workers (1 = serial).
+    pub threads: usize,
+    /// `serial` / `threads`.
+    pub mode: String,
+    /// Characters per second at the median.
+    pub chars_per_s: f64,
+}
+
+/// The measured elgamal cells.
+pub fn cells(ms: &[Measurement]) -> Vec<Cell> {
+    ms.iter()
+        .filter(|m| m.suite == SUITE && m.status == CaseStatus::Measured && m.backend != PEER)
+        .filter_map(|m| {
+            let median = m.median_ns()?;
+            (median > 0.0 && m.input_bytes > 0).then(|| Cell {
+                curve: m.primitive.clone(),
+                arith: m.backend.clone(),
+                encoding: m.param("encoding").unwrap_or("char").to_string(),
+                op: m.operation.clone(),
+                length: m.input_bytes,
+                threads: m.param("threads").and_then(|t| t.parse().ok()).unwrap_or(1),
+                mode: m.param("mode").unwrap_or("serial").to_string(),
+                chars_per_s: m.input_bytes as f64 * 1e9 / median,
+            })
+        })
+        .collect()
+}
+
+/// Characters/s of the first cell matching.
+pub fn find(
+    cells: &[Cell],
+    curve: &str,
+    encoding: &str,
+    op: &str,
+    length: u64,
+    mode: &str,
+    threads: usize,
+) -> Option<f64> {
+    let default_arith = Curve::parse(curve)
+        .map(|c| ArithKind::default_for(c).name())
+        .unwrap_or("");
+    let matching: Vec<&Cell> = cells
+        .iter()
+        .filter(|c| {
+            c.curve == curve
+                && c.encoding == encoding
+                && c.op == op
+                && c.length == length
+                && c.mode == mode
+                && (mode == "serial" || c.threads == threads)
+        })
+        .collect();
+    matching
+        .iter()
+        .find(|c| c.arith == default_arith)
+        .or(matching.first())
+        .map(|c| c.chars_per_s)
+}
+
+/// Speedup of `threads` over serial at each length, per (curve, arith,
+/// encoding, op): `BTreeMap<length, BTreeMap<threads, speedup>>`.
+pub type SpeedupGrid = BTreeMap<u64, BTreeMap<usize, f64>>;
+
+/// Speedup grids keyed by (curve, arith, encoding, op).
+pub fn speedups(cells: &[Cell]) -> BTreeMap<(String, String, String, String), SpeedupGrid> {
+    let mut out: BTreeMap<_, SpeedupGrid> = BTreeMap::new();
+    for c in cells.iter().filter(|c| c.mode != "serial") {
+        let serial = cells.iter().find(|s| {
+            s.mode == "serial"
+                && s.curve == c.curve
+                && s.arith == c.arith
+                && s.encoding == c.encoding
+                && s.op == c.op
+                && s.length == c.length
+        });
+        if let Some(s) = serial {
+            out.entry((
+                c.curve.clone(),
+                c.arith.clone(),
+                c.encoding.clone(),
+                c.op.clone(),
+            ))
+            .or_default()
+            .entry(c.length)
+            .or_default()
+            .insert(c.threads, c.chars_per_s / s.chars_per_s);
+        }
+    }
+    out
+}
+
+fn rate(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2}M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1}k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+/// All tables of the suite.
+pub fn tables(ms: &[Measurement]) -> Vec<Table> {
+    let cells = cells(ms);
+    if cells.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![throughput_table(&cells)];
+    for ((curve, arith, enc, op), grid) in speedups(&cells) {
+        out.push(speedup_table(
+            &format!("Speedup for {op}ing with {curve} ({arith}, {enc}), threads vs serial"),
+            &grid,
+        ));
+    }
+    if let Some(t) = targets_table(&cells, ms) {
+        out.push(t);
+    }
+    out
+}
+
+fn throughput_table(cells: &[Cell]) -> Table {
+    let mut workers: BTreeSet<usize> = BTreeSet::new();
+    for c in cells.iter().filter(|c| c.mode != "serial") {
+        workers.insert(c.threads);
+    }
+    let mut headers = vec![
+        "curve".to_string(),
+        "arith".into(),
+        "encoding".into(),
+        "op".into(),
+        "length".into(),
+        "serial".into(),
+    ];
+    headers.extend(workers.iter().map(|n| format!("{n} thr")));
+    let n = headers.len();
+    let mut t = Table::new("EC-ElGamal throughput (characters/s)", headers)
+        .right(&(4..n).collect::<Vec<_>>());
+    let mut keys: BTreeSet<(String, String, String, String, u64)> = BTreeSet::new();
+    for c in cells {
+        keys.insert((
+            c.curve.clone(),
+            c.arith.clone(),
+            c.encoding.clone(),
+            c.op.clone(),
+            c.length,
+        ));
+    }
+    for (curve, arith, enc, op, len) in keys {
+        let get = |mode: &str, thr: usize| {
+            cells
+                .iter()
+                .find(|c| {
+                    c.curve == curve
+                        && c.arith == arith
+                        && c.encoding == enc
+                        && c.op == op
+                        && c.length == len
+                        && c.mode == mode
+                        && (mode == "serial" || c.threads == thr)
+                })
+                .map_or("-".to_string(), |c| rate(c.chars_per_s))
+        };
+        let mut row = vec![
+            curve.clone(),
+            arith.clone(),
+            enc.clone(),
+            op.clone(),
+            len.to_string(),
+            get("serial", 1),
+        ];
+        row.extend(workers.iter().map(|&w| get("threads", w)));
+        t.row(row);
+    }
+    t.note(
+        "throughput = message length / median time of one whole-message operation (seed 002, IV.B)",
+    );
+    t
+}
+
+/// A seed-shaped speedup table: lengths down, thread counts across.
+pub fn speedup_table(title: &str, grid: &SpeedupGrid) -> Table {
+    let workers: BTreeSet<usize> = grid.values().flat_map(|r| r.keys().copied()).collect();
+    let mut headers = vec!["Message length".to_string()];
+    headers.extend(workers.iter().map(|n| format!("{n} threads")));
+    let n = headers.len();
+    let mut t = Table::new(title, headers).right(&(1..n).collect::<Vec<_>>());
+    for (len, row) in grid {
+        let mut cells = vec![len.to_string()];
+        cells.extend(
+            workers
+                .iter()
+                .map(|w| row.get(w).map_or("-".into(), |s| format!("{s:.4}"))),
+        );
+        t.row(cells);
+    }
+    t.note(format!(
+        "speedup = threads throughput / serial throughput at the same length; this machine has {} logical CPUs",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    ));
+    if let Some(load) = load_average() {
+        t.note(format!(
+            "1-minute load average when summarised: {load:.2} (other processes sharing the cores lower every speedup)"
+        ));
+    }
+    t
+}
+
+/// The 1-minute load average (Linux), to judge whether cores were free.
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn peer_ops(ms: &[Measurement]) -> Option<f64> {
+    ms.iter()
+        .find(|m| m.backend == PEER && m.primitive == "P-256" && m.status == CaseStatus::Measured)
+        .and_then(|m| m.stats.as_ref().map(|s| s.ops_per_s))
+}
+
+fn verdict(ok: bool) -> String {
+    if ok { "met" } else { "MISSED" }.to_string()
+}
+
+/// The targets over whatever this run measured.
+fn targets_table(cells: &[Cell], ms: &[Measurement]) -> Option<Table> {
+    let mut t = Table::new(
+        "EC-ElGamal targets",
+        ["target", "measured", "goal", "verdict"],
+    )
+    .right(&[1, 2]);
+    let lengths = |curve: &str, enc: &str| -> Vec<u64> {
+        let mut v: Vec<u64> = cells
+            .iter()
+            .filter(|c| c.curve == curve && c.encoding == enc && c.mode == "serial")
+            .map(|c| c.length)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let p256_len = lengths("P-256", "char").last().copied();
+    if let (Some(peer), Some(len)) = (peer_ops(ms), p256_len) {
+        for (op, goal) in [("decrypt", 0.9), ("encrypt", 1.0)] {
+            if let Some(r) = find(cells, "P-256", "char", op, len, "serial", 1) {
+                let ratio = r / peer;
+                t.row([
+                    format!(
+                        "P-256 char {op} chars/s vs openssl speed ecdhp256 ({} ops/s), {len} chars",
+                        rate(peer)
+                    ),
+                    format!("{ratio:.2}x"),
+                    format!(">= {goal:.1}x"),
+                    verdict(ratio >= goal),
+                ]);
+            }
+        }
+    }
+    for curve in ["P-256", "secp256k1", "toy64"] {
+        let char_l = lengths(curve, "char");
+        // Bytes per point bound the ratio: 30 on the 256-bit curves, 6 on toy64.
+        let c = Curve::parse(curve)
+            .map(|c| crate::encoding::Encoding::Packed.chunk_bytes(c))
+            .unwrap_or(1);
+        for len in lengths(curve, "packed")
+            .into_iter()
+            .filter(|l| char_l.contains(l))
+            .take(1)
+        {
+            for op in ["encrypt", "decrypt"] {
+                if let (Some(p), Some(ch)) = (
+                    find(cells, curve, "packed", op, len, "serial", 1),
+                    find(cells, curve, "char", op, len, "serial", 1),
+                ) {
+                    let (goal, verdict_text) = if c >= 20 {
+                        (">= 20x".to_string(), verdict(p / ch >= 20.0))
+                    } else {
+                        (format!("<= {c}x (c = {c})"), "n/a".to_string())
+                    };
+                    t.row([
+                        format!("{curve} packed/char bytes/s, {op}, {len} bytes"),
+                        format!("{:.1}x", p / ch),
+                        goal,
+                        verdict_text,
+                    ]);
+                }
+            }
+        }
+    }
+    if let Some(len) = p256_len {
+        for op in ["encrypt", "decrypt"] {
+            if let (Some(th), Some(se)) = (
+                find(cells, "P-256", "char", op, len, "threads", 2),
+                find(cells, "P-256", "char", op, len, "serial", 1),
+            ) {
+                t.row([
+                    format!("P-256 char {op} speedup, 2 threads, {len} chars"),
+                    format!("{:.2}", th / se),
+                    ">= 1.85 (at 65536)".into(),
+                    verdict(th / se >= 1.85),
+                ]);
+            }
+        }
+    }
+    let toy = lengths("toy64", "char");
+    if let Some(len) = lengths("P-256", "char")
+        .into_iter()
+        .rev()
+        .find(|l| toy.contains(l))
+    {
+        for op in ["encrypt", "decrypt"] {
+            if let (Some(a), Some(b)) = (
+                find(cells, "toy64", "char", op, len, "serial", 1),
+                find(cells, "P-256", "char", op, len, "serial", 1),
+            ) {
+                t.row([
+                    format!("toy64 / P-256 char {op} throughput, {len} chars"),
+                    format!("{:.1}x", a / b),
+                    ">= 10x".into(),
+                    verdict(a / b >= 10.0),
+                ]);
+            }
+        }
+    }
+    (!t.rows.is_empty()).then_some(t)
+}
