@@ -1,0 +1,438 @@
+//! The grid and its cases: which points exist, on which backends, and what
+//! one timed operation is.
+//!
+//! One operation is one complete hash at the point's parameters, memory
+//! allocation and release included (that is what a login costs; all four
+//! backends allocate per call). For the CLI it is one whole process: spawn,
+//! password on stdin, hash, hex on stdout, exit. Points above ~10 ms are
+//! sampled one hash at a time (`fixed_iterations = 1`).
+
+use crate::engines::{self, Cli, Hasher, Inputs, CLI, LIBARGON2, RUSTCRYPTO};
+use crate::memory;
+use crate::params::{Params, Variant};
+use crate::vectors::{self, SplitMix};
+use cryptobench_core::{
+    BatchTime, Case, CaseError, CaseSpec, CheckOutcome, CheckResult, PlannedCase, RunConfig,
+};
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+/// Suite name.
+pub const SUITE: &str = "argon2";
+/// The operation of a grid point.
+pub const OP_HASH: &str = "hash";
+/// The CLI's start-up cost: a hash at the smallest parameters.
+pub const OP_STARTUP: &str = "startup";
+/// Seed 000 section 2.2: every test used a 32-byte tag.
+pub const TAG_LEN: usize = 32;
+/// Issue 6: a 16-byte salt (libsodium's only salt size).
+pub const SALT_LEN: usize = 16;
+/// Random points per backend and variant in the agreement check.
+const AGREEMENT_POINTS: usize = 4;
+/// Operations slower than this are sampled one at a time.
+const SLOW_NS: f64 = 10e6;
+
+/// The parameter grid of one run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    /// (variant, iterations) cells.
+    pub cells: Vec<(Variant, u32)>,
+    /// Memory sizes, KiB.
+    pub memory_kib: Vec<u32>,
+    /// Lane counts.
+    pub lanes: Vec<u32>,
+    /// Worker threads; `None` = one per lane.
+    pub threads: Option<u32>,
+    /// Backends this grid runs on (`None`: all that `--backend` admits).
+    pub backends: Option<Vec<String>>,
+}
+
+impl Grid {
+    /// Every variant with every iteration count.
+    pub fn cross(
+        variants: &[Variant],
+        iterations: &[u32],
+        memory_kib: Vec<u32>,
+        lanes: Vec<u32>,
+    ) -> Self {
+        let cells = variants
+            .iter()
+            .flat_map(|v| iterations.iter().map(move |t| (*v, *t)))
+            .collect();
+        Self {
+            cells,
+            memory_kib,
+            lanes,
+            threads: None,
+            backends: None,
+        }
+    }
+    /// `--quick`: a few small points, seconds in all.
+    pub fn quick() -> Self {
+        Self {
+            cells: vec![(Variant::D, 1), (Variant::I, 3), (Variant::Id, 1)],
+            memory_kib: vec![8 << 10, 16 << 10],
+            lanes: vec![1, 2],
+            threads: None,
+            backends: None,
+        }
+    }
+    /// The default: seed Table 9's cells (Argon2d 1 pass, Argon2i 3 passes)
+    /// plus Argon2id at 3 passes, at 16, 64 and 256 MiB, 1 and 2 lanes:
+    /// about a minute.
+    pub fn standard() -> Self {
+        Self {
+            cells: vec![(Variant::D, 1), (Variant::I, 3), (Variant::Id, 3)],
+            memory_kib: vec![16 << 10, 64 << 10, 256 << 10],
+            lanes: vec![1, 2],
+            threads: None,
+            backends: None,
+        }
+    }
+    /// `--full`: seed 000's complete grid, all three variants.
+    pub fn full() -> Self {
+        Self::cross(
+            &Variant::ALL,
+            &[1, 3, 6],
+            (4..=10).map(|k| (1u32 << k) << 10).collect(),
+            vec![1, 2, 4, 8],
+        )
+    }
+    /// The grid `RunConfig` asks for when no grid flag was given.
+    pub fn for_config(cfg: &RunConfig) -> Self {
+        if cfg.full {
+            Self::full()
+        } else if cfg.quick {
+            Self::quick()
+        } else {
+            Self::standard()
+        }
+    }
+    /// Every point, in plan order (memory outermost so a progress bar's ETA
+    /// grows steadily).
+    pub fn points(&self) -> Vec<Params> {
+        let mut out = Vec::new();
+        for &m in &self.memory_kib {
+            for &(variant, t) in &self.cells {
+                for &lanes in &self.lanes {
+                    let mut p = Params::new(variant, m, t, lanes);
+                    p.threads = self.threads.map_or(lanes, |n| n.min(lanes));
+                    p.tag_len = TAG_LEN;
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Checks of one backend x variant, run once and shared by its cases.
+type Family = Arc<OnceLock<Vec<CheckResult>>>;
+
+/// `--quick` checks vectors up to this memory (KiB).
+const QUICK_VECTOR_KIB: u32 = 4096;
+
+fn family_checks(backend: &str, variant: Variant, seed: u64, quick: bool) -> Vec<CheckResult> {
+    let Some(hasher) = engines::by_name(backend) else {
+        return vec![CheckResult::fail(
+            "backend",
+            format!("unknown backend {backend}"),
+        )];
+    };
+    let max_kib = if quick { QUICK_VECTOR_KIB } else { u32::MAX };
+    let mut checks = vectors::known_answers_up_to(hasher.as_ref(), variant, max_kib);
+    let reference_name = if backend == LIBARGON2 {
+        RUSTCRYPTO
+    } else {
+        LIBARGON2
+    };
+    if let Some(reference) = engines::by_name(reference_name) {
+        checks.push(vectors::agreement(
+            hasher.as_ref(),
+            reference.as_ref(),
+            variant,
+            AGREEMENT_POINTS,
+            seed,
+        ));
+    }
+    if !checks.iter().any(|c| c.outcome == CheckOutcome::Pass) {
+        checks.push(CheckResult::fail(
+            "coverage",
+            "no known answer or agreement check could run on this backend",
+        ));
+    }
+    checks
+}
+
+/// The fixed inputs of a timed point: a text password and salt so the CLI
+/// can take the same ones.
+fn point_inputs(seed: u64) -> Inputs {
+    let mut rng = SplitMix(seed);
+    Inputs {
+        password: b"PSAEI_w_Gliwicach".to_vec(), // seed 000 section 2.2's password
+        salt: rng.text(SALT_LEN),
+        secret: Vec::new(),
+        ad: Vec::new(),
+    }
+}
+
+/// A guess of one hash's time, for the ETA and for choosing single-shot
+/// sampling: about 1 ns per block byte per pass on one core.
+pub fn expected_ns(p: &Params, cores: u32) -> f64 {
+    let parallel = p.threads.min(cores).max(1) as f64;
+    p.memory_bytes() as f64 * f64::from(p.t) / parallel
+}
+
+fn cores() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
+}
+
+/// The measured spec of a point on a backend.
+pub fn spec(p: &Params, hasher: &dyn Hasher, operation: &str) -> CaseSpec {
+    let mut s = CaseSpec::new(
+        SUITE,
+        p.variant.name(),
+        hasher.name(),
+        hasher.version(),
+        operation,
+    )
+    .param("m_kib", p.m_kib)
+    .param("t", p.t)
+    .param("p", p.lanes)
+    .param("threads", p.threads)
+    .param("version", format!("0x{:x}", p.version.number()))
+    .param("tag", p.tag_len)
+    .size(p.memory_bytes() * u64::from(p.t))
+    .expect_ns(expected_ns(p, cores()) + if hasher.name() == CLI { 1e6 } else { 0.0 });
+    if p.threads > cores() {
+        s = s.label(format!("{} threads on {} cores", p.threads, cores()));
+    }
+    s
+}
+
+/// Plans every point of `grid` on every wanted backend.
+pub fn plan(grid: &Grid, cfg: &RunConfig) -> Vec<PlannedCase> {
+    let seed = vectors::fresh_seed(cfg.seed);
+    let available = memory::available_bytes();
+    let hashers: Vec<Box<dyn Hasher>> = engines::all()
+        .into_iter()
+        .filter(|h| cfg.wants_backend(h.name()))
+        .filter(|h| {
+            grid.backends
+                .as_ref()
+                .is_none_or(|b| b.iter().any(|n| n == h.name()))
+        })
+        .collect();
+    let mut families: BTreeMap<(String, Variant), Family> = BTreeMap::new();
+    let mut out = Vec::new();
+    let inputs = point_inputs(seed);
+    for hasher in &hashers {
+        if hasher.name() == CLI {
+            out.push(startup_case(hasher.as_ref(), &inputs));
+        }
+    }
+    for params in grid.points() {
+        for hasher in &hashers {
+            let spec = spec(&params, hasher.as_ref(), OP_HASH);
+            if let Err(why) = hasher.available() {
+                out.push(PlannedCase::unavailable(spec, why));
+                continue;
+            }
+            if let Err(why) = params.validate() {
+                out.push(PlannedCase::skipped(spec, why.to_string()));
+                continue;
+            }
+            if let Err(why) = hasher.supports(&params, &inputs) {
+                let why = why.strip_prefix("skipped: ").unwrap_or(&why).to_string();
+                out.push(if why.starts_with("unsupported") {
+                    PlannedCase::unavailable(spec, why)
+                } else {
+                    PlannedCase::skipped(spec, why)
+                });
+                continue;
+            }
+            if let Err(why) = memory::check(params.memory_bytes(), available) {
+                out.push(PlannedCase::skipped(spec, why));
+                continue;
+            }
+            let family = families
+                .entry((hasher.name().to_string(), params.variant))
+                .or_default()
+                .clone();
+            out.push(ready(
+                spec,
+                hasher.name(),
+                params,
+                inputs.clone(),
+                family,
+                (seed, cfg.quick),
+            ));
+        }
+    }
+    out
+}
+
+fn ready(
+    spec: CaseSpec,
+    backend: &'static str,
+    params: Params,
+    inputs: Inputs,
+    family: Family,
+    (seed, quick): (u64, bool),
+) -> PlannedCase {
+    PlannedCase::ready(spec, move || {
+        let checks = family
+            .get_or_init(|| family_checks(backend, params.variant, seed, quick))
+            .clone();
+        let case: Box<dyn Case> = if backend == CLI {
+            Box::new(CliCase {
+                params,
+                inputs: inputs.clone(),
+                checks,
+            })
+        } else {
+            Box::new(LibCase::new(backend, params, inputs.clone(), checks)?)
+        };
+        Ok(case)
+    })
+}
+
+fn startup_case(hasher: &dyn Hasher, inputs: &Inputs) -> PlannedCase {
+    // The smallest legal point: 8 KiB, one pass, one lane.
+    let mut params = Params::new(Variant::Id, 8, 1, 1);
+    params.tag_len = TAG_LEN;
+    let spec = spec(&params, hasher, OP_STARTUP);
+    if let Err(why) = hasher.available() {
+        return PlannedCase::unavailable(spec, why);
+    }
+    let inputs = inputs.clone();
+    PlannedCase::ready(spec, move || {
+        let mut out = vec![0u8; params.tag_len];
+        let mut reference = vec![0u8; params.tag_len];
+        let ran = Cli.hash(&params, &inputs, &mut out);
+        let check = match ran.and_then(|_| engines::RefLib.hash(&params, &inputs, &mut reference)) {
+            Ok(()) => CheckResult::from_bool(
+                "agree:peer:argon2-cli vs libargon2 (start-up point)",
+                out == reference,
+                format!("{} vs {}", hex::encode(&out), hex::encode(&reference)),
+            ),
+            Err(e) => CheckResult::fail("run", e),
+        };
+        Ok(Box::new(CliCase {
+            params,
+            inputs: inputs.clone(),
+            checks: vec![check],
+        }) as Box<dyn Case>)
+    })
+}
+
+/// A library hash.
+struct LibCase {
+    hasher: Box<dyn Hasher>,
+    params: Params,
+    inputs: Inputs,
+    out: Vec<u8>,
+    checks: Vec<CheckResult>,
+    /// RustCrypto's worker pool, built outside the timed region.
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl LibCase {
+    fn new(
+        backend: &str,
+        params: Params,
+        inputs: Inputs,
+        checks: Vec<CheckResult>,
+    ) -> Result<Self, CaseError> {
+        let hasher = engines::by_name(backend)
+            .ok_or_else(|| CaseError::Failed(format!("unknown backend {backend}")))?;
+        let pool = if backend == RUSTCRYPTO {
+            engines::rustcrypto_pool(&params).map_err(CaseError::Failed)?
+        } else {
+            None
+        };
+        Ok(Self {
+            hasher,
+            params,
+            out: vec![0; params.tag_len],
+            inputs,
+            checks,
+            pool,
+        })
+    }
+    fn hash_once(&mut self) -> Result<(), CaseError> {
+        let inputs = std::hint::black_box(&self.inputs);
+        let result = if self.hasher.name() == RUSTCRYPTO {
+            engines::rustcrypto_hash_on(self.pool.as_ref(), &self.params, inputs, &mut self.out)
+        } else {
+            self.hasher.hash(&self.params, inputs, &mut self.out)
+        };
+        result.map_err(CaseError::Failed)?;
+        std::hint::black_box(&self.out);
+        Ok(())
+    }
+}
+
+impl Case for LibCase {
+    fn checks(&mut self) -> Vec<CheckResult> {
+        self.checks.clone()
+    }
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        for _ in 0..iters {
+            self.hash_once()?;
+        }
+        Ok(())
+    }
+    fn fixed_iterations(&self) -> Option<u64> {
+        (expected_ns(&self.params, cores()) > SLOW_NS).then_some(1)
+    }
+}
+
+/// The `argon2` CLI, timed from outside as a whole process.
+struct CliCase {
+    params: Params,
+    inputs: Inputs,
+    checks: Vec<CheckResult>,
+}
+
+impl CliCase {
+    fn run_one(&self) -> Result<(), CaseError> {
+        let tag = Cli::run(&self.params, &self.inputs).map_err(CaseError::Failed)?;
+        if tag.len() != self.params.tag_len {
+            return Err(CaseError::Failed(format!(
+                "argon2 printed a {}-byte tag",
+                tag.len()
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl Case for CliCase {
+    fn checks(&mut self) -> Vec<CheckResult> {
+        self.checks.clone()
+    }
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        for _ in 0..iters {
+            self.run_one()?;
+        }
+        Ok(())
+    }
+    fn time_batch(&mut self, iters: u64) -> Option<Result<BatchTime, CaseError>> {
+        let start = Instant::now();
+        for _ in 0..iters {
+            if let Err(e) = self.run_one() {
+                return Some(Err(e));
+            }
+        }
+        Some(Ok(BatchTime {
+            iters,
+            wall_ns: start.elapsed().as_nanos() as f64,
+            cpu_ns: None,
+        }))
+    }
+    fn fixed_iterations(&self) -> Option<u64> {
+        (expected_ns(&self.params, cores()) > SLOW_NS).then_some(1)
+    }
+}

@@ -1,0 +1,463 @@
+//! Command-line interface of `cryptobench argon2`.
+//!
+//! Without a subcommand it benchmarks the grid (flags below narrow or widen
+//! it). `hash` prints a PHC string byte-identical to the reference CLI's
+//! `argon2 SALT -id -t 3 -k 65536 -p 4 -l 32 -e`, `verify` checks one, and
+//! `tune` picks parameters for a target time ([`crate::tune`]). Passwords are
+//! read from stdin, all of it, as the reference CLI does (no newline is
+//! stripped: `echo -n` matters).
+
+use crate::cases::{self, Grid};
+use crate::engines::{self, Hasher, Inputs};
+use crate::params::{self, Params, Variant, Version};
+use crate::vectors::SplitMix;
+use crate::{memory, phc, tune, Argon2Suite};
+use cryptobench_core::{units, Error, RunConfig, SuiteAction};
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+/// Options of `cryptobench argon2`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct Argon2Args {
+    /// hash | verify | tune; without one, the benchmark runs.
+    #[command(subcommand)]
+    pub action: Option<Argon2Command>,
+    /// Variants to measure: i, d, id (comma-separated) or all.
+    #[arg(long, value_name = "LIST")]
+    pub variants: Option<String>,
+    /// Memory sizes: a list (16MiB,64MiB) or a doubling range (16MiB..1GiB).
+    #[arg(long, value_name = "SIZES")]
+    pub memory: Option<String>,
+    /// Lane counts: a list (1,2,4,8) or a doubling range (1..8).
+    #[arg(long, value_name = "LIST")]
+    pub lanes: Option<String>,
+    /// Worker threads per hash (at most the lanes); one per lane unless
+    /// given. The global `--threads N` (N > 1) means the same for this suite.
+    #[arg(long, value_name = "N")]
+    pub workers: Option<u32>,
+    /// Passes: a list (1,3,6) or a range counting up (1..3).
+    #[arg(long, value_name = "LIST")]
+    pub iterations: Option<String>,
+}
+
+/// The subcommands.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum Argon2Command {
+    /// Hash the password on stdin; print the PHC string (or the hex tag).
+    Hash(HashArgs),
+    /// Check the password on stdin against a PHC string (exit 0 = match, 1 = not).
+    Verify(VerifyArgs),
+    /// Choose parameters for a target time on this machine (RFC 9106 section 4).
+    Tune(TuneArgs),
+}
+
+/// `argon2 hash`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct HashArgs {
+    /// i, d or id.
+    #[arg(long, default_value = "id")]
+    pub variant: String,
+    /// Memory (e.g. 64MiB, 65536KiB).
+    #[arg(long, default_value = "64MiB")]
+    pub memory: String,
+    /// Passes over memory (t).
+    #[arg(long, short = 't', default_value_t = 3)]
+    pub iterations: u32,
+    /// Lanes (p).
+    #[arg(long, short = 'p', default_value_t = 4)]
+    pub lanes: u32,
+    /// Tag length in bytes.
+    #[arg(long, short = 'l', default_value_t = 32)]
+    pub length: usize,
+    /// Salt as text (at least 8 bytes); a random 16-byte salt when absent.
+    #[arg(long)]
+    pub salt: Option<String>,
+    /// Algorithm version: 13 (RFC 9106) or 10.
+    #[arg(long = "argon2-version", default_value = "13")]
+    pub argon2_version: String,
+    /// Print the tag in hex instead of the PHC string.
+    #[arg(long)]
+    pub raw: bool,
+}
+
+/// `argon2 verify`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct VerifyArgs {
+    /// The PHC string, e.g. '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$...'.
+    pub phc: String,
+}
+
+/// `argon2 tune`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TuneArgs {
+    /// Target time of one hash.
+    #[arg(long, default_value = "500ms")]
+    pub target: String,
+    /// Largest memory one hash may use.
+    #[arg(long, default_value = "1GiB")]
+    pub max_memory: String,
+    /// i, d or id.
+    #[arg(long, default_value = "id")]
+    pub variant: String,
+    /// Lanes: a number, or auto (one per core).
+    #[arg(long, default_value = "auto")]
+    pub lanes: String,
+    /// Keep RFC 9106's choice (largest t at full memory) even below the target.
+    #[arg(long)]
+    pub strict: bool,
+    /// Runs per measurement (median; at least 3).
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Do not measure the published profiles.
+    #[arg(long)]
+    pub no_profiles: bool,
+}
+
+/// Runs `cryptobench argon2 ...`.
+pub fn command(args: &Argon2Args, cfg: &RunConfig) -> Result<SuiteAction, Error> {
+    match &args.action {
+        None => Ok(SuiteAction::Bench(vec![Box::new(Argon2Suite {
+            grid: Some(grid(args, cfg)?),
+        })])),
+        Some(Argon2Command::Hash(h)) => {
+            let password = read_password()?;
+            println!("{}", hash(h, cfg, &password)?);
+            Ok(SuiteAction::Done(0))
+        }
+        Some(Argon2Command::Verify(v)) => {
+            let password = read_password()?;
+            let ok = verify(&v.phc, cfg, &password)?;
+            if ok {
+                println!("verification ok");
+                Ok(SuiteAction::Done(0))
+            } else {
+                println!("verification failed: the password does not match");
+                Ok(SuiteAction::Done(1))
+            }
+        }
+        Some(Argon2Command::Tune(t)) => run_tune(t, cfg),
+    }
+}
+
+/// The benchmark grid: the run's default (`--quick` / `--full`) with the
+/// dimensions the flags name replaced.
+pub fn grid(args: &Argon2Args, cfg: &RunConfig) -> Result<Grid, Error> {
+    let mut grid = Grid::for_config(cfg);
+    let variants = args
+        .variants
+        .as_deref()
+        .map(Variant::parse_list)
+        .transpose()?;
+    let iterations = args
+        .iterations
+        .as_deref()
+        .map(|s| params::parse_count_list("--iterations", s, false))
+        .transpose()?;
+    match (variants, iterations) {
+        (None, None) => {}
+        (Some(vs), None) => {
+            let mut cells: Vec<(Variant, u32)> = grid
+                .cells
+                .iter()
+                .copied()
+                .filter(|(v, _)| vs.contains(v))
+                .collect();
+            for v in vs {
+                if !cells.iter().any(|(c, _)| *c == v) {
+                    cells.push((v, 3));
+                }
+            }
+            grid.cells = cells;
+        }
+        (vs, Some(ts)) => {
+            let vs = vs.unwrap_or_else(|| {
+                let mut seen: Vec<Variant> = Vec::new();
+                for (v, _) in &grid.cells {
+                    if !seen.contains(v) {
+                        seen.push(*v);
+                    }
+                }
+                seen
+            });
+            grid.cells = Grid::cross(&vs, &ts, Vec::new(), Vec::new()).cells;
+        }
+    }
+    if let Some(m) = &args.memory {
+        grid.memory_kib = params::parse_memory_list(m)?;
+    }
+    if let Some(l) = &args.lanes {
+        grid.lanes = params::parse_count_list("--lanes", l, true)?;
+        if let Some(bad) = grid.lanes.iter().find(|&&l| l > params::MAX_LANES) {
+            return Err(Error::usage(format!(
+                "--lanes: {bad} exceeds 2^24 - 1 (RFC 9106 section 3.1)"
+            )));
+        }
+    }
+    // The global --threads runs copies of a case at once elsewhere; for
+    // Argon2 the seed's "threads" are the workers filling one hash's lanes.
+    let global = (cfg.threads > 1).then_some(cfg.threads);
+    if let Some(n) = args.workers.or(global) {
+        if n == 0 {
+            return Err(Error::usage("--workers must be at least 1"));
+        }
+        grid.threads = Some(n);
+    }
+    Ok(grid)
+}
+
+fn read_password() -> Result<Vec<u8>, Error> {
+    let mut password = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut password)
+        .map_err(|e| Error::other(format!("reading the password from stdin: {e}")))?;
+    Ok(password)
+}
+
+/// The library that computes `hash` / `verify` / `tune`: the first of
+/// libargon2, RustCrypto, libsodium that `--backend` admits, that is present
+/// and takes the point.
+fn pick_hasher(
+    cfg: &RunConfig,
+    params: &Params,
+    inputs: &Inputs,
+) -> Result<Box<dyn Hasher>, Error> {
+    let mut reasons = Vec::new();
+    for h in engines::all() {
+        if h.name() == engines::CLI || !cfg.wants_backend(h.name()) {
+            continue;
+        }
+        match h.available().and_then(|_| h.supports(params, inputs)) {
+            Ok(()) => return Ok(h),
+            Err(why) => reasons.push(format!("{}: {why}", h.name())),
+        }
+    }
+    Err(Error::usage(format!(
+        "no library backend can compute this hash ({}); accepted backends: libargon2, rustcrypto, libsodium",
+        if reasons.is_empty() { "none selected".to_string() } else { reasons.join("; ") }
+    )))
+}
+
+fn guard_memory(params: &Params) -> Result<(), Error> {
+    memory::check(params.memory_bytes(), memory::available_bytes())
+        .map_err(|why| Error::other(format!("{}: {why}", params.label())))
+}
+
+/// `argon2 hash`: the PHC string (or hex tag with `--raw`).
+pub fn hash(args: &HashArgs, cfg: &RunConfig, password: &[u8]) -> Result<String, Error> {
+    let params = Params {
+        variant: Variant::parse(&args.variant)?,
+        version: Version::parse(&args.argon2_version)?,
+        m_kib: params::parse_memory_kib(&args.memory)?,
+        t: args.iterations,
+        lanes: args.lanes,
+        threads: args.lanes,
+        tag_len: args.length,
+    };
+    params.validate()?;
+    let salt = match &args.salt {
+        Some(s) => s.as_bytes().to_vec(),
+        None => random_salt(cfg),
+    };
+    params::validate_salt(&salt)?;
+    guard_memory(&params)?;
+    let inputs = Inputs {
+        password: password.to_vec(),
+        salt,
+        ..Inputs::default()
+    };
+    let hasher = pick_hasher(cfg, &params, &inputs)?;
+    let mut tag = vec![0u8; params.tag_len];
+    hasher
+        .hash(&params, &inputs, &mut tag)
+        .map_err(Error::other)?;
+    Ok(if args.raw {
+        hex::encode(&tag)
+    } else {
+        phc::encode(&params, &inputs.salt, &tag)
+    })
+}
+
+fn random_salt(cfg: &RunConfig) -> Vec<u8> {
+    let mut salt = vec![0u8; cases::SALT_LEN];
+    let from_os = cfg.seed.is_none()
+        && std::fs::File::open("/dev/urandom")
+            .and_then(|mut f| f.read_exact(&mut salt))
+            .is_ok();
+    if !from_os {
+        salt = SplitMix(crate::vectors::fresh_seed(cfg.seed)).bytes(cases::SALT_LEN);
+    }
+    salt
+}
+
+/// `argon2 verify`: whether the password matches the PHC string.
+pub fn verify(text: &str, cfg: &RunConfig, password: &[u8]) -> Result<bool, Error> {
+    let parsed = phc::parse(text)?;
+    guard_memory(&parsed.params)?;
+    let inputs = Inputs {
+        password: password.to_vec(),
+        salt: parsed.salt.clone(),
+        ..Inputs::default()
+    };
+    let hasher = pick_hasher(cfg, &parsed.params, &inputs)?;
+    let mut tag = vec![0u8; parsed.params.tag_len];
+    hasher
+        .hash(&parsed.params, &inputs, &mut tag)
+        .map_err(Error::other)?;
+    Ok(phc::tags_equal(&tag, &parsed.tag))
+}
+
+/// Median time of `runs` hashes at `params`.
+fn time_point(
+    hasher: &dyn Hasher,
+    params: &Params,
+    inputs: &Inputs,
+    runs: usize,
+) -> Result<Duration, String> {
+    memory::check(params.memory_bytes(), memory::available_bytes())?;
+    let mut out = vec![0u8; params.tag_len];
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let start = Instant::now();
+        hasher.hash(params, inputs, &mut out)?;
+        times.push(start.elapsed());
+        std::hint::black_box(&out);
+    }
+    Ok(tune::median(times))
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1e3)
+}
+
+fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
+    let target =
+        units::parse_duration(&args.target).map_err(|e| Error::usage(format!("--target: {e}")))?;
+    let variant = Variant::parse(&args.variant)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let lanes = if names_auto(&args.lanes) {
+        cores
+    } else {
+        args.lanes.trim().parse::<u32>().map_err(|_| {
+            Error::usage(format!(
+                "--lanes: '{}' is not a number or 'auto'",
+                args.lanes
+            ))
+        })?
+    };
+    let mut budget = params::parse_memory_kib(&args.max_memory)?;
+    if args.runs < 3 {
+        return Err(Error::usage(format!(
+            "--runs must be at least 3 (a median of three or more), {} was given",
+            args.runs
+        )));
+    }
+    let base = Params {
+        threads: lanes,
+        ..Params::new(variant, budget, 1, lanes)
+    };
+    base.validate()?;
+    let mut notes = Vec::new();
+    if let Some(avail) = memory::available_bytes() {
+        let usable_kib =
+            (avail.saturating_sub(memory::margin(avail)) / 1024).min(u64::from(u32::MAX)) as u32;
+        if usable_kib < budget {
+            notes.push(format!(
+                "memory budget lowered from {} to {} (what this machine has free)",
+                units::format_size(u64::from(budget) * 1024),
+                units::format_size(u64::from(usable_kib) * 1024)
+            ));
+            budget = usable_kib;
+        }
+    }
+    let base = Params {
+        m_kib: budget,
+        ..base
+    };
+    base.validate()?;
+    let inputs = Inputs {
+        password: b"correct horse battery staple".to_vec(),
+        salt: SplitMix(crate::vectors::fresh_seed(cfg.seed)).text(cases::SALT_LEN),
+        ..Inputs::default()
+    };
+    let hasher = pick_hasher(cfg, &base, &inputs)?;
+    println!(
+        "tuning {} with {lanes} lanes ({cores} cores), memory budget {}, target {} on {}",
+        variant.name(),
+        units::format_size(base.memory_bytes()),
+        ms(target),
+        hasher.version()
+    );
+    for n in &notes {
+        println!("  note: {n}");
+    }
+    let request = tune::Request {
+        base,
+        target,
+        strict: args.strict,
+    };
+    let mut measure = |p: &Params| {
+        let d = time_point(hasher.as_ref(), p, &inputs, args.runs)?;
+        println!("  tried {:<40} {:>10}", phc::prefix(p), ms(d));
+        Ok(d)
+    };
+    let outcome = tune::search(&request, &mut measure).map_err(Error::other)?;
+    println!();
+    let how = if outcome.rfc.params.m_kib < base.m_kib {
+        "one pass on the most memory within the target"
+    } else {
+        "largest t at the full memory budget"
+    };
+    println!(
+        "RFC 9106 section 4 choice ({how}): {}  {}",
+        phc::prefix(&outcome.rfc.params),
+        ms(outcome.rfc.time)
+    );
+    let remeasured = time_point(hasher.as_ref(), &outcome.chosen.params, &inputs, args.runs)
+        .map_err(Error::other)?;
+    println!("chosen: {}", phc::prefix(&outcome.chosen.params));
+    println!(
+        "  measured {} (median of {}), re-measured {} = {:+.1}% of the target",
+        ms(outcome.chosen.time),
+        args.runs,
+        ms(remeasured),
+        (remeasured.as_secs_f64() / target.as_secs_f64() - 1.0) * 100.0
+    );
+    if outcome.chosen != outcome.rfc {
+        println!("  (t + 1 passes on less memory fills the target; --strict keeps the RFC choice)");
+    }
+    if !args.no_profiles {
+        print_profiles(hasher.as_ref(), &inputs, target, args.runs);
+    }
+    Ok(SuiteAction::Done(0))
+}
+
+fn names_auto(s: &str) -> bool {
+    cryptobench_core::names::fold(s) == "auto"
+}
+
+fn print_profiles(hasher: &dyn Hasher, inputs: &Inputs, target: Duration, runs: usize) {
+    println!();
+    println!("published profiles on this machine ({}):", hasher.name());
+    println!(
+        "  {:<32} {:<34} {:>10} {:>9}  source",
+        "profile", "PHC prefix", "time", "target"
+    );
+    for p in tune::PROFILES {
+        let prefix = phc::prefix(&p.params);
+        // One run for profiles slower than 2 s, so tune stays under a minute.
+        let cost = cases::expected_ns(&p.params, 2) * 1e-9;
+        let n = if cost > 2.0 { 1 } else { runs };
+        match time_point(hasher, &p.params, inputs, n) {
+            Ok(d) => println!(
+                "  {:<32} {:<34} {:>10} {:>8.0}%  {}{}",
+                p.name,
+                prefix,
+                ms(d),
+                d.as_secs_f64() / target.as_secs_f64() * 100.0,
+                p.source,
+                if n == 1 { " (1 run)" } else { "" }
+            ),
+            Err(why) => println!("  {:<32} {:<34} skipped: {why}", p.name, prefix),
+        }
+    }
+}
