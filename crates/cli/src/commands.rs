@@ -80,7 +80,10 @@ fn run(g: &Global, a: &RunArgs) -> Result<u8> {
         }
     };
     let outcome = app::bench(g, &cfg, suites, true)?;
-    output::print_run(g, &outcome.run, &outcome.suites)?;
+    output::print_run_with(g, &outcome.run, &outcome.suites, output::Detail::Summary)?;
+    if !g.quiet {
+        println!("every case: `cryptobench show {}`", outcome.run.id);
+    }
     if !a.no_report {
         cryptobench_report::html::write_html(&a.report, &outcome.run, &outcome.suites, None)?;
         if !g.quiet {

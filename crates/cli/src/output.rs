@@ -16,8 +16,27 @@ pub fn console_format(g: &Global) -> Result<&'static str> {
     )?)
 }
 
+/// How much of a run to print as tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Every case and every suite table, then the headlines.
+    Full,
+    /// The one-screen summary of `run`: header, headlines, failures.
+    Summary,
+}
+
 /// Prints a run: tables (with each suite's own summaries) or an export.
 pub fn print_run(g: &Global, run: &Run, suites: &[Box<dyn Suite>]) -> Result<()> {
+    print_run_with(g, run, suites, Detail::Full)
+}
+
+/// Prints a run at the given level of detail.
+pub fn print_run_with(
+    g: &Global,
+    run: &Run,
+    suites: &[Box<dyn Suite>],
+    detail: Detail,
+) -> Result<()> {
     if g.quiet {
         return Ok(());
     }
@@ -30,9 +49,26 @@ pub fn print_run(g: &Global, run: &Run, suites: &[Box<dyn Suite>]) -> Result<()>
     }
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     writeln!(out, "{}", tables::run_header(run))?;
-    for t in tables::suite_tables(&run.measurements) {
-        writeln!(out, "{}", text::render(&t, color))?;
+    if detail == Detail::Full {
+        for t in tables::suite_tables(&run.measurements) {
+            writeln!(out, "{}", text::render(&t, color))?;
+        }
+        for s in suites {
+            let mine: Vec<_> = run
+                .measurements
+                .iter()
+                .filter(|m| m.suite == s.name())
+                .cloned()
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            for t in s.summarize(&mine) {
+                writeln!(out, "{}", text::render(&t, color))?;
+            }
+        }
     }
+    let mut headlines = Vec::new();
     for s in suites {
         let mine: Vec<_> = run
             .measurements
@@ -40,12 +76,16 @@ pub fn print_run(g: &Global, run: &Run, suites: &[Box<dyn Suite>]) -> Result<()>
             .filter(|m| m.suite == s.name())
             .cloned()
             .collect();
-        if mine.is_empty() {
-            continue;
+        if !mine.is_empty() {
+            headlines.extend(s.headline(&mine));
         }
-        for t in s.summarize(&mine) {
-            writeln!(out, "{}", text::render(&t, color))?;
+    }
+    if !headlines.is_empty() {
+        writeln!(out, "Summary")?;
+        for h in headlines {
+            writeln!(out, "  {h}")?;
         }
+        writeln!(out)?;
     }
     if g.verbose {
         for m in &run.measurements {

@@ -219,6 +219,10 @@ impl Suite for ElgamalSuite {
     fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
         crate::summary::tables(measurements)
     }
+
+    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
+        crate::summary::headline(measurements)
+    }
 }
 
 /// Keys shared by every case of one (curve, arithmetic): generated once.

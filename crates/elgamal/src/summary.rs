@@ -353,3 +353,43 @@ fn targets_table(cells: &[Cell], ms: &[Measurement]) -> Option<Table> {
     }
     (!t.rows.is_empty()).then_some(t)
 }
+
+/// One line per curve: the best serial and parallel throughput at the
+/// longest message measured, encrypt and decrypt (seed 002's metric).
+pub fn headline(ms: &[Measurement]) -> Vec<String> {
+    let cells = cells(ms);
+    let mut curves: Vec<&str> = cells.iter().map(|c| c.curve.as_str()).collect();
+    curves.dedup();
+    curves.sort_unstable();
+    curves.dedup();
+    curves
+        .into_iter()
+        .map(|curve| {
+            let mine: Vec<&Cell> = cells
+                .iter()
+                .filter(|c| c.curve == curve && c.encoding == "char")
+                .collect();
+            let longest = mine.iter().map(|c| c.length).max().unwrap_or(0);
+            let best = |op: &str| {
+                mine.iter()
+                    .filter(|c| c.op == op && c.length == longest)
+                    .max_by(|a, b| a.chars_per_s.total_cmp(&b.chars_per_s))
+                    .map(|c| {
+                        format!(
+                            "{} {} ({}, {} worker(s))",
+                            op,
+                            rate(c.chars_per_s),
+                            c.mode,
+                            c.threads
+                        )
+                    })
+                    .unwrap_or_else(|| format!("{op} not measured"))
+            };
+            format!(
+                "EC-ElGamal {curve} char, {longest} characters: {}; {}",
+                best("encrypt"),
+                best("decrypt")
+            )
+        })
+        .collect()
+}

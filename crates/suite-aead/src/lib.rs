@@ -1,44 +1,345 @@
-//! The aead suite (not yet written: plans no cases).
+//! The `aead` suite: authenticated encryption across OpenSSL, libsodium,
+//! RustCrypto and libaegis.
+//!
+//! It reproduces seed 003 (AEGIS against AES-GCM and ChaCha20-Poly1305:
+//! GB/s on 20 MB messages, operations/s on 1 KB) and seed 004 (GCM against
+//! CCM; a flipped bit must fail decryption) and widens both to a matrix of
+//! algorithms ([`algorithms`]) by backends ([`backend`]). Nothing is timed
+//! before it is shown correct ([`checks`]: Wycheproof and other published
+//! vectors, round trip, tamper, interop); cells a library lacks are planned
+//! as unavailable with the reason. [`case`] states what the timed region
+//! holds, [`summary`] draws the seed-shaped tables and [`papers`] the
+//! `cryptobench paper` entries.
+#![deny(missing_docs)]
 
-use cryptobench_core::{BackendInfo, Error, Paper, PlannedCase, RunConfig, Suite, SuiteAction};
+pub mod algorithms;
+pub mod backend;
+pub mod case;
+pub mod checks;
+pub mod cli;
+mod papers;
+pub mod stream;
+pub mod summary;
+pub mod vectors;
+
+use algorithms::{Algorithm, Family, ALGORITHMS};
+use backend::{Backend, Params, BACKENDS};
+use case::{AeadCase, CaseConfig, NonceMode, Operation};
+use checks::CheckCache;
+use cryptobench_core::{
+    BackendInfo, CaseSpec, Error, Measurement, PlannedCase, RunConfig, Suite, Table,
+};
+use std::sync::Arc;
+
+pub use papers::papers;
+
+/// Suite name on the command line and in results.
+pub const SUITE: &str = "aead";
+
+/// Seed 003's headline sizes: data rate on 20 MB, operations/s on 1 KB.
+pub const SEED003_RATE_BYTES: u64 = 20_000_000;
+/// Seed 003's operations/s size.
+pub const SEED003_OPS_BYTES: u64 = 1_000;
+/// `openssl speed -bytes 16384`: the fidelity comparison size.
+pub const PEER_BYTES: u64 = 16_384;
+
+/// Default sizes (issue 4): 0 B to 20 MB.
+pub const DEFAULT_SIZES: [u64; 10] = [
+    0, 16, 64, 256, 1_000, 8_192, 16_384, 65_536, 1_048_576, 20_000_000,
+];
+/// `--quick` sizes: a few seconds for the whole suite.
+pub const QUICK_SIZES: [u64; 4] = [16, 1_000, 16_384, 1_048_576];
+
+/// Options of one benchmark (from `cryptobench aead` flags or a paper).
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Algorithms to run; `None` = the default set.
+    pub algorithms: Option<Vec<&'static Algorithm>>,
+    /// Message sizes; `None` = [`DEFAULT_SIZES`] (or [`QUICK_SIZES`]).
+    pub sizes: Option<Vec<u64>>,
+    /// Operations; `None` = encrypt and decrypt (encrypt only when quick).
+    pub operations: Option<Vec<Operation>>,
+    /// Associated-data bytes per message.
+    pub aad: usize,
+    /// Nonce generation.
+    pub nonce: NonceMode,
+    /// Key schedule inside every operation.
+    pub per_message_init: bool,
+    /// Tag length for every algorithm that allows it; `None` = each default.
+    pub tag_len: Option<usize>,
+    /// Leave out the `openssl speed` peers.
+    pub no_peers: bool,
+}
 
 /// The aead suite.
 #[derive(Debug, Clone, Default)]
-pub struct AeadSuite;
+pub struct AeadSuite {
+    /// What to run.
+    pub options: Options,
+}
+
+impl AeadSuite {
+    /// A suite with these options.
+    pub fn new(options: Options) -> Self {
+        Self { options }
+    }
+
+    fn algorithms(&self, cfg: &RunConfig) -> Vec<&'static Algorithm> {
+        match &self.options.algorithms {
+            Some(list) => list.clone(),
+            // Quick runs leave out the extras (AES-192, AEGIS X2/X4).
+            None => ALGORITHMS
+                .iter()
+                .filter(|a| (a.default || cfg.full) && !(cfg.quick && a.key_len == 24))
+                .collect(),
+        }
+    }
+
+    fn sizes(&self, cfg: &RunConfig) -> Vec<u64> {
+        match &self.options.sizes {
+            Some(s) => s.clone(),
+            None if cfg.quick => QUICK_SIZES.to_vec(),
+            None => DEFAULT_SIZES.to_vec(),
+        }
+    }
+
+    /// Operations for `alg`: as asked, else encrypt everywhere plus decrypt
+    /// for GCM and CCM (seed 004 compares both directions); quick runs
+    /// encrypt only. Keeps the default run within a few minutes.
+    fn operations(&self, cfg: &RunConfig, alg: &Algorithm) -> Vec<Operation> {
+        match &self.options.operations {
+            Some(o) => o.clone(),
+            None if cfg.quick => vec![Operation::Encrypt],
+            None if matches!(alg.family, Family::Gcm | Family::Ccm) => {
+                vec![Operation::Encrypt, Operation::Decrypt]
+            }
+            None => vec![Operation::Encrypt],
+        }
+    }
+
+    fn spec(
+        &self,
+        alg: &Algorithm,
+        backend: Backend,
+        op: Operation,
+        size: u64,
+        tag: usize,
+    ) -> CaseSpec {
+        let mut spec = CaseSpec::new(
+            SUITE,
+            alg.name,
+            backend.name(),
+            backend.version(),
+            op.name(),
+        )
+        .size(size)
+        .param("tag", tag)
+        .param("aad", self.options.aad)
+        .param("nonce", self.options.nonce.name())
+        // A rough 1 GB/s plus 200 ns per message, for the ETA only.
+        .expect_ns(size as f64 + 200.0);
+        if self.options.per_message_init {
+            spec = spec.param("init", "per-message");
+        }
+        spec
+    }
+}
 
 impl Suite for AeadSuite {
     fn name(&self) -> &'static str {
-        "aead"
+        SUITE
     }
+
     fn about(&self) -> &'static str {
-        "not yet available"
+        "AEADs (AES-GCM/CCM/OCB/GCM-SIV, ChaCha20-Poly1305, XChaCha, AEGIS) across OpenSSL, libsodium, RustCrypto, libaegis"
     }
+
     fn backends(&self) -> Vec<BackendInfo> {
-        Vec::new()
+        BACKENDS
+            .iter()
+            .map(|b| BackendInfo {
+                name: b.name().into(),
+                version: b.version(),
+                unavailable: match b {
+                    Backend::Sodium => cryptobench_backends::sodium::init().err(),
+                    _ => None,
+                },
+            })
+            .collect()
     }
+
     fn primitives(&self) -> Vec<String> {
-        Vec::new()
+        ALGORITHMS.iter().map(|a| a.name.to_string()).collect()
     }
-    fn plan(&self, _cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
-        Ok(Vec::new())
+
+    fn plan(&self, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
+        let sizes = self.sizes(cfg);
+        let algs = self.algorithms(cfg);
+        let seed = cfg.seed.unwrap_or_else(time_seed);
+        let cache = Arc::new(CheckCache::new(seed));
+        let mut plan = Vec::new();
+        let headline = sizes.first().copied().unwrap_or(0);
+        for alg in &algs {
+            let alg: &'static Algorithm = alg;
+            let tag = self.options.tag_len.unwrap_or(alg.default_tag);
+            let ops = self.operations(cfg, alg);
+            for backend in BACKENDS {
+                if !cfg.wants_backend(backend.name()) {
+                    continue;
+                }
+                let first = self.spec(alg, backend, Operation::Encrypt, headline, tag);
+                match backend.offers(alg) {
+                    None => continue,
+                    Some(Err(reason)) => {
+                        plan.push(PlannedCase::unavailable(first, reason));
+                        continue;
+                    }
+                    Some(Ok(())) => {}
+                }
+                if !alg.tag_lens.contains(&tag) {
+                    let allowed: Vec<String> = alg.tag_lens.iter().map(|t| t.to_string()).collect();
+                    plan.push(PlannedCase::skipped(
+                        first,
+                        format!(
+                            "{} takes tags of {} bytes, not {tag}",
+                            alg.name,
+                            allowed.join(", ")
+                        ),
+                    ));
+                    continue;
+                }
+                let probe_key = vec![0u8; alg.key_len];
+                let probe = Params {
+                    key: &probe_key,
+                    nonce_len: alg.nonce_len,
+                    tag_len: tag,
+                };
+                if let Err(e) = backend.build(alg, &probe) {
+                    plan.push(PlannedCase::skipped(first, e.0));
+                    continue;
+                }
+                for &op in &ops {
+                    for &size in &sizes {
+                        let spec = self.spec(alg, backend, op, size, tag);
+                        if let Some(max) = max_message(alg).filter(|max| size > *max) {
+                            plan.push(PlannedCase::skipped(
+                                spec,
+                                format!(
+                                    "{} with a {}-byte nonce takes messages up to {} bytes (NIST SP 800-38C: length field of {} bytes)",
+                                    alg.name,
+                                    alg.nonce_len,
+                                    max,
+                                    15 - alg.nonce_len
+                                ),
+                            ));
+                            continue;
+                        }
+                        let case_cfg = CaseConfig {
+                            alg,
+                            backend,
+                            op,
+                            size: size as usize,
+                            aad_len: self.options.aad,
+                            tag_len: tag,
+                            nonce: self.options.nonce,
+                            per_message_init: self.options.per_message_init,
+                            seed,
+                        };
+                        let cache = cache.clone();
+                        plan.push(PlannedCase::ready(spec, move || {
+                            Ok(Box::new(AeadCase::new(case_cfg.clone(), cache.clone())?))
+                        }));
+                    }
+                }
+            }
+        }
+        if !self.options.no_peers {
+            let encrypts = algs
+                .first()
+                .map(|a| self.operations(cfg, a).contains(&Operation::Encrypt))
+                .unwrap_or(false);
+            plan.extend(self.peers(cfg, &algs, encrypts, &sizes, &cache));
+        }
+        Ok(plan)
+    }
+
+    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
+        summary::tables(measurements)
+    }
+
+    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
+        summary::headline(measurements)
     }
 }
 
-/// Seed experiments this suite reproduces.
-pub fn papers() -> Vec<Box<dyn Paper>> {
-    Vec::new()
-}
-
-/// Command-line interface of `cryptobench aead`.
-pub mod cli {
-    use super::*;
-
-    /// Options of `cryptobench aead`.
-    #[derive(Debug, Clone, Default, clap::Args)]
-    pub struct AeadArgs {}
-
-    /// Runs `cryptobench aead ...`.
-    pub fn command(_args: &AeadArgs, _cfg: &RunConfig) -> Result<SuiteAction, Error> {
-        Ok(SuiteAction::Bench(vec![Box::new(AeadSuite)]))
+impl AeadSuite {
+    /// `openssl speed -evp` at 16 KiB beside OpenSSL's own cases (fidelity).
+    fn peers(
+        &self,
+        cfg: &RunConfig,
+        algs: &[&'static Algorithm],
+        encrypts: bool,
+        sizes: &[u64],
+        cache: &Arc<CheckCache>,
+    ) -> Vec<PlannedCase> {
+        use cryptobench_engine::peers::{openssl_speed_evp, OPENSSL_SPEED};
+        if !cfg.wants_backend(OPENSSL_SPEED) && !cfg.wants_backend(Backend::OpenSsl.name()) {
+            return Vec::new();
+        }
+        // Only beside an OpenSSL case of the same size and operation.
+        if !encrypts || !sizes.contains(&PEER_BYTES) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (name, evp) in [
+            ("AES-256-GCM", "aes-256-gcm"),
+            ("ChaCha20-Poly1305", "chacha20-poly1305"),
+        ] {
+            let Some(alg) = algs.iter().copied().find(|a| a.name == name) else {
+                continue;
+            };
+            out.push(openssl_speed_evp(SUITE, name, evp, "encrypt", PEER_BYTES));
+            if cfg.wants_backend(Backend::OpenSsl.name()) {
+                // The peer's own loop, run here: isolates the harness.
+                let backend = Backend::OpenSsl;
+                let spec = CaseSpec::new(
+                    SUITE,
+                    name,
+                    backend.name(),
+                    backend.version(),
+                    stream::STREAM,
+                )
+                .size(PEER_BYTES)
+                .param("loop", "EVP_EncryptUpdate only, as openssl speed -evp")
+                .expect_ns(PEER_BYTES as f64);
+                let cache = cache.clone();
+                out.push(PlannedCase::ready(spec, move || {
+                    Ok(Box::new(stream::StreamCase::new(
+                        alg,
+                        PEER_BYTES as usize,
+                        cache.clone(),
+                    )?))
+                }));
+            }
+        }
+        out
     }
 }
+
+/// The longest message an algorithm takes at its benchmark nonce size,
+/// where that is below what a benchmark might ask: CCM's length field has
+/// 15 - nonce bytes (a 12-byte nonce allows 2^24 - 1 bytes, less than 20 MB).
+fn max_message(alg: &Algorithm) -> Option<u64> {
+    (alg.family == Family::Ccm).then(|| (1u64 << (8 * (15 - alg.nonce_len as u64))) - 1)
+}
+
+/// A seed for check randomness when `--seed` is absent.
+fn time_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0x5EED)
+}
+
+#[cfg(test)]
+mod tests;

@@ -92,6 +92,10 @@ impl Suite for Argon2Suite {
     fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
         report::summarize(measurements)
     }
+
+    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
+        report::headline(measurements)
+    }
 }
 
 /// Seed experiments this suite reproduces: `argon2` (seed 000, Tables 9 and 10).

@@ -346,3 +346,47 @@ impl Paper for SeedPaper {
         seed::render(&Index::new(measurements))
     }
 }
+
+/// Targets of the one-screen summary (seed 000's question: which
+/// parameters fit a login budget here).
+pub const HEADLINE_TARGETS_MS: [f64; 3] = [250.0, 500.0, 1000.0];
+
+/// For each target time, the measured Argon2id point (library backends
+/// only) with the most memory, then the most passes, whose median fits.
+pub fn headline(measurements: &[Measurement]) -> Vec<String> {
+    let points: Vec<(&Measurement, u32, u32, u32, f64)> = measurements
+        .iter()
+        .filter(|m| {
+            m.primitive == "Argon2id" && !m.backend.starts_with("peer:") && m.operation == "hash"
+        })
+        .filter_map(|m| {
+            Some((
+                m,
+                num(m, "m_kib")?,
+                num(m, "t")?,
+                num(m, "p")?,
+                m.median_ns()?,
+            ))
+        })
+        .collect();
+    if points.is_empty() {
+        return vec!["Argon2id: no point measured in this run (run `cryptobench argon2 tune --target 500ms`)".into()];
+    }
+    HEADLINE_TARGETS_MS
+        .iter()
+        .map(|&target| {
+            let best = points
+                .iter()
+                .filter(|p| p.4 <= target * 1e6)
+                .max_by(|a, b| (a.1, a.2).cmp(&(b.1, b.2)).then(b.4.total_cmp(&a.4)));
+            match best {
+                Some((m, kib, t, lanes, ns)) => format!(
+                    "Argon2id within {target:.0} ms: m={kib} KiB, t={t}, p={lanes} on {} ({:.0} ms measured)",
+                    m.backend,
+                    ns / 1e6
+                ),
+                None => format!("Argon2id within {target:.0} ms: no measured point is that fast; see `argon2 tune`"),
+            }
+        })
+        .collect()
+}

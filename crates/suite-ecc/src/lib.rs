@@ -330,6 +330,25 @@ impl Suite for EccSuite {
     fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
         summary::tables(measurements)
     }
+
+    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
+        let rows = summary::openssl_keygen_rows(measurements);
+        summary::band_winners(&rows)
+            .into_iter()
+            .filter_map(|(band, by_ratio, by_security)| {
+                let r = by_ratio?;
+                let s = by_security.map(|s| s.curve).unwrap_or_default();
+                Some(format!(
+                    "ECC band {} bits: {} ({:.1} us/key, seed ratio {}%); per bit of security: {}",
+                    band.label,
+                    r.curve,
+                    r.time_ns / 1e3,
+                    summary::pct(r.seed_ratio_pct()),
+                    s
+                ))
+            })
+            .collect()
+    }
 }
 
 /// Seed experiments this suite reproduces: `ecc-keygen` (seed 000, Tables

@@ -239,6 +239,19 @@ impl Suite for HashSuite {
     fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
         vec![fidelity_table(measurements)]
     }
+
+    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
+        fidelity_table(measurements)
+            .rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "hash fidelity {} at {}: cryptobench/openssl speed = {} ({} vs {})",
+                    r[0], r[1], r[4], r[2], r[3]
+                )
+            })
+            .collect()
+    }
 }
 
 /// Ours (OpenSSL backend) against `openssl speed` at the same size.

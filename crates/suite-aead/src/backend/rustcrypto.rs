@@ -1,0 +1,187 @@
+//! RustCrypto's pure-Rust AEADs, all from one generation (aead 0.6, aes 0.9):
+//! `aes-gcm`, `ccm`, `ocb3`, `aes-gcm-siv` and `chacha20poly1305`.
+//!
+//! Nonce and tag sizes are type parameters in these crates, so only the sizes
+//! listed in [`build`] are compiled in; any other size is reported as
+//! unsupported (a skipped Wycheproof group, a skipped benchmark cell) rather
+//! than growing the binary with every combination.
+
+use super::{split_sealed, Params, Rejected, Sealer, Unsupported};
+use crate::algorithms::{Algorithm, Family};
+use aead::array::Array;
+use aead::consts::{U10, U11, U12, U13, U14, U16, U4, U6, U7, U8, U9};
+use aead::inout::InOutBuf;
+use aead::{AeadInOut, KeyInit};
+use aes::{Aes128, Aes192, Aes256};
+
+/// The crates and versions behind this backend.
+pub(super) const VERSION: &str =
+    "RustCrypto aes-gcm 0.11, ccm 0.6, ocb3 0.2, aes-gcm-siv 0.12, chacha20poly1305 0.11";
+
+pub(super) fn offers(alg: &Algorithm) -> Option<Result<(), String>> {
+    match alg.family {
+        Family::Gcm | Family::Ccm | Family::Ocb | Family::GcmSiv => Some(Ok(())),
+        Family::ChaChaIetf | Family::XChaCha => Some(Ok(())),
+        Family::ChaChaOriginal => Some(Err(
+            "chacha20poly1305 implements the IETF and X variants, not the original 64-bit nonce one"
+                .into(),
+        )),
+        _ => None,
+    }
+}
+
+/// A RustCrypto cipher instance (its key schedule) behind [`Sealer`].
+struct Keyed<A> {
+    cipher: A,
+    tag_len: usize,
+}
+
+fn keyed<A>(key: &[u8], tag_len: usize) -> Result<Box<dyn Sealer>, Unsupported>
+where
+    A: AeadInOut + KeyInit + Send + 'static,
+{
+    let cipher = A::new_from_slice(key).map_err(|_| Unsupported("key length rejected".into()))?;
+    Ok(Box::new(Keyed { cipher, tag_len }))
+}
+
+impl<A: AeadInOut + Send> Sealer for Keyed<A> {
+    fn tag_len(&self) -> usize {
+        self.tag_len
+    }
+
+    fn seal(
+        &mut self,
+        nonce: &[u8],
+        aad: &[u8],
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Rejected> {
+        let nonce = Array::try_from(nonce).map_err(|_| Rejected)?;
+        if out.len() != msg.len() + self.tag_len {
+            return Err(Rejected);
+        }
+        let (ct, tag_out) = out.split_at_mut(msg.len());
+        let buf = InOutBuf::new(msg, ct).map_err(|_| Rejected)?;
+        let tag = self
+            .cipher
+            .encrypt_inout_detached(&nonce, aad, buf)
+            .map_err(|_| Rejected)?;
+        tag_out.copy_from_slice(&tag);
+        Ok(())
+    }
+
+    fn open(
+        &mut self,
+        nonce: &[u8],
+        aad: &[u8],
+        sealed: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Rejected> {
+        let (ct, tag) = split_sealed(sealed, out, self.tag_len)?;
+        let nonce = Array::try_from(nonce).map_err(|_| Rejected)?;
+        let tag = Array::try_from(tag).map_err(|_| Rejected)?;
+        let buf = InOutBuf::new(ct, out).map_err(|_| Rejected)?;
+        self.cipher
+            .decrypt_inout_detached(&nonce, aad, buf, &tag)
+            .map_err(|_| Rejected)
+    }
+}
+
+/// Dispatches a run-time (nonce, tag) pair to the compiled type.
+macro_rules! by_sizes {
+    ($p:expr, $alg:expr, $ty:ident<$aes:ty>, [$(($n:literal, $t:literal, $N:ty, $T:ty)),* $(,)?]) => {
+        match ($p.nonce_len, $p.tag_len) {
+            $(($n, $t) => keyed::<$ty<$aes, $N, $T>>($p.key, $t),)*
+            _ => Err(Unsupported(format!(
+                "RustCrypto {} is compiled here for nonce/tag bytes {} only",
+                $alg.name,
+                [$(concat!($n, "/", $t)),*].join(", ")
+            ))),
+        }
+    };
+}
+
+type Gcm<A, N, T> = aes_gcm::AesGcm<A, N, T>;
+type Ccm<A, N, T> = ccm::Ccm<A, T, N>;
+type Ocb<A, N, T> = ocb3::Ocb3<A, N, T>;
+
+macro_rules! gcm {
+    ($p:expr, $alg:expr, $aes:ty) => {
+        by_sizes!(
+            $p,
+            $alg,
+            Gcm<$aes>,
+            [(12, 16, U12, U16), (16, 16, U16, U16), (12, 12, U12, U12)]
+        )
+    };
+}
+
+macro_rules! ccm {
+    ($p:expr, $alg:expr, $aes:ty) => {
+        by_sizes!(
+            $p,
+            $alg,
+            Ccm<$aes>,
+            [
+                (12, 16, U12, U16),
+                (12, 14, U12, U14),
+                (12, 12, U12, U12),
+                (12, 10, U12, U10),
+                (12, 8, U12, U8),
+                (12, 6, U12, U6),
+                (12, 4, U12, U4),
+                (7, 16, U7, U16),
+                (8, 16, U8, U16),
+                (9, 16, U9, U16),
+                (10, 16, U10, U16),
+                (11, 16, U11, U16),
+                (13, 16, U13, U16),
+            ]
+        )
+    };
+}
+
+macro_rules! ocb {
+    ($p:expr, $alg:expr, $aes:ty) => {
+        by_sizes!(
+            $p,
+            $alg,
+            Ocb<$aes>,
+            [(12, 16, U12, U16), (12, 12, U12, U12), (12, 8, U12, U8)]
+        )
+    };
+}
+
+pub(super) fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
+    let fixed = |nonce: usize| -> Result<(), Unsupported> {
+        if p.nonce_len != nonce || p.tag_len != 16 {
+            return Err(Unsupported(format!(
+                "RustCrypto {} takes {nonce}-byte nonces and 16-byte tags only",
+                alg.name
+            )));
+        }
+        Ok(())
+    };
+    match (alg.family, alg.key_len) {
+        (Family::Gcm, 16) => gcm!(p, alg, Aes128),
+        (Family::Gcm, 24) => gcm!(p, alg, Aes192),
+        (Family::Gcm, 32) => gcm!(p, alg, Aes256),
+        (Family::Ccm, 16) => ccm!(p, alg, Aes128),
+        (Family::Ccm, 32) => ccm!(p, alg, Aes256),
+        (Family::Ocb, 16) => ocb!(p, alg, Aes128),
+        (Family::Ocb, 32) => ocb!(p, alg, Aes256),
+        (Family::GcmSiv, 16) => {
+            fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes128GcmSiv>(p.key, 16))
+        }
+        (Family::GcmSiv, 32) => {
+            fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes256GcmSiv>(p.key, 16))
+        }
+        (Family::ChaChaIetf, _) => {
+            fixed(12).and_then(|_| keyed::<chacha20poly1305::ChaCha20Poly1305>(p.key, 16))
+        }
+        (Family::XChaCha, _) => {
+            fixed(24).and_then(|_| keyed::<chacha20poly1305::XChaCha20Poly1305>(p.key, 16))
+        }
+        _ => Err(Unsupported(format!("RustCrypto has no {} here", alg.name))),
+    }
+}

@@ -1,0 +1,285 @@
+//! libsodium 1.0.22 (vendored by `libsodium-sys-stable`), the library of
+//! seed 003's table: `aes256gcm`, `chacha20poly1305` (original),
+//! `chacha20poly1305_ietf`, `xchacha20poly1305_ietf`, `aegis128l`, `aegis256`.
+//!
+//! The detached functions are used so the tag lands right after the
+//! ciphertext without a copy. AES-256-GCM keeps its expanded key in
+//! `crypto_aead_aes256gcm_state` (the `beforenm`/`afternm` API), the others
+//! have no key schedule to keep. libsodium's AEGIS has 256-bit tags only,
+//! and its AES-256-GCM exists only on CPUs with AES-NI and PCLMUL.
+
+use super::{split_sealed, Params, Rejected, Sealer, Unsupported};
+use crate::algorithms::{Algorithm, Family};
+use libsodium_sys as ffi;
+
+type EncryptDetached = unsafe extern "C" fn(
+    *mut u8,
+    *mut u8,
+    *mut u64,
+    *const u8,
+    u64,
+    *const u8,
+    u64,
+    *const u8,
+    *const u8,
+    *const u8,
+) -> i32;
+type DecryptDetached = unsafe extern "C" fn(
+    *mut u8,
+    *mut u8,
+    *const u8,
+    u64,
+    *const u8,
+    *const u8,
+    u64,
+    *const u8,
+    *const u8,
+) -> i32;
+
+/// Whether libsodium says its AES-256-GCM can run on this CPU.
+pub(crate) fn aes256gcm_available() -> bool {
+    if cryptobench_backends::sodium::init().is_err() {
+        return false;
+    }
+    // SAFETY: a pure query, valid after sodium_init.
+    unsafe { ffi::crypto_aead_aes256gcm_is_available() == 1 }
+}
+
+pub(super) fn offers(alg: &Algorithm) -> Option<Result<(), String>> {
+    if let Err(e) = cryptobench_backends::sodium::init() {
+        return Some(Err(e));
+    }
+    match alg.family {
+        Family::Gcm if alg.key_len == 32 => Some(if aes256gcm_available() {
+            Ok(())
+        } else {
+            Err("libsodium's AES-256-GCM needs AES-NI and PCLMUL (crypto_aead_aes256gcm_is_available() = 0)".into())
+        }),
+        Family::ChaChaIetf | Family::ChaChaOriginal | Family::XChaCha => Some(Ok(())),
+        Family::Aegis128L | Family::Aegis256 => Some(Ok(())),
+        _ => None,
+    }
+}
+
+pub(super) fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
+    let (nonce_len, tag_len) = match alg.family {
+        Family::Gcm => (12, 16),
+        Family::ChaChaIetf => (12, 16),
+        Family::ChaChaOriginal => (8, 16),
+        Family::XChaCha => (24, 16),
+        Family::Aegis128L => (16, 32),
+        Family::Aegis256 => (32, 32),
+        _ => return Err(Unsupported(format!("libsodium has no {}", alg.name))),
+    };
+    if p.nonce_len != nonce_len {
+        return Err(Unsupported(format!(
+            "libsodium's {} takes {nonce_len}-byte nonces only",
+            alg.name
+        )));
+    }
+    if p.tag_len != tag_len {
+        return Err(Unsupported(format!(
+            "libsodium's {} has {}-bit tags only",
+            alg.name,
+            tag_len * 8
+        )));
+    }
+    if alg.family == Family::Gcm {
+        let mut state = Box::new(ffi::crypto_aead_aes256gcm_state { opaque: [0; 512] });
+        // SAFETY: the state is a properly aligned, owned buffer and the key is
+        // 32 bytes (checked by Backend::build).
+        let rc = unsafe { ffi::crypto_aead_aes256gcm_beforenm(&mut *state, p.key.as_ptr()) };
+        if rc != 0 {
+            return Err(Unsupported("libsodium AES-256-GCM key setup failed".into()));
+        }
+        return Ok(Box::new(SodiumAesGcm { state }));
+    }
+    let (encrypt, decrypt): (EncryptDetached, DecryptDetached) = match alg.family {
+        Family::ChaChaIetf => (
+            ffi::crypto_aead_chacha20poly1305_ietf_encrypt_detached,
+            ffi::crypto_aead_chacha20poly1305_ietf_decrypt_detached,
+        ),
+        Family::ChaChaOriginal => (
+            ffi::crypto_aead_chacha20poly1305_encrypt_detached,
+            ffi::crypto_aead_chacha20poly1305_decrypt_detached,
+        ),
+        Family::XChaCha => (
+            ffi::crypto_aead_xchacha20poly1305_ietf_encrypt_detached,
+            ffi::crypto_aead_xchacha20poly1305_ietf_decrypt_detached,
+        ),
+        Family::Aegis128L => (
+            ffi::crypto_aead_aegis128l_encrypt_detached,
+            ffi::crypto_aead_aegis128l_decrypt_detached,
+        ),
+        _ => (
+            ffi::crypto_aead_aegis256_encrypt_detached,
+            ffi::crypto_aead_aegis256_decrypt_detached,
+        ),
+    };
+    Ok(Box::new(SodiumKeyed {
+        key: p.key.to_vec(),
+        nonce_len,
+        tag_len,
+        encrypt,
+        decrypt,
+    }))
+}
+
+/// An algorithm that takes the raw key on every call.
+struct SodiumKeyed {
+    key: Vec<u8>,
+    nonce_len: usize,
+    tag_len: usize,
+    encrypt: EncryptDetached,
+    decrypt: DecryptDetached,
+}
+
+impl Sealer for SodiumKeyed {
+    fn tag_len(&self) -> usize {
+        self.tag_len
+    }
+
+    fn seal(
+        &mut self,
+        nonce: &[u8],
+        aad: &[u8],
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Rejected> {
+        if nonce.len() != self.nonce_len || out.len() != msg.len() + self.tag_len {
+            return Err(Rejected);
+        }
+        let (ct, tag) = out.split_at_mut(msg.len());
+        let mut tag_written = 0u64;
+        // SAFETY: every pointer covers the length passed with it; the nonce
+        // and key lengths are the algorithm's (checked above and at build).
+        let rc = unsafe {
+            (self.encrypt)(
+                ct.as_mut_ptr(),
+                tag.as_mut_ptr(),
+                &mut tag_written,
+                msg.as_ptr(),
+                msg.len() as u64,
+                aad.as_ptr(),
+                aad.len() as u64,
+                std::ptr::null(),
+                nonce.as_ptr(),
+                self.key.as_ptr(),
+            )
+        };
+        if rc == 0 && tag_written as usize == self.tag_len {
+            Ok(())
+        } else {
+            Err(Rejected)
+        }
+    }
+
+    fn open(
+        &mut self,
+        nonce: &[u8],
+        aad: &[u8],
+        sealed: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Rejected> {
+        let (ct, tag) = split_sealed(sealed, out, self.tag_len)?;
+        if nonce.len() != self.nonce_len {
+            return Err(Rejected);
+        }
+        // SAFETY: as in `seal`; `out` is exactly as long as `ct`.
+        let rc = unsafe {
+            (self.decrypt)(
+                out.as_mut_ptr(),
+                std::ptr::null_mut(),
+                ct.as_ptr(),
+                ct.len() as u64,
+                tag.as_ptr(),
+                aad.as_ptr(),
+                aad.len() as u64,
+                nonce.as_ptr(),
+                self.key.as_ptr(),
+            )
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(Rejected)
+        }
+    }
+}
+
+/// AES-256-GCM with its precomputed state.
+struct SodiumAesGcm {
+    state: Box<ffi::crypto_aead_aes256gcm_state>,
+}
+
+impl Sealer for SodiumAesGcm {
+    fn tag_len(&self) -> usize {
+        16
+    }
+
+    fn seal(
+        &mut self,
+        nonce: &[u8],
+        aad: &[u8],
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Rejected> {
+        if nonce.len() != 12 || out.len() != msg.len() + 16 {
+            return Err(Rejected);
+        }
+        let (ct, tag) = out.split_at_mut(msg.len());
+        let mut tag_written = 0u64;
+        // SAFETY: pointers cover their lengths; the state was set by beforenm.
+        let rc = unsafe {
+            ffi::crypto_aead_aes256gcm_encrypt_detached_afternm(
+                ct.as_mut_ptr(),
+                tag.as_mut_ptr(),
+                &mut tag_written,
+                msg.as_ptr(),
+                msg.len() as u64,
+                aad.as_ptr(),
+                aad.len() as u64,
+                std::ptr::null(),
+                nonce.as_ptr(),
+                &*self.state,
+            )
+        };
+        if rc == 0 && tag_written == 16 {
+            Ok(())
+        } else {
+            Err(Rejected)
+        }
+    }
+
+    fn open(
+        &mut self,
+        nonce: &[u8],
+        aad: &[u8],
+        sealed: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Rejected> {
+        let (ct, tag) = split_sealed(sealed, out, 16)?;
+        if nonce.len() != 12 {
+            return Err(Rejected);
+        }
+        // SAFETY: as in `seal`.
+        let rc = unsafe {
+            ffi::crypto_aead_aes256gcm_decrypt_detached_afternm(
+                out.as_mut_ptr(),
+                std::ptr::null_mut(),
+                ct.as_ptr(),
+                ct.len() as u64,
+                tag.as_ptr(),
+                aad.as_ptr(),
+                aad.len() as u64,
+                nonce.as_ptr(),
+                &*self.state,
+            )
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(Rejected)
+        }
+    }
+}

@@ -1,0 +1,427 @@
+//! The suite's own tables: seed 003's (GB/s on 20 MB, operations/s on 1 KB,
+//! speed against AES-256-GCM), seed 004's GCM-to-CCM ratio, availability
+//! with reasons, and the fidelity ratio against `openssl speed`.
+//!
+//! Every function here is pure over finished measurements so the `paper`
+//! entries and the binary draw the same figures.
+
+use crate::{PEER_BYTES, SEED003_OPS_BYTES, SEED003_RATE_BYTES, SUITE};
+use cryptobench_core::{units, CaseStatus, Measurement, Table};
+use std::collections::BTreeMap;
+
+/// A message that stays in the caches: where AEADs run at CPU speed.
+pub const IN_CACHE_BYTES: u64 = 1_048_576;
+
+/// Backend name of the `openssl speed` peer.
+const PEER: &str = "peer:openssl-speed";
+
+/// Bytes per second of a measured case.
+pub fn rate(m: &Measurement) -> Option<f64> {
+    let s = m.stats.as_ref()?;
+    s.bytes_per_s.or_else(|| {
+        (s.median > 0.0 && m.input_bytes > 0).then(|| m.input_bytes as f64 * 1e9 / s.median)
+    })
+}
+
+/// Operations per second of a measured case.
+pub fn ops(m: &Measurement) -> Option<f64> {
+    let s = m.stats.as_ref()?;
+    if s.ops_per_s > 0.0 {
+        Some(s.ops_per_s)
+    } else {
+        (s.median > 0.0).then(|| 1e9 / s.median)
+    }
+}
+
+fn measured<'a>(ms: &'a [Measurement], op: &'a str) -> impl Iterator<Item = &'a Measurement> + 'a {
+    ms.iter().filter(move |m| {
+        m.suite == SUITE
+            && m.status == CaseStatus::Measured
+            && m.operation == op
+            && m.backend != PEER
+    })
+}
+
+/// The size used for "data rate": 20 MB when measured, else the largest.
+pub fn rate_size(ms: &[Measurement]) -> Option<u64> {
+    let sizes: Vec<u64> = measured(ms, "encrypt").map(|m| m.input_bytes).collect();
+    if sizes.contains(&SEED003_RATE_BYTES) {
+        Some(SEED003_RATE_BYTES)
+    } else {
+        sizes.into_iter().max()
+    }
+}
+
+/// Encrypt rate of (algorithm, backend) at `size`.
+pub fn encrypt_rate(ms: &[Measurement], alg: &str, backend: &str, size: u64) -> Option<f64> {
+    measured(ms, "encrypt")
+        .find(|m| m.primitive == alg && m.backend == backend && m.input_bytes == size)
+        .and_then(rate)
+}
+
+/// The best backend's encrypt rate of `alg` at `size`, with its name.
+pub fn best_rate(ms: &[Measurement], alg: &str, size: u64) -> Option<(f64, String)> {
+    measured(ms, "encrypt")
+        .filter(|m| m.primitive == alg && m.input_bytes == size)
+        .filter_map(|m| rate(m).map(|r| (r, m.backend.clone())))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// Fastest (algorithm, backend, rate) at `size`.
+pub fn fastest(ms: &[Measurement], size: u64) -> Option<(String, String, f64)> {
+    measured(ms, "encrypt")
+        .filter(|m| m.input_bytes == size)
+        .filter_map(|m| rate(m).map(|r| (m.primitive.clone(), m.backend.clone(), r)))
+        .max_by(|a, b| a.2.total_cmp(&b.2))
+}
+
+fn gbps(r: f64) -> String {
+    format!("{:.2} GB/s", r / 1e9)
+}
+
+/// Seed 003's table with this machine's figures.
+pub fn seed003_table(ms: &[Measurement]) -> Option<Table> {
+    let size = rate_size(ms)?;
+    let mut t = Table::new(
+        format!(
+            "AEAD encryption (seed 003's table): data rate at {}, operations/s at {}",
+            units::format_size(size),
+            units::format_size(SEED003_OPS_BYTES)
+        ),
+        [
+            "algorithm",
+            "backend",
+            "data rate",
+            "ops/s at 1 KB",
+            "vs best AES-256-GCM",
+        ],
+    )
+    .right(&[2, 3, 4]);
+    let reference = best_rate(ms, "AES-256-GCM", size);
+    let mut pairs: Vec<(String, String)> = measured(ms, "encrypt")
+        .map(|m| (m.primitive.clone(), m.backend.clone()))
+        .collect();
+    pairs.sort_by_key(|(a, b)| (order(a), b.clone()));
+    pairs.dedup();
+    for (alg, backend) in pairs {
+        let r = encrypt_rate(ms, &alg, &backend, size);
+        let o = measured(ms, "encrypt")
+            .find(|m| {
+                m.primitive == alg && m.backend == backend && m.input_bytes == SEED003_OPS_BYTES
+            })
+            .and_then(ops);
+        if r.is_none() && o.is_none() {
+            continue;
+        }
+        let vs = match (r, &reference) {
+            (Some(r), Some((g, _))) if *g > 0.0 => format!("{:.2}x", r / g),
+            _ => "-".into(),
+        };
+        t.row([
+            alg,
+            backend,
+            r.map(gbps).unwrap_or_else(|| "-".into()),
+            o.map(units::format_ops).unwrap_or_else(|| "-".into()),
+            vs,
+        ]);
+    }
+    if size != SEED003_RATE_BYTES {
+        t.note(format!(
+            "20 MB was not measured in this run; data rate shown at {}",
+            units::format_size(size)
+        ));
+    }
+    if let Some((g, b)) = &reference {
+        t.note(format!("reference: AES-256-GCM on {b}, {}", gbps(*g)));
+    }
+    for at in [size, IN_CACHE_BYTES] {
+        if at != size && !measured(ms, "encrypt").any(|m| m.input_bytes == at) {
+            continue;
+        }
+        if let Some((alg, backend, r)) = fastest(ms, at) {
+            let mut line = format!(
+                "fastest AEAD at {}: {alg} on {backend}, {}",
+                units::format_size(at),
+                gbps(r)
+            );
+            if let Some((g, b)) = best_rate(ms, "AES-256-GCM", at) {
+                line.push_str(&format!(" = {:.2}x the best AES-256-GCM ({b})", r / g));
+            }
+            t.note(line);
+        }
+        if at == IN_CACHE_BYTES {
+            break;
+        }
+    }
+    if size > IN_CACHE_BYTES {
+        t.note("20 MB in and 20 MB out stream through memory: the fastest AEADs run near memory bandwidth there, so their lead is smaller than at 1 MiB, which stays in cache");
+    }
+    Some(t)
+}
+
+/// Table position of an algorithm name (the order of the algorithm table).
+fn order(name: &str) -> usize {
+    crate::algorithms::ALGORITHMS
+        .iter()
+        .position(|a| a.name == name)
+        .unwrap_or(usize::MAX)
+}
+
+/// GCM over CCM for one key size, backend and operation at `size`.
+pub fn gcm_over_ccm(
+    ms: &[Measurement],
+    bits: u32,
+    backend: &str,
+    op: &str,
+    size: u64,
+) -> Option<(f64, f64)> {
+    let find = |mode: &str| {
+        measured(ms, op)
+            .find(|m| {
+                m.primitive == format!("AES-{bits}-{mode}")
+                    && m.backend == backend
+                    && m.input_bytes == size
+            })
+            .and_then(rate)
+    };
+    Some((find("GCM")?, find("CCM")?))
+}
+
+/// Seed 004's comparison: GCM against CCM per backend, key size and operation.
+pub fn seed004_table(ms: &[Measurement]) -> Option<Table> {
+    let size = ms
+        .iter()
+        .filter(|m| {
+            m.suite == SUITE && m.primitive.ends_with("-CCM") && m.status == CaseStatus::Measured
+        })
+        .map(|m| m.input_bytes)
+        .max()?;
+    let mut t = Table::new(
+        format!("GCM vs CCM at {} (seed 004)", units::format_size(size)),
+        ["backend", "key", "operation", "GCM", "CCM", "GCM / CCM"],
+    )
+    .right(&[3, 4, 5]);
+    let mut backends: Vec<String> = ms.iter().map(|m| m.backend.clone()).collect();
+    backends.sort();
+    backends.dedup();
+    for backend in &backends {
+        for bits in [128, 256] {
+            for op in ["encrypt", "decrypt"] {
+                if let Some((g, c)) = gcm_over_ccm(ms, bits, backend, op, size) {
+                    t.row([
+                        backend.clone(),
+                        format!("AES-{bits}"),
+                        op.to_string(),
+                        gbps(g),
+                        gbps(c),
+                        format!("{:.2}x", g / c),
+                    ]);
+                }
+            }
+        }
+    }
+    if t.rows.is_empty() {
+        return None;
+    }
+    t.note("seed 004 (PHP 7.1, OpenSSL, Core i7, 10 MiB): GCM is about 3x faster than CCM");
+    Some(t)
+}
+
+/// Cells that did not run, with their reasons, plus the CPU features that
+/// decide AES availability.
+pub fn availability_table(ms: &[Measurement]) -> Option<Table> {
+    let mut reasons: BTreeMap<(usize, String, String), (String, String)> = BTreeMap::new();
+    for m in ms.iter().filter(|m| m.suite == SUITE) {
+        if matches!(m.status, CaseStatus::Unavailable | CaseStatus::Skipped) {
+            reasons
+                .entry((order(&m.primitive), m.primitive.clone(), m.backend.clone()))
+                .or_insert((
+                    m.status.as_str().to_string(),
+                    m.reason.clone().unwrap_or_default(),
+                ));
+        }
+    }
+    let mut t = Table::new(
+        "AEAD availability on this machine",
+        ["algorithm", "backend", "status", "reason"],
+    );
+    for ((_, alg, backend), (status, reason)) in reasons {
+        t.row([alg, backend, status, reason]);
+    }
+    let flags: Vec<String> = ["aes", "pclmulqdq", "avx2", "vaes", "vpclmulqdq", "avx512f"]
+        .iter()
+        .map(|f| {
+            format!(
+                "{f} {}",
+                if cryptobench_backends::cpu::has(f) {
+                    "yes"
+                } else {
+                    "no"
+                }
+            )
+        })
+        .collect();
+    t.note(format!("CPU: {}", flags.join(", ")));
+    t.note(format!(
+        "libsodium AES-256-GCM available: {}",
+        if crate::backend::sodium_aes256gcm_available() {
+            "yes"
+        } else {
+            "no (needs AES-NI + PCLMUL)"
+        }
+    ));
+    let mut versions: Vec<String> = ms
+        .iter()
+        .filter(|m| m.suite == SUITE)
+        .map(|m| format!("{}: {}", m.backend, m.backend_version))
+        .collect();
+    versions.sort();
+    versions.dedup();
+    for v in versions {
+        t.note(v);
+    }
+    Some(t)
+}
+
+/// Our OpenSSL encrypt rate against `openssl speed -evp` at 16 KiB.
+pub fn fidelity_table(ms: &[Measurement]) -> Option<Table> {
+    let mut t = Table::new(
+        "Fidelity: OpenSSL through cryptobench vs `openssl speed -evp` at 16 KiB (target >= 0.97)",
+        [
+            "algorithm",
+            "openssl speed",
+            "same loop here",
+            "ratio",
+            "sealed messages",
+            "ratio",
+        ],
+    )
+    .right(&[1, 2, 3, 4, 5]);
+    for alg in ["AES-256-GCM", "ChaCha20-Poly1305"] {
+        let at_peer_size = |backend: &str, op: &str| {
+            ms.iter()
+                .filter(|m| m.suite == SUITE && m.backend == backend && m.primitive == alg)
+                .filter(|m| m.operation == op && m.input_bytes == PEER_BYTES)
+                .find(|m| m.status == CaseStatus::Measured)
+                .and_then(rate)
+        };
+        let Some(peer) = at_peer_size(PEER, "encrypt") else {
+            continue;
+        };
+        let cell = |r: Option<f64>| r.map(gbps).unwrap_or_else(|| "-".into());
+        let ratio = |r: Option<f64>| {
+            r.map(|r| format!("{:.3}", r / peer))
+                .unwrap_or_else(|| "-".into())
+        };
+        let stream = at_peer_size("openssl", crate::stream::STREAM);
+        let sealed = encrypt_rate(ms, alg, "openssl", PEER_BYTES);
+        t.row([
+            alg.to_string(),
+            gbps(peer),
+            cell(stream),
+            ratio(stream),
+            cell(sealed),
+            ratio(sealed),
+        ]);
+    }
+    if t.rows.is_empty() {
+        return None;
+    }
+    t.note("without -aead, openssl speed -evp only repeats EVP_EncryptUpdate on one context (no nonce, no tag); \"same loop here\" does exactly that in-process, \"sealed messages\" is the encrypt case (fresh nonce and tag per message)");
+    Some(t)
+}
+
+/// What was checked before timing, once per algorithm x backend: vectors,
+/// tamper ("tamper: 256/256 rejected") and the interop matrix row.
+pub fn checks_table(ms: &[Measurement]) -> Option<Table> {
+    let mut seen: BTreeMap<(usize, String, String), &Measurement> = BTreeMap::new();
+    for m in ms
+        .iter()
+        .filter(|m| m.suite == SUITE && !m.checks.is_empty())
+    {
+        seen.entry((order(&m.primitive), m.primitive.clone(), m.backend.clone()))
+            .or_insert(m);
+    }
+    if seen.is_empty() {
+        return None;
+    }
+    let mut t = Table::new(
+        "AEAD checks before timing (once per algorithm x backend)",
+        ["algorithm", "backend", "known answers", "tamper", "interop"],
+    );
+    for ((_, alg, backend), m) in seen {
+        let find = |prefix: &str| -> Vec<String> {
+            m.checks
+                .iter()
+                .filter(|c| c.name.starts_with(prefix))
+                .map(|c| {
+                    let outcome = match c.outcome {
+                        cryptobench_core::CheckOutcome::Pass => "pass",
+                        cryptobench_core::CheckOutcome::Fail => "FAIL",
+                        cryptobench_core::CheckOutcome::Skipped => "skipped",
+                    };
+                    let counts = c.detail.split(" (").next().unwrap_or(&c.detail);
+                    match c.name.strip_prefix("kat:") {
+                        Some(source) => format!("{source}: {outcome}, {counts}"),
+                        None if c.outcome == cryptobench_core::CheckOutcome::Pass => {
+                            c.detail.clone()
+                        }
+                        None => format!("{outcome}: {}", c.detail),
+                    }
+                })
+                .collect()
+        };
+        t.row([
+            alg,
+            backend,
+            find("kat").join("; "),
+            find("tamper").join("; "),
+            find("interop").join("; "),
+        ]);
+    }
+    Some(t)
+}
+
+/// Every summary table that has data.
+pub fn tables(ms: &[Measurement]) -> Vec<Table> {
+    [
+        seed003_table(ms),
+        seed004_table(ms),
+        fidelity_table(ms),
+        checks_table(ms),
+        availability_table(ms),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The one-screen summary: the fastest verified AEAD at the data-rate size
+/// and its ratio to the best AES-256-GCM (seed 003's headline), and the
+/// fastest at 1 KB in operations per second.
+pub fn headline(ms: &[Measurement]) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(size) = rate_size(ms) {
+        if let Some((alg, backend, r)) = fastest(ms, size) {
+            let vs_gcm = best_rate(ms, "AES-256-GCM", size)
+                .map(|(g, b)| format!(", {:.2}x the best AES-256-GCM ({b})", r / g))
+                .unwrap_or_default();
+            out.push(format!(
+                "AEAD: fastest verified at {}: {alg} ({backend}) {}{vs_gcm}",
+                cryptobench_core::units::format_size(size),
+                gbps(r)
+            ));
+        }
+    }
+    let one_kb = measured(ms, "encrypt")
+        .filter(|m| m.input_bytes == 1000)
+        .filter_map(|m| ops(m).map(|o| (m.primitive.clone(), m.backend.clone(), o)))
+        .max_by(|a, b| a.2.total_cmp(&b.2));
+    if let Some((alg, backend, o)) = one_kb {
+        out.push(format!(
+            "AEAD: most operations/s on 1 KB: {alg} ({backend}) {}",
+            cryptobench_core::units::format_ops(o)
+        ));
+    }
+    out
+}

