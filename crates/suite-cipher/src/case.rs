@@ -1,0 +1,241 @@
+//! One timed case: a cipher of one backend, one operation, one size.
+//!
+//! What is timed (docs/methodology.md repeats it for users):
+//! - by default the key schedule runs once, when the case is built; before
+//!   every batch `prepare_batch` draws a fresh random IV and sets it on the
+//!   contexts outside the timed region; inside, the messages of the batch
+//!   are processed back to back on those contexts, each continuing the
+//!   mode's state (chaining value, counter) as `openssl speed` does;
+//! - with `--per-message-init`, every message also sets key and IV again
+//!   (key schedule included), as one PHP `openssl_encrypt` call does;
+//! - `roundtrip` is encrypt + decrypt + compare of one message (seed 001's
+//!   TEST 2/4/6); a difference fails the case;
+//! - ECB/CBC messages that are not whole blocks are PKCS#7-padded (and the
+//!   padding checked on decryption) inside the timed region.
+
+use crate::catalog::CipherDesc;
+use crate::checks::{self, decrypt_message, encrypt_message};
+use crate::engine::{self, Dir, Engine, OUT_SLACK};
+use cryptobench_core::{Case, CaseError, CheckResult};
+use rand::rngs::StdRng;
+use rand::{RngCore, SeedableRng};
+use std::hint::black_box;
+use std::sync::{Arc, OnceLock};
+
+/// What one operation does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// Encrypt one message.
+    Encrypt,
+    /// Decrypt one message.
+    Decrypt,
+    /// Encrypt, decrypt and compare one message.
+    Roundtrip,
+}
+
+impl Op {
+    /// Every operation, in table order.
+    pub const ALL: [Op; 3] = [Op::Encrypt, Op::Decrypt, Op::Roundtrip];
+    /// Name in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Encrypt => "encrypt",
+            Op::Decrypt => "decrypt",
+            Op::Roundtrip => "roundtrip",
+        }
+    }
+}
+
+/// Checks shared by every case of one cipher: known answers per backend
+/// and agreement across backends, each computed once.
+#[derive(Debug, Default)]
+pub struct SharedChecks {
+    /// Every backend's description of this cipher (agreement compares them).
+    pub descs: Vec<CipherDesc>,
+    /// Agreement result, computed by the first case that asks.
+    pub agreement: OnceLock<Vec<CheckResult>>,
+    /// Known answers per backend, in the order of `descs`.
+    pub kat: Vec<OnceLock<Vec<CheckResult>>>,
+}
+
+impl SharedChecks {
+    /// Shared checks over these descriptions (same canonical name).
+    pub fn new(descs: Vec<CipherDesc>) -> Self {
+        let kat = descs.iter().map(|_| OnceLock::new()).collect();
+        Self {
+            descs,
+            agreement: OnceLock::new(),
+            kat,
+        }
+    }
+    fn checks_for(&self, desc: &CipherDesc) -> Vec<CheckResult> {
+        let mut out = Vec::new();
+        if let Some(i) = self.descs.iter().position(|d| d.backend == desc.backend) {
+            out.extend(
+                self.kat[i]
+                    .get_or_init(|| checks::known_answers(desc))
+                    .iter()
+                    .cloned(),
+            );
+        }
+        out.extend(
+            self.agreement
+                .get_or_init(|| checks::agreement(&self.descs))
+                .iter()
+                .cloned(),
+        );
+        out
+    }
+}
+
+/// Everything a case needs, cloned into its factory.
+#[derive(Debug, Clone)]
+pub struct CaseParams {
+    /// The cipher.
+    pub desc: CipherDesc,
+    /// The operation.
+    pub op: Op,
+    /// Message size in bytes.
+    pub size: usize,
+    /// Time key and IV setup with every message.
+    pub per_message_init: bool,
+    /// Reproducible randomness (tests).
+    pub seed: Option<u64>,
+    /// Checks shared with the other cases of this cipher.
+    pub shared: Arc<SharedChecks>,
+    /// Whether one operation is slow enough to sample one at a time.
+    pub slow: bool,
+}
+
+/// A built case.
+pub struct CipherCase {
+    p: CaseParams,
+    rng: StdRng,
+    key: Vec<u8>,
+    iv: Vec<u8>,
+    enc: Box<dyn Engine>,
+    dec: Box<dyn Engine>,
+    msg: Vec<u8>,
+    ct: Vec<u8>,
+    ct_len: usize,
+    back: Vec<u8>,
+}
+
+fn failed(e: String) -> CaseError {
+    CaseError::Failed(e)
+}
+
+impl CipherCase {
+    /// Keys the contexts (the key schedule happens here, untimed).
+    pub fn new(p: CaseParams) -> Result<Self, CaseError> {
+        if let Some(reason) = crate::catalog::size_rule(&p.desc, p.size as u64) {
+            return Err(CaseError::Skipped(reason));
+        }
+        let mut rng = match p.seed {
+            Some(s) => StdRng::seed_from_u64(s),
+            None => StdRng::from_os_rng(),
+        };
+        let mut key = vec![0u8; p.desc.key_len];
+        rng.fill_bytes(&mut key);
+        let mut iv = vec![0u8; p.desc.iv_len];
+        rng.fill_bytes(&mut iv);
+        let mut msg = vec![0u8; p.size];
+        rng.fill_bytes(&mut msg);
+        let enc = engine::build(&p.desc, Dir::Encrypt, &key, &iv).map_err(failed)?;
+        let dec = engine::build(&p.desc, Dir::Decrypt, &key, &iv).map_err(failed)?;
+        Ok(Self {
+            ct: vec![0u8; p.size + OUT_SLACK],
+            back: vec![0u8; p.size + 2 * OUT_SLACK],
+            ct_len: 0,
+            p,
+            rng,
+            key,
+            iv,
+            enc,
+            dec,
+            msg,
+        })
+    }
+
+    fn fresh_iv(&mut self) -> Result<(), CaseError> {
+        self.rng.fill_bytes(&mut self.iv);
+        self.enc.set_iv(&self.iv).map_err(failed)?;
+        self.dec.set_iv(&self.iv).map_err(failed)
+    }
+
+    fn encrypt_one(&mut self) -> Result<usize, CaseError> {
+        if self.p.per_message_init {
+            self.enc.rekey(&self.key, &self.iv).map_err(failed)?;
+        }
+        encrypt_message(&self.p.desc, self.enc.as_mut(), &self.msg, &mut self.ct).map_err(failed)
+    }
+
+    fn decrypt_one(&mut self, ct_len: usize) -> Result<usize, String> {
+        if self.p.per_message_init {
+            self.dec.rekey(&self.key, &self.iv)?;
+        }
+        let ct = &self.ct[..ct_len];
+        decrypt_message(
+            &self.p.desc,
+            self.dec.as_mut(),
+            ct,
+            self.p.size,
+            &mut self.back,
+        )
+    }
+}
+
+impl Case for CipherCase {
+    fn checks(&mut self) -> Vec<CheckResult> {
+        let mut iv = vec![0u8; self.p.desc.iv_len];
+        self.rng.fill_bytes(&mut iv);
+        let mut out = vec![checks::round_trip(&self.p.desc, &self.key, &iv, &self.msg)];
+        out.extend(self.p.shared.checks_for(&self.p.desc));
+        out
+    }
+
+    fn prepare_batch(&mut self, _iters: u64) -> Result<(), CaseError> {
+        self.fresh_iv()?;
+        if self.p.op == Op::Decrypt {
+            // A ciphertext of this IV to decrypt; then start the decryptor
+            // afresh on the same IV.
+            self.ct_len = self.encrypt_one()?;
+            self.enc.set_iv(&self.iv).map_err(failed)?;
+        }
+        Ok(())
+    }
+
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        for _ in 0..iters {
+            match self.p.op {
+                Op::Encrypt => {
+                    let n = self.encrypt_one()?;
+                    black_box(&self.ct[..n]);
+                }
+                Op::Decrypt => {
+                    // Messages after the first decrypt under a chained IV,
+                    // so their padding is not checked (the round trip and
+                    // the checks verify decryption).
+                    let r = self.decrypt_one(self.ct_len);
+                    black_box(&r);
+                    black_box(&self.back);
+                }
+                Op::Roundtrip => {
+                    let n = self.encrypt_one()?;
+                    let m = self.decrypt_one(n).map_err(failed)?;
+                    if self.back[..m] != self.msg[..] {
+                        return Err(CaseError::Failed(format!(
+                            "{}: decryption returned different text during timing",
+                            self.p.desc.name
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn fixed_iterations(&self) -> Option<u64> {
+        self.p.slow.then_some(1)
+    }
+}

@@ -1,0 +1,379 @@
+//! `cryptobench paper openssl-vs-mcrypt`: seed 001's TEST 1-6 beside this
+//! machine, with the speed ratio OpenSSL / libmcrypt then and now, and a
+//! verdict per conclusion of the article.
+//!
+//! The seed ran PHP 5.4 (mcrypt 2.5.8, OpenSSL 0.9.8y) and timed whole PHP
+//! calls, so module open / key setup was inside every message: the paper
+//! runs with `--per-message-init` to keep that shape. Its "Mcrypt" cipher is
+//! `mcrypt_module_open('blowfish', '', 'cfb', '')`, which in libmcrypt is
+//! 8-bit CFB: `BF-CFB8` here.
+
+use crate::case::Op;
+use crate::catalog::Backend;
+use crate::plan::Options;
+use crate::CipherSuite;
+use cryptobench_core::units::format_size;
+use cryptobench_core::{CaseStatus, Error, Measurement, Paper, RunConfig, Suite, Table};
+
+const SOURCE: &str = "seed 001, \"Benchmarking symmetric cyphers in PHP - OpenSSL vs. Mcrypt\" (lubosdz, 2013/2015), PHP 5.4.26, mcrypt 2.5.8, OpenSSL 0.9.8y";
+
+/// One published figure: seconds per call ("ø 1 cycle", 1000-loop column).
+struct Published {
+    test: &'static str,
+    cipher: &'static str,
+    backend: Backend,
+    op: Op,
+    /// The seed's size, and the size measured here for it.
+    seed_size: &'static str,
+    bytes: u64,
+    seconds: f64,
+}
+
+const fn p(
+    test: &'static str,
+    cipher: &'static str,
+    backend: Backend,
+    op: Op,
+    seed_size: &'static str,
+    bytes: u64,
+    seconds: f64,
+) -> Published {
+    Published {
+        test,
+        cipher,
+        backend,
+        op,
+        seed_size,
+        bytes,
+        seconds,
+    }
+}
+
+const MC: Backend = Backend::Mcrypt;
+const OS: Backend = Backend::OpenSsl;
+const E: Op = Op::Encrypt;
+const R: Op = Op::Roundtrip;
+const BF: &str = "BF-CFB8";
+const A256: &str = "AES-256-CFB";
+const A128: &str = "AES-128-CBC";
+
+/// The seed's tables, as published (seconds per call).
+const PUBLISHED: [Published; 24] = [
+    p("TEST 1", BF, MC, E, "1-4 B", 4, 0.000268),
+    p("TEST 2", BF, MC, R, "1-4 B", 4, 0.000511),
+    p("TEST 3", A256, OS, E, "1-4 B", 4, 0.000006),
+    p("TEST 4", A256, OS, R, "1-4 B", 4, 0.000013),
+    p("TEST 5", A128, OS, E, "1-4 B", 4, 0.000006),
+    p("TEST 6", A128, OS, R, "1-4 B", 4, 0.000013),
+    p("TEST 1", BF, MC, E, "1-4 kB", 4096, 0.000504),
+    p("TEST 2", BF, MC, R, "1-4 kB", 4096, 0.001004),
+    p("TEST 3", A256, OS, E, "1-4 kB", 4096, 0.000033),
+    p("TEST 4", A256, OS, R, "1-4 kB", 4096, 0.000086),
+    p("TEST 5", A128, OS, E, "1-4 kB", 4096, 0.000022),
+    p("TEST 6", A128, OS, R, "1-4 kB", 4096, 0.000065),
+    p("TEST 1", BF, MC, E, "200 kB", 200_000, 0.0182),
+    p("TEST 2", BF, MC, R, "200 kB", 200_000, 0.0344),
+    p("TEST 3", A256, OS, E, "200 kB", 200_000, 0.0020),
+    p("TEST 4", A256, OS, R, "200 kB", 200_000, 0.0052),
+    p("TEST 5", A128, OS, E, "200 kB", 200_000, 0.0011),
+    p("TEST 6", A128, OS, R, "200 kB", 200_000, 0.0040),
+    p("TEST 1", BF, MC, E, "20 MB", 20_000_000, 1.7284),
+    p("TEST 2", BF, MC, R, "20 MB", 20_000_000, 3.4628),
+    p("TEST 3", A256, OS, E, "20 MB", 20_000_000, 0.1958),
+    p("TEST 4", A256, OS, R, "20 MB", 20_000_000, 0.5648),
+    p("TEST 5", A128, OS, E, "20 MB", 20_000_000, 0.1156),
+    p("TEST 6", A128, OS, R, "20 MB", 20_000_000, 0.4062),
+];
+
+/// The seed's two "broken" ciphers, checked here with a round trip.
+const CFB1: [&str; 2] = ["DES-CFB1", "DES-EDE3-CFB1"];
+
+/// The paper entry.
+pub struct OpensslVsMcrypt;
+
+fn here<'a>(
+    ms: &'a [Measurement],
+    cipher: &str,
+    backend: Backend,
+    op: Op,
+    bytes: u64,
+) -> Option<&'a Measurement> {
+    ms.iter().find(|m| {
+        m.suite == "cipher"
+            && m.primitive.eq_ignore_ascii_case(cipher)
+            && m.backend == backend.name()
+            && m.operation == op.name()
+            && m.input_bytes == bytes
+    })
+}
+
+fn secs(m: Option<&Measurement>) -> Option<f64> {
+    m.filter(|m| m.status == CaseStatus::Measured)
+        .and_then(|m| m.median_ns())
+        .map(|ns| ns / 1e9)
+}
+
+fn fmt_s(s: Option<f64>) -> String {
+    s.map(|s| format!("{s:.7}")).unwrap_or_else(|| "-".into())
+}
+
+fn published(cipher: &str, op: Op, bytes: u64) -> Option<f64> {
+    PUBLISHED
+        .iter()
+        .find(|p| p.cipher == cipher && p.op == op && p.bytes == bytes)
+        .map(|p| p.seconds)
+}
+
+impl Paper for OpensslVsMcrypt {
+    fn name(&self) -> &'static str {
+        "openssl-vs-mcrypt"
+    }
+    fn title(&self) -> &'static str {
+        "OpenSSL vs Mcrypt in PHP: Blowfish-CFB (mcrypt) vs AES-256-CFB and AES-128-CBC (OpenSSL), 1 B to 20 MB (seed 001)"
+    }
+    fn suites(&self, cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
+        let mut sizes: Vec<u64> = vec![4, 4096, 200_000, 20_000_000];
+        if cfg.quick {
+            sizes.truncate(3);
+        }
+        let main = Options {
+            ciphers: Some(format!("{BF},{A256},{A128}")),
+            only: Some(vec![(BF.into(), MC), (A256.into(), OS), (A128.into(), OS)]),
+            sizes: Some(sizes),
+            operations: Some(vec![E, R]),
+            per_message_init: true,
+            lenient: true,
+            ..Options::default()
+        };
+        let cfb1 = Options {
+            ciphers: Some(CFB1.join(",")),
+            only: Some(CFB1.iter().map(|c| (c.to_string(), OS)).collect()),
+            sizes: Some(vec![4, 4096]),
+            operations: Some(vec![R]),
+            per_message_init: true,
+            ..Options::default()
+        };
+        Ok(vec![
+            Box::new(CipherSuite::new(main)),
+            Box::new(CipherSuite::new(cfb1)),
+        ])
+    }
+    fn render(&self, ms: &[Measurement]) -> Vec<Table> {
+        let mut t = Table::new(
+            "seed 001 TEST 1-6: seconds per call, published vs here",
+            [
+                "test",
+                "size",
+                "cipher (backend)",
+                "operation",
+                "published s",
+                "here s",
+                "here size",
+            ],
+        )
+        .right(&[4, 5]);
+        for p in &PUBLISHED {
+            let m = here(ms, p.cipher, p.backend, p.op, p.bytes);
+            t.row([
+                p.test.to_string(),
+                p.seed_size.to_string(),
+                format!("{} ({})", p.cipher, p.backend.name()),
+                p.op.name().to_string(),
+                format!("{}", p.seconds),
+                fmt_s(secs(m)),
+                format_size(p.bytes),
+            ]);
+        }
+        t.note(format!(
+            "published: {SOURCE}; 1-4 B and 1-4 kB rows are the 1000-loop column"
+        ));
+        t.note("here: median per call with key and IV set per call (--per-message-init), as a PHP call does");
+
+        let mut r = Table::new(
+            "speed ratio libmcrypt BF-CFB8 time / OpenSSL time (how many times faster OpenSSL is)",
+            [
+                "size",
+                "operation",
+                "AES-256-CFB then",
+                "AES-256-CFB now",
+                "AES-128-CBC then",
+                "AES-128-CBC now",
+            ],
+        )
+        .right(&[2, 3, 4, 5]);
+        let mut faster_everywhere = true;
+        let mut compared = 0;
+        for bytes in [4u64, 4096, 200_000, 20_000_000] {
+            for op in [E, R] {
+                let mc_then = published(BF, op, bytes);
+                let mc_now = secs(here(ms, BF, MC, op, bytes));
+                let mut row = vec![format_size(bytes), op.name().to_string()];
+                for aes in [A256, A128] {
+                    let then = mc_then.zip(published(aes, op, bytes)).map(|(m, o)| m / o);
+                    let now = mc_now
+                        .zip(secs(here(ms, aes, OS, op, bytes)))
+                        .map(|(m, o)| m / o);
+                    if let Some(n) = now {
+                        compared += 1;
+                        faster_everywhere &= n >= 2.0;
+                    }
+                    row.push(
+                        then.map(|x| format!("{x:.1}x"))
+                            .unwrap_or_else(|| "-".into()),
+                    );
+                    row.push(
+                        now.map(|x| format!("{x:.1}x"))
+                            .unwrap_or_else(|| "-".into()),
+                    );
+                }
+                r.row(row);
+            }
+        }
+        let v1 = if compared == 0 {
+            "not measured here (libmcrypt unavailable or cases skipped)".to_string()
+        } else if faster_everywhere {
+            "holds here: OpenSSL AES is at least 2x faster than libmcrypt Blowfish-CFB8 in every cell".to_string()
+        } else {
+            "differs here: in at least one cell OpenSSL is less than 2x faster (see the ratio table)".to_string()
+        };
+        r.note(format!(
+            "conclusion \"OpenSSL offers significantly faster algorithms\": {v1}"
+        ));
+
+        let big = [20_000_000u64, 200_000].into_iter().find(|&b| {
+            secs(here(ms, A256, OS, E, b)).is_some() && secs(here(ms, A128, OS, E, b)).is_some()
+        });
+        let v2 = match big {
+            Some(b) => {
+                let now = secs(here(ms, A256, OS, E, b)).unwrap_or(0.0)
+                    / secs(here(ms, A128, OS, E, b)).unwrap_or(1.0);
+                let then =
+                    published(A256, E, b).unwrap_or(0.0) / published(A128, E, b).unwrap_or(1.0);
+                let verdict = if now <= 1.5 {
+                    "holds here"
+                } else {
+                    "differs here"
+                };
+                format!(
+                    "{verdict}: AES-256-CFB / AES-128-CBC encrypt time at {} is {now:.2}x (then {then:.2}x); AES-256 has 14 rounds to AES-128's 10",
+                    format_size(b)
+                )
+            }
+            None => "not measured here".into(),
+        };
+        r.note(format!(
+            "conclusion \"AES 256 over AES 128 ... only insignificant overhead\": {v2}"
+        ));
+
+        let mut cfb1_notes = Vec::new();
+        for c in CFB1 {
+            let cases: Vec<&Measurement> = ms
+                .iter()
+                .filter(|m| m.primitive == c && m.backend == "openssl")
+                .collect();
+            let failed = cases.iter().any(|m| m.status == CaseStatus::Failed);
+            let passed = cases.iter().any(|m| m.status == CaseStatus::Measured);
+            cfb1_notes.push(match (passed, failed) {
+                (_, true) => format!("{c}: FAILED here too"),
+                (true, false) => format!("{c}: round trip passes"),
+                _ => format!("{c}: not measured"),
+            });
+        }
+        let all_pass = cfb1_notes.iter().all(|n| n.ends_with("passes"));
+        r.note(format!(
+            "conclusion \"two openSSL algorithms seem to be broken (DES-CFB1, DES-EDE3-CFB1)\": {}: {}; the cause was OpenSSL's DES CFB1 code reading the byte count as a bit count (RT2867, fixed in 1.1.0 and 1.0.2), not the caller",
+            if all_pass { "differs here" } else { "see cases" },
+            cfb1_notes.join("; ")
+        ));
+        let cfb1_slowest = {
+            let at = |m: &&Measurement| m.input_bytes == 4096 && m.operation == "roundtrip";
+            let cfb1 = ms
+                .iter()
+                .filter(at)
+                .filter(|m| CFB1.contains(&m.primitive.as_str()))
+                .filter_map(|m| m.median_ns())
+                .fold(f64::INFINITY, f64::min);
+            let others = ms
+                .iter()
+                .filter(at)
+                .filter(|m| !CFB1.contains(&m.primitive.as_str()))
+                .filter_map(|m| m.median_ns())
+                .fold(0.0, f64::max);
+            if cfb1.is_finite() && others > 0.0 {
+                if cfb1 > others {
+                    "holds here: the DES CFB1 ciphers are slower than every other cipher measured at 4 KiB".to_string()
+                } else {
+                    "differs here: a non-CFB1 cipher is slower at 4 KiB".to_string()
+                }
+            } else {
+                "not measured here".into()
+            }
+        };
+        r.note(format!(
+            "conclusion \"the CFB1 based algos seem to be the slowest\": {cfb1_slowest}"
+        ));
+        r.note("conclusion \"Mcrypt can use rotating ciphers (random IV)\": not a speed claim; every cipher here takes a fresh random IV, and the seed's OpenSSL code (IV = md5(password)) reuses one IV per password: do not copy it");
+        r.note("conclusion \"Mcrypt uses a long time abandoned C library\": still true; libmcrypt 2.5.8 (2007) is the last release");
+        vec![t, r]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cryptobench_core::{CaseSpec, Summary};
+
+    fn m(cipher: &str, backend: Backend, op: Op, bytes: u64, secs: f64) -> Measurement {
+        let mut m = CaseSpec::new("cipher", cipher, backend.name(), "", op.name())
+            .size(bytes)
+            .measurement(CaseStatus::Measured, None);
+        m.stats = Some(Summary {
+            median: secs * 1e9,
+            ..Summary::default()
+        });
+        m
+    }
+
+    fn render(factor_mcrypt: f64) -> Vec<Table> {
+        let mut ms: Vec<Measurement> = PUBLISHED
+            .iter()
+            .map(|p| {
+                let f = if p.backend == MC { factor_mcrypt } else { 0.1 };
+                m(p.cipher, p.backend, p.op, p.bytes, p.seconds * f)
+            })
+            .collect();
+        for c in CFB1 {
+            ms.push(m(c, OS, R, 4096, 1.0));
+        }
+        OpensslVsMcrypt.render(&ms)
+    }
+
+    #[test]
+    fn published_figures_sit_beside_this_machines() {
+        let t = render(0.1);
+        assert_eq!(t[0].rows.len(), PUBLISHED.len());
+        assert_eq!(t[0].rows[0][4], "0.000268");
+        // Same factor on both sides: the ratio is unchanged then and now.
+        let row = &t[1].rows[0];
+        assert_eq!(row[2], row[3], "{row:?}");
+        let notes = t[1].notes.join("\n");
+        assert!(
+            notes.contains("significantly faster algorithms\": holds here"),
+            "{notes}"
+        );
+        assert!(notes.contains("DES-CFB1: round trip passes"), "{notes}");
+        assert!(notes.contains("the slowest\": holds here"), "{notes}");
+    }
+
+    #[test]
+    fn a_changed_ratio_is_reported_as_differing() {
+        // libmcrypt 100x faster than published while OpenSSL is 10x: OpenSSL
+        // is no longer 2x faster in the small cells.
+        let t = render(0.001);
+        let notes = t[1].notes.join("\n");
+        assert!(
+            notes.contains("significantly faster algorithms\": differs here"),
+            "{notes}"
+        );
+    }
+}

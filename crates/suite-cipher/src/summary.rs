@@ -1,0 +1,152 @@
+//! The suite's own tables: seed 001's TEST 7 ranking (fastest first) per
+//! operation and size, marking the fastest recommended cipher, and the
+//! fidelity ratios against `openssl speed`.
+
+use crate::catalog;
+use cryptobench_core::units::{format_ns, format_rate, format_size};
+use cryptobench_core::{CaseStatus, Measurement, Table};
+use std::collections::BTreeMap;
+
+const PEER: &str = "peer:openssl-speed";
+
+/// Ranking tables plus the peer ratio table when peers ran.
+pub fn ranking(ms: &[Measurement]) -> Vec<Table> {
+    let mut groups: BTreeMap<(String, u64), Vec<&Measurement>> = BTreeMap::new();
+    for m in ms
+        .iter()
+        .filter(|m| m.suite == "cipher" && m.status == CaseStatus::Measured && m.backend != PEER)
+    {
+        groups
+            .entry((m.operation.clone(), m.input_bytes))
+            .or_default()
+            .push(m);
+    }
+    let mut tables = Vec::new();
+    for ((op, size), mut rows) in groups {
+        rows.sort_by(|a, b| {
+            let (x, y) = (
+                a.median_ns().unwrap_or(f64::MAX),
+                b.median_ns().unwrap_or(f64::MAX),
+            );
+            x.total_cmp(&y)
+        });
+        let mut t = Table::new(
+            format!(
+                "cipher ranking: {op}, {} (fastest first)",
+                format_size(size)
+            ),
+            ["#", "cipher", "backend", "time", "throughput", "labels"],
+        )
+        .right(&[0, 3, 4]);
+        let mut marked = false;
+        for (i, m) in rows.iter().enumerate() {
+            let mut labels = m.labels.join(", ");
+            if !marked && catalog::recommended(&m.labels) {
+                marked = true;
+                labels = format!("FASTEST RECOMMENDED; {labels}");
+            }
+            let stats = m.stats.as_ref();
+            t.row([
+                (i + 1).to_string(),
+                m.primitive.clone(),
+                m.backend.clone(),
+                stats.map(|s| format_ns(s.median)).unwrap_or_default(),
+                stats
+                    .and_then(|s| s.bytes_per_s)
+                    .map(format_rate)
+                    .unwrap_or_default(),
+                labels,
+            ]);
+        }
+        t.note("recommended = none of: ECB, 64-bit block (Sweet32), broken, legacy provider; no cipher here authenticates (see the aead suite)");
+        tables.push(t);
+    }
+    if let Some(t) = peer_ratios(ms) {
+        tables.push(t);
+    }
+    tables
+}
+
+/// OpenSSL backend / `openssl speed` throughput, per cipher and size.
+fn peer_ratios(ms: &[Measurement]) -> Option<Table> {
+    let speed = |m: &Measurement| m.stats.as_ref().map(|s| s.ops_per_s);
+    let mut t = Table::new(
+        "fidelity: openssl backend vs openssl speed -evp (same run)",
+        [
+            "cipher",
+            "size",
+            "ours ops/s",
+            "openssl speed ops/s",
+            "ratio",
+        ],
+    )
+    .right(&[1, 2, 3, 4]);
+    for p in ms
+        .iter()
+        .filter(|m| m.backend == PEER && m.status == CaseStatus::Measured)
+    {
+        let ours = ms.iter().find(|m| {
+            m.backend == "openssl"
+                && m.primitive == p.primitive
+                && m.operation == "encrypt"
+                && m.input_bytes == p.input_bytes
+                && m.status == CaseStatus::Measured
+                && m.param("setup") == Some(crate::plan::SETUP_KEY_ONCE)
+        });
+        let (Some(o), Some(ps)) = (ours.and_then(speed), speed(p)) else {
+            continue;
+        };
+        t.row([
+            p.primitive.clone(),
+            format_size(p.input_bytes),
+            format!("{o:.0}"),
+            format!("{ps:.0}"),
+            format!("{:.3}", o / ps),
+        ]);
+    }
+    t.note("targets: >= 0.97 at 16 KiB, >= 0.8 at 16 B");
+    (!t.rows.is_empty()).then_some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cryptobench_core::{CaseSpec, Summary};
+
+    fn measured(name: &str, backend: &str, ns: f64, labels: &[&str]) -> Measurement {
+        let mut m = CaseSpec::new("cipher", name, backend, "", "encrypt")
+            .size(1024)
+            .param("setup", crate::plan::SETUP_KEY_ONCE)
+            .labels(labels.iter().copied())
+            .measurement(CaseStatus::Measured, None);
+        m.stats = Some(Summary {
+            median: ns,
+            ops_per_s: 1e9 / ns,
+            bytes_per_s: Some(1024.0 * 1e9 / ns),
+            ..Summary::default()
+        });
+        m
+    }
+
+    #[test]
+    fn ranking_is_fastest_first_and_marks_the_fastest_recommended() {
+        let ms = vec![
+            measured("AES-128-CTR", "openssl", 300.0, &["no authentication"]),
+            measured("RC4", "openssl", 100.0, &["broken", "no authentication"]),
+            measured("AES-256-CBC", "openssl", 900.0, &["no authentication"]),
+            measured("AES-128-CTR", PEER, 290.0, &[]),
+        ];
+        let tables = ranking(&ms);
+        let t = &tables[0];
+        let order: Vec<&str> = t.rows.iter().map(|r| r[1].as_str()).collect();
+        assert_eq!(order, ["RC4", "AES-128-CTR", "AES-256-CBC"]);
+        assert!(!t.rows[0][5].contains("FASTEST RECOMMENDED"));
+        assert!(t.rows[1][5].starts_with("FASTEST RECOMMENDED"));
+        assert!(!t.rows[2][5].contains("FASTEST"));
+        let fidelity = tables
+            .iter()
+            .find(|t| t.title.starts_with("fidelity"))
+            .unwrap();
+        assert_eq!(fidelity.rows[0][4], format!("{:.3}", 290.0 / 300.0));
+    }
+}
