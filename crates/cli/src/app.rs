@@ -208,11 +208,16 @@ pub fn bench(
     also_json_next_to_db: bool,
 ) -> Result<Outcome> {
     let mut cases: Vec<PlannedCase> = Vec::new();
+    let mut php_planned = false;
     for s in &suites {
         cases.extend(
             s.plan(cfg)
                 .with_context(|| format!("planning suite {}", s.name()))?,
         );
+        // The PHP runtime's rows sit beside the native backends of the same suite.
+        let php = cryptobench_php::plan(s.name(), cfg);
+        php_planned |= !php.is_empty();
+        cases.extend(php);
     }
     if cases.is_empty() {
         return Err(Error::usage(
@@ -233,6 +238,9 @@ pub fn bench(
                 backends.push(b);
             }
         }
+    }
+    if php_planned {
+        backends.push(cryptobench_php::backend_info());
     }
     let machine = fingerprint::collect(
         backends,

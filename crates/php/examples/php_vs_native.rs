@@ -1,0 +1,224 @@
+//! PHP against the native backends on the targets, in one run:
+//! AES-256-GCM encryption at 20 MB and 1 KB, P-256 (prime256v1) key
+//! generation and Argon2id at 64 MiB, t = 3, one lane. Prints each
+//! measurement and the PHP / native ratio.
+//!
+//! `cargo run --release -p cryptobench-php --example php_vs_native`
+//! (`-- --smoke` instead runs every `--quick` php case of the four suites
+//! and prints status and checks; `-- --full-smoke` every `--full` cipher,
+//! AEAD and curve cell at 1 KB).
+
+use cryptobench_core::{
+    CaseStatus, CheckOutcome, Measurement, PlannedCase, RunConfig, Setup, Suite,
+};
+use cryptobench_engine::clock::MonotonicClock;
+use cryptobench_engine::measure_case;
+
+fn run(cases: Vec<PlannedCase>, cfg: &RunConfig) -> Vec<Measurement> {
+    let mut out = Vec::new();
+    for c in cases {
+        let m = match &c.setup {
+            Setup::Ready(f) => match measure_case(&c.spec, f, &cfg.budget, &MonotonicClock) {
+                Some(m) => m,
+                None => continue,
+            },
+            Setup::Skipped(r) => c.spec.measurement(CaseStatus::Skipped, Some(r.clone())),
+            Setup::Unavailable(r) => c.spec.measurement(CaseStatus::Unavailable, Some(r.clone())),
+        };
+        print_one(&m);
+        out.push(m);
+    }
+    out
+}
+
+fn print_one(m: &Measurement) {
+    let api = m.param("api").unwrap_or("");
+    let median = m
+        .median_ns()
+        .map(cryptobench_core::units::format_ns)
+        .unwrap_or_else(|| "-".into());
+    println!(
+        "{:<7} {:<28} {:<11} {:<24} {:<9} {:>9} B  {:>12}  {}",
+        m.suite,
+        m.primitive,
+        m.backend,
+        api,
+        m.operation,
+        m.input_bytes,
+        median,
+        m.status.as_str()
+    );
+    if let Some(r) = &m.reason {
+        println!("        reason: {r}");
+    }
+    for c in &m.checks {
+        if c.outcome != CheckOutcome::Pass || std::env::var_os("SHOW_CHECKS").is_some() {
+            println!("        check {:?} {}: {}", c.outcome, c.name, c.detail);
+        }
+    }
+}
+
+fn smoke() {
+    let cfg = RunConfig::quick();
+    for suite in ["cipher", "aead", "ecc", "argon2"] {
+        run(cryptobench_php::plan(suite, &cfg), &cfg);
+    }
+}
+
+/// Every `--full` cell at one small size and one operation (quick budget):
+/// every cipher method, mcrypt pair, AEAD and curve is checked and timed.
+fn full_smoke() {
+    let full = RunConfig {
+        full: true,
+        ..RunConfig::quick()
+    };
+    let quick = RunConfig::quick();
+    for suite in ["cipher", "aead", "ecc"] {
+        let cells: Vec<PlannedCase> = cryptobench_php::plan(suite, &full)
+            .into_iter()
+            .filter(|c| {
+                c.spec.operation != "decrypt"
+                    && c.spec.operation != "roundtrip"
+                    && matches!(c.spec.input_bytes, 0 | 1024 | 1_000)
+            })
+            .collect();
+        let done = run(cells, &quick);
+        let count = |s: CaseStatus| done.iter().filter(|m| m.status == s).count();
+        println!(
+            "{suite}: {} measured, {} FAILED, {} unavailable, {} skipped",
+            count(CaseStatus::Measured),
+            count(CaseStatus::Failed),
+            count(CaseStatus::Unavailable),
+            count(CaseStatus::Skipped)
+        );
+    }
+}
+
+fn ratio(label: &str, php: &[Measurement], native: &[Measurement]) {
+    let Some(p) = php.iter().find_map(Measurement::median_ns) else {
+        println!("{label}: no php figure");
+        return;
+    };
+    let op = php
+        .iter()
+        .find(|m| m.median_ns().is_some())
+        .map(|m| m.operation.clone());
+    for n in native.iter().filter(|n| Some(&n.operation) == op.as_ref()) {
+        if let Some(nm) = n.median_ns() {
+            println!(
+                "{label}: php {} vs {} {} {} -> PHP / native = {:.2}",
+                cryptobench_core::units::format_ns(p),
+                n.backend,
+                n.param("api").unwrap_or(""),
+                cryptobench_core::units::format_ns(nm),
+                p / nm
+            );
+        }
+    }
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--smoke") {
+        smoke();
+        return;
+    }
+    if std::env::args().any(|a| a == "--full-smoke") {
+        full_smoke();
+        return;
+    }
+    let cfg = RunConfig::default();
+    println!("php: {:?}", cryptobench_php::available());
+
+    // AES-256-GCM, encrypt, 1 KB and 20 MB.
+    let php_aead: Vec<PlannedCase> = cryptobench_php::plan("aead", &cfg)
+        .into_iter()
+        .filter(|c| {
+            c.spec.primitive == "AES-256-GCM"
+                && c.spec.operation == "encrypt"
+                && matches!(c.spec.input_bytes, 1_000 | 20_000_000)
+        })
+        .collect();
+    let php_aead = run(php_aead, &cfg);
+    let alg = cryptobench_suite_aead::algorithms::ALGORITHMS
+        .iter()
+        .find(|a| a.name == "AES-256-GCM")
+        .expect("AES-256-GCM in the aead table");
+    let native = cryptobench_suite_aead::AeadSuite::new(cryptobench_suite_aead::Options {
+        algorithms: Some(vec![alg]),
+        sizes: Some(vec![1_000, 20_000_000]),
+        operations: Some(vec![cryptobench_suite_aead::case::Operation::Encrypt]),
+        ..Default::default()
+    });
+    let native_aead = run(native.plan(&cfg).unwrap_or_default(), &cfg);
+
+    // prime256v1 key generation.
+    let php_ecc: Vec<PlannedCase> = cryptobench_php::plan("ecc", &cfg)
+        .into_iter()
+        .filter(|c| c.spec.primitive == "prime256v1")
+        .collect();
+    let php_ecc = run(php_ecc, &cfg);
+    let ecc = cryptobench_suite_ecc::EccSuite {
+        curves: Some(vec!["prime256v1".into()]),
+        ..Default::default()
+    };
+    let native_ecc = run(ecc.plan(&cfg).unwrap_or_default(), &cfg);
+
+    // Argon2id, 64 MiB, t = 3, one lane.
+    let at_target = |c: &PlannedCase| {
+        c.spec.primitive == "Argon2id"
+            && c.spec.params.get("m_kib").map(String::as_str) == Some("65536")
+            && c.spec.params.get("t").map(String::as_str) == Some("3")
+            && c.spec.params.get("p").map(String::as_str) == Some("1")
+    };
+    let php_argon: Vec<PlannedCase> = cryptobench_php::plan("argon2", &cfg)
+        .into_iter()
+        .filter(at_target)
+        .collect();
+    let php_argon = run(php_argon, &cfg);
+    let grid = cryptobench_suite_argon2::cases::Grid::cross(
+        &[cryptobench_suite_argon2::params::Variant::Id],
+        &[3],
+        vec![64 << 10],
+        vec![1],
+    );
+    let argon = cryptobench_suite_argon2::Argon2Suite { grid: Some(grid) };
+    let native_argon: Vec<Measurement> = run(argon.plan(&cfg).unwrap_or_default(), &cfg)
+        .into_iter()
+        .filter(|m| m.operation == "hash")
+        .collect();
+
+    println!();
+    for size in [20_000_000u64, 1_000] {
+        let p: Vec<Measurement> = php_aead
+            .iter()
+            .filter(|m| m.input_bytes == size)
+            .cloned()
+            .collect();
+        let n: Vec<Measurement> = native_aead
+            .iter()
+            .filter(|m| m.input_bytes == size && m.backend != "peer:openssl-speed")
+            .cloned()
+            .collect();
+        for api in ["openssl_encrypt", "sodium_crypto_aead_aes256gcm"] {
+            let pp: Vec<Measurement> = p
+                .iter()
+                .filter(|m| m.param("api") == Some(api))
+                .cloned()
+                .collect();
+            ratio(&format!("AES-256-GCM {size} B ({api})"), &pp, &n);
+        }
+    }
+    ratio("prime256v1 keygen", &php_ecc, &native_ecc);
+    for api in ["password_hash", "sodium_crypto_pwhash"] {
+        let pp: Vec<Measurement> = php_argon
+            .iter()
+            .filter(|m| m.param("api") == Some(api))
+            .cloned()
+            .collect();
+        ratio(
+            &format!("Argon2id 64 MiB t=3 p=1 ({api})"),
+            &pp,
+            &native_argon,
+        );
+    }
+}

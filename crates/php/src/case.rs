@@ -1,0 +1,238 @@
+//! Cases measured inside PHP.
+//!
+//! A suite's php cases share one runner ([`SharedRunner`]): the first case
+//! built starts it, a runner that died is replaced by the next case built,
+//! and the process ends when the plan (and with it every factory holding the
+//! [`SharedRunner`]) is dropped. A [`PhpCase`] prepares itself in the runner
+//! (PHP builds keys and buffers and runs the checks), adds the native half
+//! of the interop checks, and answers [`Case::time_batch`] with the runner's
+//! `hrtime(true)` measurement of the batch; the engine's clock never times
+//! the pipe.
+
+use crate::interop::Interop;
+use crate::runner::{Runner, RunnerCommand, RunnerError};
+use cryptobench_core::{BatchTime, Case, CaseError, CheckOutcome, CheckResult};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// The runner of one suite, started on first use.
+#[derive(Debug)]
+pub struct RunnerSlot {
+    cmd: RunnerCommand,
+    runner: Option<Runner>,
+    next_id: u64,
+    /// Interop checks already made, by primitive and API, so each runs once.
+    interop_done: BTreeMap<String, Vec<CheckResult>>,
+}
+
+/// One runner shared by the cases of a suite.
+pub type SharedRunner = Arc<Mutex<RunnerSlot>>;
+
+/// A slot that starts `cmd` when a case first needs it.
+pub fn shared(cmd: RunnerCommand) -> SharedRunner {
+    Arc::new(Mutex::new(RunnerSlot {
+        cmd,
+        runner: None,
+        next_id: 1,
+        interop_done: BTreeMap::new(),
+    }))
+}
+
+fn lock(s: &SharedRunner) -> MutexGuard<'_, RunnerSlot> {
+    s.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl RunnerSlot {
+    /// The live runner, started (or restarted after a death) on demand.
+    pub fn runner(&mut self) -> Result<&mut Runner, RunnerError> {
+        if self.runner.as_ref().is_none_or(Runner::is_dead) {
+            self.runner = Some(Runner::spawn(&self.cmd)?);
+        }
+        self.runner
+            .as_mut()
+            .ok_or_else(|| RunnerError::Spawn("runner vanished".into()))
+    }
+}
+
+fn case_error(e: RunnerError) -> CaseError {
+    CaseError::Failed(e.to_string())
+}
+
+/// Turns the runner's check objects into [`CheckResult`]s.
+pub fn parse_checks(v: &Value) -> Vec<CheckResult> {
+    let Some(list) = v.get("checks").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    list.iter()
+        .map(|c| {
+            let name = c.get("name").and_then(Value::as_str).unwrap_or("?");
+            let detail = c.get("detail").and_then(Value::as_str).unwrap_or("");
+            let outcome = match c.get("outcome").and_then(Value::as_str) {
+                Some("pass") => CheckOutcome::Pass,
+                Some("skipped") => CheckOutcome::Skipped,
+                _ => CheckOutcome::Fail,
+            };
+            CheckResult {
+                name: format!("php {name}"),
+                outcome,
+                detail: detail.to_string(),
+            }
+        })
+        .collect()
+}
+
+/// One case prepared inside the runner.
+#[derive(Debug)]
+pub struct PhpCase {
+    shared: SharedRunner,
+    id: u64,
+    pid: u32,
+    checks: Vec<CheckResult>,
+    fixed: Option<u64>,
+    /// Last measured ns per operation, to size the next deadline.
+    last_ns_per_op: Option<f64>,
+}
+
+impl PhpCase {
+    /// Prepares `case` (a runner case object) in the shared runner; the
+    /// first case of each `interop` key also runs the interop checks, and
+    /// later cases of that key carry their results. A case this PHP cannot
+    /// run comes back as [`CaseError::Skipped`] with PHP's reason.
+    pub fn prepare(
+        shared: &SharedRunner,
+        mut case: Value,
+        fixed: Option<u64>,
+        interop: Option<(String, Arc<dyn Interop>)>,
+    ) -> Result<Self, CaseError> {
+        let mut slot = lock(shared);
+        let id = slot.next_id;
+        slot.next_id += 1;
+        let pending = match &interop {
+            Some((key, _)) if slot.interop_done.contains_key(key) => None,
+            Some((key, i)) => match i.native_artifacts() {
+                Ok(native) => {
+                    case["interop"] = native;
+                    Some((key.clone(), Arc::clone(i)))
+                }
+                Err(why) => {
+                    slot.interop_done.insert(
+                        key.clone(),
+                        vec![CheckResult::fail("interop:native side", why)],
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
+        let runner = slot.runner().map_err(case_error)?;
+        let pid = runner.pid();
+        let answer = runner
+            .request(&json!({"op": "prepare", "id": id, "case": case}))
+            .map_err(case_error)?;
+        if let Some(why) = answer.get("unavailable").and_then(Value::as_str) {
+            return Err(CaseError::Skipped(format!("unavailable: {why}")));
+        }
+        let mut checks = parse_checks(&answer);
+        if let Some((key, i)) = pending {
+            let mut made: Vec<CheckResult> = checks
+                .iter()
+                .filter(|c| c.name.starts_with("php interop:"))
+                .cloned()
+                .collect();
+            checks.retain(|c| !c.name.starts_with("php interop:"));
+            made.push(match answer.get("artifacts") {
+                Some(a) if !a.is_null() => i.check_php_artifacts(a),
+                _ => CheckResult::fail("interop:php->native", "the runner returned no artifacts"),
+            });
+            slot.interop_done.insert(key, made);
+        }
+        if let Some((key, _)) = &interop {
+            if let Some(done) = slot.interop_done.get(key) {
+                checks.extend(done.iter().cloned());
+            }
+        }
+        Ok(Self {
+            shared: Arc::clone(shared),
+            id,
+            pid,
+            checks,
+            fixed,
+            last_ns_per_op: None,
+        })
+    }
+
+    /// How long a batch of `iters` may take before the runner counts as hung.
+    fn deadline(&self, iters: u64, base: Duration) -> Duration {
+        match self.last_ns_per_op {
+            // Twenty times the expected batch, never below the base deadline.
+            Some(ns) => {
+                Duration::from_secs_f64((ns * iters as f64 * 20.0 / 1e9).min(3600.0)).max(base)
+            }
+            None => base,
+        }
+    }
+}
+
+impl Case for PhpCase {
+    fn checks(&mut self) -> Vec<CheckResult> {
+        self.checks.clone()
+    }
+
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        // Only reached by a caller that ignores `time_batch`.
+        self.time_batch(iters)
+            .map(|r| r.map(|_| ()))
+            .unwrap_or(Ok(()))
+    }
+
+    fn time_batch(&mut self, iters: u64) -> Option<Result<BatchTime, CaseError>> {
+        let mut slot = lock(&self.shared);
+        let runner = match slot.runner.as_mut() {
+            Some(r) if !r.is_dead() && r.pid() == self.pid => r,
+            _ => {
+                return Some(Err(CaseError::Failed(
+                    "the php runner that prepared this case is gone".into(),
+                )))
+            }
+        };
+        let deadline = self.deadline(iters, runner.timeout());
+        let answer = runner.request_within(
+            &json!({"op": "time", "id": self.id, "iters": iters}),
+            deadline,
+        );
+        drop(slot);
+        Some(answer.map_err(case_error).and_then(|v| {
+            let ns = v
+                .get("ns")
+                .and_then(Value::as_f64)
+                .ok_or_else(|| CaseError::Failed("time answer without ns".into()))?;
+            let done = v.get("iters").and_then(Value::as_u64).unwrap_or(iters);
+            self.last_ns_per_op = Some(ns / done.max(1) as f64);
+            Ok(BatchTime {
+                iters: done,
+                wall_ns: ns,
+                cpu_ns: None,
+            })
+        }))
+    }
+
+    fn fixed_iterations(&self) -> Option<u64> {
+        self.fixed
+    }
+}
+
+impl Drop for PhpCase {
+    fn drop(&mut self) {
+        let mut slot = lock(&self.shared);
+        if let Some(r) = slot.runner.as_mut() {
+            if !r.is_dead() && r.pid() == self.pid {
+                let _ = r.request_within(
+                    &json!({"op": "release", "id": self.id}),
+                    Duration::from_secs(10),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,607 @@
+//! Interop: what PHP makes opens natively, and what we make opens in PHP.
+//!
+//! Each [`Interop`] has two halves. [`Interop::native_artifacts`] makes a
+//! ciphertext (or PHC string, or EC key) with the native library and sends
+//! it in the prepare request; the runner opens it and reports
+//! `interop:native->php`. The runner answers with its own artifacts, which
+//! [`Interop::check_php_artifacts`] opens with the native library
+//! (`interop:php->native`). Native means the libraries the native suites
+//! measure: OpenSSL through the `openssl` crate, the vendored libsodium,
+//! RustCrypto's `argon2`.
+
+use argon2::{Algorithm, Argon2, Params, PasswordHasher, PasswordVerifier, Version};
+use cryptobench_core::CheckResult;
+use openssl::cipher::Cipher;
+use openssl::cipher_ctx::CipherCtx;
+use openssl::nid::Nid;
+use serde_json::{json, Value};
+use std::ffi::{c_int, c_uchar, c_ulonglong, CString};
+
+/// Bytes of the interop message (seed 003's 1 KB; a multiple of every block).
+pub const INTEROP_BYTES: usize = 1024;
+const NAME_BACK: &str = "interop:php->native";
+
+/// Both directions of one primitive's interop.
+pub trait Interop: Send + Sync {
+    /// What the native side made, as the runner's `interop` object.
+    fn native_artifacts(&self) -> Result<Value, String>;
+    /// Opens what PHP made; the check is named `interop:php->native`.
+    fn check_php_artifacts(&self, artifacts: &Value) -> CheckResult;
+}
+
+fn random(n: usize) -> Vec<u8> {
+    let mut v = vec![0u8; n];
+    if n > 0 {
+        // The CSPRNG only fails when the OS has no entropy source at all.
+        let _ = openssl::rand::rand_bytes(&mut v);
+    }
+    v
+}
+
+fn field(a: &Value, k: &str) -> Result<Vec<u8>, String> {
+    let s = a
+        .get(k)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("artifact has no `{k}`"))?;
+    hex::decode(s).map_err(|e| format!("artifact `{k}` is not hex: {e}"))
+}
+
+fn verdict(result: Result<bool, String>, ok: &str, bad: &str) -> CheckResult {
+    match result {
+        Ok(true) => CheckResult::pass(NAME_BACK, ok),
+        Ok(false) => CheckResult::fail(NAME_BACK, bad),
+        Err(e) => CheckResult::fail(NAME_BACK, e),
+    }
+}
+
+extern "C" {
+    // Not bound by openssl-sys: looks a name up as short name, long name or OID.
+    fn OBJ_txt2nid(s: *const std::ffi::c_char) -> c_int;
+}
+
+/// The NID of an OpenSSL object name (short or long: `AES-128-CBC`,
+/// `aes-128-cbc`, `prime256v1`).
+pub fn nid_of(name: &str) -> Option<Nid> {
+    let c = CString::new(name).ok()?;
+    // SAFETY: reads a NUL-terminated string; NID_undef (0) means unknown.
+    // A failed lookup leaves an error on the thread's queue: cleared so it
+    // is not reported by the next, unrelated OpenSSL call.
+    let nid = unsafe { OBJ_txt2nid(c.as_ptr()) };
+    if nid == 0 {
+        // SAFETY: clears this thread's error queue only.
+        unsafe { openssl_sys::ERR_clear_error() };
+        return None;
+    }
+    Some(Nid::from_raw(nid))
+}
+
+/// The cipher behind a PHP method name, fetched by name from the default
+/// and legacy providers as PHP's openssl does (`aes-128-wrap`,
+/// `des-ede3-ecb` are provider names without a classic NID).
+pub fn fetch(method: &str) -> Result<Cipher, String> {
+    let _ = cryptobench_backends::openssl_lib::ensure_providers();
+    Cipher::fetch(None, method, None).map_err(|_| format!("the native OpenSSL has no {method}"))
+}
+
+fn key_iv(cipher: &Cipher) -> (Vec<u8>, Vec<u8>) {
+    (random(cipher.key_length()), random(cipher.iv_length()))
+}
+
+fn crypt(
+    method: &str,
+    encrypt: bool,
+    key: &[u8],
+    iv: &[u8],
+    pad: bool,
+    data: &[u8],
+) -> Result<Vec<u8>, String> {
+    let cipher = fetch(method)?;
+    let iv = (!iv.is_empty()).then_some(iv);
+    let mut ctx = CipherCtx::new().map_err(|e| e.to_string())?;
+    if encrypt {
+        ctx.encrypt_init(Some(&cipher), Some(key), iv)
+    } else {
+        ctx.decrypt_init(Some(&cipher), Some(key), iv)
+    }
+    .map_err(|e| e.to_string())?;
+    ctx.set_padding(pad);
+    let mut out = Vec::new();
+    ctx.cipher_update_vec(data, &mut out)
+        .map_err(|e| e.to_string())?;
+    ctx.cipher_final_vec(&mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// Seals with an AEAD method; CCM needs its tag and message lengths up front.
+fn aead_seal(
+    method: &str,
+    key: &[u8],
+    nonce: &[u8],
+    aad: &[u8],
+    pt: &[u8],
+    tag: &mut [u8],
+) -> Result<Vec<u8>, String> {
+    let e = |e: openssl::error::ErrorStack| e.to_string();
+    let cipher = fetch(method)?;
+    let ccm = method.ends_with("-ccm");
+    let mut ctx = CipherCtx::new().map_err(e)?;
+    ctx.encrypt_init(Some(&cipher), None, None).map_err(e)?;
+    ctx.set_iv_length(nonce.len()).map_err(e)?;
+    if ccm {
+        ctx.set_tag_length(tag.len()).map_err(e)?;
+    }
+    ctx.encrypt_init(None, Some(key), Some(nonce)).map_err(e)?;
+    if ccm {
+        ctx.set_data_len(pt.len()).map_err(e)?;
+    }
+    if !aad.is_empty() {
+        ctx.cipher_update(aad, None).map_err(e)?;
+    }
+    let mut out = Vec::new();
+    ctx.cipher_update_vec(pt, &mut out).map_err(e)?;
+    ctx.cipher_final_vec(&mut out).map_err(e)?;
+    ctx.tag(tag).map_err(e)?;
+    Ok(out)
+}
+
+/// Opens with an AEAD method; `Err` when the tag does not verify.
+fn aead_open(
+    method: &str,
+    key: &[u8],
+    nonce: &[u8],
+    aad: &[u8],
+    ct: &[u8],
+    tag: &[u8],
+) -> Result<Vec<u8>, String> {
+    let refused = |_| "the native OpenSSL refused PHP's ciphertext and tag".to_string();
+    let cipher = fetch(method)?;
+    let ccm = method.ends_with("-ccm");
+    let mut ctx = CipherCtx::new().map_err(refused)?;
+    ctx.decrypt_init(Some(&cipher), None, None)
+        .map_err(refused)?;
+    ctx.set_iv_length(nonce.len()).map_err(refused)?;
+    if ccm {
+        ctx.set_tag(tag).map_err(refused)?;
+    }
+    ctx.decrypt_init(None, Some(key), Some(nonce))
+        .map_err(refused)?;
+    if ccm {
+        ctx.set_data_len(ct.len()).map_err(refused)?;
+    }
+    if !aad.is_empty() {
+        ctx.cipher_update(aad, None).map_err(refused)?;
+    }
+    let mut out = Vec::new();
+    ctx.cipher_update_vec(ct, &mut out).map_err(refused)?;
+    if !ccm {
+        ctx.set_tag(tag).map_err(refused)?;
+        ctx.cipher_final_vec(&mut out).map_err(refused)?;
+    }
+    Ok(out)
+}
+
+/// `openssl_encrypt` of a plain cipher against the `openssl` crate.
+#[derive(Debug, Clone)]
+pub struct CipherInterop {
+    /// PHP's method name (also OpenSSL's short name).
+    pub method: String,
+    /// PKCS#7 padding (else none: the message is whole blocks).
+    pub pkcs7: bool,
+}
+
+impl Interop for CipherInterop {
+    fn native_artifacts(&self) -> Result<Value, String> {
+        let (key, iv) = key_iv(&fetch(&self.method)?);
+        let pt = random(INTEROP_BYTES);
+        let ct = crypt(&self.method, true, &key, &iv, self.pkcs7, &pt)?;
+        Ok(
+            json!({"key": hex::encode(&key), "iv": hex::encode(&iv), "pt": hex::encode(&pt),
+            "ct": hex::encode(&ct), "size": INTEROP_BYTES,
+            "padding": if self.pkcs7 { "pkcs7" } else { "none" }}),
+        )
+    }
+
+    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+        let r = (|| {
+            let pt = crypt(
+                &self.method,
+                false,
+                &field(a, "key")?,
+                &field(a, "iv")?,
+                self.pkcs7,
+                &field(a, "ct")?,
+            )?;
+            Ok(pt == field(a, "pt")?)
+        })();
+        verdict(
+            r,
+            "the native OpenSSL decrypted PHP's ciphertext",
+            "the native OpenSSL decryption of PHP's ciphertext differs from PHP's message",
+        )
+    }
+}
+
+/// `openssl_encrypt` with a tag (GCM, CCM, OCB, ChaCha20-Poly1305).
+#[derive(Debug, Clone)]
+pub struct OpensslAeadInterop {
+    /// PHP's method name.
+    pub method: String,
+    /// Tag bytes.
+    pub tag: usize,
+    /// Nonce bytes.
+    pub nonce: usize,
+}
+
+impl Interop for OpensslAeadInterop {
+    fn native_artifacts(&self) -> Result<Value, String> {
+        let key = random(fetch(&self.method)?.key_length());
+        let nonce = random(self.nonce);
+        let aad = random(13);
+        let pt = random(INTEROP_BYTES);
+        let mut tag = vec![0u8; self.tag];
+        let ct = aead_seal(&self.method, &key, &nonce, &aad, &pt, &mut tag)?;
+        Ok(
+            json!({"key": hex::encode(&key), "nonce": hex::encode(&nonce), "aad": hex::encode(&aad),
+            "pt": hex::encode(&pt), "ct": hex::encode(&ct), "tag": hex::encode(&tag), "size": INTEROP_BYTES}),
+        )
+    }
+
+    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+        let r = (|| {
+            let pt = aead_open(
+                &self.method,
+                &field(a, "key")?,
+                &field(a, "nonce")?,
+                &field(a, "aad")?,
+                &field(a, "ct")?,
+                &field(a, "tag")?,
+            )?;
+            Ok(pt == field(a, "pt")?)
+        })();
+        verdict(
+            r,
+            "the native OpenSSL opened PHP's ciphertext and tag",
+            "the native OpenSSL opened PHP's ciphertext to a different message",
+        )
+    }
+}
+
+type SealFn = unsafe extern "C" fn(
+    *mut c_uchar,
+    *mut c_ulonglong,
+    *const c_uchar,
+    c_ulonglong,
+    *const c_uchar,
+    c_ulonglong,
+    *const c_uchar,
+    *const c_uchar,
+    *const c_uchar,
+) -> c_int;
+type OpenFn = unsafe extern "C" fn(
+    *mut c_uchar,
+    *mut c_ulonglong,
+    *mut c_uchar,
+    *const c_uchar,
+    c_ulonglong,
+    *const c_uchar,
+    c_ulonglong,
+    *const c_uchar,
+    *const c_uchar,
+) -> c_int;
+
+/// libsodium's functions and sizes for one of PHP's sodium AEAD names.
+fn sodium_aead(alg: &str) -> Option<(SealFn, OpenFn, usize, usize)> {
+    use libsodium_sys as s;
+    Some(match alg {
+        "aes256gcm" => (
+            s::crypto_aead_aes256gcm_encrypt as SealFn,
+            s::crypto_aead_aes256gcm_decrypt as OpenFn,
+            32,
+            12,
+        ),
+        "chacha20poly1305" => (
+            s::crypto_aead_chacha20poly1305_encrypt,
+            s::crypto_aead_chacha20poly1305_decrypt,
+            32,
+            8,
+        ),
+        "chacha20poly1305_ietf" => (
+            s::crypto_aead_chacha20poly1305_ietf_encrypt,
+            s::crypto_aead_chacha20poly1305_ietf_decrypt,
+            32,
+            12,
+        ),
+        "xchacha20poly1305_ietf" => (
+            s::crypto_aead_xchacha20poly1305_ietf_encrypt,
+            s::crypto_aead_xchacha20poly1305_ietf_decrypt,
+            32,
+            24,
+        ),
+        _ => return None,
+    })
+}
+
+/// PHP's `sodium_crypto_aead_*` against the vendored libsodium.
+#[derive(Debug, Clone)]
+pub struct SodiumAeadInterop {
+    /// PHP's algorithm name (`chacha20poly1305_ietf`).
+    pub alg: String,
+}
+
+impl SodiumAeadInterop {
+    fn fns(&self) -> Result<(SealFn, OpenFn, usize, usize), String> {
+        cryptobench_backends::sodium::init()?;
+        if self.alg == "aes256gcm" {
+            // SAFETY: a pure CPU-feature query after sodium_init.
+            if unsafe { libsodium_sys::crypto_aead_aes256gcm_is_available() } == 0 {
+                return Err("native libsodium AES-256-GCM needs AES-NI and PCLMUL".into());
+            }
+        }
+        sodium_aead(&self.alg).ok_or_else(|| format!("no native libsodium {}", self.alg))
+    }
+}
+
+impl Interop for SodiumAeadInterop {
+    fn native_artifacts(&self) -> Result<Value, String> {
+        let (seal, _, key_len, nonce_len) = self.fns()?;
+        let (key, nonce, aad, pt) = (
+            random(key_len),
+            random(nonce_len),
+            random(13),
+            random(INTEROP_BYTES),
+        );
+        let mut out = vec![0u8; pt.len() + 16];
+        let mut n: c_ulonglong = 0;
+        // SAFETY: buffers are sized as libsodium documents (message + ABYTES,
+        // KEYBYTES key, NPUBBYTES nonce); nsec is unused and NULL.
+        let rc = unsafe {
+            seal(
+                out.as_mut_ptr(),
+                &mut n,
+                pt.as_ptr(),
+                pt.len() as c_ulonglong,
+                aad.as_ptr(),
+                aad.len() as c_ulonglong,
+                std::ptr::null(),
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        if rc != 0 {
+            return Err(format!("native libsodium {} refused to seal", self.alg));
+        }
+        out.truncate(n as usize);
+        let (ct, tag) = out.split_at(out.len() - 16);
+        Ok(
+            json!({"key": hex::encode(&key), "nonce": hex::encode(&nonce), "aad": hex::encode(&aad),
+            "pt": hex::encode(&pt), "ct": hex::encode(ct), "tag": hex::encode(tag), "size": INTEROP_BYTES}),
+        )
+    }
+
+    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+        let r = (|| {
+            let (_, open, key_len, nonce_len) = self.fns()?;
+            let (key, nonce, aad) = (field(a, "key")?, field(a, "nonce")?, field(a, "aad")?);
+            if key.len() != key_len || nonce.len() != nonce_len {
+                return Err("PHP's key or nonce has the wrong length".to_string());
+            }
+            let mut sealed = field(a, "ct")?;
+            sealed.extend(field(a, "tag")?);
+            let mut pt = vec![0u8; sealed.len()];
+            let mut n: c_ulonglong = 0;
+            // SAFETY: lengths checked above; the output has room for the
+            // whole input.
+            let rc = unsafe {
+                open(
+                    pt.as_mut_ptr(),
+                    &mut n,
+                    std::ptr::null_mut(),
+                    sealed.as_ptr(),
+                    sealed.len() as c_ulonglong,
+                    aad.as_ptr(),
+                    aad.len() as c_ulonglong,
+                    nonce.as_ptr(),
+                    key.as_ptr(),
+                )
+            };
+            if rc != 0 {
+                return Err("the native libsodium refused PHP's ciphertext".to_string());
+            }
+            pt.truncate(n as usize);
+            Ok(pt == field(a, "pt")?)
+        })();
+        verdict(
+            r,
+            "the native libsodium opened PHP's ciphertext",
+            "the native libsodium opened PHP's ciphertext to a different message",
+        )
+    }
+}
+
+/// `mcrypt_encrypt` with rijndael-128 against OpenSSL's AES (the only
+/// libmcrypt algorithm both share here).
+#[derive(Debug, Clone)]
+pub struct McryptInterop {
+    /// The OpenSSL method with the same algorithm and mode (`aes-128-cfb8`).
+    pub openssl_method: String,
+}
+
+impl Interop for McryptInterop {
+    fn native_artifacts(&self) -> Result<Value, String> {
+        CipherInterop {
+            method: self.openssl_method.clone(),
+            pkcs7: false,
+        }
+        .native_artifacts()
+    }
+    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+        CipherInterop {
+            method: self.openssl_method.clone(),
+            pkcs7: false,
+        }
+        .check_php_artifacts(a)
+    }
+}
+
+/// Interop parameters for Argon2: small, so the check costs milliseconds.
+pub const INTEROP_ARGON2: (u32, u32) = (1024, 3);
+
+/// Argon2 from PHP (`password_hash` PHC strings, `sodium_crypto_pwhash` raw
+/// tags) against RustCrypto's `argon2`.
+#[derive(Debug, Clone)]
+pub struct Argon2Interop {
+    /// `password_hash` or `sodium`.
+    pub api: String,
+    /// `argon2i` or `argon2id`.
+    pub variant: String,
+    /// Password and salt sent to PHP, kept to recompute its raw tag.
+    pub sent: std::sync::OnceLock<(Vec<u8>, Vec<u8>)>,
+}
+
+impl Argon2Interop {
+    /// Interop for `api` (`password_hash` or `sodium`) and `variant`.
+    pub fn new(api: &str, variant: &str) -> Self {
+        Self {
+            api: api.into(),
+            variant: variant.into(),
+            sent: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl Argon2Interop {
+    fn hasher(&self, m_kib: u32, t: u32, lanes: u32) -> Result<Argon2<'static>, String> {
+        let alg = if self.variant == "argon2i" {
+            Algorithm::Argon2i
+        } else {
+            Algorithm::Argon2id
+        };
+        let params = Params::new(m_kib, t, lanes, Some(32)).map_err(|e| e.to_string())?;
+        Ok(Argon2::new(alg, Version::V0x13, params))
+    }
+}
+
+impl Interop for Argon2Interop {
+    fn native_artifacts(&self) -> Result<Value, String> {
+        let (m, t) = INTEROP_ARGON2;
+        let password = random(12);
+        let salt = random(16);
+        let mut v = json!({"password": hex::encode(&password), "salt": hex::encode(&salt),
+            "m_kib": m, "t": t, "threads": 1});
+        let _ = self.sent.set((password.clone(), salt.clone()));
+        if self.api == "password_hash" {
+            let phc = self
+                .hasher(m, t, 1)?
+                .hash_password_with_salt(&password, &salt)
+                .map_err(|e| e.to_string())?;
+            v["phc"] = Value::String(phc.to_string());
+        } else {
+            let mut raw = [0u8; 32];
+            self.hasher(m, t, 1)?
+                .hash_password_into(&password, &salt, &mut raw)
+                .map_err(|e| e.to_string())?;
+            v["raw"] = Value::String(hex::encode(raw));
+        }
+        Ok(v)
+    }
+
+    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+        if self.api == "password_hash" {
+            let r = (|| {
+                let phc = a
+                    .get("phc")
+                    .and_then(Value::as_str)
+                    .ok_or("no PHC string from PHP")?;
+                let pw = field(a, "password")?;
+                // The PHC string carries variant and parameters itself.
+                let good = Argon2::default().verify_password(&pw, phc).is_ok();
+                let mut wrong = pw.clone();
+                wrong.push(b'x');
+                let bad = Argon2::default().verify_password(&wrong, phc).is_ok();
+                Ok(good && !bad)
+            })();
+            return verdict(
+                r,
+                "RustCrypto argon2 verifies PHP's password_hash PHC string (and refuses a wrong password)",
+                "RustCrypto argon2 does not verify PHP's PHC string",
+            );
+        }
+        let r = (|| {
+            let (m, t) = INTEROP_ARGON2;
+            let raw = field(a, "raw")?;
+            // The same password and salt the native side sent.
+            let sent = self.sent.get().ok_or("native inputs lost")?;
+            let mut out = [0u8; 32];
+            self.hasher(m, t, 1)?
+                .hash_password_into(&sent.0, &sent.1, &mut out)
+                .map_err(|e| e.to_string())?;
+            Ok(raw == out)
+        })();
+        verdict(
+            r,
+            "sodium_crypto_pwhash gives RustCrypto argon2's 32-byte tag (1 lane, same inputs)",
+            "sodium_crypto_pwhash and RustCrypto argon2 disagree",
+        )
+    }
+}
+
+/// Keys from `openssl_pkey_new` against the native OpenSSL.
+#[derive(Debug, Clone)]
+pub struct EcInterop {
+    /// Curve short name as OpenSSL prints it.
+    pub curve: String,
+}
+
+/// The NID of a curve short name.
+pub fn curve_nid(curve: &str) -> Option<Nid> {
+    nid_of(curve)
+}
+
+impl Interop for EcInterop {
+    fn native_artifacts(&self) -> Result<Value, String> {
+        let nid = curve_nid(&self.curve).ok_or_else(|| format!("unknown curve {}", self.curve))?;
+        let group = openssl::ec::EcGroup::from_curve_name(nid).map_err(|e| e.to_string())?;
+        let key = openssl::ec::EcKey::generate(&group).map_err(|e| e.to_string())?;
+        match openssl::pkey::PKey::from_ec_key(key).and_then(|k| k.private_key_to_pem_pkcs8()) {
+            Ok(pem) => Ok(json!({"pem": String::from_utf8_lossy(&pem)})),
+            // Curves without an OID (Oakley-EC2N-3/4) have no key encoding.
+            Err(e) => Ok(
+                json!({"skip": format!("the native OpenSSL cannot encode a {} key: {e}", self.curve)}),
+            ),
+        }
+    }
+
+    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+        let Some(pem) = a.get("pem").and_then(Value::as_str) else {
+            let why = a
+                .get("skip")
+                .and_then(Value::as_str)
+                .unwrap_or("PHP exported no key");
+            return CheckResult::skipped(NAME_BACK, why);
+        };
+        let r = (|| {
+            let pkey = openssl::pkey::PKey::private_key_from_pem(pem.as_bytes())
+                .map_err(|e| format!("the native OpenSSL cannot parse PHP's key: {e}"))?;
+            if self.curve == "SM2" {
+                // OpenSSL 3.0 decodes SM2 keys as their own type, out of
+                // EC_KEY's reach; decoding checked the point is on the curve.
+                return Ok(pkey.bits() == 256);
+            }
+            let key = pkey
+                .ec_key()
+                .map_err(|e| format!("PHP's key is not an EC key: {e}"))?;
+            let want = curve_nid(&self.curve);
+            if key.group().curve_name() != want {
+                return Err(format!("PHP's key is not on {}", self.curve));
+            }
+            // EC_KEY_check_key: the point is on the curve, not at infinity,
+            // of the right order, and matches the private scalar.
+            Ok(key.check_key().is_ok())
+        })();
+        verdict(
+            r,
+            "the native OpenSSL parsed PHP's key: public point on the curve and matching the private key",
+            "PHP's key fails EC_KEY_check_key",
+        )
+    }
+}

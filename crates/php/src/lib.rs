@@ -1,0 +1,227 @@
+//! The `php` backend: the seeds' PHP measurements through the same engine.
+//!
+//! Four of the five seed papers timed cryptography from PHP: key generation
+//! with `openssl_pkey_new`, Argon2 with `sodium_crypto_pwhash` and
+//! `password_hash`, every `openssl_encrypt` method, `mcrypt`, and the sodium
+//! AEADs. PHP users want those figures for their own server and want to know
+//! what PHP costs over the C library beneath it. So PHP runs as a backend of
+//! the native suites: its cases carry the same suite, primitive, operation,
+//! parameters and sizes as the native rows, and a `php` row stands beside
+//! the library it wraps.
+//!
+//! The split of work is deliberate. PHP (php/runner.php, started once per
+//! suite) builds keys and buffers, runs the checks (the native suites'
+//! known-answer vectors, round trips, tamper tests) and times a batch of
+//! `iters` operations with `hrtime(true)`; calibration, statistics and
+//! storage stay in Rust, exactly as for native cases. The pipe between the
+//! two never enters a measurement. Interop checks ([`interop`]) open PHP's
+//! ciphertexts, PHC strings and keys with the native libraries and send
+//! native ones for PHP to open.
+//!
+//! Where this PHP lacks something the cell is planned "unavailable" with the
+//! reason PHP itself gives (AEGIS needs PHP 8.4 and libsodium 1.0.19; this
+//! PHP's version is quoted). Without php on the machine every php cell is
+//! "unavailable: php not found" and everything else runs.
+#![deny(missing_docs)]
+
+pub mod case;
+pub mod interop;
+pub mod meta;
+pub mod plan;
+pub mod runner;
+pub mod vectors;
+
+use cryptobench_core::{BackendInfo, PlannedCase, RunConfig};
+use runner::{Runner, RunnerCommand};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// Backend name in results and on the command line.
+pub const NAME: &str = "php";
+
+/// What a runner's `hello` says about this PHP.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Hello {
+    /// `PHP_VERSION`.
+    pub php: String,
+    /// `OPENSSL_VERSION_TEXT`, when the extension is loaded.
+    pub openssl: Option<String>,
+    /// `SODIUM_LIBRARY_VERSION`, when the extension is loaded.
+    pub sodium: Option<String>,
+    /// The mcrypt extension's version, when loaded.
+    pub mcrypt: Option<String>,
+    /// Loaded extensions.
+    pub extensions: Vec<String>,
+    /// Primitive families: `None` = available, else the reason.
+    pub families: BTreeMap<String, Option<String>>,
+    /// `openssl_get_cipher_methods()`.
+    pub ciphers: Vec<String>,
+    /// `openssl_get_curve_names()`.
+    pub curves: Vec<String>,
+    /// mcrypt algorithm -> largest key, bytes.
+    pub mcrypt_key_sizes: BTreeMap<String, u64>,
+    /// `mcrypt_list_modes()`.
+    pub mcrypt_modes: Vec<String>,
+    /// `PASSWORD_ARGON2_PROVIDER` (`standard` = libargon2, `sodium`).
+    pub argon2_provider: Option<String>,
+}
+
+fn strings(v: &Value, k: &str) -> Vec<String> {
+    v.get(k)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn opt_string(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(String::from)
+}
+
+impl Hello {
+    /// Parses a runner's `hello` answer.
+    pub fn parse(v: &Value) -> Self {
+        let families = v
+            .get("families")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .map(|(k, f)| {
+                        let ok = f.get("available").and_then(Value::as_bool) == Some(true);
+                        let why = (!ok).then(|| {
+                            opt_string(f, "reason").unwrap_or_else(|| "unavailable".into())
+                        });
+                        (k.clone(), why)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mcrypt_key_sizes = v
+            .get("mcrypt_key_sizes")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, s)| s.as_u64().map(|s| (k.clone(), s)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Self {
+            php: opt_string(v, "php").unwrap_or_default(),
+            openssl: opt_string(v, "openssl"),
+            sodium: opt_string(v, "sodium"),
+            mcrypt: opt_string(v, "mcrypt"),
+            extensions: strings(v, "extensions"),
+            families,
+            ciphers: strings(v, "ciphers"),
+            curves: strings(v, "curves"),
+            mcrypt_key_sizes,
+            mcrypt_modes: strings(v, "mcrypt_modes"),
+            argon2_provider: opt_string(v, "password_argon2_provider"),
+        }
+    }
+
+    /// `None` when `family` is available, else why not.
+    pub fn family(&self, family: &str) -> Option<String> {
+        match self.families.get(family) {
+            Some(why) => why.clone(),
+            None => Some(format!("this runner does not report `{family}`")),
+        }
+    }
+
+    /// The backend version string of a PHP API: PHP's version and the C
+    /// library beneath (`PHP 8.2.36 / OpenSSL 3.0.22 25 Aug 2026`).
+    pub fn version_of(&self, api: &str) -> String {
+        let lib = match api {
+            "openssl" => self.openssl.clone().unwrap_or_default(),
+            "sodium" => format!("libsodium {}", self.sodium.clone().unwrap_or_default()),
+            "mcrypt" => format!("mcrypt {}", self.mcrypt.clone().unwrap_or_default()),
+            "password_hash" => match self.argon2_provider.as_deref() {
+                Some("sodium") => {
+                    format!("libsodium {}", self.sodium.clone().unwrap_or_default())
+                }
+                _ => "libargon2".to_string(),
+            },
+            other => other.to_string(),
+        };
+        format!("PHP {} / {lib}", self.php)
+    }
+}
+
+/// Asks a fresh runner for its `hello`.
+pub fn hello_from(cmd: &RunnerCommand) -> Result<Hello, String> {
+    let mut r = Runner::spawn(cmd).map_err(|e| e.to_string())?;
+    let v = r
+        .request(&json!({"op": "hello"}))
+        .map_err(|e| e.to_string())?;
+    Ok(Hello::parse(&v))
+}
+
+/// This machine's PHP, asked once per process.
+pub fn hello() -> Result<&'static Hello, String> {
+    static HELLO: OnceLock<Result<Hello, String>> = OnceLock::new();
+    HELLO
+        .get_or_init(|| {
+            let cmd = RunnerCommand::from_env().map_err(|e| e.to_string())?;
+            hello_from(&cmd)
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The PHP version line (`PHP 8.2.36 (cli) ...`) of the php binary the
+/// environment names (`CRYPTOBENCH_PHP`, else `php` on `PATH`), or why
+/// there is none (`php not found`).
+pub fn available() -> Result<String, String> {
+    let php = runner::find_php(std::env::var_os(runner::ENV_PHP), std::env::var_os("PATH"))?;
+    let out = std::process::Command::new(&php)
+        .arg("-v")
+        .output()
+        .map_err(|e| format!("php at {} does not run: {e}", php.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "php at {} failed `php -v` ({})",
+            php.display(),
+            out.status
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(text.lines().next().unwrap_or("PHP").trim().to_string())
+}
+
+/// The php backend: its version is PHP's with the libraries beneath.
+pub fn backend_info() -> BackendInfo {
+    match hello() {
+        Ok(h) => BackendInfo {
+            name: NAME.into(),
+            version: format!(
+                "PHP {} (OpenSSL {}, libsodium {}{})",
+                h.php,
+                h.openssl
+                    .as_deref()
+                    .map(|s| s.trim_start_matches("OpenSSL "))
+                    .unwrap_or("absent"),
+                h.sodium.as_deref().unwrap_or("absent"),
+                h.mcrypt
+                    .as_deref()
+                    .map(|m| format!(", mcrypt {m}"))
+                    .unwrap_or_default()
+            ),
+            unavailable: None,
+        },
+        Err(why) => BackendInfo {
+            name: NAME.into(),
+            version: String::new(),
+            unavailable: Some(why),
+        },
+    }
+}
+
+/// The php cases of suite `cipher`, `aead`, `ecc` or `argon2` (empty for
+/// any other suite, or when `--backend` leaves php out).
+pub fn plan(suite: &str, cfg: &RunConfig) -> Vec<PlannedCase> {
+    plan::plan(suite, cfg)
+}

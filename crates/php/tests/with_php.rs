@@ -1,0 +1,279 @@
+//! The real runner with the machine's PHP: the protocol round trip, checks
+//! that catch a wrong vector, and interop in both directions for a cipher,
+//! two AEADs, Argon2 PHC strings and an EC curve, each shown to fail when
+//! the other side's artifact is corrupted. Without php these tests say so
+//! and return (scripts/install-deps installs php-cli).
+
+use cryptobench_core::{CheckOutcome, CheckResult, RunConfig, Setup};
+use cryptobench_php::case::{shared, PhpCase};
+use cryptobench_php::interop::{
+    Argon2Interop, CipherInterop, EcInterop, Interop, OpensslAeadInterop, SodiumAeadInterop,
+};
+use cryptobench_php::runner::{Runner, RunnerCommand, RunnerError};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+fn php() -> Option<RunnerCommand> {
+    match cryptobench_php::available() {
+        Ok(_) => Some(RunnerCommand::from_env().expect("runner script in the workspace")),
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            None
+        }
+    }
+}
+
+fn outcome(checks: &[CheckResult], name: &str) -> CheckOutcome {
+    checks
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no check {name} in {checks:#?}"))
+        .outcome
+}
+
+#[test]
+fn protocol_round_trip_with_the_real_runner() {
+    let Some(cmd) = php() else { return };
+    let mut r = Runner::spawn(&cmd).expect("spawn");
+    let hello = cryptobench_php::Hello::parse(&r.request(&json!({"op": "hello"})).expect("hello"));
+    assert!(hello.php.starts_with('8'), "{}", hello.php);
+    assert!(hello.ciphers.iter().any(|c| c == "aes-256-gcm"));
+    assert!(hello.curves.iter().any(|c| c == "prime256v1"));
+    let case = json!({"kind": "cipher", "method": "aes-128-ctr", "size": 64, "op": "encrypt",
+        "padding": "none", "kats": cryptobench_php::vectors::cipher_kats("AES-128-CTR")});
+    let prepared = r
+        .request(&json!({"op": "prepare", "id": 7, "case": case}))
+        .expect("prepare");
+    let checks = cryptobench_php::case::parse_checks(&prepared);
+    assert_eq!(outcome(&checks, "php roundtrip:64 B"), CheckOutcome::Pass);
+    assert_eq!(
+        outcome(&checks, "php kat:NIST SP 800-38A F.5.1 CTR-AES128.Encrypt"),
+        CheckOutcome::Pass
+    );
+    let t = r
+        .request(&json!({"op": "time", "id": 7, "iters": 10}))
+        .expect("time");
+    assert_eq!(t["iters"], 10);
+    assert!(t["ns"].as_f64().is_some_and(|ns| ns > 0.0), "{t}");
+    r.request(&json!({"op": "release", "id": 7}))
+        .expect("release");
+    match r.request(&json!({"op": "time", "id": 7, "iters": 1})) {
+        Err(RunnerError::Php(m)) => assert!(m.contains("no prepared case"), "{m}"),
+        other => panic!("a released case must be gone: {other:?}"),
+    }
+    match r.request(&json!({"op": "frobnicate"})) {
+        Err(RunnerError::Php(m)) => assert!(m.contains("unknown op"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_wrong_vector_fails_the_case() {
+    let Some(cmd) = php() else { return };
+    let mut kats = cryptobench_php::vectors::cipher_kats("AES-256-CBC");
+    let ct = kats[0]["ct"].as_str().expect("ct").to_string();
+    kats[0]["ct"] = Value::String(format!("00{}", &ct[2..]));
+    let case = json!({"kind": "cipher", "method": "aes-256-cbc", "size": 32, "op": "encrypt",
+        "padding": "none", "kats": kats});
+    let c = PhpCase::prepare(&shared(cmd), case, None, None).expect("prepare");
+    let mut c = c;
+    let checks = cryptobench_core::Case::checks(&mut c);
+    assert_eq!(
+        outcome(&checks, "php kat:NIST SP 800-38A F.2.5 CBC-AES256.Encrypt"),
+        CheckOutcome::Fail
+    );
+}
+
+/// Corrupts what one side hands the other, to show each direction can fail.
+struct Corrupt<I: Interop> {
+    inner: I,
+    field: &'static str,
+    native: bool,
+}
+
+fn flip(v: &mut Value, field: &str) {
+    let s = v[field].as_str().expect("hex or text field").to_string();
+    let flipped = if field == "pem" || field == "phc" {
+        // Change the last base64 character before the end.
+        let mut b = s.into_bytes();
+        let at = b
+            .iter()
+            .rposition(|c| c.is_ascii_alphanumeric())
+            .expect("text");
+        let at = at.saturating_sub(40);
+        b[at] = if b[at] == b'A' { b'B' } else { b'A' };
+        String::from_utf8(b).expect("ascii")
+    } else {
+        let mut bytes = hex::decode(&s).expect("hex");
+        bytes[0] ^= 1;
+        hex::encode(bytes)
+    };
+    v[field] = Value::String(flipped);
+}
+
+impl<I: Interop> Interop for Corrupt<I> {
+    fn native_artifacts(&self) -> Result<Value, String> {
+        let mut v = self.inner.native_artifacts()?;
+        if self.native {
+            flip(&mut v, self.field);
+        }
+        Ok(v)
+    }
+    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+        let mut a = a.clone();
+        if !self.native {
+            flip(&mut a, self.field);
+        }
+        self.inner.check_php_artifacts(&a)
+    }
+}
+
+/// Runs `case` with `interop` (both directions must pass) and again with
+/// each side corrupted (that direction must fail).
+fn interop_both_ways<I, F>(
+    case: Value,
+    make: F,
+    native_field: &'static str,
+    php_field: &'static str,
+) where
+    I: Interop + 'static,
+    F: Fn() -> I,
+{
+    let Some(cmd) = php() else { return };
+    let runner = shared(cmd);
+    let run = |i: Arc<dyn Interop>, key: &str| {
+        let mut c = PhpCase::prepare(&runner, case.clone(), None, Some((key.to_string(), i)))
+            .expect("prepare");
+        cryptobench_core::Case::checks(&mut c)
+    };
+    let good = run(Arc::new(make()), "good");
+    assert_eq!(
+        outcome(&good, "php interop:native->php"),
+        CheckOutcome::Pass,
+        "{good:#?}"
+    );
+    assert_eq!(
+        outcome(&good, "interop:php->native"),
+        CheckOutcome::Pass,
+        "{good:#?}"
+    );
+    let bad_native = run(
+        Arc::new(Corrupt {
+            inner: make(),
+            field: native_field,
+            native: true,
+        }),
+        "bad native",
+    );
+    assert_eq!(
+        outcome(&bad_native, "php interop:native->php"),
+        CheckOutcome::Fail
+    );
+    let bad_php = run(
+        Arc::new(Corrupt {
+            inner: make(),
+            field: php_field,
+            native: false,
+        }),
+        "bad php",
+    );
+    assert_eq!(outcome(&bad_php, "interop:php->native"), CheckOutcome::Fail);
+}
+
+#[test]
+fn interop_cipher_aes_256_cbc() {
+    interop_both_ways(
+        json!({"kind": "cipher", "method": "aes-256-cbc", "size": 64, "op": "encrypt", "padding": "none"}),
+        || CipherInterop {
+            method: "aes-256-cbc".into(),
+            pkcs7: false,
+        },
+        "ct",
+        "ct",
+    );
+}
+
+#[test]
+fn interop_openssl_aead_aes_256_gcm() {
+    interop_both_ways(
+        json!({"kind": "openssl_aead", "method": "aes-256-gcm", "size": 64, "op": "encrypt",
+            "aad": 0, "tag": 16, "nonce_len": 12}),
+        || OpensslAeadInterop {
+            method: "aes-256-gcm".into(),
+            tag: 16,
+            nonce: 12,
+        },
+        "tag",
+        "tag",
+    );
+}
+
+#[test]
+fn interop_sodium_chacha20poly1305_ietf() {
+    interop_both_ways(
+        json!({"kind": "sodium_aead", "alg": "chacha20poly1305_ietf", "size": 64, "op": "encrypt", "aad": 0}),
+        || SodiumAeadInterop {
+            alg: "chacha20poly1305_ietf".into(),
+        },
+        "ct",
+        "tag",
+    );
+}
+
+#[test]
+fn interop_argon2_phc_strings() {
+    interop_both_ways(
+        json!({"kind": "pwhash", "api": "password_hash", "variant": "argon2id", "m_kib": 1024, "t": 2, "threads": 1}),
+        || Argon2Interop::new("password_hash", "argon2id"),
+        "phc",
+        "phc",
+    );
+}
+
+#[test]
+fn interop_argon2_sodium_raw_tags() {
+    interop_both_ways(
+        json!({"kind": "pwhash", "api": "sodium", "variant": "argon2i", "m_kib": 1024, "t": 3, "threads": 1}),
+        || Argon2Interop::new("sodium", "argon2i"),
+        "raw",
+        "raw",
+    );
+}
+
+#[test]
+fn interop_ec_prime256v1() {
+    interop_both_ways(
+        json!({"kind": "ecc", "curve": "prime256v1"}),
+        || EcInterop {
+            curve: "prime256v1".into(),
+        },
+        "pem",
+        "pem",
+    );
+}
+
+#[test]
+fn aegis_is_unavailable_with_the_versions_quoted() {
+    if php().is_none() {
+        return;
+    }
+    let hello = cryptobench_php::hello().expect("hello");
+    let plan = cryptobench_php::plan("aead", &RunConfig::quick());
+    let aegis = plan
+        .iter()
+        .find(|c| c.spec.primitive == "AEGIS-128L")
+        .expect("AEGIS-128L is planned");
+    let has_aegis = hello.family("sodium_aegis").is_none();
+    match &aegis.setup {
+        Setup::Unavailable(why) => {
+            assert!(!has_aegis);
+            assert!(why.contains("PHP 8.4") && why.contains(&hello.php), "{why}");
+            assert!(
+                why.contains(hello.sodium.as_deref().unwrap_or("?")),
+                "{why}"
+            );
+        }
+        Setup::Ready(_) => assert!(has_aegis),
+        Setup::Skipped(w) => panic!("{w}"),
+    }
+}
