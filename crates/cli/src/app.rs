@@ -6,7 +6,7 @@ use crate::args::Global;
 use crate::output;
 use anyhow::{anyhow, Context, Result};
 use cryptobench_core::{
-    units, Budget, Error, PlannedCase, Run, RunConfig, RunStatus, Suite, SCHEMA,
+    units, Budget, Error, Measurement, PlannedCase, Run, RunConfig, RunStatus, Suite, SCHEMA,
 };
 use cryptobench_engine::{fingerprint, interrupt, runner};
 use cryptobench_store::{OutputTarget, Store, StoreError};
@@ -225,47 +225,15 @@ pub fn bench(
         )
         .into());
     }
-    let targets = export_targets(g)?;
-    let store = open_store(g)?;
-
-    let mut backends = Vec::new();
-    for s in &suites {
-        for b in s.backends() {
-            if !backends
-                .iter()
-                .any(|x: &cryptobench_core::BackendInfo| x.name == b.name)
-            {
-                backends.push(b);
-            }
-        }
-    }
+    let mut backends = suite_backends(&suites);
     if php_planned {
         backends.push(cryptobench_php::backend_info());
     }
-    let machine = fingerprint::collect(
-        backends,
-        env!("CARGO_PKG_VERSION"),
-        env!("CRYPTOBENCH_GIT_REVISION"),
-    );
-    let mut run = Run {
-        schema: SCHEMA.into(),
-        id: new_run_id(),
-        started_at: now_rfc3339(),
-        finished_at: None,
-        status: RunStatus::Running,
-        command: std::env::args().collect(),
-        machine,
-        fleet: None,
-        measurements: Vec::new(),
-    };
-    if let Some(st) = &store {
-        st.begin_run(&run)?;
-    }
+    let mut recorder = Recorder::open(g, backends)?;
     install_ctrl_c();
 
     let bar = progress_bar(g, cases.len());
-    let mut store_error: Option<StoreError> = None;
-    let (measurements, stopped) = runner::run_cases(&cases, &cfg.budget, &mut |ev| match ev {
+    let (_, stopped) = runner::run_cases(&cases, &cfg.budget, &mut |ev| match ev {
         runner::Event::Started { case, .. } => {
             let s = &case.spec;
             bar.set_message(format!(
@@ -288,66 +256,135 @@ pub fn bench(
                     m.reason.as_deref().unwrap_or("")
                 ));
             }
-            if let (Some(st), None) = (&store, &store_error) {
-                if let Err(e) = st.add_measurement(&run.id, m) {
-                    store_error = Some(e);
-                    interrupt::request_stop();
-                }
-            }
+            recorder.add(m.clone());
         }
     });
     bar.finish_and_clear();
-    run.measurements = measurements;
-    run.finished_at = Some(now_rfc3339());
-    run.status = if stopped {
-        RunStatus::Interrupted
-    } else if run.has_failures() {
-        RunStatus::Failed
-    } else {
-        RunStatus::Complete
-    };
-    if let Some(st) = &store {
-        if let Some(e) = store_error {
-            return Err(
-                anyhow::Error::new(e).context("storing a measurement failed; the run stopped")
-            );
+    let run = recorder.finish(g, stopped, also_json_next_to_db)?;
+    Ok(Outcome { run, suites })
+}
+
+/// Every backend the suites use, each once.
+pub fn suite_backends(suites: &[Box<dyn Suite>]) -> Vec<cryptobench_core::BackendInfo> {
+    let mut backends: Vec<cryptobench_core::BackendInfo> = Vec::new();
+    for s in suites {
+        for b in s.backends() {
+            if !backends.iter().any(|x| x.name == b.name) {
+                backends.push(b);
+            }
         }
-        st.finish_run(
-            &run.id,
-            run.status,
-            run.finished_at.as_deref().unwrap_or(""),
-        )?;
-        if also_json_next_to_db {
-            let dir = st
-                .path()
-                .parent()
-                .unwrap_or(std::path::Path::new("."))
-                .join("runs");
-            let path = dir.join(format!("{}.json", run.id));
-            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-            cryptobench_store::write_target(
-                &OutputTarget {
-                    format: "json".into(),
-                    path: Some(path.clone()),
-                },
-                &run,
-            )?;
-            if !g.quiet {
-                eprintln!(
-                    "run {} stored in {}; JSON export: {}",
-                    run.id,
-                    st.path().display(),
-                    path.display()
+    }
+    backends
+}
+
+/// A run being recorded: every measurement is committed to the store the
+/// moment it is added, so an interruption loses nothing already measured.
+pub struct Recorder {
+    run: Run,
+    store: Option<Store>,
+    targets: Vec<OutputTarget>,
+    store_error: Option<StoreError>,
+}
+
+impl Recorder {
+    /// Checks the export targets, opens the store and begins the run.
+    pub fn open(g: &Global, backends: Vec<cryptobench_core::BackendInfo>) -> Result<Self> {
+        let targets = export_targets(g)?;
+        let store = open_store(g)?;
+        let machine = fingerprint::collect(
+            backends,
+            env!("CARGO_PKG_VERSION"),
+            env!("CRYPTOBENCH_GIT_REVISION"),
+        );
+        let run = Run {
+            schema: SCHEMA.into(),
+            id: new_run_id(),
+            started_at: now_rfc3339(),
+            finished_at: None,
+            status: RunStatus::Running,
+            command: std::env::args().collect(),
+            machine,
+            fleet: None,
+            measurements: Vec::new(),
+        };
+        if let Some(st) = &store {
+            st.begin_run(&run)?;
+        }
+        Ok(Self {
+            run,
+            store,
+            targets,
+            store_error: None,
+        })
+    }
+
+    /// Stores and keeps one measurement; a storage failure stops the engine.
+    pub fn add(&mut self, m: Measurement) {
+        if let (Some(st), None) = (&self.store, &self.store_error) {
+            if let Err(e) = st.add_measurement(&self.run.id, &m) {
+                self.store_error = Some(e);
+                interrupt::request_stop();
+            }
+        }
+        self.run.measurements.push(m);
+    }
+
+    /// Marks the run, writes the JSON next to the database when asked, and
+    /// the `-o` exports.
+    pub fn finish(mut self, g: &Global, stopped: bool, json_next_to_db: bool) -> Result<Run> {
+        let run = &mut self.run;
+        run.finished_at = Some(now_rfc3339());
+        run.status = if stopped {
+            RunStatus::Interrupted
+        } else if run.has_failures() {
+            RunStatus::Failed
+        } else {
+            RunStatus::Complete
+        };
+        if let Some(st) = &self.store {
+            if let Some(e) = self.store_error {
+                return Err(
+                    anyhow::Error::new(e).context("storing a measurement failed; the run stopped")
                 );
             }
-        } else if !g.quiet {
-            eprintln!("run {} stored in {}", run.id, st.path().display());
+            st.finish_run(
+                &run.id,
+                run.status,
+                run.finished_at.as_deref().unwrap_or(""),
+            )?;
+            if json_next_to_db {
+                let dir = st
+                    .path()
+                    .parent()
+                    .unwrap_or(std::path::Path::new("."))
+                    .join("runs");
+                let path = dir.join(format!("{}.json", run.id));
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+                cryptobench_store::write_target(
+                    &OutputTarget {
+                        format: "json".into(),
+                        path: Some(path.clone()),
+                    },
+                    run,
+                )?;
+                if !g.quiet {
+                    eprintln!(
+                        "run {} stored in {}; JSON export: {}",
+                        run.id,
+                        st.path().display(),
+                        path.display()
+                    );
+                }
+            } else if !g.quiet {
+                eprintln!("run {} stored in {}", run.id, st.path().display());
+            }
         }
+        for t in &self.targets {
+            cryptobench_store::write_target(t, run)?;
+        }
+        Ok(self.run)
     }
-    for t in &targets {
-        cryptobench_store::write_target(t, &run)?;
-    }
-    Ok(Outcome { run, suites })
 }
 
 /// Runs suites and prints: the common path of `run` and the suite commands.

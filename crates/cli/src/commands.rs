@@ -12,7 +12,7 @@ use cryptobench_stats::Verdict;
 use std::io::Write;
 
 /// Runs the parsed command line.
-pub fn dispatch(cli: Cli) -> Result<u8> {
+pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
     let g = cli.global;
     output::console_format(&g)?;
     match cli.command {
@@ -38,6 +38,9 @@ pub fn dispatch(cli: Cli) -> Result<u8> {
             // (the spellings of the issue) take over the global flags.
             let mut g = g.clone();
             a.adopt_globals(&mut g.outputs, &mut g.threads);
+            if let Some(b) = distributed_bench(&a) {
+                return elgamal_mpi(&g, b, world);
+            }
             suite_action(&g, |cfg| Ok(cryptobench_elgamal::cli::command(&a, cfg)?))
         }
         Command::Runs => runs(&g),
@@ -323,4 +326,56 @@ fn report(g: &Global, a: &ReportArgs) -> Result<u8> {
         println!("report for run {} written to {}", run.id, path.display());
     }
     Ok(0)
+}
+
+/// The elgamal bench options when `--mode` names `mpi` or `hybrid`.
+fn distributed_bench(
+    a: &cryptobench_elgamal::cli::ElgamalArgs,
+) -> Option<&cryptobench_elgamal::cli::BenchArgs> {
+    use cryptobench_elgamal::cli::ElgamalCommand;
+    let b = match &a.command {
+        None => &a.bench,
+        Some(ElgamalCommand::Bench(b)) => b,
+        Some(_) => return None,
+    };
+    cryptobench_mpi::integrate::wants_mpi(b).then_some(b)
+}
+
+/// `elgamal bench --mode ...,mpi,hybrid` (normally under mpirun): every rank
+/// measures its share; only rank 0 stores, prints and exports.
+fn elgamal_mpi(
+    g: &Global,
+    b: &cryptobench_elgamal::cli::BenchArgs,
+    world: &cryptobench_mpi::World,
+) -> Result<u8> {
+    let cfg = run_config(g)?;
+    let mut all = Vec::new();
+    for opts in cryptobench_mpi::integrate::options(b, &cfg)? {
+        if let Some(ms) = cryptobench_mpi::bench(world, &opts)? {
+            all.extend(ms);
+        }
+    }
+    if !world.is_root() {
+        return Ok(0);
+    }
+    let suites: Vec<Box<dyn Suite>> = vec![Box::new(cryptobench_elgamal::ElgamalSuite::default())];
+    let mut recorder = app::Recorder::open(g, app::suite_backends(&suites))?;
+    for m in all {
+        recorder.add(m);
+    }
+    let run = recorder.finish(g, cryptobench_engine::interrupt::stop_requested(), false)?;
+    output::print_run(g, &run, &suites)?;
+    if !g.quiet && console_is_table(g) {
+        println!(
+            "{}",
+            text::render(&cryptobench_mpi::bench::table(&run.measurements), false)
+        );
+    }
+    Ok(if run.has_failures() { 1 } else { 0 })
+}
+
+fn console_is_table(g: &Global) -> bool {
+    output::console_format(g)
+        .map(|f| f == "table")
+        .unwrap_or(true)
 }
