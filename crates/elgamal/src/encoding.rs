@@ -16,7 +16,7 @@
 //!
 //! The number of candidates tried depends on the plaintext, so encoding is
 //! not constant time: one more reason this scheme is for reproducing the
-//! paper, not for protecting data (see README-security.md).
+//! paper, not for protecting data (see docs/elgamal-security.md).
 
 use crate::arith::Arithmetic;
 use crate::curve::Curve;

@@ -15,7 +15,7 @@
 //!
 //! Per-character ElGamal is malleable, leaks the length and lets pairs be
 //! reordered: it reproduces the paper, it is not how to encrypt data
-//! (README-security.md shows the recommended ECIES path).
+//! (docs/elgamal-security.md shows the recommended ECIES path).
 #![deny(missing_docs)]
 
 pub mod arith;
