@@ -381,9 +381,12 @@ pub fn headline(measurements: &[Measurement]) -> Vec<String> {
                 .max_by(|a, b| (a.1, a.2).cmp(&(b.1, b.2)).then(b.4.total_cmp(&a.4)));
             match best {
                 Some((m, kib, t, lanes, ns)) => format!(
-                    "Argon2id within {target:.0} ms: m={kib} KiB, t={t}, p={lanes} on {} ({:.0} ms measured)",
+                    "Argon2id within {target:.0} ms: m={kib} KiB, t={t}, p={lanes} on {} ({:.0} ms measured){}",
                     m.backend,
-                    ns / 1e6
+                    ns / 1e6,
+                    // Far under the target means the grid stopped short, not
+                    // that this is the right setting.
+                    if *ns < target * 1e6 / 2.0 { "; the largest point measured, `argon2 tune` finds the setting that fills the time" } else { "" }
                 ),
                 None => format!("Argon2id within {target:.0} ms: no measured point is that fast; see `argon2 tune`"),
             }

@@ -196,10 +196,15 @@ impl Searcher<'_> {
                 .map(|t| t.time.as_secs_f64() / f64::from(t.params.m_kib))
                 .collect();
             rates.sort_by(f64::total_cmp);
-            let rate = rates
-                .get(rates.len() / 2)
-                .copied()
-                .unwrap_or(secs / f64::from(current.params.m_kib));
+            // With fewer than three neighbours a "median" is one of two points
+            // and can keep proposing the memory just measured; the latest
+            // trial is then the best guide.
+            let own = secs / f64::from(current.params.m_kib);
+            let rate = if rates.len() < 3 {
+                own
+            } else {
+                rates.get(rates.len() / 2).copied().unwrap_or(own)
+            };
             let scaled = target * FILL_AIM / rate.max(1e-15);
             let m_kib = round_memory(scaled, current.params.lanes)
                 .clamp(floor, self.req.base.m_kib.max(floor));
@@ -424,6 +429,20 @@ mod tests {
             out.trials
         );
         assert_eq!(out.chosen.params.t, 1);
+    }
+
+    #[test]
+    fn a_first_estimate_short_of_the_band_is_refined() {
+        // One pass on 1 GiB takes 914 ms, but time per KiB falls with less
+        // memory (cache, page faults): the linear estimate lands at ~85%.
+        let mut measure = |p: &Params| -> Result<Duration, String> {
+            let m = f64::from(p.m_kib);
+            let per_kib = 7.0e-7 + 1.7e-7 * (m / 1_048_576.0);
+            Ok(Duration::from_secs_f64(m * per_kib * f64::from(p.t)))
+        };
+        let out = search(&request(1_048_576, 2, 500, false), &mut measure).unwrap();
+        let ratio = out.chosen.time.as_secs_f64() / 0.5;
+        assert!((0.9..=1.0).contains(&ratio), "{ratio}: {:?}", out.trials);
     }
 
     #[test]
