@@ -18,7 +18,7 @@ use cryptobench_core::Error;
 use foreign_types::ForeignType;
 use openssl::bn::{BigNum, BigNumContext};
 use openssl::ec::EcPointRef;
-use openssl::ec::{EcGroup, EcPoint, PointConversionForm};
+use openssl::ec::{EcGroup, EcPoint};
 use openssl::nid::Nid;
 use std::os::raw::c_int;
 
