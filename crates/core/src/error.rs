@@ -38,6 +38,10 @@ pub enum CaseError {
     /// The case cannot run here (missing library, CPU feature, size rule).
     #[error("skipped: {0}")]
     Skipped(String),
+    /// The backend or algorithm is missing on this machine (found out only
+    /// when the case is built, e.g. inside an external runtime).
+    #[error("unavailable: {0}")]
+    Unavailable(String),
     /// The primitive misbehaved (wrong output, rejected valid input).
     #[error("{0}")]
     Failed(String),

@@ -231,6 +231,7 @@ pub(crate) fn from_case_error(
 ) -> Measurement {
     let (status, reason) = match e {
         CaseError::Skipped(r) => (CaseStatus::Skipped, r),
+        CaseError::Unavailable(r) => (CaseStatus::Unavailable, r),
         CaseError::Failed(r) => (CaseStatus::Failed, r),
     };
     let mut m = spec.measurement(status, Some(reason));
