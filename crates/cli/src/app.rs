@@ -119,7 +119,7 @@ pub fn known_backends() -> Vec<String> {
 }
 
 /// A sortable, unique run id: `YYYYMMDD-HHMMSS-xxxx`.
-fn new_run_id() -> String {
+pub fn new_run_id() -> String {
     let now = chrono::Utc::now();
     let salt =
         (now.timestamp_subsec_nanos() ^ std::process::id().wrapping_mul(2_654_435_761)) & 0xffff;
@@ -207,6 +207,27 @@ pub fn bench(
     suites: Vec<Box<dyn Suite>>,
     also_json_next_to_db: bool,
 ) -> Result<Outcome> {
+    bench_as(g, cfg, suites, also_json_next_to_db, None)
+}
+
+/// A run id (and fleet) chosen by the caller instead of a fresh one: the
+/// hosts of a fleet agree on theirs before measuring.
+#[derive(Debug, Clone)]
+pub struct RunIdentity {
+    /// The run id.
+    pub id: String,
+    /// The fleet the run belongs to.
+    pub fleet: Option<String>,
+}
+
+/// [`bench`] under a given identity.
+pub fn bench_as(
+    g: &Global,
+    cfg: &RunConfig,
+    suites: Vec<Box<dyn Suite>>,
+    also_json_next_to_db: bool,
+    identity: Option<RunIdentity>,
+) -> Result<Outcome> {
     let mut cases: Vec<PlannedCase> = Vec::new();
     let mut php_planned = false;
     for s in &suites {
@@ -229,7 +250,7 @@ pub fn bench(
     if php_planned {
         backends.push(cryptobench_php::backend_info());
     }
-    let mut recorder = Recorder::open(g, backends)?;
+    let mut recorder = Recorder::open(g, backends, identity)?;
     install_ctrl_c();
 
     let bar = progress_bar(g, cases.len());
@@ -288,7 +309,11 @@ pub struct Recorder {
 
 impl Recorder {
     /// Checks the export targets, opens the store and begins the run.
-    pub fn open(g: &Global, backends: Vec<cryptobench_core::BackendInfo>) -> Result<Self> {
+    pub fn open(
+        g: &Global,
+        backends: Vec<cryptobench_core::BackendInfo>,
+        identity: Option<RunIdentity>,
+    ) -> Result<Self> {
         let targets = export_targets(g)?;
         let store = open_store(g)?;
         let machine = fingerprint::collect(
@@ -296,15 +321,19 @@ impl Recorder {
             env!("CARGO_PKG_VERSION"),
             env!("CRYPTOBENCH_GIT_REVISION"),
         );
+        let (id, fleet) = match identity {
+            Some(i) => (i.id, i.fleet),
+            None => (new_run_id(), None),
+        };
         let run = Run {
             schema: SCHEMA.into(),
-            id: new_run_id(),
+            id,
             started_at: now_rfc3339(),
             finished_at: None,
             status: RunStatus::Running,
             command: std::env::args().collect(),
             machine,
-            fleet: None,
+            fleet,
             measurements: Vec::new(),
         };
         if let Some(st) = &store {

@@ -108,6 +108,18 @@ pub enum Command {
     Paper(PaperArgs),
     /// Write a stored run as one self-contained HTML page with charts.
     Report(ReportArgs),
+    /// Advice from a stored run's verified measurements (default: the latest).
+    Recommend(RecommendArgs),
+}
+
+/// `cryptobench recommend`.
+#[derive(Debug, Clone, Args)]
+pub struct RecommendArgs {
+    /// Run id (id, unique prefix, `latest` or `latest~N`; default `latest`).
+    pub run: Option<String>,
+    /// Argon2id latency targets, comma-separated (default 250ms,500ms,1s).
+    #[arg(long, value_name = "LIST")]
+    pub target: Option<String>,
 }
 
 /// `cryptobench run`.
@@ -122,6 +134,10 @@ pub struct RunArgs {
     /// Do not write the HTML report.
     #[arg(long)]
     pub no_report: bool,
+    /// Under `mpirun` (one rank per host): every host runs the suites at
+    /// once; rank 0 stores each host's run as one fleet and compares them.
+    #[arg(long)]
+    pub fleet: bool,
 }
 
 /// `cryptobench list`.

@@ -16,7 +16,7 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
     let g = cli.global;
     output::console_format(&g)?;
     match cli.command {
-        Command::Run(a) => run(&g, &a),
+        Command::Run(a) => run(&g, &a, world),
         Command::List(a) => list(&a),
         Command::Hash(a) => {
             suite_action(&g, |cfg| Ok(cryptobench_suite_hash::cli::command(&a, cfg)?))
@@ -49,6 +49,7 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
         Command::Compare(a) => compare(&g, &a),
         Command::Paper(a) => paper(&g, &a),
         Command::Report(a) => report(&g, &a),
+        Command::Recommend(a) => crate::advice::recommend_command(&g, &a),
     }
 }
 
@@ -63,10 +64,18 @@ fn suite_action(
     }
 }
 
-fn run(g: &Global, a: &RunArgs) -> Result<u8> {
+fn run(g: &Global, a: &RunArgs, world: &cryptobench_mpi::World) -> Result<u8> {
     let cfg = run_config(g)?;
-    if !a.no_report {
+    if !a.no_report && world.is_root() {
         app::check_writable("--report", &a.report)?;
+    }
+    if world.size() > 1 && !a.fleet {
+        return Err(Error::usage(format!(
+            "`run` was started as one of {} MPI ranks: add --fleet to run on every host at once \
+             (one rank per host), or start it without mpirun",
+            world.size()
+        ))
+        .into());
     }
     let all = registry::suites();
     let suites: Vec<Box<dyn Suite>> = match &a.suite {
@@ -82,13 +91,23 @@ fn run(g: &Global, a: &RunArgs) -> Result<u8> {
                 .collect()
         }
     };
+    if a.fleet {
+        return crate::fleet::run_fleet(g, a, &cfg, suites, world);
+    }
     let outcome = app::bench(g, &cfg, suites, true)?;
     output::print_run_with(g, &outcome.run, &outcome.suites, output::Detail::Summary)?;
     if !g.quiet {
         println!("every case: `cryptobench show {}`", outcome.run.id);
     }
     if !a.no_report {
-        cryptobench_report::html::write_html(&a.report, &outcome.run, &outcome.suites, None)?;
+        let store = app::open_store(g)?;
+        let extras = crate::advice::report_extras(&cfg, &outcome.run, store.as_ref(), None);
+        cryptobench_report::html::write_html_with(
+            &a.report,
+            &outcome.run,
+            &outcome.suites,
+            &extras,
+        )?;
         if !g.quiet {
             eprintln!("HTML report: {}", a.report.display());
         }
@@ -149,15 +168,17 @@ fn list(a: &ListArgs) -> Result<u8> {
 fn runs(g: &Global) -> Result<u8> {
     let store = open_store_for_reading(g)?;
     let rows = store.list_runs()?;
-    let mut t = Table::new(
-        format!("Runs in {}", store.path().display()),
-        [
-            "id", "started", "status", "cases", "failed", "suites", "host", "command",
-        ],
-    )
-    .right(&[3, 4]);
+    // The fleet column only when some run belongs to one.
+    let fleets = rows.iter().any(|r| r.fleet.is_some());
+    let mut headers = vec![
+        "id", "started", "status", "cases", "failed", "suites", "host", "command",
+    ];
+    if fleets {
+        headers.insert(7, "fleet");
+    }
+    let mut t = Table::new(format!("Runs in {}", store.path().display()), headers).right(&[3, 4]);
     for r in &rows {
-        t.row([
+        let mut cells = vec![
             r.id.clone(),
             r.started_at.clone(),
             r.status.as_str().to_string(),
@@ -166,7 +187,11 @@ fn runs(g: &Global) -> Result<u8> {
             r.suites.join(","),
             r.host.clone(),
             r.command.clone(),
-        ]);
+        ];
+        if fleets {
+            cells.insert(7, r.fleet.clone().unwrap_or_default());
+        }
+        t.row(cells);
     }
     if rows.is_empty() {
         t.note("no runs yet: try `cryptobench run --quick`");
@@ -321,7 +346,9 @@ fn report(g: &Global, a: &ReportArgs) -> Result<u8> {
         .as_deref()
         .map(|b| store.load_run(b))
         .transpose()?;
-    cryptobench_report::html::write_html(&path, &run, &registry::suites(), baseline.as_ref())?;
+    let extras =
+        crate::advice::report_extras(&run_config(g)?, &run, Some(&store), baseline.as_ref());
+    cryptobench_report::html::write_html_with(&path, &run, &registry::suites(), &extras)?;
     if !g.quiet {
         println!("report for run {} written to {}", run.id, path.display());
     }
@@ -359,7 +386,7 @@ fn elgamal_mpi(
         return Ok(0);
     }
     let suites: Vec<Box<dyn Suite>> = vec![Box::new(cryptobench_elgamal::ElgamalSuite::default())];
-    let mut recorder = app::Recorder::open(g, app::suite_backends(&suites))?;
+    let mut recorder = app::Recorder::open(g, app::suite_backends(&suites), None)?;
     for m in all {
         recorder.add(m);
     }

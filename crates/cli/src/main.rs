@@ -1,9 +1,11 @@
 //! `cryptobench`: parse arguments, dispatch, map errors to exit codes.
 //! Everything else lives in the library crates.
 
+mod advice;
 mod app;
 mod args;
 mod commands;
+mod fleet;
 mod output;
 mod registry;
 

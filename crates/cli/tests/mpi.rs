@@ -63,3 +63,99 @@ fn elgamal_mpi_bench_under_mpirun_reports_on_rank_0_only() {
         assert!(m["extra"]["comm_fraction"].as_f64().is_some());
     }
 }
+
+/// `mpirun -n 2 cryptobench run --fleet`: both ranks measure, rank 0 stores
+/// two runs of one fleet in the database and prints the fleet table.
+#[test]
+fn fleet_run_under_mpirun_stores_one_run_per_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("fleet.db");
+    let exe = assert_cmd::cargo::cargo_bin("cryptobench");
+    let out = Command::new("timeout")
+        .args([
+            "150",
+            "mpirun",
+            "--allow-run-as-root",
+            "--oversubscribe",
+            "--bind-to",
+            "none",
+            "-n",
+            "2",
+        ])
+        .arg(&exe)
+        .arg("--db")
+        .arg(&db)
+        .args([
+            "--quick",
+            "--time",
+            "50ms",
+            "run",
+            "--fleet",
+            "--suite",
+            "hash",
+            "--no-report",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "stdout: {stdout}\nstderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // One fleet table, printed once (rank 1 prints nothing).
+    assert_eq!(stdout.matches("Fleet fleet-").count(), 1, "{stdout}");
+    assert!(stdout.contains("r1/r0"), "{stdout}");
+    let runs = Command::new(&exe)
+        .arg("--db")
+        .arg(&db)
+        .arg("runs")
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&runs.stdout);
+    let lines: Vec<&str> = listed
+        .lines()
+        .filter(|l| l.contains("-r0 ") || l.contains("-r1 "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    for line in &lines {
+        assert!(line.contains("complete"), "{listed}");
+        assert!(
+            line.contains("-h2"),
+            "both runs belong to one fleet of 2: {listed}"
+        );
+    }
+}
+
+/// Without --fleet, `run` under mpirun refuses (every rank would measure
+/// and store the same run) with a usage error instead of doing it twice.
+#[test]
+fn run_under_mpirun_without_fleet_is_a_usage_error() {
+    let exe = assert_cmd::cargo::cargo_bin("cryptobench");
+    let out = Command::new("timeout")
+        .args([
+            "60",
+            "mpirun",
+            "--allow-run-as-root",
+            "--oversubscribe",
+            "-n",
+            "2",
+        ])
+        .arg(&exe)
+        .args([
+            "--no-db",
+            "--quick",
+            "run",
+            "--suite",
+            "hash",
+            "--no-report",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("add --fleet"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -11,6 +11,8 @@
 //! baseline, the run-to-run comparison.
 
 use crate::charts::{self, is_caution_label, Group, PeerRatio};
+use crate::html_extra;
+pub use crate::html_extra::{Extras, PaperSection};
 use crate::svg::{escape, render as render_svg};
 use crate::tables;
 use cryptobench_core::units::{format_ns, format_size};
@@ -67,6 +69,20 @@ footer { color: #8a93a3; font-size: 12px; margin-top: 40px; }
 /// and tables for the measurements of their name (any subset, even none);
 /// `baseline` adds the comparison section.
 pub fn render_html(run: &Run, suites: &[Box<dyn Suite>], baseline: Option<&Run>) -> String {
+    render_html_with(
+        run,
+        suites,
+        &Extras {
+            baseline,
+            ..Extras::default()
+        },
+    )
+}
+
+/// [`render_html`] with the sections that come from outside the run:
+/// recommendations, seed experiments, the other hosts of a fleet.
+pub fn render_html_with(run: &Run, suites: &[Box<dyn Suite>], extras: &Extras<'_>) -> String {
+    let baseline = extras.baseline;
     let mut page = String::with_capacity(64 * 1024);
     let _ = write!(
         page,
@@ -96,6 +112,10 @@ pub fn render_html(run: &Run, suites: &[Box<dyn Suite>], baseline: Option<&Run>)
     let suite_names = suites_in(run, suites);
     let ratios = charts::peer_ratios(&run.measurements);
     page.push_str("<nav class=\"card\"><strong>Contents</strong><ul>\n<li><a href=\"#machine\">Machine</a></li>\n");
+    let contents = extras.contents();
+    for (anchor, text) in contents.iter().filter(|(a, _)| *a == "recommendations") {
+        let _ = writeln!(page, "<li><a href=\"#{anchor}\">{}</a></li>", escape(text));
+    }
     for s in &suite_names {
         let _ = writeln!(
             page,
@@ -106,12 +126,18 @@ pub fn render_html(run: &Run, suites: &[Box<dyn Suite>], baseline: Option<&Run>)
     if !ratios.is_empty() {
         page.push_str("<li><a href=\"#peer-ratios\">Peer ratios</a></li>\n");
     }
+    for (anchor, text) in contents.iter().filter(|(a, _)| *a != "recommendations") {
+        let _ = writeln!(page, "<li><a href=\"#{anchor}\">{}</a></li>", escape(text));
+    }
     if baseline.is_some() {
         page.push_str("<li><a href=\"#comparison\">Comparison with the baseline</a></li>\n");
     }
     page.push_str("</ul></nav>\n");
 
     page.push_str(&machine(run));
+    page.push_str(&html_extra::recommendations_section(
+        &extras.recommendations,
+    ));
     for s in &suite_names {
         let own = suites.iter().find(|x| x.name() == s.as_str());
         page.push_str(&suite_section(s, own.map(|b| b.as_ref()), run));
@@ -119,6 +145,8 @@ pub fn render_html(run: &Run, suites: &[Box<dyn Suite>], baseline: Option<&Run>)
     if !ratios.is_empty() {
         page.push_str(&peer_section(&ratios));
     }
+    page.push_str(&html_extra::papers_section(&extras.papers));
+    page.push_str(&html_extra::fleet_section(&extras.fleet));
     if let Some(b) = baseline {
         page.push_str(&comparison_section(b, run));
     }
@@ -148,7 +176,25 @@ pub fn write_html(
     suites: &[Box<dyn Suite>],
     baseline: Option<&Run>,
 ) -> Result<(), Error> {
-    std::fs::write(path, render_html(run, suites, baseline)).map_err(|e| {
+    write_html_with(
+        path,
+        run,
+        suites,
+        &Extras {
+            baseline,
+            ..Extras::default()
+        },
+    )
+}
+
+/// [`write_html`] with the outside sections of [`render_html_with`].
+pub fn write_html_with(
+    path: &Path,
+    run: &Run,
+    suites: &[Box<dyn Suite>],
+    extras: &Extras<'_>,
+) -> Result<(), Error> {
+    std::fs::write(path, render_html_with(run, suites, extras)).map_err(|e| {
         Error::usage(format!(
             "cannot write the report to {}: {e} (choose a writable path with -o FILE)",
             path.display()

@@ -275,3 +275,48 @@ fn suite_charts_are_drawn_and_a_panicking_suite_costs_only_a_note() {
     assert!(html.contains("own tables could not be drawn"));
     assert_eq!(html.matches("<svg class=\"chart\"").count(), 2);
 }
+
+#[test]
+fn recommendations_papers_and_fleet_get_sections_and_contents_entries() {
+    let ms = vec![measured("SHA-256", "openssl", 64, &[100.0; 5])];
+    let r = run("r9", RunStatus::Complete, ms);
+    let mut other = r.clone();
+    other.id = "r9-r1".into();
+    let mut table = Table::new("Published <vs> here", ["claim", "verdict"]);
+    table.row(["AEGIS is 2-3x GCM", "holds here"]);
+    let extras = Extras {
+        baseline: None,
+        recommendations: vec![crate::recommend::Recommendation {
+            topic: "AEAD, bulk data".into(),
+            advice: "Use AEGIS-128L & friends".into(),
+            evidence: vec!["aead AEGIS-128L libaegis encrypt 16 KiB".into()],
+        }],
+        papers: vec![PaperSection {
+            name: "aegis".into(),
+            title: "AEGIS vs AES-GCM (seed 003)".into(),
+            tables: vec![table],
+        }],
+        fleet: vec![r.clone(), other],
+    };
+    let html = render_html_with(&r, &[], &extras);
+    well_formed(&html);
+    for anchor in ["recommendations", "papers", "fleet"] {
+        assert!(html.contains(&format!("href=\"#{anchor}\"")), "{anchor}");
+        assert!(
+            html.contains(&format!("<section id=\"{anchor}\"")),
+            "{anchor}"
+        );
+    }
+    assert!(html.contains("Use AEGIS-128L &amp; friends"));
+    assert!(html.contains("Published &lt;vs&gt; here"));
+    assert!(html.contains("id=\"paper-aegis\""));
+    assert!(html.contains("r1/r0"));
+    // Recommendations come before the suites in the contents.
+    let rec = html.find("href=\"#recommendations\"").unwrap();
+    let suite = html.find("href=\"#suite-hash\"").unwrap();
+    let papers = html.find("href=\"#papers\"").unwrap();
+    assert!(rec < suite && suite < papers);
+    // Without extras, none of the three sections appears.
+    let plain = render_html(&r, &[], None);
+    assert!(!plain.contains("id=\"recommendations\"") && !plain.contains("id=\"fleet\""));
+}

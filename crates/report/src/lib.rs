@@ -11,6 +11,8 @@
 
 pub mod charts;
 pub mod html;
+mod html_extra;
+pub mod recommend;
 pub mod svg;
 pub mod tables;
 pub mod text;

@@ -285,6 +285,85 @@ pub fn comparison_table(
     t
 }
 
+/// One host of a fleet as a column heading: `r1 (hostname)`.
+fn host_label(rank: usize, run: &Run) -> String {
+    format!("r{rank} ({})", run.machine.hostname)
+}
+
+/// The runs of one fleet side by side: one row per case measured on any
+/// host, each host's median time, and its time relative to rank 0's
+/// (above 1 = slower than rank 0). A case a host did not measure shows `-`.
+pub fn fleet_table(runs: &[Run]) -> Table {
+    let fleet = runs
+        .first()
+        .and_then(|r| r.fleet.clone())
+        .unwrap_or_else(|| "fleet".into());
+    let mut headers: Vec<String> = ["suite", "primitive", "backend", "op", "size"]
+        .map(String::from)
+        .to_vec();
+    for (rank, run) in runs.iter().enumerate() {
+        headers.push(host_label(rank, run));
+        if rank > 0 {
+            headers.push(format!("r{rank}/r0"));
+        }
+    }
+    let mut t = Table::new(
+        format!(
+            "Fleet {fleet}: {} hosts, median time per operation; r/r0 = time ratio to rank 0",
+            runs.len()
+        ),
+        headers,
+    );
+    let right: Vec<usize> = (4..t.headers.len()).collect();
+    t = t.right(&right);
+    let mut keys: Vec<(String, &Measurement)> = Vec::new();
+    for run in runs {
+        for m in run
+            .measurements
+            .iter()
+            .filter(|m| m.status == CaseStatus::Measured)
+        {
+            let key = m.case_key();
+            if !keys.iter().any(|(k, _)| *k == key) {
+                keys.push((key, m));
+            }
+        }
+    }
+    for (key, first) in keys {
+        let medians: Vec<Option<f64>> = runs
+            .iter()
+            .map(|run| {
+                run.measurements
+                    .iter()
+                    .find(|m| m.status == CaseStatus::Measured && m.case_key() == key)
+                    .and_then(Measurement::median_ns)
+            })
+            .collect();
+        let mut row = vec![
+            first.suite.clone(),
+            first.primitive.clone(),
+            first.backend.clone(),
+            first.operation.clone(),
+            if first.input_bytes > 0 {
+                format_size(first.input_bytes)
+            } else {
+                "-".into()
+            },
+        ];
+        for (rank, median) in medians.iter().enumerate() {
+            row.push(median.map_or("-".into(), format_ns));
+            if rank > 0 {
+                row.push(match (medians[0], median) {
+                    (Some(base), Some(here)) if base > 0.0 => format!("{:.3}", here / base),
+                    _ => "-".into(),
+                });
+            }
+        }
+        t.row(row);
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,5 +437,27 @@ mod tests {
         assert_eq!(t.rows[0][0], "fast");
         assert_eq!(t.rows[1][0], "slow");
         assert_eq!(t.rows[0][8], "10.2 GB/s");
+    }
+
+    #[test]
+    fn fleet_table_puts_hosts_side_by_side_with_ratios_to_rank_zero() {
+        let base: Vec<f64> = vec![100.0; 5];
+        let slower: Vec<f64> = vec![150.0; 5];
+        let mut r0 = run(
+            "x-r0",
+            vec![measured("SHA-256", &base), measured("SHA-512", &base)],
+        );
+        r0.fleet = Some("fleet-x-h2".into());
+        r0.machine.hostname = "alpha".into();
+        let mut r1 = run("x-r1", vec![measured("SHA-256", &slower)]);
+        r1.machine.hostname = "beta".into();
+        let t = fleet_table(&[r0, r1]);
+        assert!(t.title.contains("fleet-x-h2"), "{}", t.title);
+        assert_eq!(t.headers[5..], ["r0 (alpha)", "r1 (beta)", "r1/r0"]);
+        assert_eq!(t.rows.len(), 2);
+        let sha256 = t.rows.iter().find(|r| r[1] == "SHA-256").unwrap();
+        assert_eq!(sha256[7], "1.500");
+        let sha512 = t.rows.iter().find(|r| r[1] == "SHA-512").unwrap();
+        assert_eq!((sha512[6].as_str(), sha512[7].as_str()), ("-", "-"));
     }
 }

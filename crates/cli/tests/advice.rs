@@ -1,0 +1,149 @@
+//! `recommend` and `report` on runs in every state: empty, interrupted,
+//! failed, and an id that does not exist. The runs are written straight
+//! into a store, so each state is exact and the test measures nothing.
+
+use assert_cmd::Command;
+use cryptobench_core::{
+    CaseSpec, CaseStatus, CheckResult, Fingerprint, Measurement, Run, RunStatus, Summary, SCHEMA,
+};
+use cryptobench_store::Store;
+use predicates::prelude::*;
+use std::path::Path;
+
+fn bin(db: &Path) -> Command {
+    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
+    c.env("NO_COLOR", "1").arg("--db").arg(db);
+    c
+}
+
+fn aead(primitive: &str, status: CaseStatus, median: f64) -> Measurement {
+    let mut m = CaseSpec::new("aead", primitive, "openssl", "3", "encrypt")
+        .size(16_384)
+        .measurement(status, None);
+    if status == CaseStatus::Measured {
+        m.samples_ns = vec![median; 5];
+        m.checks = vec![CheckResult::pass("kat", "Wycheproof")];
+        m.stats = Some(Summary {
+            median,
+            ci95: [median, median],
+            ops_per_s: 1e9 / median,
+            bytes_per_s: Some(16_384e9 / median),
+            ..Default::default()
+        });
+    } else {
+        m.checks = vec![CheckResult::fail("kat", "tag mismatch")];
+        m.reason = Some("kat: tag mismatch".into());
+    }
+    m
+}
+
+fn store_run(db: &Path, id: &str, status: RunStatus, ms: Vec<Measurement>) {
+    let store = Store::open(db).unwrap();
+    let run = Run {
+        schema: SCHEMA.into(),
+        id: id.into(),
+        started_at: "2026-11-22T05:00:00Z".into(),
+        finished_at: Some("2026-11-22T05:01:00Z".into()),
+        status,
+        command: vec!["cryptobench".into(), "aead".into()],
+        machine: Fingerprint {
+            hostname: "testhost".into(),
+            ..Default::default()
+        },
+        fleet: None,
+        measurements: ms,
+    };
+    store.begin_run(&run).unwrap();
+    store
+        .finish_run(id, status, run.finished_at.as_deref().unwrap())
+        .unwrap();
+}
+
+#[test]
+fn recommend_and_report_handle_empty_interrupted_and_failed_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    store_run(&db, "20261122-050000-0001", RunStatus::Complete, vec![]);
+    store_run(
+        &db,
+        "20261122-050000-0002",
+        RunStatus::Interrupted,
+        vec![aead("AES-256-GCM", CaseStatus::Measured, 4000.0)],
+    );
+    store_run(
+        &db,
+        "20261122-050000-0003",
+        RunStatus::Failed,
+        vec![
+            aead("AES-256-GCM", CaseStatus::Measured, 4000.0),
+            aead("ChaCha20-Poly1305", CaseStatus::Failed, 1000.0),
+        ],
+    );
+    bin(&db)
+        .args(["recommend", "20261122-050000-0001"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("holds no verified measurement"));
+    bin(&db)
+        .args(["recommend", "20261122-050000-0002"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("was interrupted")
+                .and(predicate::str::contains("Use AES-256-GCM (openssl)")),
+        );
+    // The failed ChaCha20-Poly1305 is faster on paper but never recommended.
+    bin(&db)
+        .args(["recommend", "20261122-050000-0003"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("has FAILED cases")
+                .and(predicate::str::contains("Use AES-256-GCM (openssl)"))
+                .and(predicate::str::contains("Use ChaCha20").not()),
+        );
+    for id in [
+        "20261122-050000-0001",
+        "20261122-050000-0002",
+        "20261122-050000-0003",
+    ] {
+        let page = dir.path().join(format!("{id}.html"));
+        bin(&db)
+            .args(["report", id, "--out"])
+            .arg(&page)
+            .assert()
+            .success();
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(html.trim_end().ends_with("</html>"), "{id}");
+    }
+    let html = std::fs::read_to_string(dir.path().join("20261122-050000-0003.html")).unwrap();
+    assert!(html.contains("id=\"recommendations\""));
+}
+
+#[test]
+fn recommend_and_report_reject_unknown_runs_and_bad_paths_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    store_run(
+        &db,
+        "20261122-050000-0004",
+        RunStatus::Complete,
+        vec![aead("AES-256-GCM", CaseStatus::Measured, 4000.0)],
+    );
+    bin(&db)
+        .args(["recommend", "no-such-run"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no-such-run"));
+    bin(&db)
+        .args(["recommend", "--target", "soon"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--target"));
+    bin(&db).args(["report", "no-such-run"]).assert().code(2);
+    bin(&db)
+        .args(["report", "latest", "--out", "/nonexistent-dir/r.html"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/nonexistent-dir/r.html"));
+}

@@ -1,0 +1,296 @@
+use super::*;
+use cryptobench_core::{CaseSpec, CheckResult, Fingerprint, RunStatus, Summary, SCHEMA};
+
+/// `[suite, primitive, backend, operation]`, size, median, params, labels.
+fn case(
+    [suite, primitive, backend, op]: [&str; 4],
+    bytes: u64,
+    median_ns: f64,
+    params: &[(&str, &str)],
+    labels: &[&str],
+) -> Measurement {
+    let mut spec = CaseSpec::new(suite, primitive, backend, "v1", op).size(bytes);
+    for (k, v) in params {
+        spec = spec.param(k, v);
+    }
+    for l in labels {
+        spec = spec.label(*l);
+    }
+    let mut m = spec.measurement(CaseStatus::Measured, None);
+    m.samples_ns = vec![median_ns; 5];
+    m.checks = vec![CheckResult::pass("kat", "")];
+    m.stats = Some(Summary {
+        median: median_ns,
+        ci95: [median_ns * 0.99, median_ns * 1.01],
+        ops_per_s: 1e9 / median_ns,
+        bytes_per_s: (bytes > 0).then(|| bytes as f64 * 1e9 / median_ns),
+        ..Default::default()
+    });
+    m
+}
+
+fn run_of(ms: Vec<Measurement>) -> Run {
+    Run {
+        schema: SCHEMA.into(),
+        id: "r1".into(),
+        started_at: "t".into(),
+        finished_at: None,
+        status: RunStatus::Complete,
+        command: vec![],
+        machine: Fingerprint {
+            cpu_flags: vec!["aes".into()],
+            ..Default::default()
+        },
+        fleet: None,
+        measurements: ms,
+    }
+}
+
+fn topic<'a>(recs: &'a [Recommendation], t: &str) -> &'a Recommendation {
+    recs.iter()
+        .find(|r| r.topic == t)
+        .unwrap_or_else(|| panic!("no {t} in {recs:#?}"))
+}
+
+#[test]
+fn aead_is_the_fastest_verified_and_never_a_failed_one() {
+    let mb = 1_000_000;
+    let mut broken = case(
+        ["aead", "AEGIS-256", "libaegis", "encrypt"],
+        mb,
+        50_000.0,
+        &[],
+        &[],
+    );
+    broken.checks = vec![CheckResult::fail("kat", "mismatch")];
+    let ms = vec![
+        case(
+            ["aead", "AES-256-GCM", "openssl", "encrypt"],
+            mb,
+            400_000.0,
+            &[],
+            &[],
+        ),
+        case(
+            ["aead", "AEGIS-128L", "libaegis", "encrypt"],
+            mb,
+            200_000.0,
+            &[],
+            &[],
+        ),
+        case(
+            ["aead", "ChaCha20-Poly1305", "openssl", "encrypt"],
+            mb,
+            600_000.0,
+            &[],
+            &[],
+        ),
+        case(
+            ["aead", "AES-256-GCM", "peer:openssl-speed", "encrypt"],
+            mb,
+            100_000.0,
+            &[],
+            &[],
+        ),
+        broken,
+    ];
+    let recs = recommend(&run_of(ms), &[]);
+    let r = topic(&recs, "AEAD, bulk data");
+    assert!(
+        r.advice.starts_with("Use AEGIS-128L (libaegis)"),
+        "{}",
+        r.advice
+    );
+    assert!(
+        r.advice.contains("2.00x the best AES-256-GCM"),
+        "{}",
+        r.advice
+    );
+    assert!(r.advice.contains("this CPU has them"), "{}", r.advice);
+    assert!(r.advice.contains("ChaCha20-Poly1305 ("), "{}", r.advice);
+    assert_eq!(r.evidence.len(), 3);
+    assert!(r.evidence[0].contains("AEGIS-128L libaegis encrypt"));
+}
+
+#[test]
+fn the_cipher_to_avoid_is_labelled_and_failed_ones_are_named() {
+    let kb = 16_384;
+    let mut failed = case(
+        ["cipher", "SM4-CBC", "openssl", "encrypt"],
+        kb,
+        1.0,
+        &[],
+        &[],
+    );
+    failed.status = CaseStatus::Failed;
+    failed.stats = None;
+    failed.reason = Some("decrypts to different text".into());
+    let ms = vec![
+        case(
+            ["cipher", "AES-128-CTR", "openssl", "encrypt"],
+            kb,
+            2_000.0,
+            &[],
+            &["no authentication"],
+        ),
+        case(
+            ["cipher", "DES-EDE3-CBC", "openssl", "encrypt"],
+            kb,
+            300_000.0,
+            &[],
+            &["64-bit block (Sweet32)"],
+        ),
+        case(
+            ["cipher", "BF-CBC", "openssl", "encrypt"],
+            kb,
+            60_000.0,
+            &[],
+            &["64-bit block (Sweet32)", "legacy provider"],
+        ),
+        failed,
+    ];
+    let recs = recommend(&run_of(ms), &[]);
+    let f = topic(&recs, "Cipher to avoid (failed)");
+    assert!(f.advice.contains("SM4-CBC (openssl)"), "{}", f.advice);
+    assert!(f.evidence[0].contains("decrypts to different text"));
+    let a = topic(&recs, "Cipher to avoid");
+    assert!(a.advice.starts_with("Avoid DES-EDE3-CBC"), "{}", a.advice);
+    assert!(
+        a.advice.contains("150.0x slower than AES-128-CTR"),
+        "{}",
+        a.advice
+    );
+}
+
+#[test]
+fn curves_come_from_the_short_list_with_the_band_winner_beside() {
+    let p = |bits: &'static str| [("security_bits", bits)];
+    let ms = vec![
+        case(
+            ["ecc", "prime256v1", "openssl", "keygen"],
+            0,
+            20_000.0,
+            &p("128"),
+            &[],
+        ),
+        case(
+            ["ecc", "X25519", "libsodium", "keygen"],
+            0,
+            30_000.0,
+            &p("126"),
+            &["cofactor > 1"],
+        ),
+        case(
+            ["ecc", "secp256k1", "openssl", "keygen"],
+            0,
+            10_000.0,
+            &p("128"),
+            &[],
+        ),
+        case(
+            ["ecc", "secp384r1", "openssl", "keygen"],
+            0,
+            900_000.0,
+            &p("192"),
+            &[],
+        ),
+        case(
+            ["ecc", "secp112r1", "openssl", "keygen"],
+            0,
+            1_000.0,
+            &p("56"),
+            &["< 112-bit security"],
+        ),
+    ];
+    let recs = recommend(&run_of(ms), &[]);
+    let r = topic(&recs, "Curve, 128-bit");
+    assert!(
+        r.advice.starts_with("128-bit security: prime256v1"),
+        "{}",
+        r.advice
+    );
+    assert!(r.advice.contains("fastest is secp256k1"), "{}", r.advice);
+    assert!(
+        r.advice.contains("not on today's short list"),
+        "{}",
+        r.advice
+    );
+    assert!(topic(&recs, "Curve, 192-bit").advice.contains("secp384r1"));
+    assert!(!recs.iter().any(|r| r.advice.contains("secp112r1")));
+}
+
+#[test]
+fn argon2_takes_the_most_memory_within_each_target() {
+    let pt = |m: &'static str, t: &'static str, ns: f64| {
+        case(
+            ["argon2", "Argon2id", "libargon2", "hash"],
+            0,
+            ns,
+            &[("m_kib", m), ("t", t), ("p", "1")],
+            &[],
+        )
+    };
+    let ms = vec![
+        pt("65536", "3", 120e6),
+        pt("262144", "3", 480e6),
+        pt("262144", "1", 200e6),
+        pt("1048576", "3", 2.1e9),
+    ];
+    let recs = recommend(&run_of(ms), &[250e6, 500e6, 10e6]);
+    assert!(
+        recs[0].advice.contains("m = 256 MiB, t = 1"),
+        "{}",
+        recs[0].advice
+    );
+    assert!(
+        recs[1].advice.contains("m = 256 MiB, t = 3"),
+        "{}",
+        recs[1].advice
+    );
+    assert!(
+        recs[2]
+            .advice
+            .starts_with("No measured Argon2id point fits"),
+        "{}",
+        recs[2].advice
+    );
+}
+
+#[test]
+fn elgamal_mode_cites_its_speedup_over_serial_and_skips_toy_curves() {
+    let e = |mode: &'static str, threads: &'static str, ns: f64, curve: &str, sec: &'static str| {
+        let mut params = vec![("encoding", "char"), ("mode", mode), ("threads", threads)];
+        if !sec.is_empty() {
+            params.push(("security", sec));
+        }
+        case(
+            ["elgamal", curve, "openssl", "encrypt"],
+            65536,
+            ns,
+            &params,
+            &["insecure: scheme"],
+        )
+    };
+    let ms = vec![
+        e("serial", "1", 4e9, "P-256", ""),
+        e("threads", "2", 2.1e9, "P-256", ""),
+        e("serial", "1", 1e8, "toy64", "breakable"),
+    ];
+    let recs = recommend(&run_of(ms), &[]);
+    let r = topic(&recs, "EC-ElGamal mode");
+    assert!(
+        r.advice.contains("mode threads with 2 worker(s)"),
+        "{}",
+        r.advice
+    );
+    assert!(r.advice.contains("1.90x serial"), "{}", r.advice);
+    assert!(r.advice.contains("insecure as labelled"), "{}", r.advice);
+}
+
+#[test]
+fn an_empty_run_says_what_to_do() {
+    let run = run_of(vec![]);
+    let recs = recommend(&run, &DEFAULT_ARGON2_TARGETS_NS);
+    assert!(recs.is_empty());
+    assert!(render_text(&run, &recs).contains("run `cryptobench run` first"));
+}
