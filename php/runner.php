@@ -11,7 +11,9 @@
 //   {"op":"release","id":N}              -> forgets the case
 //
 // Every answer carries "ok"; a failure is {"ok":false,"error":"..."}. A case
-// that this PHP cannot run answers {"ok":true,"unavailable":"reason"}.
+// that this PHP cannot run answers {"ok":true,"unavailable":"reason"} (a
+// function or algorithm it lacks), or {"ok":true,"skipped":"reason"} (a
+// parameter rule of the function, e.g. libsodium's Argon2i minimum passes).
 // Calibration, statistics and storage stay in the harness: the runner only
 // builds inputs, checks, and times the loop it is asked for. Known-answer
 // vectors come from the harness with their source, so PHP is checked against
@@ -658,7 +660,7 @@ function pwhash_prepare(array $c): array
     if ($api === 'sodium') {
         $alg = $variant === 'argon2i' ? SODIUM_CRYPTO_PWHASH_ALG_ARGON2I13 : SODIUM_CRYPTO_PWHASH_ALG_ARGON2ID13;
         if ($variant === 'argon2i' && $t < 3) {
-            return ['unavailable' => 'libsodium refuses Argon2i with fewer than 3 passes'];
+            return ['skipped' => 'libsodium refuses Argon2i with fewer than 3 passes'];
         }
         $salt = rnd(SODIUM_CRYPTO_PWHASH_SALTBYTES);
         foreach ($c['kats'] ?? [] as $v) {
@@ -681,7 +683,7 @@ function pwhash_prepare(array $c): array
         try {
             $h = password_hash($pw, $algo, $opts);
         } catch (ValueError $e) {
-            return ['unavailable' => 'password_hash refuses these parameters: ' . $e->getMessage()];
+            return ['skipped' => 'password_hash refuses these parameters: ' . $e->getMessage()];
         }
         $ok = password_verify($pw, $h) && !password_verify($pw . '!', $h)
             && str_starts_with($h, "\$$variant\$v=19\$m=$m,t=$t,p=$threads\$");
@@ -785,6 +787,10 @@ while (($line = fgets(STDIN)) !== false) {
                 $r = prepare($req['case'] ?? []);
                 if (isset($r['unavailable'])) {
                     answer(['ok' => true, 'id' => $id, 'unavailable' => $r['unavailable']]);
+                    break;
+                }
+                if (isset($r['skipped'])) {
+                    answer(['ok' => true, 'id' => $id, 'skipped' => $r['skipped']]);
                     break;
                 }
                 if (isset($r['state'])) {

@@ -231,12 +231,13 @@ pub fn bench_as(
     let mut cases: Vec<PlannedCase> = Vec::new();
     let mut php_planned = false;
     for s in &suites {
-        cases.extend(
-            s.plan(cfg)
-                .with_context(|| format!("planning suite {}", s.name()))?,
-        );
-        // The PHP runtime's rows sit beside the native backends of the same suite.
-        let php = cryptobench_php::plan(s.name(), cfg);
+        let native = s
+            .plan(cfg)
+            .with_context(|| format!("planning suite {}", s.name()))?;
+        let specs: Vec<_> = native.iter().map(|c| c.spec.clone()).collect();
+        cases.extend(native);
+        // The PHP runtime's rows sit beside the native cells the suite planned.
+        let php = cryptobench_php::plan(s.name(), cfg, &specs);
         php_planned |= !php.is_empty();
         cases.extend(php);
     }

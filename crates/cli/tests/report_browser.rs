@@ -205,6 +205,47 @@ fn report_renders_every_chart_in_headless_chromium() {
     );
 }
 
+/// The main job's own report: `run --quick` over every suite writes the
+/// page; each suite's own charts, the recommendations and the seed
+/// experiments are on it, and every chart renders in the browser.
+#[test]
+fn the_main_jobs_report_renders_every_suites_charts_in_headless_chromium() {
+    chromium();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.db");
+    let page = dir.path().join("main.html");
+    bin()
+        .args(["--quick", "--quiet", "--db"])
+        .arg(&db)
+        .args(["run", "--report"])
+        .arg(&page)
+        .assert()
+        .code(predicates::prelude::predicate::in_iter([0, 1]));
+    let html = std::fs::read_to_string(&page).unwrap();
+    for title in [
+        "Cipher ranking",
+        "AEAD data rate",
+        "AEAD operations per second",
+        "seed 000 Fig. 1",
+        "time vs memory per lane count",
+        "EC-ElGamal",
+    ] {
+        assert!(html.contains(title), "no chart titled like {title:?}");
+    }
+    for section in ["recommendations", "papers", "peer-ratios"] {
+        assert!(
+            html.contains(&format!("<section id=\"{section}\"")),
+            "no {section} section"
+        );
+    }
+    let charts = check_in_browser(&html, dir.path(), "report-main");
+    assert!(charts.len() >= 20, "{} charts", charts.len());
+    assert!(
+        charts.iter().any(|c| c["paths"].as_u64().unwrap_or(0) > 0),
+        "line charts are drawn"
+    );
+}
+
 /// Opens a probed copy of `html` (sizes, errors, network), then screenshots
 /// the page as users get it into target/test-artifacts/NAME.png (the page
 /// itself beside it as NAME.html). Returns what the probe saw of each chart.

@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod arith;
+mod charts;
 pub mod checks;
 pub mod cipher;
 pub mod cli;

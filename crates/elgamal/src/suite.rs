@@ -220,6 +220,10 @@ impl Suite for ElgamalSuite {
         crate::summary::tables(measurements)
     }
 
+    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
+        crate::charts::charts(measurements)
+    }
+
     fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
         crate::summary::headline(measurements)
     }

@@ -9,7 +9,7 @@
 //! AEAD and curve cell at 1 KB).
 
 use cryptobench_core::{
-    CaseStatus, CheckOutcome, Measurement, PlannedCase, RunConfig, Setup, Suite,
+    CaseSpec, CaseStatus, CheckOutcome, Measurement, PlannedCase, RunConfig, Setup, Suite,
 };
 use cryptobench_engine::clock::MonotonicClock;
 use cryptobench_engine::measure_case;
@@ -58,10 +58,35 @@ fn print_one(m: &Measurement) {
     }
 }
 
+/// The native suite's own default plan (specs only): what php stands beside.
+fn native_specs(suite: &str, cfg: &RunConfig) -> Vec<CaseSpec> {
+    let s: Box<dyn Suite> = match suite {
+        "cipher" => Box::new(cryptobench_suite_cipher::CipherSuite::new(
+            cryptobench_suite_cipher::plan::Options {
+                all: cfg.full,
+                ..Default::default()
+            },
+        )),
+        "aead" => Box::new(cryptobench_suite_aead::AeadSuite::new(Default::default())),
+        "ecc" => Box::new(cryptobench_suite_ecc::EccSuite::default()),
+        _ => Box::new(cryptobench_suite_argon2::Argon2Suite { grid: None }),
+    };
+    s.plan(cfg)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| c.spec)
+        .collect()
+}
+
+/// The php cells beside `suite`'s default native plan.
+fn php_plan(suite: &str, cfg: &RunConfig) -> Vec<PlannedCase> {
+    cryptobench_php::plan(suite, cfg, &native_specs(suite, cfg))
+}
+
 fn smoke() {
     let cfg = RunConfig::quick();
     for suite in ["cipher", "aead", "ecc", "argon2"] {
-        run(cryptobench_php::plan(suite, &cfg), &cfg);
+        run(php_plan(suite, &cfg), &cfg);
     }
 }
 
@@ -74,7 +99,7 @@ fn full_smoke() {
     };
     let quick = RunConfig::quick();
     for suite in ["cipher", "aead", "ecc"] {
-        let cells: Vec<PlannedCase> = cryptobench_php::plan(suite, &full)
+        let cells: Vec<PlannedCase> = php_plan(suite, &full)
             .into_iter()
             .filter(|c| {
                 c.spec.operation != "decrypt"
@@ -130,15 +155,6 @@ fn main() {
     println!("php: {:?}", cryptobench_php::available());
 
     // AES-256-GCM, encrypt, 1 KB and 20 MB.
-    let php_aead: Vec<PlannedCase> = cryptobench_php::plan("aead", &cfg)
-        .into_iter()
-        .filter(|c| {
-            c.spec.primitive == "AES-256-GCM"
-                && c.spec.operation == "encrypt"
-                && matches!(c.spec.input_bytes, 1_000 | 20_000_000)
-        })
-        .collect();
-    let php_aead = run(php_aead, &cfg);
     let alg = cryptobench_suite_aead::algorithms::ALGORITHMS
         .iter()
         .find(|a| a.name == "AES-256-GCM")
@@ -149,32 +165,22 @@ fn main() {
         operations: Some(vec![cryptobench_suite_aead::case::Operation::Encrypt]),
         ..Default::default()
     });
-    let native_aead = run(native.plan(&cfg).unwrap_or_default(), &cfg);
+    let native_plan = native.plan(&cfg).unwrap_or_default();
+    let specs: Vec<CaseSpec> = native_plan.iter().map(|c| c.spec.clone()).collect();
+    let php_aead = run(cryptobench_php::plan("aead", &cfg, &specs), &cfg);
+    let native_aead = run(native_plan, &cfg);
 
     // prime256v1 key generation.
-    let php_ecc: Vec<PlannedCase> = cryptobench_php::plan("ecc", &cfg)
-        .into_iter()
-        .filter(|c| c.spec.primitive == "prime256v1")
-        .collect();
-    let php_ecc = run(php_ecc, &cfg);
     let ecc = cryptobench_suite_ecc::EccSuite {
         curves: Some(vec!["prime256v1".into()]),
         ..Default::default()
     };
-    let native_ecc = run(ecc.plan(&cfg).unwrap_or_default(), &cfg);
+    let native_plan = ecc.plan(&cfg).unwrap_or_default();
+    let specs: Vec<CaseSpec> = native_plan.iter().map(|c| c.spec.clone()).collect();
+    let php_ecc = run(cryptobench_php::plan("ecc", &cfg, &specs), &cfg);
+    let native_ecc = run(native_plan, &cfg);
 
     // Argon2id, 64 MiB, t = 3, one lane.
-    let at_target = |c: &PlannedCase| {
-        c.spec.primitive == "Argon2id"
-            && c.spec.params.get("m_kib").map(String::as_str) == Some("65536")
-            && c.spec.params.get("t").map(String::as_str) == Some("3")
-            && c.spec.params.get("p").map(String::as_str) == Some("1")
-    };
-    let php_argon: Vec<PlannedCase> = cryptobench_php::plan("argon2", &cfg)
-        .into_iter()
-        .filter(at_target)
-        .collect();
-    let php_argon = run(php_argon, &cfg);
     let grid = cryptobench_suite_argon2::cases::Grid::cross(
         &[cryptobench_suite_argon2::params::Variant::Id],
         &[3],
@@ -182,7 +188,10 @@ fn main() {
         vec![1],
     );
     let argon = cryptobench_suite_argon2::Argon2Suite { grid: Some(grid) };
-    let native_argon: Vec<Measurement> = run(argon.plan(&cfg).unwrap_or_default(), &cfg)
+    let native_plan = argon.plan(&cfg).unwrap_or_default();
+    let specs: Vec<CaseSpec> = native_plan.iter().map(|c| c.spec.clone()).collect();
+    let php_argon = run(cryptobench_php::plan("argon2", &cfg, &specs), &cfg);
+    let native_argon: Vec<Measurement> = run(native_plan, &cfg)
         .into_iter()
         .filter(|m| m.operation == "hash")
         .collect();

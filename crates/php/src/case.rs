@@ -99,7 +99,9 @@ impl PhpCase {
     /// Prepares `case` (a runner case object) in the shared runner; the
     /// first case of each `interop` key also runs the interop checks, and
     /// later cases of that key carry their results. A case this PHP cannot
-    /// run comes back as [`CaseError::Skipped`] with PHP's reason.
+    /// run comes back as [`CaseError::Unavailable`] with PHP's reason (a
+    /// function or algorithm it lacks), or [`CaseError::Skipped`] when a
+    /// parameter rule of the PHP function refuses it.
     pub fn prepare(
         shared: &SharedRunner,
         mut case: Value,
@@ -132,7 +134,10 @@ impl PhpCase {
             .request(&json!({"op": "prepare", "id": id, "case": case}))
             .map_err(case_error)?;
         if let Some(why) = answer.get("unavailable").and_then(Value::as_str) {
-            return Err(CaseError::Skipped(format!("unavailable: {why}")));
+            return Err(CaseError::Unavailable(why.to_string()));
+        }
+        if let Some(why) = answer.get("skipped").and_then(Value::as_str) {
+            return Err(CaseError::Skipped(why.to_string()));
         }
         let mut checks = parse_checks(&answer);
         if let Some((key, i)) = pending {

@@ -29,9 +29,10 @@ pub mod interop;
 pub mod meta;
 pub mod plan;
 pub mod runner;
+pub mod twin;
 pub mod vectors;
 
-use cryptobench_core::{BackendInfo, PlannedCase, RunConfig};
+use cryptobench_core::{BackendInfo, CaseSpec, PlannedCase, RunConfig};
 use runner::{Runner, RunnerCommand};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -220,8 +221,10 @@ pub fn backend_info() -> BackendInfo {
     }
 }
 
-/// The php cases of suite `cipher`, `aead`, `ecc` or `argon2` (empty for
-/// any other suite, or when `--backend` leaves php out).
-pub fn plan(suite: &str, cfg: &RunConfig) -> Vec<PlannedCase> {
-    plan::plan(suite, cfg)
+/// The php cases of suite `cipher`, `aead`, `ecc` or `argon2`, one beside
+/// each cell of `native` (that suite's own plan, after its filters) that a
+/// PHP function reaches; empty for any other suite, or when `--backend`
+/// leaves php out.
+pub fn plan(suite: &str, cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCase> {
+    plan::plan(suite, cfg, native)
 }

@@ -3,7 +3,24 @@
 //! test binary: the environment override must be set before anything asks
 //! for PHP, and the answer is cached per process.
 
-use cryptobench_core::{RunConfig, Setup};
+use cryptobench_core::{CaseSpec, RunConfig, Setup, Suite};
+
+/// Each suite's quick native plan, as the binary hands it over.
+fn native(suite: &str, cfg: &RunConfig) -> Vec<CaseSpec> {
+    let s: Box<dyn Suite> = match suite {
+        "cipher" => Box::new(cryptobench_suite_cipher::CipherSuite::new(
+            Default::default(),
+        )),
+        "aead" => Box::new(cryptobench_suite_aead::AeadSuite::new(Default::default())),
+        "ecc" => Box::new(cryptobench_suite_ecc::EccSuite::default()),
+        _ => Box::new(cryptobench_suite_argon2::Argon2Suite { grid: None }),
+    };
+    s.plan(cfg)
+        .expect("native plan")
+        .into_iter()
+        .map(|c| c.spec)
+        .collect()
+}
 
 #[test]
 fn no_php_means_unavailable_php_not_found() {
@@ -18,7 +35,7 @@ fn no_php_means_unavailable_php_not_found() {
         .is_some_and(|w| w.starts_with("php not found")));
     let cfg = RunConfig::quick();
     for suite in ["cipher", "aead", "ecc", "argon2"] {
-        let plan = cryptobench_php::plan(suite, &cfg);
+        let plan = cryptobench_php::plan(suite, &cfg, &native(suite, &cfg));
         assert!(
             !plan.is_empty(),
             "{suite}: cells must be planned, not dropped"
@@ -32,5 +49,6 @@ fn no_php_means_unavailable_php_not_found() {
             }
         }
     }
-    assert!(cryptobench_php::plan("hash", &cfg).is_empty());
+    let hash = [CaseSpec::new("hash", "SHA-256", "openssl", "", "digest").size(1024)];
+    assert!(cryptobench_php::plan("hash", &cfg, &hash).is_empty());
 }

@@ -4,7 +4,7 @@
 //! the other side's artifact is corrupted. Without php these tests say so
 //! and return (scripts/install-deps installs php-cli).
 
-use cryptobench_core::{CheckOutcome, CheckResult, RunConfig, Setup};
+use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup, Suite};
 use cryptobench_php::case::{shared, PhpCase};
 use cryptobench_php::interop::{
     Argon2Interop, CipherInterop, EcInterop, Interop, OpensslAeadInterop, SodiumAeadInterop,
@@ -82,6 +82,25 @@ fn a_wrong_vector_fails_the_case() {
         outcome(&checks, "php kat:NIST SP 800-38A F.2.5 CBC-AES256.Encrypt"),
         CheckOutcome::Fail
     );
+}
+
+#[test]
+fn what_php_lacks_is_unavailable_and_a_parameter_rule_is_skipped() {
+    let Some(cmd) = php() else { return };
+    let runner = shared(cmd);
+    let lacks = json!({"kind": "cipher", "method": "no-such-cipher", "size": 16, "op": "encrypt",
+        "padding": "none", "kats": []});
+    match PhpCase::prepare(&runner, lacks, None, None) {
+        Err(CaseError::Unavailable(why)) => assert!(why.contains("no-such-cipher"), "{why}"),
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+    // libsodium's Argon2i needs 3 passes: a rule of the function, not a gap.
+    let rule = json!({"kind": "pwhash", "api": "sodium", "variant": "argon2i",
+        "m_kib": 8192, "t": 1, "threads": 1});
+    match PhpCase::prepare(&runner, rule, Some(1), None) {
+        Err(CaseError::Skipped(why)) => assert!(why.contains("3 passes"), "{why}"),
+        other => panic!("expected skipped, got {other:?}"),
+    }
 }
 
 /// Corrupts what one side hands the other, to show each direction can fail.
@@ -258,7 +277,15 @@ fn aegis_is_unavailable_with_the_versions_quoted() {
         return;
     }
     let hello = cryptobench_php::hello().expect("hello");
-    let plan = cryptobench_php::plan("aead", &RunConfig::quick());
+    let cfg = RunConfig::quick();
+    let native: Vec<cryptobench_core::CaseSpec> =
+        cryptobench_suite_aead::AeadSuite::new(Default::default())
+            .plan(&cfg)
+            .expect("native aead plan")
+            .into_iter()
+            .map(|c| c.spec)
+            .collect();
+    let plan = cryptobench_php::plan("aead", &cfg, &native);
     let aegis = plan
         .iter()
         .find(|c| c.spec.primitive == "AEGIS-128L")

@@ -15,6 +15,7 @@
 pub mod algorithms;
 pub mod backend;
 pub mod case;
+mod charts;
 pub mod checks;
 pub mod cli;
 mod papers;
@@ -265,6 +266,10 @@ impl Suite for AeadSuite {
 
     fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
         summary::tables(measurements)
+    }
+
+    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
+        charts::charts(measurements)
     }
 
     fn headline(&self, measurements: &[Measurement]) -> Vec<String> {

@@ -37,6 +37,7 @@
 #![deny(missing_docs)]
 
 pub mod cases;
+mod charts;
 pub mod cli;
 pub mod engines;
 pub mod memory;
@@ -91,6 +92,10 @@ impl Suite for Argon2Suite {
     }
     fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
         report::summarize(measurements)
+    }
+
+    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
+        charts::charts(measurements)
     }
 
     fn headline(&self, measurements: &[Measurement]) -> Vec<String> {

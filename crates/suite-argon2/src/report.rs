@@ -343,7 +343,10 @@ impl Paper for SeedPaper {
             .collect())
     }
     fn render(&self, measurements: &[Measurement]) -> Vec<Table> {
-        seed::render(&Index::new(measurements))
+        seed::render(
+            &Index::new(measurements),
+            &seed::PhpFigures::new(measurements),
+        )
     }
 }
 

@@ -6,11 +6,93 @@
 //! FreeBSD 11.1, PHP 7.2, libsodium 1.0.16). Table 9 ran the `argon2` CLI
 //! ("console level"), Table 10 PHP's Argon2i; memory is given in MB and was
 //! passed as 2^N KiB, so "16 MB" is 16 MiB here.
+//!
+//! Table 10 was measured from PHP. When the run has php measurements (the
+//! php backend plans `password_hash` and `sodium_crypto_pwhash` beside each
+//! native point) Table 10 gains PHP columns (`password_hash`, the function
+//! whose `threads` option the seed varied) and the conclusions are judged
+//! on the PHP figures too, so the table is reproduced in its own runtime;
+//! a point PHP cannot compute says "unavailable: reason".
 
 use crate::engines::{CLI, LIBARGON2};
 use crate::params::Variant;
 use crate::report::Index;
-use cryptobench_core::Table;
+use cryptobench_core::{CaseStatus, Measurement, Table};
+use std::collections::BTreeMap;
+
+/// The php backend's name in measurements.
+const PHP: &str = "php";
+/// Table 10's PHP function: Argon2i with a `threads` option (lanes = threads).
+const PHP_API: &str = "password_hash";
+
+/// (variant, m KiB, passes, lanes) of a point measured with lanes = threads.
+type PhpPoint = (String, u32, u32, u32);
+
+/// PHP's `password_hash` figures by point, and why a point has none.
+#[derive(Debug, Default)]
+pub struct PhpFigures {
+    times: BTreeMap<PhpPoint, f64>,
+    missing: BTreeMap<PhpPoint, String>,
+    /// Whether the run has any php Argon2 measurement.
+    pub present: bool,
+}
+
+impl PhpFigures {
+    /// Collects the php `password_hash` cells of `measurements`.
+    pub fn new(measurements: &[Measurement]) -> Self {
+        let mut out = Self::default();
+        let num = |m: &Measurement, k: &str| m.param(k).and_then(|v| v.parse::<u32>().ok());
+        for m in measurements {
+            if m.suite != crate::cases::SUITE || m.backend != PHP || m.operation != "hash" {
+                continue;
+            }
+            out.present = true;
+            if m.param("api") != Some(PHP_API) {
+                continue;
+            }
+            let (Some(kib), Some(t), Some(p)) = (num(m, "m_kib"), num(m, "t"), num(m, "p")) else {
+                continue;
+            };
+            if num(m, "threads").is_some_and(|th| th != p) {
+                continue;
+            }
+            let point = (m.primitive.clone(), kib, t, p);
+            match (&m.stats, m.status) {
+                (Some(stats), CaseStatus::Measured) => {
+                    out.times.insert(point, stats.median);
+                }
+                (_, status) => {
+                    out.missing.insert(
+                        point,
+                        format!(
+                            "{}: {}",
+                            status.as_str(),
+                            m.reason.as_deref().unwrap_or("no reason given")
+                        ),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// Median ns of `password_hash` at a point.
+    pub fn get(&self, v: Variant, m_kib: u32, t: u32, p: u32) -> Option<f64> {
+        self.times
+            .get(&(v.name().to_string(), m_kib, t, p))
+            .copied()
+    }
+
+    /// Seconds, or why PHP has none ("-" when not planned).
+    fn cell(&self, v: Variant, m_kib: u32, t: u32, p: u32) -> String {
+        let point = (v.name().to_string(), m_kib, t, p);
+        match (self.times.get(&point), self.missing.get(&point)) {
+            (Some(ns), _) => format!("{:.3}", ns / 1e9),
+            (None, Some(why)) => why.clone(),
+            (None, None) => "-".into(),
+        }
+    }
+}
 
 /// Threads of each published row block.
 pub const THREADS: [u32; 4] = [1, 2, 4, 8];
@@ -107,7 +189,7 @@ fn cell(ns: Option<f64>) -> String {
 }
 
 /// Seed tables beside this machine's, with a verdict per conclusion.
-pub fn render(idx: &Index) -> Vec<Table> {
+pub fn render(idx: &Index, php: &PhpFigures) -> Vec<Table> {
     let mut t9 = Table::new(
         "Seed Table 9 (console: argon2 CLI), seconds: published vs here",
         [
@@ -120,20 +202,24 @@ pub fn render(idx: &Index) -> Vec<Table> {
         ],
     )
     .right(&[0, 1, 2, 3, 4, 5]);
+    let mut columns = vec![
+        "threads",
+        "memory MiB",
+        "1 it. seed",
+        "here",
+        "3 it. seed",
+        "here",
+        "6 it. seed",
+        "here",
+    ];
+    if php.present {
+        columns.extend(["PHP 1 it.", "PHP 3 it.", "PHP 6 it."]);
+    }
     let mut t10 = Table::new(
         "Seed Table 10 (Argon2i from PHP = libargon2), seconds: published vs here",
-        [
-            "threads",
-            "memory MiB",
-            "1 it. seed",
-            "here",
-            "3 it. seed",
-            "here",
-            "6 it. seed",
-            "here",
-        ],
+        columns,
     )
-    .right(&[0, 1, 2, 3, 4, 5, 6, 7]);
+    .right(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (ti, &p) in THREADS.iter().enumerate() {
         for (mi, &mib) in MEMORY_MIB.iter().enumerate() {
             let m = mib * 1024;
@@ -147,7 +233,7 @@ pub fn render(idx: &Index) -> Vec<Table> {
                 cell(idx.get(CLI, Variant::I, m, 3, p)),
             ]);
             let s = TABLE10[ti][mi];
-            t10.row([
+            let mut row = vec![
                 p.to_string(),
                 mib.to_string(),
                 format!("{:.4}", s[0]),
@@ -156,17 +242,121 @@ pub fn render(idx: &Index) -> Vec<Table> {
                 cell(idx.get(LIBARGON2, Variant::I, m, 3, p)),
                 format!("{:.4}", s[2]),
                 cell(idx.get(LIBARGON2, Variant::I, m, 6, p)),
-            ]);
+            ];
+            if php.present {
+                row.extend([1, 3, 6].map(|t| php.cell(Variant::I, m, t, p)));
+            }
+            t10.row(row);
         }
     }
     t9.note(format!(
         "seed: {SOURCE}; here: wall time of a whole argon2 process, median"
     ));
     t10.note(format!("seed: {SOURCE}; here: libargon2 through FFI (the library PHP's password_hash links), median"));
+    if php.present {
+        t10.note("PHP: password_hash(PASSWORD_ARGON2I) with memory_cost, time_cost and threads, timed inside PHP with hrtime(true): the seed's own runtime");
+        for v in php_verdicts(idx, php) {
+            t10.note(v);
+        }
+    }
     for v in verdicts(idx) {
         t10.note(v);
     }
     vec![t9, t10]
+}
+
+/// The seed's conclusions judged on PHP's `password_hash` figures.
+pub fn php_verdicts(idx: &Index, php: &PhpFigures) -> Vec<String> {
+    let mems: Vec<u32> = MEMORY_MIB.iter().map(|m| m * 1024).collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let points = || {
+        [1u32, 3, 6]
+            .into_iter()
+            .flat_map(|t| mems.iter().map(move |&m| (t, m)))
+    };
+    let mut out = Vec::new();
+
+    let mut doubling = Vec::new();
+    for t in [1u32, 3, 6] {
+        for p in THREADS {
+            for w in mems.windows(2).filter(|w| w[0] >= 32 * 1024) {
+                if let (Some(a), Some(b)) = (
+                    php.get(Variant::I, w[0], t, p),
+                    php.get(Variant::I, w[1], t, p),
+                ) {
+                    doubling.push(b / a);
+                }
+            }
+        }
+    }
+    let claim = "in PHP: \"time grows with the memory used\"";
+    out.push(match median(doubling) {
+        Some(r) if (1.7..=2.3).contains(&r) => {
+            format!("{claim}: holds here, x{r:.2} per doubling from 32 MiB up")
+        }
+        Some(r) => format!("{claim}: differs here: x{r:.2} per doubling, not about x2"),
+        None => format!("{claim}: not measured here (needs two memory sizes >= 32 MiB)"),
+    });
+
+    // The seed's question: console (CLI) or PHP level.
+    let ratio: Vec<f64> = THREADS
+        .iter()
+        .flat_map(|&p| points().map(move |(t, m)| (t, m, p)))
+        .filter_map(|(t, m, p)| {
+            Some(idx.get(CLI, Variant::I, m, t, p)? / php.get(Variant::I, m, t, p)?)
+        })
+        .collect();
+    let lib: Vec<f64> = THREADS
+        .iter()
+        .flat_map(|&p| points().map(move |(t, m)| (t, m, p)))
+        .filter_map(|(t, m, p)| {
+            Some(php.get(Variant::I, m, t, p)? / idx.get(LIBARGON2, Variant::I, m, t, p)?)
+        })
+        .collect();
+    let claim = "in PHP: \"console times are similar to PHP's\"";
+    out.push(match median(ratio) {
+        Some(r) if (0.8..=1.25).contains(&r) => {
+            format!("{claim}: holds here, CLI / password_hash = {r:.2} (median over common points)")
+        }
+        Some(r) => format!("{claim}: differs here: CLI / password_hash = {r:.2}"),
+        None => format!("{claim}: not measured here (no point measured on both the CLI and PHP)"),
+    });
+    if let Some(r) = median(lib) {
+        out.push(format!("PHP / native: password_hash / libargon2 = {r:.2} (median over common points): what PHP adds over the library it links"));
+    }
+
+    let speed = |p: u32| {
+        median(
+            points()
+                .filter_map(|(t, m)| {
+                    Some(php.get(Variant::I, m, t, 1)? / php.get(Variant::I, m, t, p)?)
+                })
+                .collect(),
+        )
+    };
+    let claim = "in PHP: \"more threads cut the time\" (seed: x1.6 at 2 threads)";
+    out.push(match speed(2) {
+        Some(s) if s >= 1.3 => {
+            format!("{claim}: holds here, x{s:.2} at 2 threads on {cores} cores")
+        }
+        Some(s) => format!("{claim}: differs here: only x{s:.2} at 2 threads on {cores} cores"),
+        None => format!("{claim}: not measured here (needs password_hash at 1 and 2 threads)"),
+    });
+
+    let pick: Vec<String> = [16u32, 32]
+        .iter()
+        .filter_map(|&mib| {
+            php.get(Variant::I, mib * 1024, 3, 2)
+                .map(|ns| format!("{mib} MiB {:.0} ms", ns / 1e6))
+        })
+        .collect();
+    if !pick.is_empty() {
+        out.push(format!(
+            "in PHP: \"16 or 32 MB, 3 iterations, 2 threads is optimal\": password_hash costs {} here",
+            pick.join(", ")
+        ));
+    }
+    out
 }
 
 /// Median of the ratios, if any.
@@ -293,6 +483,100 @@ pub fn verdicts(idx: &Index) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cryptobench_core::{CaseSpec, Summary};
+
+    fn hash(backend: &str, api: Option<&str>, mib: u32, t: u32, p: u32, secs: f64) -> Measurement {
+        let mut spec = CaseSpec::new(crate::cases::SUITE, "Argon2i", backend, "", "hash")
+            .param("m_kib", mib * 1024)
+            .param("t", t)
+            .param("p", p)
+            .param("threads", p);
+        if let Some(api) = api {
+            spec = spec.param("api", api);
+        }
+        let mut m = spec.measurement(CaseStatus::Measured, None);
+        m.stats = Some(Summary {
+            median: secs * 1e9,
+            ..Summary::default()
+        });
+        m
+    }
+
+    /// libargon2 and PHP's password_hash (10 % slower) at 1-2 lanes and
+    /// 16-64 MiB, 3 passes, and one point password_hash could not run.
+    fn run(with_php: bool) -> Vec<Measurement> {
+        let mut ms = Vec::new();
+        for p in [1u32, 2] {
+            for mib in [16u32, 32, 64] {
+                let s = f64::from(mib) * 0.003 / f64::from(p);
+                ms.push(hash(LIBARGON2, None, mib, 3, p, s));
+                if with_php {
+                    ms.push(hash(PHP, Some(PHP_API), mib, 3, p, s * 1.1));
+                    // Another PHP call at the same point: not Table 10's.
+                    ms.push(hash(PHP, Some("sodium_crypto_pwhash"), mib, 3, p, s * 9.0));
+                }
+            }
+        }
+        if with_php {
+            let why = "PHP was built without Argon2 password hashing";
+            ms.push(
+                CaseSpec::new(crate::cases::SUITE, "Argon2i", PHP, "", "hash")
+                    .param("m_kib", 16 * 1024)
+                    .param("t", 6)
+                    .param("p", 1)
+                    .param("threads", 1)
+                    .param("api", PHP_API)
+                    .measurement(CaseStatus::Unavailable, Some(why.into())),
+            );
+        }
+        ms
+    }
+
+    #[test]
+    fn table_10_gains_php_columns_with_php_measurements() {
+        let ms = run(true);
+        let t = render(&Index::new(&ms), &PhpFigures::new(&ms));
+        let t10 = &t[1];
+        assert_eq!(t10.headers.len(), 11);
+        let row = |p: &str, mib: &str| {
+            t10.rows
+                .iter()
+                .find(|r| r[0] == p && r[1] == mib)
+                .expect("row")
+                .clone()
+        };
+        // 16 MiB, 3 passes, 1 lane: 48 ms x 1.1 in PHP.
+        assert_eq!(row("1", "16")[5], "0.048");
+        assert_eq!(row("1", "16")[9], "0.053");
+        assert!(row("1", "16")[10].starts_with("unavailable: PHP was built without"));
+        assert_eq!(row("1", "16")[8], "-");
+        let notes = t10.notes.join("\n");
+        assert!(
+            notes.contains("in PHP: \"time grows with the memory used\": holds here"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("in PHP: \"more threads cut the time\" (seed: x1.6 at 2 threads): holds here, x2.00"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("password_hash / libargon2 = 1.10"),
+            "{notes}"
+        );
+        // The native verdicts stay.
+        assert!(
+            notes.contains("\n\"time grows with the memory used\""),
+            "{notes}"
+        );
+    }
+
+    #[test]
+    fn no_php_columns_without_php_measurements() {
+        let ms = run(false);
+        let t = render(&Index::new(&ms), &PhpFigures::new(&ms));
+        assert_eq!(t[1].headers.len(), 8);
+        assert!(!t[1].notes.iter().any(|n| n.contains("in PHP")));
+    }
 
     #[test]
     fn published_tables_match_the_seed_text() {

@@ -42,6 +42,7 @@
 
 pub mod case;
 pub mod catalog;
+mod charts;
 pub mod checks;
 pub mod engine;
 pub mod mcrypt;
@@ -110,6 +111,9 @@ impl Suite for CipherSuite {
     }
     fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
         summary::ranking(measurements)
+    }
+    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
+        charts::charts(measurements)
     }
 }
 

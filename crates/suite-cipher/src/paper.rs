@@ -7,6 +7,12 @@
 //! runs with `--per-message-init` to keep that shape. Its "Mcrypt" cipher is
 //! `mcrypt_module_open('blowfish', '', 'cfb', '')`, which in libmcrypt is
 //! 8-bit CFB: `BF-CFB8` here.
+//!
+//! The seed measured from PHP, so when the run has php measurements (the
+//! php backend plans `mcrypt_encrypt` and `openssl_encrypt` cells beside
+//! the native ones) the tables gain PHP columns with the seed's own calls,
+//! and the speed claims are judged on the PHP figures as well; a call this
+//! PHP cannot make says "unavailable: reason".
 
 use crate::case::Op;
 use crate::catalog::Backend;
@@ -107,6 +113,65 @@ fn here<'a>(
     })
 }
 
+/// The php backend's name in measurements.
+const PHP: &str = "php";
+
+/// The PHP call the seed made for a published row.
+fn php_api(backend: Backend) -> &'static str {
+    match backend {
+        Backend::Mcrypt => "mcrypt_encrypt",
+        _ => "openssl_encrypt",
+    }
+}
+
+fn has_php(ms: &[Measurement]) -> bool {
+    ms.iter().any(|m| m.suite == "cipher" && m.backend == PHP)
+}
+
+/// Seconds per PHP call of `cipher` through `api`, or why there is none
+/// (the php cell's status and reason; PHP's unavailable cells are planned
+/// once per cipher and call).
+fn php_secs(
+    ms: &[Measurement],
+    cipher: &str,
+    api: &str,
+    op: Op,
+    bytes: u64,
+) -> Result<f64, String> {
+    let php: Vec<&Measurement> = ms
+        .iter()
+        .filter(|m| {
+            m.suite == "cipher"
+                && m.backend == PHP
+                && m.primitive.eq_ignore_ascii_case(cipher)
+                && m.param("api") == Some(api)
+        })
+        .collect();
+    let here = |m: &&&Measurement| m.operation == op.name() && m.input_bytes == bytes;
+    if let Some(s) = php.iter().filter(here).find_map(|m| secs(Some(m))) {
+        return Ok(s);
+    }
+    Err(php
+        .iter()
+        .find(|m| here(m) && m.status != CaseStatus::Measured)
+        .or_else(|| php.iter().find(|m| m.status == CaseStatus::Unavailable))
+        .map(|m| {
+            format!(
+                "{}: {}",
+                m.status.as_str(),
+                m.reason.as_deref().unwrap_or("no reason given")
+            )
+        })
+        .unwrap_or_else(|| "not measured".into()))
+}
+
+fn fmt_php(s: &Result<f64, String>) -> String {
+    match s {
+        Ok(s) => format!("{s:.7}"),
+        Err(why) => why.clone(),
+    }
+}
+
 fn secs(m: Option<&Measurement>) -> Option<f64> {
     m.filter(|m| m.status == CaseStatus::Measured)
         .and_then(|m| m.median_ns())
@@ -159,22 +224,27 @@ impl Paper for OpensslVsMcrypt {
         ])
     }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
+        let php = has_php(ms);
+        let mut columns = vec![
+            "test",
+            "size",
+            "cipher (backend)",
+            "operation",
+            "published s",
+            "here s",
+            "here size",
+        ];
+        if php {
+            columns.push("PHP s (same call)");
+        }
         let mut t = Table::new(
             "seed 001 TEST 1-6: seconds per call, published vs here",
-            [
-                "test",
-                "size",
-                "cipher (backend)",
-                "operation",
-                "published s",
-                "here s",
-                "here size",
-            ],
+            columns,
         )
-        .right(&[4, 5]);
+        .right(&[4, 5, 7]);
         for p in &PUBLISHED {
             let m = here(ms, p.cipher, p.backend, p.op, p.bytes);
-            t.row([
+            let mut row = vec![
                 p.test.to_string(),
                 p.seed_size.to_string(),
                 format!("{} ({})", p.cipher, p.backend.name()),
@@ -182,27 +252,47 @@ impl Paper for OpensslVsMcrypt {
                 format!("{}", p.seconds),
                 fmt_s(secs(m)),
                 format_size(p.bytes),
-            ]);
+            ];
+            if php {
+                row.push(fmt_php(&php_secs(
+                    ms,
+                    p.cipher,
+                    php_api(p.backend),
+                    p.op,
+                    p.bytes,
+                )));
+            }
+            t.row(row);
         }
         t.note(format!(
             "published: {SOURCE}; 1-4 B and 1-4 kB rows are the 1000-loop column"
         ));
         t.note("here: median per call with key and IV set per call (--per-message-init), as a PHP call does");
+        if php {
+            t.note("PHP s: the php backend's mcrypt_encrypt (libmcrypt rows) or openssl_encrypt (OpenSSL rows), timed inside PHP with hrtime(true); a round trip is encrypt then decrypt, as the seed's TEST 2, 4, 6");
+        }
 
+        let mut columns = vec![
+            "size",
+            "operation",
+            "AES-256-CFB then",
+            "AES-256-CFB now",
+            "AES-128-CBC then",
+            "AES-128-CBC now",
+        ];
+        if php {
+            columns.extend(["AES-256-CFB PHP", "AES-128-CBC PHP"]);
+        }
         let mut r = Table::new(
             "speed ratio libmcrypt BF-CFB8 time / OpenSSL time (how many times faster OpenSSL is)",
-            [
-                "size",
-                "operation",
-                "AES-256-CFB then",
-                "AES-256-CFB now",
-                "AES-128-CBC then",
-                "AES-128-CBC now",
-            ],
+            columns,
         )
-        .right(&[2, 3, 4, 5]);
+        .right(&[2, 3, 4, 5, 6, 7]);
         let mut faster_everywhere = true;
         let mut compared = 0;
+        let mut php_faster_everywhere = true;
+        let mut php_compared = 0;
+        let mut php_missing: Option<String> = None;
         for bytes in [4u64, 4096, 200_000, 20_000_000] {
             for op in [E, R] {
                 let mc_then = published(BF, op, bytes);
@@ -226,6 +316,24 @@ impl Paper for OpensslVsMcrypt {
                             .unwrap_or_else(|| "-".into()),
                     );
                 }
+                if php {
+                    let mc = php_secs(ms, BF, php_api(MC), op, bytes);
+                    for aes in [A256, A128] {
+                        let ratio = php_secs(ms, aes, php_api(OS), op, bytes)
+                            .and_then(|o| mc.clone().map(|m| m / o));
+                        match &ratio {
+                            Ok(n) => {
+                                php_compared += 1;
+                                php_faster_everywhere &= *n >= 2.0;
+                                row.push(format!("{n:.1}x"));
+                            }
+                            Err(why) => {
+                                php_missing.get_or_insert_with(|| why.clone());
+                                row.push("-".into());
+                            }
+                        }
+                    }
+                }
                 r.row(row);
             }
         }
@@ -239,6 +347,21 @@ impl Paper for OpensslVsMcrypt {
         r.note(format!(
             "conclusion \"OpenSSL offers significantly faster algorithms\": {v1}"
         ));
+        if php {
+            let v = if php_compared == 0 {
+                format!(
+                    "not measured in PHP here ({})",
+                    php_missing.as_deref().unwrap_or("no php cell")
+                )
+            } else if php_faster_everywhere {
+                format!("holds here: openssl_encrypt AES is at least 2x faster than mcrypt_encrypt Blowfish-CFB8 in every cell measured ({php_compared})")
+            } else {
+                "differs here: in at least one cell openssl_encrypt is less than 2x faster than mcrypt_encrypt (see the PHP columns)".to_string()
+            };
+            r.note(format!(
+                "conclusion \"OpenSSL offers significantly faster algorithms\", in PHP (the seed's calls): {v}"
+            ));
+        }
 
         let big = [20_000_000u64, 200_000].into_iter().find(|&b| {
             secs(here(ms, A256, OS, E, b)).is_some() && secs(here(ms, A128, OS, E, b)).is_some()
@@ -264,6 +387,36 @@ impl Paper for OpensslVsMcrypt {
         r.note(format!(
             "conclusion \"AES 256 over AES 128 ... only insignificant overhead\": {v2}"
         ));
+        if php {
+            let at = |aes: &str, b: u64| php_secs(ms, aes, php_api(OS), E, b);
+            let big = [20_000_000u64, 200_000]
+                .into_iter()
+                .find(|&b| at(A256, b).is_ok() && at(A128, b).is_ok());
+            let v = match big {
+                Some(b) => {
+                    let now = at(A256, b).unwrap_or(0.0) / at(A128, b).unwrap_or(1.0);
+                    format!(
+                        "{}: openssl_encrypt AES-256-CFB / AES-128-CBC time at {} is {now:.2}x",
+                        if now <= 1.5 {
+                            "holds here"
+                        } else {
+                            "differs here"
+                        },
+                        format_size(b)
+                    )
+                }
+                None => format!(
+                    "not measured in PHP here ({})",
+                    at(A256, 20_000_000)
+                        .and(at(A128, 20_000_000))
+                        .err()
+                        .unwrap_or_default()
+                ),
+            };
+            r.note(format!(
+                "conclusion \"AES 256 over AES 128 ... only insignificant overhead\", in PHP: {v}"
+            ));
+        }
 
         let mut cfb1_notes = Vec::new();
         for c in CFB1 {
@@ -280,13 +433,38 @@ impl Paper for OpensslVsMcrypt {
             });
         }
         let all_pass = cfb1_notes.iter().all(|n| n.ends_with("passes"));
+        if php {
+            for c in CFB1 {
+                let php_cases: Vec<&Measurement> = ms
+                    .iter()
+                    .filter(|m| m.backend == PHP && m.primitive.eq_ignore_ascii_case(c))
+                    .collect();
+                cfb1_notes.push(
+                    if php_cases.iter().any(|m| m.status == CaseStatus::Failed) {
+                        format!("{c} in PHP: FAILED here too")
+                    } else if php_cases.iter().any(|m| m.status == CaseStatus::Measured) {
+                        format!("{c} in PHP (openssl_encrypt): round trip passes")
+                    } else {
+                        format!(
+                            "{c} in PHP: {}",
+                            php_secs(ms, c, php_api(OS), R, 4)
+                                .err()
+                                .unwrap_or_else(|| "not measured".into())
+                        )
+                    },
+                );
+            }
+        }
         r.note(format!(
             "conclusion \"two openSSL algorithms seem to be broken (DES-CFB1, DES-EDE3-CFB1)\": {}: {}; the cause was OpenSSL's DES CFB1 code reading the byte count as a bit count (RT2867, fixed in 1.1.0 and 1.0.2), not the caller",
             if all_pass { "differs here" } else { "see cases" },
             cfb1_notes.join("; ")
         ));
         let cfb1_slowest = {
-            let at = |m: &&Measurement| m.input_bytes == 4096 && m.operation == "roundtrip";
+            // Native rows only: PHP's calls carry the interpreter's cost.
+            let at = |m: &&Measurement| {
+                m.input_bytes == 4096 && m.operation == "roundtrip" && m.backend != PHP
+            };
             let cfb1 = ms
                 .iter()
                 .filter(at)
@@ -363,6 +541,77 @@ mod tests {
         );
         assert!(notes.contains("DES-CFB1: round trip passes"), "{notes}");
         assert!(notes.contains("the slowest\": holds here"), "{notes}");
+    }
+
+    /// A php measurement of the seed's call for `cipher`.
+    fn php(cipher: &str, api: &str, op: Op, bytes: u64, secs: f64) -> Measurement {
+        let mut m = CaseSpec::new("cipher", cipher, PHP, "", op.name())
+            .size(bytes)
+            .param("api", api)
+            .measurement(CaseStatus::Measured, None);
+        m.stats = Some(Summary {
+            median: secs * 1e9,
+            ..Summary::default()
+        });
+        m
+    }
+
+    #[test]
+    fn php_columns_appear_with_php_measurements() {
+        let mut ms: Vec<Measurement> = PUBLISHED
+            .iter()
+            .map(|p| m(p.cipher, p.backend, p.op, p.bytes, p.seconds * 0.1))
+            .collect();
+        // PHP: mcrypt only 1.5x slower than openssl_encrypt everywhere.
+        for p in &PUBLISHED {
+            let secs = if p.backend == MC { 1.5e-5 } else { 1e-5 };
+            ms.push(php(p.cipher, php_api(p.backend), p.op, p.bytes, secs));
+        }
+        // openssl_encrypt's BF-CFB8 is not the seed's Blowfish call.
+        ms.push(php(BF, "openssl_encrypt", E, 4, 1.0));
+        ms.push(
+            CaseSpec::new("cipher", "DES-CFB1", PHP, "", "roundtrip")
+                .size(4)
+                .param("api", "openssl_encrypt")
+                .measurement(
+                    CaseStatus::Unavailable,
+                    Some("PHP's OpenSSL refuses des-cfb1".into()),
+                ),
+        );
+        let t = OpensslVsMcrypt.render(&ms);
+        assert_eq!(t[0].headers.len(), 8);
+        assert_eq!(t[0].rows[0][7], "0.0000150");
+        assert_eq!(t[0].rows[2][7], "0.0000100");
+        assert_eq!(t[1].headers.len(), 8);
+        assert_eq!(t[1].rows[0][6], "1.5x");
+        let notes = t[1].notes.join("\n");
+        assert!(
+            notes.contains(
+                "significantly faster algorithms\", in PHP (the seed's calls): differs here"
+            ),
+            "{notes}"
+        );
+        // Natively OpenSSL is still 2x faster (same factor as published).
+        assert!(
+            notes.contains("significantly faster algorithms\": holds here"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("DES-CFB1 in PHP: unavailable: PHP's OpenSSL refuses des-cfb1"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("insignificant overhead\", in PHP: holds here"),
+            "{notes}"
+        );
+    }
+
+    #[test]
+    fn no_php_columns_without_php_measurements() {
+        let t = render(0.1);
+        assert_eq!(t[0].headers.len(), 7);
+        assert_eq!(t[1].headers.len(), 6);
+        assert!(!t[1].notes.iter().any(|n| n.contains("in PHP")));
     }
 
     #[test]

@@ -40,6 +40,7 @@
 
 #![deny(missing_docs)]
 
+mod charts;
 pub mod cli;
 pub mod curves;
 pub mod kat;
@@ -329,6 +330,10 @@ impl Suite for EccSuite {
     }
     fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
         summary::tables(measurements)
+    }
+
+    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
+        charts::charts(measurements)
     }
 
     fn headline(&self, measurements: &[Measurement]) -> Vec<String> {

@@ -6,6 +6,12 @@
 //! OpenSSL and Sodium libraries", IAPGOS 2020, doi:10.35784/iapgos.897
 //! (PHP 7.2 with OpenSSL 1.0.2k on a Xeon E5430, FreeBSD 11.1). The seed's
 //! Table 6 spells the family "c2tmb"; the curves are OpenSSL's c2tnb ones.
+//!
+//! The seed timed `openssl_pkey_new` from PHP. When the run has php
+//! measurements (the php backend plans one beside each native keygen cell)
+//! every table gains PHP columns and the conclusions are judged on the PHP
+//! figures too, so the seed's tables are reproduced in its own runtime; a
+//! curve this PHP cannot make says "unavailable: reason".
 
 use crate::curves::Family;
 use crate::summary::{self, pct, KeygenRow};
@@ -132,6 +138,42 @@ pub const TABLE11: [(&str, &[&str]); 5] = [
     ("384-511", &["secp384r1"]),
     ("512+", &["brainpoolP512t1"]),
 ];
+
+/// The php backend's name in measurements.
+const PHP: &str = "php";
+
+/// Key generation through PHP's `openssl_pkey_new`, per curve.
+pub fn php_keygen_rows(measurements: &[Measurement]) -> Vec<KeygenRow> {
+    summary::keygen_rows(measurements, |m| m.backend == PHP)
+}
+
+/// Whether the run measured (or tried to measure) key generation from PHP.
+fn has_php(measurements: &[Measurement]) -> bool {
+    measurements
+        .iter()
+        .any(|m| m.suite == crate::SUITE && m.backend == PHP && m.operation == "keygen")
+}
+
+/// Why PHP has no key-generation figure for `curve`.
+fn php_missing(measurements: &[Measurement], curve: &str) -> String {
+    measurements
+        .iter()
+        .find(|m| {
+            m.suite == crate::SUITE
+                && m.backend == PHP
+                && m.operation == "keygen"
+                && m.primitive == curve
+                && m.status != cryptobench_core::CaseStatus::Measured
+        })
+        .map(|m| {
+            format!(
+                "{}: {}",
+                m.status.as_str(),
+                m.reason.as_deref().unwrap_or("no reason given")
+            )
+        })
+        .unwrap_or_else(|| "-".into())
+}
 
 fn seed_row(curve: &str) -> Option<SeedRow> {
     seed_tables()
@@ -286,26 +328,33 @@ pub fn conclusions(rows: &[KeygenRow]) -> Vec<String> {
     out
 }
 
+/// The rows of PHP's `openssl_pkey_new`, when the run has php measurements.
+type PhpRows<'a> = Option<(&'a [KeygenRow], &'a [Measurement])>;
+
 impl EccKeygenPaper {
-    fn curve_table(rows: &[KeygenRow]) -> Table {
+    fn curve_table(rows: &[KeygenRow], php: PhpRows) -> Table {
+        let mut columns = vec![
+            "Table",
+            "Curve",
+            "Key bits",
+            "Seed avg ms",
+            "Seed ratio %",
+            "Here ms (median)",
+            "Here ratio %",
+            "Seed / here",
+        ];
+        if php.is_some() {
+            columns.extend(["PHP ms (openssl_pkey_new)", "PHP ratio %", "PHP / native"]);
+        }
         let mut t = Table::new(
             "ecc-keygen: seed Tables 3-8 beside this machine (OpenSSL, fastest path)",
-            [
-                "Table",
-                "Curve",
-                "Key bits",
-                "Seed avg ms",
-                "Seed ratio %",
-                "Here ms (median)",
-                "Here ratio %",
-                "Seed / here",
-            ],
+            columns,
         )
-        .right(&[2, 3, 4, 5, 6, 7]);
+        .right(&[2, 3, 4, 5, 6, 7, 8, 9, 10]);
         for (no, _, seed_rows, avg) in seed_tables() {
             for &(curve, bits, ms, ratio) in seed_rows {
                 let here = rows.iter().find(|r| r.curve == curve);
-                t.row([
+                let mut row = vec![
                     no.to_string(),
                     curve.to_string(),
                     bits.to_string(),
@@ -314,36 +363,68 @@ impl EccKeygenPaper {
                     here.map_or("-".into(), |r| format!("{:.4}", r.time_ns / 1e6)),
                     here.map_or("-".into(), |r| pct(r.seed_ratio_pct())),
                     here.map_or("-".into(), |r| format!("{:.0}x", ms * 1e6 / r.time_ns)),
-                ]);
+                ];
+                if let Some((php_rows, measurements)) = php {
+                    match php_rows.iter().find(|r| r.curve == curve) {
+                        Some(p) => {
+                            row.push(format!("{:.4}", p.time_ns / 1e6));
+                            row.push(pct(p.seed_ratio_pct()));
+                            row.push(
+                                here.map_or("-".into(), |r| {
+                                    format!("{:.2}", p.time_ns / r.time_ns)
+                                }),
+                            );
+                        }
+                        None => {
+                            row.push(php_missing(measurements, curve));
+                            row.push("-".into());
+                            row.push("-".into());
+                        }
+                    }
+                }
+                t.row(row);
             }
             t.note(format!("Table {no} published average ratio: {avg:.2} %"));
         }
         t.note(format!("Published figures: {SOURCE}."));
+        if php.is_some() {
+            t.note("PHP: openssl_pkey_new per key, timed inside PHP with hrtime(true), as the seed measured; PHP / native = PHP's time over the native OpenSSL's fastest path.");
+        }
         t
     }
 
-    fn ranking_table(rows: &[KeygenRow]) -> Table {
+    fn ranking_table(rows: &[KeygenRow], php: PhpRows) -> Table {
         let here = ranking_here(rows);
         let seed = ranking_seed();
+        let php_ranking = php.map(|(p, _)| ranking_here(p));
+        let mut columns = vec![
+            "Rank",
+            "Seed family",
+            "Seed avg ratio %",
+            "Here family",
+            "Here avg ratio %",
+        ];
+        if php_ranking.is_some() {
+            columns.extend(["PHP family", "PHP avg ratio %"]);
+        }
         let mut t = Table::new(
             "ecc-keygen: family ranking then (seed Fig. 1) and now (same curves)",
-            [
-                "Rank",
-                "Seed family",
-                "Seed avg ratio %",
-                "Here family",
-                "Here avg ratio %",
-            ],
+            columns,
         )
-        .right(&[0, 2, 4]);
+        .right(&[0, 2, 4, 6]);
         for i in 0..seed.len().max(here.len()) {
-            t.row([
+            let mut row = vec![
                 (i + 1).to_string(),
                 seed.get(i).map_or("-".into(), |f| f.0.name().to_string()),
                 seed.get(i).map_or("-".into(), |f| format!("{:.2}", f.1)),
                 here.get(i).map_or("-".into(), |f| f.0.name().to_string()),
                 here.get(i).map_or("-".into(), |f| pct(f.1)),
-            ]);
+            ];
+            if let Some(p) = &php_ranking {
+                row.push(p.get(i).map_or("-".into(), |f| f.0.name().to_string()));
+                row.push(p.get(i).map_or("-".into(), |f| pct(f.1)));
+            }
+            t.row(row);
         }
         t.note(
             "Here: averages over the seed's curves only, so the two columns rank the same sets.",
@@ -351,40 +432,56 @@ impl EccKeygenPaper {
         t
     }
 
-    fn band_table(rows: &[KeygenRow]) -> Table {
-        let on_seed: Vec<KeygenRow> = rows
-            .iter()
-            .filter(|r| seed_row(&r.curve).is_some())
-            .cloned()
-            .collect();
-        let winners_seed_set = summary::band_winners(&on_seed);
+    fn band_table(rows: &[KeygenRow], php: PhpRows) -> Table {
+        let seed_curves = |rows: &[KeygenRow]| -> Vec<KeygenRow> {
+            rows.iter()
+                .filter(|r| seed_row(&r.curve).is_some())
+                .cloned()
+                .collect()
+        };
+        let winners_seed_set = summary::band_winners(&seed_curves(rows));
         let winners_all = summary::band_winners(rows);
+        let winners_php = php.map(|(p, _)| summary::band_winners(&seed_curves(p)));
+        let mut columns = vec![
+            "Key bits",
+            "Seed winner",
+            "Here (seed's curves)",
+            "Here (all curves)",
+            "Verdict",
+        ];
+        if winners_php.is_some() {
+            columns.extend(["PHP (seed's curves)", "PHP verdict"]);
+        }
         let mut t = Table::new(
             "ecc-keygen: most efficient curve per band (seed Table 11) then and now",
-            [
-                "Key bits",
-                "Seed winner",
-                "Here (seed's curves)",
-                "Here (all curves)",
-                "Verdict",
-            ],
+            columns,
         );
-        for ((label, seed), ((_, here, _), (_, all, _))) in TABLE11
+        let verdict_of = |seed: &[&str], name: &Option<String>| match name {
+            Some(n) if seed.contains(&n.as_str()) => "holds here".to_string(),
+            Some(_) => "differs here".to_string(),
+            None => "not measured".to_string(),
+        };
+        for (i, ((label, seed), ((_, here, _), (_, all, _)))) in TABLE11
             .iter()
             .zip(winners_seed_set.iter().zip(winners_all.iter()))
+            .enumerate()
         {
             let here_name = here.as_ref().map(|r| r.curve.clone());
-            t.row([
+            let mut row = vec![
                 label.to_string(),
                 seed.join(" / "),
                 here_name.clone().unwrap_or_else(|| "-".into()),
                 all.as_ref().map_or("-".into(), |r| r.curve.clone()),
-                match &here_name {
-                    Some(n) if seed.contains(&n.as_str()) => "holds here".to_string(),
-                    Some(_) => "differs here".to_string(),
-                    None => "not measured".to_string(),
-                },
-            ]);
+                verdict_of(seed, &here_name),
+            ];
+            if let Some(w) = &winners_php {
+                let name = w
+                    .get(i)
+                    .and_then(|(_, r, _)| r.as_ref().map(|r| r.curve.clone()));
+                row.push(name.clone().unwrap_or_else(|| "-".into()));
+                row.push(verdict_of(seed, &name));
+            }
+            t.row(row);
         }
         t.note("Winner = lowest seed ratio (average ms per key / key bits) in the band.");
         t
@@ -403,10 +500,117 @@ impl Paper for EccKeygenPaper {
     }
     fn render(&self, measurements: &[Measurement]) -> Vec<Table> {
         let rows = summary::openssl_keygen_rows(measurements);
-        let mut verdicts = Self::ranking_table(&rows);
+        let php_rows = php_keygen_rows(measurements);
+        let php = has_php(measurements).then_some((php_rows.as_slice(), measurements));
+        let mut verdicts = Self::ranking_table(&rows, php);
+        if php.is_some() {
+            // The seed's runtime first: its conclusions were drawn from PHP.
+            let lines = conclusions(&php_rows);
+            if lines.is_empty() {
+                verdicts.note(format!(
+                    "in PHP: no conclusion can be checked ({} curves measured; prime256v1: {})",
+                    php_rows.len(),
+                    php_missing(measurements, "prime256v1")
+                ));
+            }
+            for line in lines {
+                verdicts.note(format!("in PHP (openssl_pkey_new): {line}"));
+            }
+        }
         for line in conclusions(&rows) {
             verdicts.note(line);
         }
-        vec![Self::curve_table(&rows), verdicts, Self::band_table(&rows)]
+        vec![
+            Self::curve_table(&rows, php),
+            verdicts,
+            Self::band_table(&rows, php),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cryptobench_core::{CaseSpec, CaseStatus, Summary};
+
+    fn keygen(curve: &str, backend: &str, family: Family, bits: u32, ms: f64) -> Measurement {
+        let mut spec = CaseSpec::new(crate::SUITE, curve, backend, "", "keygen")
+            .param("family", family.name())
+            .param("key_bits", bits)
+            .param("security_bits", bits / 2);
+        if backend == PHP {
+            spec = spec.param("api", "openssl_pkey_new");
+        }
+        let mut m = spec.measurement(CaseStatus::Measured, None);
+        m.stats = Some(Summary {
+            median: ms * 1e6,
+            ..Summary::default()
+        });
+        m
+    }
+
+    /// Native OpenSSL on three of the seed's curves; PHP twice as slow on
+    /// two of them, and unable to make the third.
+    fn run(with_php: bool) -> Vec<Measurement> {
+        let curves = [
+            ("prime256v1", Family::Prime, 256, 0.05),
+            ("secp384r1", Family::Secp, 384, 0.5),
+            ("sect571r1", Family::Sect, 571, 5.0),
+        ];
+        let mut ms: Vec<Measurement> = curves
+            .iter()
+            .map(|&(c, f, b, t)| keygen(c, "openssl", f, b, t))
+            .collect();
+        if with_php {
+            for &(c, f, b, t) in &curves[..2] {
+                ms.push(keygen(c, PHP, f, b, 2.0 * t));
+            }
+            ms.push(
+                CaseSpec::new(crate::SUITE, "sect571r1", PHP, "", "keygen")
+                    .param("api", "openssl_pkey_new")
+                    .measurement(
+                        CaseStatus::Unavailable,
+                        Some("openssl_pkey_new refuses sect571r1".into()),
+                    ),
+            );
+        }
+        ms
+    }
+
+    #[test]
+    fn php_columns_appear_with_php_measurements() {
+        let tables = EccKeygenPaper.render(&run(true));
+        let curves = &tables[0];
+        assert_eq!(curves.headers.len(), 11);
+        assert!(curves.headers[8].starts_with("PHP ms"));
+        let row = |c: &str| curves.rows.iter().find(|r| r[1] == c).expect("row").clone();
+        assert_eq!(row("prime256v1")[8], "0.1000");
+        assert_eq!(row("prime256v1")[10], "2.00");
+        assert_eq!(
+            row("sect571r1")[8],
+            "unavailable: openssl_pkey_new refuses sect571r1"
+        );
+        assert_eq!(row("brainpoolP512t1")[8], "-");
+        let ranking = &tables[1];
+        assert_eq!(ranking.headers.len(), 7);
+        let notes = ranking.notes.join("\n");
+        // Verdicts on the PHP figures (two curves: Prime leads), then the native ones.
+        assert!(
+            notes.contains(
+                "in PHP (openssl_pkey_new): holds here: Prime curves are the most efficient family"
+            ),
+            "{notes}"
+        );
+        assert!(notes.contains("\nholds here: Prime curves"), "{notes}");
+        assert_eq!(tables[2].headers.len(), 7);
+    }
+
+    #[test]
+    fn no_php_column_without_php_measurements() {
+        let tables = EccKeygenPaper.render(&run(false));
+        assert_eq!(tables[0].headers.len(), 8);
+        assert_eq!(tables[1].headers.len(), 5);
+        assert_eq!(tables[2].headers.len(), 5);
+        assert!(!tables[1].notes.iter().any(|n| n.contains("in PHP")));
     }
 }

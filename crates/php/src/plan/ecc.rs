@@ -1,0 +1,67 @@
+//! The ecc suite's php cells: key generation with `openssl_pkey_new`.
+
+use super::{cell, version, Setup};
+use crate::interop::{EcInterop, Interop};
+use crate::meta::curve_meta;
+use crate::twin::by_primitive;
+use crate::NAME;
+use cryptobench_core::{CaseSpec, PlannedCase, RunConfig};
+use serde_json::json;
+use std::sync::Arc;
+
+/// Keys per timed sample: the seed timed 100 keys per curve.
+const SEED_KEYS: u64 = 100;
+const QUICK_KEYS: u64 = 10;
+
+/// Key generation beside each native keygen cell (the runner measures
+/// `openssl_pkey_new`, as the seed did; other EC operations get no php cell).
+pub(super) fn ecc(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
+    let keys = if cfg.quick { QUICK_KEYS } else { SEED_KEYS };
+    let keygen: Vec<&CaseSpec> = cells
+        .iter()
+        .copied()
+        .filter(|s| s.operation == "keygen")
+        .collect();
+    by_primitive(&keygen, |_| ())
+        .into_iter()
+        .map(|(curve, twins)| {
+            let native = twins[0];
+            let mut spec = CaseSpec::new("ecc", &curve, NAME, version(setup, "openssl"), "keygen")
+                .size(native.input_bytes)
+                .param("api", "openssl_pkey_new")
+                .labels(native.labels.clone());
+            for p in ["family", "key_bits", "security_bits"] {
+                if let Some(v) = native.params.get(p) {
+                    spec = spec.param(p, v);
+                }
+            }
+            if !native.params.contains_key("family") {
+                if let Some(m) = curve_meta(&curve) {
+                    spec = spec
+                        .param("family", m.family)
+                        .param("key_bits", m.key_bits)
+                        .param("security_bits", m.security_bits)
+                        .labels(m.labels());
+                }
+            }
+            cell(spec, setup, move |ctx| {
+                let Some(php_curve) = ctx
+                    .hello
+                    .curves
+                    .iter()
+                    .find(|c| c.eq_ignore_ascii_case(&curve))
+                    .cloned()
+                else {
+                    return Err(format!(
+                        "PHP's openssl_get_curve_names() does not list {curve}"
+                    ));
+                };
+                let case = json!({"kind": "ecc", "curve": php_curve});
+                let i: Arc<dyn Interop> = Arc::new(EcInterop {
+                    curve: php_curve.clone(),
+                });
+                Ok((case, Some(keys), Some((format!("ecc:{php_curve}"), i))))
+            })
+        })
+        .collect()
+}

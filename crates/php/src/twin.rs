@@ -1,0 +1,138 @@
+//! Which native cells the php cells stand beside.
+//!
+//! A php row answers "what does PHP cost over the library beneath it", so
+//! it is only worth measuring where the native row it is compared with was
+//! measured too. The php plan is therefore derived from the native plan of
+//! the same suite, after the suite applied the user's filters (`--ciphers`,
+//! `--sizes`, `--curves`, an Argon2 grid, a paper's configuration): every
+//! php cell has a native cell with the same primitive (compared
+//! case-insensitively), operation, size and the parameters that change the
+//! work (tag and AAD length, Argon2 memory, passes and lanes).
+//!
+//! Two kinds of native cells get no twin: peers (`peer:openssl-speed`,
+//! `peer:argon2-cli`), which are not libraries PHP wraps, and the OpenSSL
+//! encrypt cells the cipher suite adds at `openssl speed`'s sizes for its
+//! fidelity ratio even when the run's sizes lack them.
+
+use cryptobench_core::CaseSpec;
+
+/// A peer's backend name starts with this.
+const PEER: &str = "peer:";
+
+fn is_library(s: &CaseSpec) -> bool {
+    !s.backend.starts_with(PEER) && s.backend != crate::NAME && s.primitive != "*"
+}
+
+/// An OpenSSL encrypt cell with an `openssl speed` peer beside it: it may
+/// exist only for the fidelity ratio.
+fn beside_a_peer(s: &CaseSpec, all: &[CaseSpec]) -> bool {
+    s.backend == "openssl"
+        && s.operation == "encrypt"
+        && all.iter().any(|p| {
+            p.backend.starts_with(PEER)
+                && p.primitive.eq_ignore_ascii_case(&s.primitive)
+                && p.input_bytes == s.input_bytes
+        })
+}
+
+/// The native library cells of `suite` that php cells may stand beside,
+/// in plan order.
+pub fn native_cells<'a>(suite: &str, all: &'a [CaseSpec]) -> Vec<&'a CaseSpec> {
+    let cells: Vec<&CaseSpec> = all
+        .iter()
+        .filter(|s| s.suite == suite && is_library(s))
+        .collect();
+    if suite != "cipher" {
+        return cells;
+    }
+    // A size counts as asked for when some native cell uses it for more
+    // than the `openssl speed` comparison.
+    let asked: Vec<u64> = cells
+        .iter()
+        .filter(|s| !beside_a_peer(s, all))
+        .map(|s| s.input_bytes)
+        .collect();
+    cells
+        .into_iter()
+        .filter(|s| asked.contains(&s.input_bytes))
+        .collect()
+}
+
+/// `cells` grouped by primitive (case-insensitively; the first spelling
+/// is kept) in plan order, each group deduplicated by `key` (the native
+/// backends of one cell collapse into one).
+pub fn by_primitive<'a, K: PartialEq>(
+    cells: &[&'a CaseSpec],
+    key: impl Fn(&CaseSpec) -> K,
+) -> Vec<(String, Vec<&'a CaseSpec>)> {
+    let mut out: Vec<(String, Vec<&CaseSpec>, Vec<K>)> = Vec::new();
+    for &s in cells {
+        let k = key(s);
+        let group = match out
+            .iter_mut()
+            .position(|(p, _, _)| p.eq_ignore_ascii_case(&s.primitive))
+        {
+            Some(i) => &mut out[i],
+            None => {
+                out.push((s.primitive.clone(), Vec::new(), Vec::new()));
+                let last = out.len() - 1;
+                &mut out[last]
+            }
+        };
+        if !group.2.contains(&k) {
+            group.2.push(k);
+            group.1.push(s);
+        }
+    }
+    out.into_iter().map(|(p, c, _)| (p, c)).collect()
+}
+
+/// A parameter of a native cell as a number (`None` when absent or not one).
+pub fn num(s: &CaseSpec, name: &str) -> Option<u64> {
+    s.params.get(name).and_then(|v| v.parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(primitive: &str, backend: &str, op: &str, size: u64) -> CaseSpec {
+        CaseSpec::new("cipher", primitive, backend, "", op).size(size)
+    }
+
+    #[test]
+    fn peer_sizes_are_not_asked_for() {
+        let all = vec![
+            spec("AES-128-CBC", "openssl", "encrypt", 1024),
+            spec("AES-128-CBC", "openssl", "decrypt", 1024),
+            spec("AES-128-CBC", "openssl", "encrypt", 16384),
+            spec("AES-128-CBC", "peer:openssl-speed", "encrypt", 16384),
+            spec("AES-128-CBC", "php", "encrypt", 4),
+        ];
+        let cells = native_cells("cipher", &all);
+        assert_eq!(cells.len(), 2);
+        assert!(cells.iter().all(|s| s.input_bytes == 1024));
+        // The same size asked on another backend counts.
+        let mut more = all.clone();
+        more.push(spec("AES-128-CBC", "rustcrypto", "encrypt", 16384));
+        assert_eq!(native_cells("cipher", &more).len(), 4);
+        // Other suites keep every library cell.
+        assert_eq!(native_cells("aead", &all).len(), 0);
+    }
+
+    #[test]
+    fn backends_of_one_cell_collapse() {
+        let all = [
+            spec("AES-128-CBC", "openssl", "encrypt", 1024),
+            spec("aes-128-cbc", "rustcrypto", "encrypt", 1024),
+            spec("AES-128-CBC", "openssl", "encrypt", 4),
+            spec("ChaCha20", "openssl", "encrypt", 4),
+        ];
+        let cells: Vec<&CaseSpec> = all.iter().collect();
+        let groups = by_primitive(&cells, |s| (s.operation.clone(), s.input_bytes));
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].0, "AES-128-CBC");
+        assert_eq!(groups[0].1.len(), 2);
+        assert_eq!(groups[1].1.len(), 1);
+    }
+}
