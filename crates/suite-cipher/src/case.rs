@@ -11,7 +11,12 @@
 //! - `roundtrip` is encrypt + decrypt + compare of one message (seed 001's
 //!   TEST 2/4/6); a difference fails the case;
 //! - ECB/CBC messages that are not whole blocks are PKCS#7-padded (and the
-//!   padding checked on decryption) inside the timed region.
+//!   padding checked on decryption) inside the timed region; whole-block
+//!   messages go as they are (no padding block), as `openssl speed` and
+//!   PHP's `OPENSSL_RAW_DATA | OPENSSL_ZERO_PADDING` process them;
+//! - a plain encrypt or decrypt (key once, no padding) is one library call
+//!   per message: the batch is handed to [`Engine::process_repeat`] in one
+//!   call, so nothing of ours runs between two messages.
 
 use crate::catalog::CipherDesc;
 use crate::checks::{self, decrypt_message, encrypt_message};
@@ -119,6 +124,8 @@ pub struct CipherCase {
     ct: Vec<u8>,
     ct_len: usize,
     back: Vec<u8>,
+    /// Whether one message is exactly one library call (see [`Self::direct`]).
+    direct: bool,
 }
 
 fn failed(e: String) -> CaseError {
@@ -144,6 +151,7 @@ impl CipherCase {
         let enc = engine::build(&p.desc, Dir::Encrypt, &key, &iv).map_err(failed)?;
         let dec = engine::build(&p.desc, Dir::Decrypt, &key, &iv).map_err(failed)?;
         Ok(Self {
+            direct: Self::direct(&p),
             ct: vec![0u8; p.size + OUT_SLACK],
             back: vec![0u8; p.size + 2 * OUT_SLACK],
             ct_len: 0,
@@ -155,6 +163,13 @@ impl CipherCase {
             dec,
             msg,
         })
+    }
+
+    /// Whether an encrypt or decrypt message is exactly one library call
+    /// on the keyed context: no per-message key/IV setup and no padding to
+    /// add or check. Those batches go to the engine in one call.
+    pub fn direct(p: &CaseParams) -> bool {
+        p.op != Op::Roundtrip && !p.per_message_init && !checks::padded(&p.desc, p.size)
     }
 
     fn fresh_iv(&mut self) -> Result<(), CaseError> {
@@ -206,6 +221,18 @@ impl Case for CipherCase {
     }
 
     fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        if self.direct {
+            let n = match self.p.op {
+                Op::Decrypt => {
+                    let ct = &self.ct[..self.ct_len];
+                    self.dec.process_repeat(ct, &mut self.back, iters)
+                }
+                _ => self.enc.process_repeat(&self.msg, &mut self.ct, iters),
+            }
+            .map_err(failed)?;
+            black_box(n);
+            return Ok(());
+        }
         for _ in 0..iters {
             match self.p.op {
                 Op::Encrypt => {
@@ -237,5 +264,90 @@ impl Case for CipherCase {
 
     fn fixed_iterations(&self) -> Option<u64> {
         self.p.slow.then_some(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Backend;
+    use crate::registry::Registry;
+
+    fn params(
+        name: &str,
+        backend: Backend,
+        op: Op,
+        size: usize,
+        per_message_init: bool,
+    ) -> CaseParams {
+        let reg = Registry::load(|b| b == backend);
+        let descs = reg.by_name[name].clone();
+        CaseParams {
+            desc: descs[0].clone(),
+            op,
+            size,
+            per_message_init,
+            seed: Some(3),
+            shared: Arc::new(SharedChecks::new(descs)),
+            slow: false,
+        }
+    }
+
+    #[test]
+    fn only_plain_unpadded_messages_take_the_one_call_path() {
+        let ssl = Backend::OpenSsl;
+        let direct = |n, op, size, init| CipherCase::direct(&params(n, ssl, op, size, init));
+        // A 16-byte CBC message is one whole block: no padding block, as in
+        // `openssl speed -bytes 16`.
+        assert!(direct("AES-256-CBC", Op::Encrypt, 16, false));
+        assert!(direct("AES-128-CTR", Op::Encrypt, 16, false));
+        assert!(direct("AES-128-CTR", Op::Decrypt, 4, false));
+        assert!(!direct("AES-256-CBC", Op::Encrypt, 4, false), "padded");
+        assert!(
+            !direct("AES-128-CTR", Op::Encrypt, 16, true),
+            "per-message init"
+        );
+        assert!(
+            !direct("AES-128-CTR", Op::Roundtrip, 16, false),
+            "round trip"
+        );
+    }
+
+    /// A batch of `n` plain messages leaves the n-th ciphertext of the
+    /// chained stream, exactly 16 bytes for a 16-byte CBC message.
+    #[test]
+    fn a_one_call_batch_encrypts_like_message_after_message() {
+        for (name, backend) in [
+            ("AES-256-CBC", Backend::OpenSsl),
+            ("AES-128-CTR", Backend::OpenSsl),
+            ("AES-128-CTR", Backend::RustCrypto),
+        ] {
+            let mut case = CipherCase::new(params(name, backend, Op::Encrypt, 16, false)).unwrap();
+            case.prepare_batch(3).unwrap();
+            case.run_batch(3).unwrap();
+            let mut e = engine::build(&case.p.desc, Dir::Encrypt, &case.key, &case.iv).unwrap();
+            let mut out = vec![0u8; 16 + OUT_SLACK];
+            let mut n = 0;
+            for _ in 0..3 {
+                n = e.process(&case.msg, &mut out).unwrap();
+            }
+            assert_eq!(n, 16, "{name} {backend}");
+            assert_eq!(case.ct[..16], out[..16], "{name} {backend}");
+        }
+    }
+
+    #[test]
+    fn a_one_call_decrypt_batch_recovers_the_message() {
+        let mut case = CipherCase::new(params(
+            "AES-256-CBC",
+            Backend::OpenSsl,
+            Op::Decrypt,
+            64,
+            false,
+        ))
+        .unwrap();
+        case.prepare_batch(1).unwrap();
+        case.run_batch(1).unwrap();
+        assert_eq!(case.back[..64], case.msg[..]);
     }
 }

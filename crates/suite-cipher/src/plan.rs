@@ -31,6 +31,19 @@ pub const DEFAULT_CIPHERS: [&str; 7] = [
 ];
 /// `--quick` ciphers.
 pub const QUICK_CIPHERS: [&str; 4] = ["AES-128-CTR", "AES-256-CBC", "ChaCha20", "BF-CFB8"];
+/// `--all` without `--sizes`: the headline ciphers (the default run's set,
+/// [`DEFAULT_CIPHERS`]) keep every default size; every other cipher (the
+/// long tail, about 280 cipher x backend pairs) is measured at this one
+/// size: 16 KiB, `openssl speed`'s largest block, where a cipher's
+/// throughput shows and no mode (not even CFB1) needs more than a second
+/// per message. At the engine's standard budget a case takes about 0.35 s
+/// whatever its size, so the whole grid at seven sizes (~1900 cases, plus
+/// the php twins) would take over eleven minutes. `--full` or `--sizes`
+/// measure every cipher at every size asked (`--all --sizes 200KB` is seed
+/// 001's TEST 7 ranking).
+pub const ALL_TAIL_SIZES: [u64; 1] = [16384];
+/// `--all --quick`: the long tail at the same 16 KiB, the largest quick size.
+pub const QUICK_ALL_TAIL_SIZES: [u64; 1] = [16384];
 /// One operation estimated longer than this is skipped unless the sizes
 /// were given explicitly (DES-EDE3-CFB1 at 20 MB takes many seconds).
 const SLOW_LIMIT_NS: f64 = 1.5e9;
@@ -137,6 +150,35 @@ fn sizes(o: &Options, cfg: &RunConfig) -> Result<Vec<u64>, Error> {
         )));
     }
     Ok(s)
+}
+
+/// The sizes of cipher `name`: the run's sizes, or for the long tail of an
+/// `--all` run at default sizes [`ALL_TAIL_SIZES`] (see there why).
+fn sizes_for(
+    name: &str,
+    o: &Options,
+    cfg: &RunConfig,
+    reg: &Registry,
+    run_sizes: &[u64],
+) -> Vec<u64> {
+    let tail_only = o.all && o.ciphers.is_none() && o.sizes.is_none() && !cfg.full;
+    let headline: &[&str] = if cfg.quick {
+        &QUICK_CIPHERS
+    } else {
+        &DEFAULT_CIPHERS
+    };
+    if !tail_only
+        || headline
+            .iter()
+            .any(|h| reg.resolve(h).is_ok_and(|n| n == name))
+    {
+        return run_sizes.to_vec();
+    }
+    if cfg.quick {
+        QUICK_ALL_TAIL_SIZES.to_vec()
+    } else {
+        ALL_TAIL_SIZES.to_vec()
+    }
 }
 
 fn operations(o: &Options, cfg: &RunConfig) -> Vec<Op> {
@@ -259,6 +301,7 @@ pub fn plan(o: &Options, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
             descs.retain(|d| only.iter().any(|(n, b)| n == name && *b == d.backend));
         }
         let shared = Arc::new(SharedChecks::new(reg.by_name[name].clone()));
+        let sizes = sizes_for(name, o, cfg, &reg, &sizes);
         for desc in descs {
             let base = |op: Op, size: u64| {
                 let mut s = spec(&desc, op, size, o.per_message_init);
@@ -362,4 +405,124 @@ pub fn listing(o: &Options, cfg: &RunConfig) -> Result<String, Error> {
         text.push_str(&format!("libmcrypt: unavailable: {reason}\n"));
     }
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// Sizes planned per (cipher, backend), every case counted (skipped
+    /// ones too: a size a mode refuses is still planned, with its reason).
+    fn sizes_by_cipher(cases: &[PlannedCase]) -> BTreeMap<(String, String), BTreeSet<u64>> {
+        let mut out: BTreeMap<(String, String), BTreeSet<u64>> = BTreeMap::new();
+        for c in cases.iter().filter(|c| c.spec.input_bytes > 0) {
+            out.entry((c.spec.primitive.clone(), c.spec.backend.clone()))
+                .or_default()
+                .insert(c.spec.input_bytes);
+        }
+        out
+    }
+
+    fn all(sizes: Option<Vec<u64>>) -> Options {
+        Options {
+            all: true,
+            sizes,
+            peers: false,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn all_keeps_the_headline_at_every_size_and_the_tail_at_one() {
+        let cfg = RunConfig {
+            seed: Some(1),
+            ..RunConfig::default()
+        };
+        let cases = plan(&all(None), &cfg).unwrap();
+        let by = sizes_by_cipher(&cases);
+        let every: BTreeSet<u64> = DEFAULT_SIZES.into_iter().collect();
+        let tail: BTreeSet<u64> = ALL_TAIL_SIZES.into_iter().collect();
+        let headline: Vec<String> = DEFAULT_CIPHERS
+            .iter()
+            .map(|n| n.to_ascii_lowercase())
+            .collect();
+        let mut tail_pairs = 0;
+        for ((name, backend), sizes) in &by {
+            if headline.contains(&name.to_ascii_lowercase()) {
+                assert_eq!(sizes, &every, "{name} {backend}");
+            } else {
+                assert_eq!(sizes, &tail, "{name} {backend}");
+                tail_pairs += 1;
+            }
+        }
+        assert!(tail_pairs > 100, "only {tail_pairs} tail ciphers");
+        for name in ["AES-128-CTR", "AES-256-CBC", "DES-CFB1"] {
+            assert!(
+                by.contains_key(&(name.to_string(), "openssl".to_string())),
+                "{name}"
+            );
+        }
+        // About 0.35 s per ready case at the standard budget: the grid that
+        // keeps `cipher --all` within minutes, not the full 1900 cases.
+        let ready = cases
+            .iter()
+            .filter(|c| matches!(c.setup, cryptobench_core::Setup::Ready(_)))
+            .count();
+        assert!((250..450).contains(&ready), "{ready} ready cases");
+        // Only roundtrip, seed 001's TEST 7.
+        assert!(cases
+            .iter()
+            .all(|c| c.spec.operation == "roundtrip" || c.spec.input_bytes == 0));
+    }
+
+    #[test]
+    fn all_with_sizes_or_full_measures_every_cipher_at_every_size() {
+        let cfg = RunConfig {
+            seed: Some(1),
+            ..RunConfig::default()
+        };
+        let by = sizes_by_cipher(&plan(&all(Some(vec![4, 200_000])), &cfg).unwrap());
+        assert!(by.values().all(|s| s.len() == 2 && s.contains(&200_000)));
+        let full = RunConfig {
+            full: true,
+            ..cfg.clone()
+        };
+        let by = sizes_by_cipher(&plan(&all(None), &full).unwrap());
+        let camellia = &by[&("CAMELLIA-128-CBC".to_string(), "openssl".to_string())];
+        assert_eq!(camellia.len(), DEFAULT_SIZES.len());
+        // A named selection is never trimmed.
+        let named = Options {
+            ciphers: Some("camellia-128-cbc".into()),
+            ..all(None)
+        };
+        let by = sizes_by_cipher(&plan(&named, &cfg).unwrap());
+        assert_eq!(
+            by.values().next().map(|s| s.len()),
+            Some(DEFAULT_SIZES.len())
+        );
+    }
+
+    #[test]
+    fn quick_all_keeps_the_quick_headline_and_one_tail_size() {
+        let cfg = RunConfig {
+            seed: Some(1),
+            ..RunConfig::quick()
+        };
+        let by = sizes_by_cipher(&plan(&all(None), &cfg).unwrap());
+        let quick: BTreeSet<u64> = QUICK_SIZES.into_iter().collect();
+        let tail: BTreeSet<u64> = QUICK_ALL_TAIL_SIZES.into_iter().collect();
+        assert_eq!(
+            by[&("AES-128-CTR".to_string(), "openssl".to_string())],
+            quick
+        );
+        assert_eq!(
+            by[&("CAMELLIA-128-CBC".to_string(), "openssl".to_string())],
+            tail
+        );
+        assert_eq!(
+            by[&("AES-256-CFB".to_string(), "openssl".to_string())],
+            tail
+        );
+    }
 }

@@ -15,6 +15,7 @@ mod libaegis;
 mod openssl_evp;
 mod rustcrypto;
 mod sodium;
+mod upper_state;
 
 /// The four libraries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,16 +1,45 @@
-//! OpenSSL through `EVP_CIPHER_CTX` (the `openssl` crate's `cipher_ctx`).
+//! OpenSSL through `EVP_CIPHER_CTX`.
 //!
-//! Two contexts are keyed once when the sealer is built, one for sealing and
-//! one for opening; each message then only re-initialises the nonce, which
-//! is what an application that keeps its context does and what
-//! `openssl speed -evp` measures. CCM needs the message length before the
-//! data and verifies inside the update call; GCM, OCB and ChaCha20-Poly1305
-//! verify in the final call.
+//! Two contexts are keyed once when the sealer is built (with the `openssl`
+//! crate), one for sealing and one for opening; each message then only
+//! re-initialises the nonce, which is what an application that keeps its
+//! context does and what `openssl speed -evp` measures. CCM needs the
+//! message length before the data and verifies inside the update call; GCM,
+//! OCB and ChaCha20-Poly1305 verify in the final call.
+//!
+//! The per-message calls go straight to libcrypto, each one once: nonce
+//! (`EVP_EncryptInit_ex`), data (`EVP_EncryptUpdate`), `EVP_EncryptFinal_ex`
+//! and the tag read through `EVP_CIPHER_CTX_get_params`. The `openssl`
+//! crate reads the tag through `EVP_CIPHER_CTX_ctrl`, which in OpenSSL 3.0
+//! only builds an `OSSL_PARAM` array (with SSE copies) and then calls that
+//! same function. After ChaCha20-Poly1305 calls the sealer also clears the
+//! upper vector state that OpenSSL's Poly1305 code leaves behind
+//! ([`super::upper_state`]); `examples/evp_overhead.rs` times both changes.
 
-use super::{split_sealed, Params, Rejected, Sealer, Unsupported};
+use super::{split_sealed, upper_state, Params, Rejected, Sealer, Unsupported};
 use crate::algorithms::{Algorithm, Family};
+use foreign_types::ForeignTypeRef;
 use openssl::cipher::{Cipher, CipherRef};
 use openssl::cipher_ctx::CipherCtx;
+use openssl_sys as ffi;
+use std::ffi::{c_int, c_void};
+use std::mem::MaybeUninit;
+use std::ptr;
+
+// Declared here because openssl-sys does not bind them (OpenSSL 3.0+).
+extern "C" {
+    fn EVP_CIPHER_CTX_get_params(
+        ctx: *mut ffi::EVP_CIPHER_CTX,
+        params: *mut ffi::OSSL_PARAM,
+    ) -> c_int;
+    fn EVP_CIPHER_CTX_set_params(
+        ctx: *mut ffi::EVP_CIPHER_CTX,
+        params: *const ffi::OSSL_PARAM,
+    ) -> c_int;
+}
+
+/// `OSSL_CIPHER_PARAM_AEAD_TAG` ("tag"), NUL-terminated.
+const PARAM_TAG: &[u8] = b"tag\0";
 
 /// What OpenSSL offers; AES-GCM-SIV is looked up at run time (3.2+).
 pub(super) fn offers(alg: &Algorithm) -> Option<Result<(), String>> {
@@ -109,6 +138,7 @@ pub(super) fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, 
         key: p.key.to_vec(),
         alg: *alg,
         ccm: family == Family::Ccm,
+        clear_upper: family == Family::ChaChaIetf && upper_state::available(),
         nonce_len: p.nonce_len,
         tag_len: p.tag_len,
         cipher,
@@ -153,6 +183,8 @@ struct EvpSealer {
     key: Vec<u8>,
     alg: Algorithm,
     ccm: bool,
+    // `vzeroupper` after each call (ChaCha20-Poly1305 on AVX CPUs).
+    clear_upper: bool,
     nonce_len: usize,
     tag_len: usize,
     // Keeps a fetched cipher alive as long as the contexts using it.
@@ -164,29 +196,146 @@ struct EvpSealer {
 // counted and immutable.
 unsafe impl Send for CipherHandle {}
 
-/// Feeds `input` through `ctx` into `out` (exactly `input.len()` bytes).
-fn update_exact(ctx: &mut CipherCtx, input: &[u8], out: &mut [u8]) -> Result<usize, Rejected> {
-    debug_assert_eq!(input.len(), out.len());
-    // SAFETY: `out` is as long as `input`. A single update after
-    // (re)initialisation never writes more than its input: GCM, CCM and
-    // ChaCha20-Poly1305 are stream modes, and OCB only holds back a partial
-    // block that the final call writes.
-    unsafe { ctx.cipher_update_unchecked(input, Some(out)) }.map_err(|_| Rejected)
+/// 1 from libcrypto is success; anything else is a rejection.
+fn ok(rc: c_int) -> Result<(), Rejected> {
+    if rc == 1 {
+        Ok(())
+    } else {
+        Err(Rejected)
+    }
 }
 
-/// Runs the final call and places what it writes (OCB's held-back partial
-/// block) after the `written` bytes of `out`, which must then be full.
-fn finish(ctx: &mut CipherCtx, out: &mut [u8], written: usize) -> Result<(), Rejected> {
-    // The final call may write up to one block; a block-sized scratch
-    // keeps the crate's length assertion satisfied for every mode.
-    let mut tail = [0u8; 32];
-    let finished = ctx.cipher_final(&mut tail).map_err(|_| Rejected)?;
-    let rest = out.get_mut(written..).ok_or(Rejected)?;
-    if rest.len() != finished {
-        return Err(Rejected);
+/// A length as the `int` the EVP calls take.
+fn c_len(len: usize) -> Result<c_int, Rejected> {
+    c_int::try_from(len).map_err(|_| Rejected)
+}
+
+/// The `OSSL_PARAM` array that reads or writes the tag in `tag`.
+fn tag_params(tag: *mut u8, len: usize) -> [ffi::OSSL_PARAM; 2] {
+    // SAFETY: the constructors only record the pointers; the key is a
+    // static NUL-terminated string and `tag` outlives the array's use.
+    unsafe {
+        [
+            ffi::OSSL_PARAM_construct_octet_string(
+                PARAM_TAG.as_ptr().cast(),
+                tag.cast::<c_void>(),
+                len,
+            ),
+            ffi::OSSL_PARAM_construct_end(),
+        ]
     }
-    rest.copy_from_slice(&tail[..finished]);
-    Ok(())
+}
+
+/// One context's per-message calls. `enc` picks the direction's functions.
+struct Evp {
+    ctx: *mut ffi::EVP_CIPHER_CTX,
+    enc: bool,
+    clear_upper: bool,
+}
+
+impl Evp {
+    fn settle(&self) {
+        if self.clear_upper {
+            upper_state::clear();
+        }
+    }
+
+    /// A fresh nonce on the keyed context.
+    fn nonce(&self, nonce: &[u8]) -> Result<(), Rejected> {
+        let (cipher, engine, key) = (ptr::null(), ptr::null_mut(), ptr::null());
+        // SAFETY: the context is keyed and owned by the sealer; the nonce
+        // length was set on it when it was keyed and checked by the caller.
+        let rc = unsafe {
+            if self.enc {
+                ffi::EVP_EncryptInit_ex(self.ctx, cipher, engine, key, nonce.as_ptr())
+            } else {
+                ffi::EVP_DecryptInit_ex(self.ctx, cipher, engine, key, nonce.as_ptr())
+            }
+        };
+        ok(rc)
+    }
+
+    /// One update call; `out` null for associated data and CCM's length.
+    /// Returns the bytes written.
+    ///
+    /// # Safety
+    /// `out` is null or has room for `in_len` bytes; `input` is null (CCM's
+    /// length) or points at `in_len` readable bytes.
+    unsafe fn update(
+        &self,
+        out: *mut u8,
+        input: *const u8,
+        in_len: usize,
+    ) -> Result<usize, Rejected> {
+        let mut written: c_int = 0;
+        let len = c_len(in_len)?;
+        // SAFETY: as the caller promises.
+        let rc = unsafe {
+            if self.enc {
+                ffi::EVP_EncryptUpdate(self.ctx, out, &mut written, input, len)
+            } else {
+                ffi::EVP_DecryptUpdate(self.ctx, out, &mut written, input, len)
+            }
+        };
+        self.settle();
+        ok(rc)?;
+        usize::try_from(written).map_err(|_| Rejected)
+    }
+
+    /// The final call; what it writes (OCB's held-back partial block) goes
+    /// after the `written` bytes of `out`, which must then be full.
+    fn finish(&self, out: &mut [u8], written: usize) -> Result<(), Rejected> {
+        // Up to one block; uninitialised, as only what OpenSSL writes is read.
+        let mut tail = MaybeUninit::<[u8; 32]>::uninit();
+        let mut finished: c_int = 0;
+        // SAFETY: `tail` has room for the one block a final call may write.
+        let rc = unsafe {
+            let t = tail.as_mut_ptr().cast::<u8>();
+            if self.enc {
+                ffi::EVP_EncryptFinal_ex(self.ctx, t, &mut finished)
+            } else {
+                ffi::EVP_DecryptFinal_ex(self.ctx, t, &mut finished)
+            }
+        };
+        self.settle();
+        ok(rc)?;
+        let finished = usize::try_from(finished).map_err(|_| Rejected)?;
+        let rest = out.get_mut(written..).ok_or(Rejected)?;
+        if rest.len() != finished || finished > 32 {
+            return Err(Rejected);
+        }
+        if finished > 0 {
+            // SAFETY: OpenSSL wrote `finished` (<= 32) bytes into `tail`.
+            let tail = unsafe { std::slice::from_raw_parts(tail.as_ptr().cast::<u8>(), finished) };
+            rest.copy_from_slice(tail);
+        }
+        Ok(())
+    }
+
+    /// Reads the tag after the final call (sealing).
+    fn read_tag(&self, tag: &mut [u8]) -> Result<(), Rejected> {
+        let mut params = tag_params(tag.as_mut_ptr(), tag.len());
+        // SAFETY: `params` describes `tag`, which is writable for its length.
+        ok(unsafe { EVP_CIPHER_CTX_get_params(self.ctx, params.as_mut_ptr()) })
+    }
+
+    /// Sets the expected tag before the data (opening).
+    fn expect_tag(&self, tag: &[u8]) -> Result<(), Rejected> {
+        // The provider copies the tag and never writes through the pointer.
+        let params = tag_params(tag.as_ptr().cast_mut(), tag.len());
+        // SAFETY: `params` describes `tag` for its length.
+        ok(unsafe { EVP_CIPHER_CTX_set_params(self.ctx, params.as_ptr()) })
+    }
+}
+
+impl EvpSealer {
+    fn evp(ctx: &mut CipherCtx, enc: bool, clear_upper: bool) -> Evp {
+        Evp {
+            ctx: ctx.as_ptr(),
+            enc,
+            clear_upper,
+        }
+    }
 }
 
 impl Sealer for EvpSealer {
@@ -204,19 +353,25 @@ impl Sealer for EvpSealer {
         if nonce.len() != self.nonce_len || out.len() != msg.len() + self.tag_len {
             return Err(Rejected);
         }
-        let ctx = &mut self.seal_ctx;
-        ctx.encrypt_init(None, None, Some(nonce))
-            .map_err(|_| Rejected)?;
-        if self.ccm {
-            ctx.set_data_len(msg.len()).map_err(|_| Rejected)?;
-        }
-        if !aad.is_empty() {
-            ctx.cipher_update(aad, None).map_err(|_| Rejected)?;
-        }
+        let evp = Self::evp(&mut self.seal_ctx, true, self.clear_upper);
+        evp.nonce(nonce)?;
         let (ct, tag) = out.split_at_mut(msg.len());
-        let written = update_exact(ctx, msg, ct)?;
-        finish(ctx, ct, written)?;
-        ctx.tag(tag).map_err(|_| Rejected)
+        // SAFETY: CCM's length call passes no data; the associated data is
+        // hashed with no output; the message goes into `ct`, as long as it.
+        let written = unsafe {
+            if self.ccm {
+                evp.update(ptr::null_mut(), ptr::null(), msg.len())?;
+            }
+            if !aad.is_empty() {
+                evp.update(ptr::null_mut(), aad.as_ptr(), aad.len())?;
+            }
+            evp.update(ct.as_mut_ptr(), msg.as_ptr(), msg.len())?
+        };
+        if written > ct.len() {
+            return Err(Rejected);
+        }
+        evp.finish(ct, written)?;
+        evp.read_tag(tag)
     }
 
     fn open(
@@ -241,17 +396,23 @@ impl Sealer for EvpSealer {
             self.open_ctx = Some(ctx);
         }
         let ctx = self.open_ctx.as_mut().ok_or(Rejected)?;
-        ctx.decrypt_init(None, None, Some(nonce))
-            .map_err(|_| Rejected)?;
-        ctx.set_tag(tag).map_err(|_| Rejected)?;
-        if self.ccm {
-            ctx.set_data_len(ct.len()).map_err(|_| Rejected)?;
+        let evp = Self::evp(ctx, false, self.clear_upper);
+        evp.nonce(nonce)?;
+        evp.expect_tag(tag)?;
+        // SAFETY: as in `seal`; the plaintext goes into `out`, as long as `ct`.
+        let written = unsafe {
+            if self.ccm {
+                evp.update(ptr::null_mut(), ptr::null(), ct.len())?;
+            }
+            if !aad.is_empty() {
+                evp.update(ptr::null_mut(), aad.as_ptr(), aad.len())?;
+            }
+            evp.update(out.as_mut_ptr(), ct.as_ptr(), ct.len())?
+        };
+        if written > out.len() {
+            return Err(Rejected);
         }
-        if !aad.is_empty() {
-            ctx.cipher_update(aad, None).map_err(|_| Rejected)?;
-        }
-        // CCM verifies here and has nothing to finalise.
-        let written = update_exact(ctx, ct, out)?;
+        // CCM verifies in the update call and has nothing to finalise.
         if self.ccm {
             return if written == ct.len() {
                 Ok(())
@@ -259,6 +420,137 @@ impl Sealer for EvpSealer {
                 Err(Rejected)
             };
         }
-        finish(ctx, out, written)
+        evp.finish(out, written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::by_name;
+    use crate::backend::{open_vec, seal_vec, Backend};
+    use openssl::symm::{self, Cipher as SymmCipher};
+
+    /// The `openssl` crate's one-shot API: a reference that goes through
+    /// `EVP_CIPHER_CTX_ctrl` for the tag, unlike the sealer. Its CCM path
+    /// fails, so CCM is checked against RustCrypto instead.
+    fn reference(
+        name: &str,
+        key: &[u8],
+        nonce: &[u8],
+        aad: &[u8],
+        msg: &[u8],
+        tag_len: usize,
+    ) -> Vec<u8> {
+        let cipher = match name {
+            "AES-128-GCM" => SymmCipher::aes_128_gcm(),
+            "AES-256-GCM" => SymmCipher::aes_256_gcm(),
+            "AES-128-CCM" | "AES-256-CCM" => {
+                let alg = by_name(name).unwrap();
+                let p = Params {
+                    key,
+                    nonce_len: nonce.len(),
+                    tag_len,
+                };
+                let mut rc = Backend::RustCrypto.build(alg, &p).unwrap();
+                return seal_vec(rc.as_mut(), nonce, aad, msg).unwrap();
+            }
+            "AES-128-OCB" => SymmCipher::aes_128_ocb(),
+            "AES-256-OCB" => SymmCipher::aes_256_ocb(),
+            "ChaCha20-Poly1305" => SymmCipher::chacha20_poly1305(),
+            other => panic!("no reference for {other}"),
+        };
+        let mut tag = vec![0u8; tag_len];
+        match symm::encrypt_aead(cipher, key, Some(nonce), aad, msg, &mut tag) {
+            Ok(mut out) => {
+                out.extend_from_slice(&tag);
+                out
+            }
+            Err(e) => panic!("{name}, {} B, tag {tag_len}: {e}", msg.len()),
+        }
+    }
+
+    #[test]
+    fn direct_evp_calls_match_the_crate_and_open_what_they_seal() {
+        // Sizes around block and Poly1305 boundaries; OCB holds back the
+        // last partial block until the final call.
+        let sizes = [0usize, 1, 15, 16, 17, 63, 64, 65, 1000, 16_384, 16_385];
+        let cases = [
+            ("AES-128-GCM", 16),
+            ("AES-256-GCM", 12),
+            ("AES-128-CCM", 8),
+            ("AES-256-CCM", 16),
+            ("AES-128-OCB", 8),
+            ("AES-256-OCB", 16),
+            ("ChaCha20-Poly1305", 16),
+        ];
+        for (name, tag_len) in cases {
+            let alg = by_name(name).unwrap();
+            let key: Vec<u8> = (0..alg.key_len as u8).collect();
+            let p = Params {
+                key: &key,
+                nonce_len: alg.nonce_len,
+                tag_len,
+            };
+            let mut sealer = build(alg, &p).unwrap();
+            for (i, &size) in sizes.iter().enumerate() {
+                let msg: Vec<u8> = (0..size).map(|b| (b * 7 + i) as u8).collect();
+                for aad in [&b""[..], b"header"] {
+                    let nonce = vec![i as u8 + 1; alg.nonce_len];
+                    let sealed = seal_vec(sealer.as_mut(), &nonce, aad, &msg).unwrap();
+                    let expected = reference(name, &key, &nonce, aad, &msg, tag_len);
+                    assert_eq!(sealed, expected, "{name}, {size} B, aad {}", aad.len());
+                    let opened = open_vec(sealer.as_mut(), &nonce, aad, &sealed).unwrap();
+                    assert_eq!(opened, msg, "{name}, {size} B");
+                    let mut forged = sealed.clone();
+                    let last = forged.len() - 1;
+                    forged[last] ^= 1;
+                    assert_eq!(
+                        open_vec(sealer.as_mut(), &nonce, aad, &forged),
+                        Err(Rejected),
+                        "{name}, {size} B: a flipped tag bit must fail"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn consecutive_messages_on_one_context_stay_independent() {
+        // The context is reused and (for ChaCha20-Poly1305) the vector state
+        // cleared between calls: message n must not depend on message n-1.
+        let alg = by_name("ChaCha20-Poly1305").unwrap();
+        let key = [9u8; 32];
+        let p = Params {
+            key: &key,
+            nonce_len: 12,
+            tag_len: 16,
+        };
+        let mut reused = build(alg, &p).unwrap();
+        for n in 0u8..50 {
+            let nonce = [n; 12];
+            let msg = vec![n; 100 + n as usize * 37];
+            let mut fresh = build(alg, &p).unwrap();
+            assert_eq!(
+                seal_vec(reused.as_mut(), &nonce, b"", &msg).unwrap(),
+                seal_vec(fresh.as_mut(), &nonce, b"", &msg).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn wrong_nonce_and_output_lengths_are_rejected() {
+        let alg = by_name("AES-256-GCM").unwrap();
+        let key = [1u8; 32];
+        let p = Params {
+            key: &key,
+            nonce_len: 12,
+            tag_len: 16,
+        };
+        let mut s = build(alg, &p).unwrap();
+        let mut out = [0u8; 20];
+        assert_eq!(s.seal(&[0; 11], b"", &[0; 4], &mut out), Err(Rejected));
+        assert_eq!(s.seal(&[0; 12], b"", &[0; 5], &mut out), Err(Rejected));
+        assert!(s.seal(&[0; 12], b"", &[0; 4], &mut out).is_ok());
     }
 }
