@@ -93,9 +93,58 @@ pub fn encode_chunk<A: Arithmetic>(
             return Ok((p, j));
         }
     }
-    Err(Error::other(
-        "no counter j in 0..=255 puts this chunk on the curve (probability about 2^-256)",
-    ))
+    Err(no_counter())
+}
+
+/// [`Arithmetic::encode_many`] one chunk at a time: for each
+/// `field_bytes`-long base x (counter byte zero), the point of the smallest
+/// counter j on the curve.
+pub fn encode_each<A: Arithmetic + ?Sized>(
+    arith: &A,
+    bases: &[u8],
+    out: &mut Vec<A::Point>,
+    s: &mut A::Scratch,
+) -> Result<(), Error> {
+    let fb = arith.curve().field_bytes();
+    if !bases.len().is_multiple_of(fb) {
+        return Err(Error::other("Koblitz bases are not whole field elements"));
+    }
+    for base in bases.chunks_exact(fb) {
+        let mut x = base.to_vec();
+        let mut found = None;
+        for j in 0..=255u8 {
+            x[fb - 1] = j;
+            if let Some(p) = arith.lift_even(&x, s) {
+                found = Some(p);
+                break;
+            }
+        }
+        out.push(found.ok_or_else(no_counter)?);
+    }
+    Ok(())
+}
+
+fn no_counter() -> Error {
+    Error::other("no counter j in 0..=255 puts this chunk on the curve (probability about 2^-256)")
+}
+
+/// Writes the Koblitz bases of the chunks `first..end` of `msg` (c bytes
+/// each, the last one zero-padded) into `bases`, `field_bytes` per chunk:
+/// m in the c bytes before the counter byte, which is zero.
+pub fn write_bases(
+    msg: &[u8],
+    c: usize,
+    fb: usize,
+    chunks: std::ops::Range<usize>,
+    bases: &mut Vec<u8>,
+) {
+    bases.clear();
+    for i in chunks {
+        let at = bases.len();
+        bases.resize(at + fb, 0);
+        let chunk = &msg[(i * c).min(msg.len())..((i + 1) * c).min(msg.len())];
+        bases[at + fb - 1 - c..at + fb - 1 - c + chunk.len()].copy_from_slice(chunk);
+    }
 }
 
 /// Recovers a chunk of c bytes from affine x (big-endian, field-sized):
@@ -132,5 +181,47 @@ impl<A: Arithmetic> CharTable<A> {
     /// The point of byte `b`.
     pub fn point(&self, b: u8) -> &A::Point {
         &self.points[b as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scheme;
+
+    #[test]
+    fn bases_put_the_chunk_before_a_zero_counter() {
+        let mut bases = Vec::new();
+        write_bases(b"abcdefgh", 3, 8, 1..3, &mut bases);
+        // Chunks 1 ("def") and 2 ("gh" padded with a zero on the right).
+        assert_eq!(
+            bases,
+            [0, 0, 0, 0, b'd', b'e', b'f', 0, 0, 0, 0, 0, b'g', b'h', 0, 0]
+        );
+    }
+
+    #[test]
+    fn encoding_many_equals_encoding_each_chunk() {
+        let engine = scheme::openssl_engine(Curve::P256).expect("P-256");
+        let arith = engine.arith();
+        let mut s = arith.scratch().expect("scratch");
+        let msg: Vec<u8> = (0..30 * 40u32).map(|i| (i * 37 % 251) as u8).collect();
+        let mut bases = Vec::new();
+        write_bases(&msg, 30, 32, 0..40, &mut bases);
+        let mut many = Vec::new();
+        arith
+            .encode_many(&bases, &mut many, &mut s)
+            .expect("encode");
+        let mut each = Vec::new();
+        encode_each(arith, &bases, &mut each, &mut s).expect("encode");
+        assert_eq!(many.len(), 40);
+        for (i, (a, b)) in many.iter().zip(&each).enumerate() {
+            let one = encode_chunk(arith, &msg[i * 30..(i + 1) * 30], 30, &mut s)
+                .expect("encode")
+                .0;
+            let bytes = |p| arith.compress(p, &mut arith.scratch().expect("scratch"));
+            assert_eq!(bytes(a).expect("a"), bytes(b).expect("b"), "chunk {i}");
+            assert_eq!(bytes(a).expect("a"), bytes(&one).expect("one"), "chunk {i}");
+        }
     }
 }

@@ -11,10 +11,13 @@
 //! Koblitz encoding needs no extra operation: the point with affine x and an
 //! even y is exactly what SEC1 decompression of `0x02 || x` returns, so
 //! [`Arithmetic::decompress`] both parses ciphertext files and encodes
-//! plaintext.
+//! plaintext. [`Arithmetic::encode_many`] lets a backend search the
+//! counters of many chunks together (OpenSSL's P-256 does, eight square
+//! roots at a time: [`p256_lift`]).
 
 pub mod native;
 pub mod ossl;
+pub mod p256_lift;
 pub mod rustcrypto;
 
 use crate::curve::Curve;
@@ -165,6 +168,20 @@ pub trait Arithmetic: Send + Sync + 'static {
         sec1.push(0x02);
         sec1.extend_from_slice(x);
         self.decompress(&sec1, s)
+    }
+    /// Koblitz-encodes many chunks at once. `bases` holds one
+    /// `field_bytes`-long big-endian x per chunk whose last byte (the
+    /// counter j) is zero; each chunk's point, with the smallest j that puts
+    /// it on the curve (as [`crate::encoding::encode_chunk`]), is pushed onto
+    /// `out` in order. The default searches one chunk at a time with
+    /// [`Arithmetic::lift_even`]; a backend may search many together.
+    fn encode_many(
+        &self,
+        bases: &[u8],
+        out: &mut Vec<Self::Point>,
+        s: &mut Self::Scratch,
+    ) -> Result<(), Error> {
+        crate::encoding::encode_each(self, bases, out, s)
     }
     /// SEC1 compressed encoding; an error for the identity.
     fn compress(&self, p: &Self::Point, s: &mut Self::Scratch) -> Result<Vec<u8>, Error>;

@@ -9,7 +9,11 @@
 //! table changes nothing (measured; the `rustcrypto` backend's `k256` is
 //! faster on that curve).
 //!
-//! Three calls the `openssl` crate does not wrap are declared here; they are
+//! Koblitz encoding on P-256 does not use OpenSSL's square root: the
+//! counters of a whole chunk of `packed` points are searched by
+//! [`super::p256_lift`] and only the found (x, y) cross over.
+//!
+//! Four calls the `openssl` crate does not wrap are declared here; they are
 //! exported by every libcrypto 1.1 and 3.x (deprecated in 3.0, still present).
 
 use super::{lib_error, ArithKind, Arithmetic};
@@ -31,6 +35,14 @@ extern "C" {
         group: *const openssl_sys::EC_GROUP,
         num: usize,
         points: *mut *mut openssl_sys::EC_POINT,
+        ctx: *mut openssl_sys::BN_CTX,
+    ) -> c_int;
+    fn EC_POINT_set_Jprojective_coordinates_GFp(
+        group: *const openssl_sys::EC_GROUP,
+        p: *mut openssl_sys::EC_POINT,
+        x: *const openssl_sys::BIGNUM,
+        y: *const openssl_sys::BIGNUM,
+        z: *const openssl_sys::BIGNUM,
         ctx: *mut openssl_sys::BN_CTX,
     ) -> c_int;
     fn EC_POINT_get_Jprojective_coordinates_GFp(
@@ -124,6 +136,31 @@ impl OpensslArith {
                 .map_err(|e| lib_error("EC_POINT_get_affine_coordinates", e))?;
         }
         Ok(())
+    }
+
+    /// The point (x, y) from big-endian affine coordinates (`field_bytes`
+    /// long) already known to be on the curve: the callers have squared y
+    /// back to x^3 + a*x + b, so OpenSSL's own on-curve check (which
+    /// `EC_POINT_oct2point` runs) is skipped; Z = 1 as for any affine point.
+    fn affine_point(&self, x: &[u8], y: &[u8], s: &mut Scratch) -> Option<EcPoint> {
+        let point = EcPoint::new(&self.group).ok()?;
+        let len = c_int::try_from(x.len()).ok()?;
+        // SAFETY: the byte slices are valid for `len` bytes, the BIGNUMs and
+        // the point are live and owned here, the group is this curve's.
+        let ok = unsafe {
+            !openssl_sys::BN_bin2bn(x.as_ptr(), len, s.x.as_ptr()).is_null()
+                && !openssl_sys::BN_bin2bn(y.as_ptr(), len, s.y.as_ptr()).is_null()
+                && openssl_sys::BN_set_word(s.z.as_ptr(), 1) == 1
+                && EC_POINT_set_Jprojective_coordinates_GFp(
+                    self.group.as_ptr(),
+                    point.as_ptr(),
+                    s.x.as_ptr(),
+                    s.y.as_ptr(),
+                    s.z.as_ptr(),
+                    s.ctx.as_ptr(),
+                ) == 1
+        };
+        ok.then_some(point)
     }
 }
 
@@ -249,13 +286,48 @@ impl Arithmetic for OpensslArith {
     fn lift_even(&self, x: &[u8], s: &mut Scratch) -> Option<EcPoint> {
         // OpenSSL's square root (BN_mod_sqrt) costs about three times
         // RustCrypto's field code; the candidate search, which fails about
-        // half the time, runs there and only the found point crosses over.
+        // half the time, runs outside and only the found point crosses over.
+        // P-256 has this crate's own field code (Jacobi test, then one
+        // exponentiation: `p256_lift`); secp256k1 uses `k256`.
         let uncompressed = match self.curve {
-            Curve::P256 => lift_rustcrypto::p256(x)?,
+            Curve::P256 => {
+                let x: &[u8; 32] = x.try_into().ok()?;
+                let y = super::p256_lift::lift_even(x)?;
+                return self.affine_point(x, &y, s);
+            }
             Curve::Secp256k1 => lift_rustcrypto::k256(x)?,
             Curve::Toy64 => return None,
         };
         EcPoint::from_bytes(&self.group, &uncompressed, &mut s.ctx).ok()
+    }
+    fn encode_many(
+        &self,
+        bases: &[u8],
+        out: &mut Vec<EcPoint>,
+        s: &mut Scratch,
+    ) -> Result<(), Error> {
+        if self.curve != Curve::P256 {
+            return crate::encoding::encode_each(self, bases, out, s);
+        }
+        let xs: Vec<[u8; 32]> = bases
+            .chunks_exact(32)
+            .map(|b| b.try_into().unwrap_or([0xff; 32]))
+            .collect();
+        if xs.len() * 32 != bases.len() {
+            return Err(Error::other("Koblitz bases are not whole field elements"));
+        }
+        let found_all = super::p256_lift::koblitz_many(&xs);
+        for (mut x, found) in xs.into_iter().zip(found_all) {
+            let (j, y) = found.ok_or_else(|| {
+                Error::other("no counter j in 0..=255 puts this chunk on the curve")
+            })?;
+            x[31] = j;
+            let point = self
+                .affine_point(&x, &y, s)
+                .ok_or_else(|| Error::other("a Koblitz point was rejected by OpenSSL"))?;
+            out.push(point);
+        }
+        Ok(())
     }
     fn compress(&self, p: &EcPoint, s: &mut Scratch) -> Result<Vec<u8>, Error> {
         if p.is_infinity(&self.group) {
@@ -316,6 +388,5 @@ mod lift_rustcrypto {
             }
         };
     }
-    lift!(p256, p256);
     lift!(k256, k256);
 }
