@@ -6,7 +6,7 @@ use crate::args::Global;
 use crate::output;
 use anyhow::{anyhow, Context, Result};
 use cryptobench_core::{
-    units, Budget, Error, Measurement, PlannedCase, Run, RunConfig, RunStatus, Suite, SCHEMA,
+    units, Budget, Error, Measurement, PlannedCase, Run, RunConfig, RunStatus, Setup, Suite, SCHEMA,
 };
 use cryptobench_engine::{fingerprint, interrupt, runner};
 use cryptobench_store::{OutputTarget, Store, StoreError};
@@ -220,23 +220,38 @@ pub struct RunIdentity {
     pub fleet: Option<String>,
 }
 
-/// [`bench`] under a given identity.
-pub fn bench_as(
+/// Every suite's cases, each followed by the PHP cells beside it; `true`
+/// when any PHP cell was planned. No case is built here.
+pub fn plan_all(
     g: &Global,
     cfg: &RunConfig,
-    suites: Vec<Box<dyn Suite>>,
-    also_json_next_to_db: bool,
-    identity: Option<RunIdentity>,
-) -> Result<Outcome> {
+    suites: &[Box<dyn Suite>],
+) -> Result<(Vec<PlannedCase>, bool)> {
     let mut cases: Vec<PlannedCase> = Vec::new();
     let mut php_planned = false;
-    for s in &suites {
+    for s in suites {
         let native = s
             .plan(cfg)
             .with_context(|| format!("planning suite {}", s.name()))?;
-        let specs: Vec<_> = native.iter().map(|c| c.spec.clone()).collect();
+        // The PHP runtime's rows sit beside the native cells the suite will
+        // measure (not beside those it skips, e.g. as too slow).
+        let specs: Vec<_> = native
+            .iter()
+            .filter(|c| matches!(c.setup, Setup::Ready(_)))
+            .map(|c| c.spec.clone())
+            .collect();
+        // A default run gives PHP only the headline cells; --full, an
+        // explicit `--backend php` and `paper` give it every cell.
+        let php_asked = cfg
+            .backends
+            .as_ref()
+            .is_some_and(|b| b.iter().any(|n| n == cryptobench_php::NAME));
+        let specs = if cfg.full || php_asked || g.php_every_cell {
+            specs
+        } else {
+            cryptobench_php::twin::headline_cells(s.name(), &specs)
+        };
         cases.extend(native);
-        // The PHP runtime's rows sit beside the native cells the suite planned.
         let php = cryptobench_php::plan(s.name(), cfg, &specs);
         php_planned |= !php.is_empty();
         cases.extend(php);
@@ -247,6 +262,18 @@ pub fn bench_as(
         )
         .into());
     }
+    Ok((cases, php_planned))
+}
+
+/// [`bench`] under a given identity.
+pub fn bench_as(
+    g: &Global,
+    cfg: &RunConfig,
+    suites: Vec<Box<dyn Suite>>,
+    also_json_next_to_db: bool,
+    identity: Option<RunIdentity>,
+) -> Result<Outcome> {
+    let (cases, php_planned) = plan_all(g, cfg, &suites)?;
     let mut backends = suite_backends(&suites);
     if php_planned {
         backends.push(cryptobench_php::backend_info());

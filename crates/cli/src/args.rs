@@ -75,6 +75,10 @@ pub struct Global {
     /// Run each case on N threads at once (multi-thread runner).
     #[arg(long, global = true, value_name = "N", allow_hyphen_values = true)]
     pub threads: Option<String>,
+    /// PHP twins every native cell, not only the headline ones (set by
+    /// `paper`: a seed's table is reproduced whole in PHP).
+    #[arg(skip)]
+    pub php_every_cell: bool,
 }
 
 /// The commands.
@@ -138,6 +142,10 @@ pub struct RunArgs {
     /// once; rank 0 stores each host's run as one fleet and compares them.
     #[arg(long)]
     pub fleet: bool,
+    /// List what would run (cases per suite, a lower bound of the time)
+    /// without building or timing anything.
+    #[arg(long, conflicts_with = "fleet")]
+    pub dry_run: bool,
 }
 
 /// `cryptobench list`.

@@ -91,6 +91,9 @@ fn run(g: &Global, a: &RunArgs, world: &cryptobench_mpi::World) -> Result<u8> {
                 .collect()
         }
     };
+    if a.dry_run {
+        return crate::dryrun::print_plan(g, &cfg, &suites);
+    }
     if a.fleet {
         return crate::fleet::run_fleet(g, a, &cfg, suites, world);
     }
@@ -295,6 +298,9 @@ fn paper(g: &Global, a: &PaperArgs) -> Result<u8> {
         .find(|p| p.name() == chosen)
         .expect("resolved");
     let cfg = run_config(g)?;
+    let mut g = g.clone();
+    g.php_every_cell = true;
+    let g = &g;
     let outcome = app::bench(g, &cfg, paper.suites(&cfg)?, false)?;
     if !g.quiet {
         println!("{}\n{}\n", paper.title(), tables::run_header(&outcome.run));

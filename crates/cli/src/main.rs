@@ -5,6 +5,7 @@ mod advice;
 mod app;
 mod args;
 mod commands;
+mod dryrun;
 mod fleet;
 mod output;
 mod registry;

@@ -92,6 +92,45 @@ pub fn num(s: &CaseSpec, name: &str) -> Option<u64> {
     s.params.get(name).and_then(|v| v.parse().ok())
 }
 
+/// Labels that keep a cell out of the default php grid: PHP's cost over a
+/// cipher or curve nobody should pick is not worth a default run's time.
+const NOT_HEADLINE: [&str; 6] = [
+    "not for new designs",
+    "< 112-bit",
+    "broken",
+    "sweet32",
+    "ecb",
+    "legacy",
+];
+
+/// AEAD sizes of the default php grid: seed 003's 1 KB, the fidelity size
+/// 16 KiB, and the run's largest size (seed 003's 20 MB by default).
+const AEAD_HEADLINE_SIZES: [u64; 2] = [1_000, 16_384];
+
+/// The native cells a default run gives php twins: cipher and curve cells
+/// without a security warning, AEAD cells at the headline sizes, every
+/// Argon2 cell. `--full`, `--backend php` and `paper` twin every cell.
+pub fn headline_cells(suite: &str, native: &[CaseSpec]) -> Vec<CaseSpec> {
+    let largest = native
+        .iter()
+        .filter(|s| s.suite == suite)
+        .map(|s| s.input_bytes)
+        .max()
+        .unwrap_or(0);
+    native
+        .iter()
+        .filter(|s| match suite {
+            "cipher" | "ecc" => !s.labels.iter().any(|l| {
+                let l = l.to_ascii_lowercase();
+                NOT_HEADLINE.iter().any(|w| l.contains(w))
+            }),
+            "aead" => AEAD_HEADLINE_SIZES.contains(&s.input_bytes) || s.input_bytes == largest,
+            _ => true,
+        })
+        .cloned()
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +173,67 @@ mod tests {
         assert_eq!(groups[0].0, "AES-128-CBC");
         assert_eq!(groups[0].1.len(), 2);
         assert_eq!(groups[1].1.len(), 1);
+    }
+}
+
+#[cfg(test)]
+mod headline_tests {
+    use super::*;
+
+    fn cell(suite: &str, primitive: &str, bytes: u64, labels: &[&str]) -> CaseSpec {
+        CaseSpec::new(suite, primitive, "openssl", "3", "encrypt")
+            .size(bytes)
+            .labels(labels.iter().copied())
+    }
+
+    #[test]
+    fn the_default_php_grid_keeps_headline_cells_only() {
+        let native = vec![
+            cell("ecc", "prime256v1", 0, &[]),
+            cell("ecc", "X25519", 0, &["cofactor > 1"]),
+            cell(
+                "ecc",
+                "secp112r1",
+                0,
+                &["< 112-bit security", "not for new designs"],
+            ),
+            cell("ecc", "brainpoolP256r1", 0, &["not for new designs"]),
+        ];
+        let kept: Vec<String> = headline_cells("ecc", &native)
+            .into_iter()
+            .map(|s| s.primitive)
+            .collect();
+        assert_eq!(kept, ["prime256v1", "X25519"]);
+
+        let native = vec![
+            cell("cipher", "AES-128-CTR", 16_384, &["no authentication"]),
+            cell(
+                "cipher",
+                "AES-128-ECB",
+                16_384,
+                &["ECB", "no authentication"],
+            ),
+            cell(
+                "cipher",
+                "BF-CBC",
+                16_384,
+                &["64-bit block (Sweet32)", "legacy provider"],
+            ),
+        ];
+        assert_eq!(headline_cells("cipher", &native).len(), 1);
+
+        let sizes = [16, 1_000, 16_384, 1_048_576, 20_000_000];
+        let native: Vec<CaseSpec> = sizes
+            .iter()
+            .map(|&b| cell("aead", "AES-256-GCM", b, &[]))
+            .collect();
+        let kept: Vec<u64> = headline_cells("aead", &native)
+            .into_iter()
+            .map(|s| s.input_bytes)
+            .collect();
+        assert_eq!(kept, [1_000, 16_384, 20_000_000]);
+
+        let native = vec![cell("argon2", "Argon2id", 0, &["anything"])];
+        assert_eq!(headline_cells("argon2", &native).len(), 1);
     }
 }

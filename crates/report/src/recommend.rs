@@ -290,9 +290,10 @@ const CURVE_LEVELS: [(&str, u32, &[&str]); 3] = [
 fn security_band(m: &Measurement) -> Option<u32> {
     let bits: u32 = m.param("security_bits")?.parse().ok()?;
     match bits {
-        112..=159 => Some(128),
-        160..=200 => Some(192),
-        201.. => Some(256),
+        // At least the level, short of the next one (X25519 counts 126).
+        126..=191 => Some(128),
+        192..=223 => Some(192),
+        224.. => Some(256),
         _ => None,
     }
 }

@@ -112,6 +112,9 @@ impl Suite for CipherSuite {
     fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
         summary::ranking(measurements)
     }
+    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
+        summary::headline(measurements)
+    }
     fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
         charts::charts(measurements)
     }

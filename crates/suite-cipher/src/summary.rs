@@ -67,6 +67,120 @@ pub fn ranking(ms: &[Measurement]) -> Vec<Table> {
     tables
 }
 
+/// The run summary's cipher lines: at the largest size measured, the
+/// fastest verified cipher and the fastest recommended one (libraries only:
+/// no peer, no PHP), and every cipher that FAILED a check.
+pub fn headline(ms: &[Measurement]) -> Vec<String> {
+    let mine = || ms.iter().filter(|m| m.suite == "cipher");
+    let mut out = Vec::new();
+    let timed: Vec<&Measurement> = mine()
+        .filter(|m| {
+            m.status == CaseStatus::Measured
+                && m.backend != PEER
+                && m.backend != "php"
+                && m.stats.as_ref().and_then(|s| s.bytes_per_s).is_some()
+        })
+        .collect();
+    let op = if timed.iter().any(|m| m.operation == "encrypt") {
+        "encrypt"
+    } else {
+        "roundtrip"
+    };
+    let at_op: Vec<&Measurement> = timed.into_iter().filter(|m| m.operation == op).collect();
+    let rate = |m: &Measurement| m.stats.as_ref().and_then(|s| s.bytes_per_s).unwrap_or(0.0);
+    if let Some(size) = at_op.iter().map(|m| m.input_bytes).max() {
+        let best = |only_recommended: bool| {
+            at_op
+                .iter()
+                .filter(|m| m.input_bytes == size)
+                .filter(|m| !only_recommended || catalog::recommended(&m.labels))
+                .max_by(|a, b| rate(a).total_cmp(&rate(b)))
+        };
+        if let Some(f) = best(false) {
+            let mut line = format!(
+                "Cipher: fastest verified {op} at {}: {} ({}) {}",
+                format_size(size),
+                f.primitive,
+                f.backend,
+                format_rate(rate(f))
+            );
+            match best(true) {
+                Some(r) if r.primitive != f.primitive || r.backend != f.backend => {
+                    line.push_str(&format!(
+                        "; fastest recommended: {} ({}) {}",
+                        r.primitive,
+                        r.backend,
+                        format_rate(rate(r))
+                    ))
+                }
+                Some(_) => line.push_str(" (recommended)"),
+                None => line.push_str("; no recommended cipher was measured"),
+            }
+            out.push(line);
+        }
+    }
+    let mut failed: Vec<String> = mine()
+        .filter(|m| m.status == CaseStatus::Failed)
+        .map(|m| format!("{} ({})", m.primitive, m.backend))
+        .collect();
+    failed.dedup();
+    if !failed.is_empty() {
+        out.push(format!(
+            "Cipher: FAILED checks, never timed: {}",
+            failed.join(", ")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod headline_tests {
+    use super::*;
+    use cryptobench_core::{CaseSpec, Summary};
+
+    fn m(primitive: &str, backend: &str, bytes: u64, ns: f64, labels: &[&str]) -> Measurement {
+        let mut x = CaseSpec::new("cipher", primitive, backend, "v", "encrypt")
+            .size(bytes)
+            .labels(labels.iter().copied())
+            .measurement(CaseStatus::Measured, None);
+        x.stats = Some(Summary {
+            median: ns,
+            bytes_per_s: Some(bytes as f64 * 1e9 / ns),
+            ..Summary::default()
+        });
+        x
+    }
+
+    #[test]
+    fn headline_names_the_fastest_and_the_fastest_recommended_and_failures() {
+        let mut bad = m("SM4-CBC", "openssl", 16, 1.0, &[]);
+        bad.status = CaseStatus::Failed;
+        bad.stats = None;
+        let ms = vec![
+            m("AES-128-ECB", "openssl", 16_384, 1_000.0, &["ECB"]),
+            m("AES-128-CTR", "openssl", 16_384, 1_500.0, &[]),
+            m("AES-128-CTR", "php", 16_384, 500.0, &[]),
+            m("AES-128-CTR", "openssl", 16, 10.0, &[]),
+            bad,
+        ];
+        let lines = headline(&ms);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines[0]
+                .starts_with("Cipher: fastest verified encrypt at 16 KiB: AES-128-ECB (openssl)"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[0].contains("fastest recommended: AES-128-CTR (openssl)"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].contains("FAILED") && lines[1].contains("SM4-CBC (openssl)"));
+        assert!(headline(&[]).is_empty());
+    }
+}
+
 /// OpenSSL backend / `openssl speed` throughput, per cipher and size.
 fn peer_ratios(ms: &[Measurement]) -> Option<Table> {
     let speed = |m: &Measurement| m.stats.as_ref().map(|s| s.ops_per_s);

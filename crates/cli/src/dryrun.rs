@@ -1,0 +1,101 @@
+//! `cryptobench run --dry-run`: what a run would measure, without building
+//! or timing anything: cases per suite (ready, skipped, unavailable) and a
+//! lower bound of its duration from the sampling budget. Slow operations
+//! (a 20 MB legacy cipher, a 1 GiB Argon2 hash) are timed one call per
+//! sample and last longer than the budget says, which is why the figure is
+//! a lower bound; the `--full` line of the README gives a measured one.
+
+use crate::app;
+use crate::args::Global;
+use anyhow::Result;
+use cryptobench_core::units::format_ns;
+use cryptobench_core::{Budget, PlannedCase, RunConfig, Setup, Suite, Table};
+use cryptobench_report::text;
+
+/// Seconds one fast case takes at least: warm-up, calibration (about a
+/// fifth of the sampling time) and sampling.
+fn seconds_per_case(b: &Budget) -> f64 {
+    (b.warmup + b.time_per_case).as_secs_f64() + 0.2 * b.time_per_case.as_secs_f64()
+}
+
+/// The plan of `suites` as a table, one row per suite and a total.
+pub fn plan_table(cases: &[PlannedCase], suites: &[Box<dyn Suite>], budget: &Budget) -> Table {
+    let mut t = Table::new(
+        "Dry run: the cases this run would measure (nothing is built or timed)",
+        ["suite", "ready", "skipped", "unavailable", "at least"],
+    )
+    .right(&[1, 2, 3, 4]);
+    let per_case = seconds_per_case(budget);
+    let mut totals = [0usize; 3];
+    let mut names: Vec<&str> = suites.iter().map(|s| s.name()).collect();
+    for c in cases {
+        if !names.contains(&c.spec.suite.as_str()) {
+            names.push(&c.spec.suite);
+        }
+    }
+    for name in names {
+        let mut n = [0usize; 3];
+        for c in cases.iter().filter(|c| c.spec.suite == name) {
+            n[match c.setup {
+                Setup::Ready(_) => 0,
+                Setup::Skipped(_) => 1,
+                Setup::Unavailable(_) => 2,
+            }] += 1;
+        }
+        for (total, k) in totals.iter_mut().zip(n) {
+            *total += k;
+        }
+        t.row([
+            name.to_string(),
+            n[0].to_string(),
+            n[1].to_string(),
+            n[2].to_string(),
+            format_ns(n[0] as f64 * per_case * 1e9),
+        ]);
+    }
+    t.row([
+        "total".to_string(),
+        totals[0].to_string(),
+        totals[1].to_string(),
+        totals[2].to_string(),
+        format_ns(totals[0] as f64 * per_case * 1e9),
+    ]);
+    t.note(format!(
+        "\"at least\": {:.2} s per ready case (warm-up, calibration, sampling); operations slower \
+         than a sample take one call per sample and add to it",
+        per_case
+    ));
+    t
+}
+
+/// Plans `suites` and prints the table.
+pub fn print_plan(g: &Global, cfg: &RunConfig, suites: &[Box<dyn Suite>]) -> Result<u8> {
+    let (cases, _) = app::plan_all(g, cfg, suites)?;
+    println!(
+        "{}",
+        text::render(&plan_table(&cases, suites, &cfg.budget), false)
+    );
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cryptobench_core::CaseSpec;
+
+    #[test]
+    fn counts_cases_per_suite_and_estimates_from_the_budget() {
+        let spec = |suite: &str| CaseSpec::new(suite, "p", "b", "v", "op");
+        let cases = vec![
+            PlannedCase::skipped(spec("hash"), "too big"),
+            PlannedCase::unavailable(spec("aead"), "no library"),
+            PlannedCase::skipped(spec("aead"), "nonce"),
+        ];
+        let t = plan_table(&cases, &[], &Budget::standard());
+        assert_eq!(t.rows.len(), 3);
+        assert_eq!(t.rows[0][..4], ["hash", "0", "1", "0"]);
+        assert_eq!(t.rows[1][..4], ["aead", "0", "1", "1"]);
+        assert_eq!(t.rows[2][..4], ["total", "0", "2", "1"]);
+        assert!((seconds_per_case(&Budget::standard()) - 0.39).abs() < 1e-9);
+    }
+}
