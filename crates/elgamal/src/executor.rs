@@ -25,6 +25,7 @@
 
 use cryptobench_core::Error;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The most workers accepted (seed 002 tested up to 1000 threads).
@@ -88,17 +89,32 @@ impl Executor for Threads {
         self.n
     }
     fn run(&self, parts: usize, task: &(dyn Fn(usize) + Sync)) -> Result<(), Error> {
+        // n workers claim parts one at a time, so a worker slowed by
+        // another process hands its remaining parts to the others instead
+        // of making everyone wait at the end.
+        let next = AtomicUsize::new(0);
+        let work = || loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= parts {
+                break;
+            }
+            task(i);
+        };
         std::thread::scope(|scope| {
-            let mut handles = Vec::with_capacity(parts);
-            for i in 0..parts {
+            let workers = self.n.min(parts);
+            let mut handles = Vec::with_capacity(workers);
+            for _ in 0..workers {
                 let spawned = std::thread::Builder::new()
                     .stack_size(WORKER_STACK)
-                    .spawn_scoped(scope, move || task(i));
+                    .spawn_scoped(scope, work);
                 match spawned {
                     Ok(h) => handles.push(h),
-                    // Could not start a worker: run the part here instead.
-                    Err(_) => task(i),
+                    // Could not start a worker: the others take its parts.
+                    Err(_) => break,
                 }
+            }
+            if handles.is_empty() {
+                work();
             }
             for h in handles {
                 if h.join().is_err() {
@@ -164,14 +180,27 @@ pub fn split(items: usize, workers: usize) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// Runs `f` over the ranges of [`split`] on `exec` and returns the results in
-/// order; the first error of any part wins.
+/// Parts per worker in [`map_parts`]: enough to even out a slowed worker,
+/// few enough that per-part setup stays negligible.
+pub const PARTS_PER_WORKER: usize = 8;
+
+/// Applies `f` to consecutive ranges covering `0..items` (the ranges of
+/// [`split`]), in parallel on `exec`'s workers; the results come back in
+/// range order and the first error of any part wins.
 pub fn map_parts<T: Send>(
     exec: &dyn Executor,
     items: usize,
     f: impl Fn(Range<usize>) -> Result<T, Error> + Sync,
 ) -> Result<Vec<T>, Error> {
-    let ranges = split(items, exec.workers());
+    // Several parts per worker, claimed as workers become free (see
+    // `Threads::run`); one part when there is one worker.
+    let workers = exec.workers();
+    let parts = if workers > 1 {
+        workers * PARTS_PER_WORKER
+    } else {
+        1
+    };
+    let ranges = split(items, parts);
     let slots: Vec<Mutex<Option<Result<T, Error>>>> =
         ranges.iter().map(|_| Mutex::new(None)).collect();
     exec.run(ranges.len(), &|i| {
@@ -189,4 +218,42 @@ pub fn map_parts<T: Send>(
                 .unwrap_or_else(|| Err(Error::other("a part did not run")))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_parts_covers_every_item_once_in_order_on_any_executor() {
+        for exec in [
+            Box::new(Serial) as Box<dyn Executor>,
+            Box::new(Threads::new(3).unwrap()),
+        ] {
+            let parts = map_parts(exec.as_ref(), 1000, |r| Ok(r.collect::<Vec<_>>())).unwrap();
+            let expected = if exec.workers() > 1 {
+                3 * PARTS_PER_WORKER
+            } else {
+                1
+            };
+            assert_eq!(parts.len(), expected);
+            let all: Vec<usize> = parts.into_iter().flatten().collect();
+            assert_eq!(all, (0..1000).collect::<Vec<_>>());
+        }
+        // Fewer items than parts: no empty part, nothing lost.
+        let parts = map_parts(&Threads::new(4).unwrap(), 5, |r| Ok(r.len())).unwrap();
+        assert_eq!(parts, vec![1; 5]);
+    }
+
+    #[test]
+    fn a_failing_part_fails_the_whole_map() {
+        let r = map_parts(&Threads::new(2).unwrap(), 100, |r| {
+            if r.contains(&50) {
+                Err(Error::other("part with 50"))
+            } else {
+                Ok(())
+            }
+        });
+        assert!(r.unwrap_err().to_string().contains("part with 50"));
+    }
 }
