@@ -54,10 +54,18 @@ pub fn options(b: &BenchArgs, cfg: &RunConfig) -> Result<Vec<MpiBenchOptions>, E
             ExecutorSpec::Serial => None,
         })
         .collect();
-    let hybrid_threads = if threads.is_empty() {
-        vec![(cfg.threads as usize).max(2)]
-    } else {
-        threads.clone()
+    // Hybrid takes the thread list as given: `--threads 1` means 2 ranks x
+    // 1 thread (the grid turns a 1-thread `threads` mode into serial).
+    let given: Option<Vec<usize>> = b.workers.as_deref().map(|list| {
+        list.split(',')
+            .filter_map(|t| t.trim().parse().ok())
+            .filter(|&t| t >= 1)
+            .collect()
+    });
+    let hybrid_threads = match given {
+        Some(list) if !list.is_empty() => list,
+        _ if threads.is_empty() => vec![(cfg.threads as usize).max(2)],
+        _ => threads.clone(),
     };
     let mut modes: Vec<Mode> = Vec::new();
     for e in g.executors.iter().flatten() {
@@ -149,6 +157,17 @@ mod tests {
                 Mode::Hybrid(2),
                 Mode::Hybrid(1000)
             ]
+        );
+    }
+
+    #[test]
+    fn hybrid_with_one_thread_is_two_ranks_by_one_thread() {
+        let mut a = args("serial,mpi,hybrid");
+        a.workers = Some("1".into());
+        let opts = options(&a, &RunConfig::default()).unwrap();
+        assert_eq!(
+            opts[0].modes,
+            vec![Mode::Serial, Mode::Mpi, Mode::Hybrid(1)]
         );
     }
 
