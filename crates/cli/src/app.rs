@@ -229,6 +229,13 @@ pub fn plan_all(
 ) -> Result<(Vec<PlannedCase>, bool)> {
     let mut cases: Vec<PlannedCase> = Vec::new();
     let mut php_planned = false;
+    // A default run gives PHP only the headline cells; --full, an explicit
+    // `--backend php` and `paper` give it every cell.
+    let php_asked = cfg
+        .backends
+        .as_ref()
+        .is_some_and(|b| b.iter().any(|n| n == cryptobench_php::NAME));
+    let php_every_cell = cfg.full || php_asked || g.php_every_cell;
     for s in suites {
         let native = s
             .plan(cfg)
@@ -240,13 +247,7 @@ pub fn plan_all(
             .filter(|c| matches!(c.setup, Setup::Ready(_)))
             .map(|c| c.spec.clone())
             .collect();
-        // A default run gives PHP only the headline cells; --full, an
-        // explicit `--backend php` and `paper` give it every cell.
-        let php_asked = cfg
-            .backends
-            .as_ref()
-            .is_some_and(|b| b.iter().any(|n| n == cryptobench_php::NAME));
-        let specs = if cfg.full || php_asked || g.php_every_cell {
+        let specs = if php_every_cell {
             specs
         } else {
             cryptobench_php::twin::headline_cells(s.name(), &specs)

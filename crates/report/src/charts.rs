@@ -34,16 +34,6 @@ pub fn is_peer(backend: &str) -> bool {
     backend.starts_with("peer:") || backend == "php" || backend.starts_with("php:")
 }
 
-/// Parameters that identify a case, without a peer's command line.
-fn param_key(m: &Measurement) -> String {
-    m.params
-        .iter()
-        .filter(|(k, _)| !k.contains("command"))
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Throughput of a measured case: bytes/s for sized operations, else ops/s.
 pub fn throughput_value(m: &Measurement) -> Option<f64> {
     let s = m.stats.as_ref()?;
@@ -263,11 +253,11 @@ pub fn peer_ratios(ms: &[Measurement]) -> Vec<PeerRatio<'_>> {
             })
             .filter(|n| p.backend != "peer:openssl-speed" || n.backend == "openssl")
             .collect();
-        let pk = param_key(p);
+        let pk = tables::params(p);
         let exact: Vec<&Measurement> = natives
             .iter()
             .copied()
-            .filter(|n| param_key(n) == pk)
+            .filter(|n| tables::params(n) == pk)
             .collect();
         let pool = if exact.is_empty() && pk.is_empty() {
             natives
@@ -320,7 +310,7 @@ pub fn peer_ratio_chart(ratios: &[PeerRatio<'_>]) -> Option<Chart> {
         } else {
             String::new()
         };
-        let pk = param_key(p);
+        let pk = tables::params(p);
         chart.categories.push(format!(
             "{} {}{}{} vs {}",
             p.primitive,

@@ -553,12 +553,6 @@ pub fn cases_table(ms: &[&Measurement]) -> String {
                 )
             })
             .collect();
-        let params: Vec<String> = m
-            .params
-            .iter()
-            .filter(|(k, _)| !k.contains("command"))
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
         let _ = writeln!(
             out,
             "<tr{row_class}><td>{}</td><td>{}</td><td class=\"params\">{}</td><td class=\"num\">{}</td>\
@@ -566,7 +560,7 @@ pub fn cases_table(ms: &[&Measurement]) -> String {
              <td class=\"num\">{}</td><td class=\"{status_class}\">{status}</td><td>{labels}</td></tr>",
             escape(&m.primitive),
             escape(&m.backend),
-            escape(&params.join(" ")),
+            escape(&tables::params(m)),
             m.threads,
             escape(&median),
             escape(&ci),

@@ -50,16 +50,11 @@ fn cite(m: &Measurement) -> String {
     } else {
         String::new()
     };
-    let params: Vec<String> = m
-        .params
-        .iter()
-        .filter(|(k, _)| !k.contains("command"))
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
+    let params = crate::tables::params(m);
     let params = if params.is_empty() {
         String::new()
     } else {
-        format!(" [{}]", params.join(" "))
+        format!(" [{params}]")
     };
     let timing = m.stats.as_ref().map_or(String::new(), |s| {
         format!(

@@ -6,10 +6,10 @@ use cryptobench_core::{CaseStatus, Measurement, Run, Table};
 use cryptobench_stats::{compare, compare_medians_only, Comparison, Verdict};
 
 /// The parameters of a case as `k=v` pairs, without the peer's command line.
-fn params(m: &Measurement) -> String {
+pub(crate) fn params(m: &Measurement) -> String {
     m.params
         .iter()
-        .filter(|(k, _)| k.as_str() != "command")
+        .filter(|(k, _)| !k.contains("command"))
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(" ")
