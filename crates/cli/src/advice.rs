@@ -121,12 +121,7 @@ fn fleet_of(store: &Store, run: &Run) -> Vec<Run> {
         .filter(|r| r.fleet.as_deref() == Some(fleet))
         .filter_map(|r| store.load_run(&r.id).ok())
         .collect();
-    let rank = |r: &Run| -> usize {
-        r.id.rsplit_once("-r")
-            .and_then(|(_, n)| n.parse().ok())
-            .unwrap_or(usize::MAX)
-    };
-    runs.sort_by_key(rank);
+    runs.sort_by_key(|r| cryptobench_mpi::fleet::rank_of(&r.id).unwrap_or(usize::MAX));
     runs
 }
 

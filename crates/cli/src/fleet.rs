@@ -83,8 +83,8 @@ fn agree_on_identity(world: &World) -> Result<RunIdentity> {
     let base = cryptobench_mpi::comm::broadcast_bytes(world, app::new_run_id().into_bytes())?;
     let base = String::from_utf8(base).map_err(|_| Error::other("run id is not UTF-8"))?;
     Ok(RunIdentity {
-        id: format!("{base}-r{}", world.rank()),
-        fleet: Some(format!("fleet-{base}-h{}", world.size())),
+        id: cryptobench_mpi::fleet::host_run_id(&base, world.rank()),
+        fleet: Some(cryptobench_mpi::fleet::fleet_id_for(&base, world.size())),
     })
 }
 

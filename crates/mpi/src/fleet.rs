@@ -33,11 +33,27 @@ fn gather(world: &World, local: &Run) -> Result<Option<Vec<Run>>, Error> {
         .map(Some)
 }
 
+/// The fleet id of `hosts` runs whose rank 0 run started as `base`
+/// (e.g. `fleet-20261122-031502-4f2a-h2`).
+pub fn fleet_id_for(base: &str, hosts: usize) -> String {
+    format!("fleet-{base}-h{hosts}")
+}
+
+/// The id of rank `rank`'s run in a fleet whose runs started as `base`.
+pub fn host_run_id(base: &str, rank: usize) -> String {
+    format!("{base}-r{rank}")
+}
+
+/// The rank a fleet run id names (`...-r1` -> 1), if any.
+pub fn rank_of(run_id: &str) -> Option<usize> {
+    run_id.rsplit_once("-r").and_then(|(_, n)| n.parse().ok())
+}
+
 /// A fleet id shared by the runs of one fleet: rank 0's run id with a
 /// `fleet-` prefix and the host count (e.g. `fleet-20261122-031502-4f2a-h2`).
 pub fn fleet_id(runs: &[Run]) -> String {
     let first = runs.first().map_or("empty", |r| r.id.as_str());
-    format!("fleet-{first}-h{}", runs.len())
+    fleet_id_for(first, runs.len())
 }
 
 /// Stamps `fleet_id` on every run and makes run ids unique per host (rank
@@ -46,9 +62,25 @@ pub fn stamp_fleet(runs: &mut [Run]) {
     let id = fleet_id(runs);
     for (rank, run) in runs.iter_mut().enumerate() {
         run.fleet = Some(id.clone());
-        let suffix = format!("-r{rank}");
-        if !run.id.ends_with(&suffix) {
-            run.id.push_str(&suffix);
+        if !run.id.ends_with(&host_run_id("", rank)) {
+            run.id = host_run_id(&run.id, rank);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fleet_names_round_trip() {
+        assert_eq!(
+            fleet_id_for("20261122-031502-4f2a", 2),
+            "fleet-20261122-031502-4f2a-h2"
+        );
+        let id = host_run_id("20261122-031502-4f2a", 3);
+        assert_eq!(id, "20261122-031502-4f2a-r3");
+        assert_eq!(rank_of(&id), Some(3));
+        assert_eq!(rank_of("20261122-031502-4f2a"), None);
     }
 }
