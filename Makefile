@@ -5,10 +5,13 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 CARGO ?= cargo
 BIN := target/release/cryptobench
 
-.PHONY: run test deps build lint fmt clean-results
+.PHONY: run test deps test-deps build lint fmt clean-results
 
 deps:
 	@scripts/install-deps
+
+test-deps:
+	@scripts/install-deps --test
 
 build: deps
 	$(CARGO) build --release --locked -p cryptobench
@@ -19,7 +22,7 @@ run: build
 
 # Unit, integration and CLI tests, then format and lint checks. Incremental
 # caches only cost time and disk on a one-off build.
-test: deps
+test: test-deps
 	CARGO_INCREMENTAL=0 $(CARGO) test --workspace --locked
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
