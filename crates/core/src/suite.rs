@@ -264,6 +264,13 @@ pub trait Case: Send {
     fn fixed_iterations(&self) -> Option<u64> {
         None
     }
+    /// True when every batch is independent of the ones before it (a fresh
+    /// external process that warms up inside its own timed loop): the
+    /// calibration batch is then kept as the first sample instead of being
+    /// thrown away as warm-up. `openssl speed` takes a second per batch.
+    fn calibration_is_a_sample(&self) -> bool {
+        false
+    }
 }
 
 /// Builds a fresh case; called once per thread.

@@ -6,7 +6,9 @@
 //! `Budget::samples` samples and goes on while the per-case time budget
 //! lasts (capped at four times that count). An operation slower than
 //! `min_sample` is sampled one call at a time, with fewer samples (never
-//! fewer than `min_slow_samples`), and says so in a warning.
+//! fewer than `min_slow_samples`), and says so in a warning. When every
+//! batch is a fresh external process (`Case::calibration_is_a_sample`), the
+//! calibration batch is no warm-up and becomes the first sample.
 
 use crate::clock::{process_cpu_ns, tsc_hz, Clock};
 use crate::interrupt::stop_requested;
@@ -72,8 +74,10 @@ pub fn sample(
     let mut iters = case.fixed_iterations().unwrap_or(1).max(1);
     let mut last;
     let mut batch_ns;
+    let mut first = None;
     loop {
-        let (ops, wall, _) = time_batch(case, iters, clock)?;
+        let (ops, wall, cpu) = time_batch(case, iters, clock)?;
+        first = Some((ops, wall, cpu));
         last = wall / ops as f64;
         // A self-timed case may do more operations than asked (an external
         // tool's own loop): the batch's cost is its wall time, not ops x iters.
@@ -114,6 +118,12 @@ pub fn sample(
     };
     let cap = wanted * MAX_SAMPLE_FACTOR;
     let sampling_start = clock.now_ns();
+    if let (true, Some((ops, wall, cpu))) = (slow && case.calibration_is_a_sample(), first) {
+        out.wall.push(wall / ops as f64);
+        if let Some(c) = cpu {
+            out.cpu.push(c / ops as f64);
+        }
+    }
     while out.wall.len() < cap {
         if stop_requested() {
             out.interrupted = true;
@@ -322,6 +332,8 @@ mod tests {
     /// A self-timed case that reports many operations per 1 s batch.
     struct External {
         clock: Arc<MockClock>,
+        batches: u64,
+        independent: bool,
     }
 
     impl Case for External {
@@ -330,6 +342,7 @@ mod tests {
         }
         fn time_batch(&mut self, _: u64) -> Option<Result<cryptobench_core::BatchTime, CaseError>> {
             self.clock.advance(1_000_000_000);
+            self.batches += 1;
             Some(Ok(cryptobench_core::BatchTime {
                 iters: 500_000,
                 wall_ns: 1e9,
@@ -339,6 +352,24 @@ mod tests {
         fn fixed_iterations(&self) -> Option<u64> {
             Some(1)
         }
+        fn calibration_is_a_sample(&self) -> bool {
+            self.independent
+        }
+    }
+
+    #[test]
+    fn an_independent_calibration_batch_is_kept_as_a_sample() {
+        for (independent, runs) in [(false, 4), (true, 3)] {
+            let clock = Arc::new(MockClock::default());
+            let mut case = External {
+                clock: clock.clone(),
+                batches: 0,
+                independent,
+            };
+            let s = sample(&mut case, &budget(), clock.as_ref()).unwrap();
+            assert_eq!(s.wall.len(), 3, "independent {independent}");
+            assert_eq!(case.batches, runs, "independent {independent}");
+        }
     }
 
     #[test]
@@ -346,6 +377,8 @@ mod tests {
         let clock = Arc::new(MockClock::default());
         let mut case = External {
             clock: clock.clone(),
+            batches: 0,
+            independent: false,
         };
         let s = sample(&mut case, &budget(), clock.as_ref()).unwrap();
         assert_eq!(

@@ -96,6 +96,9 @@ impl Case for SpeedCase {
     fn fixed_iterations(&self) -> Option<u64> {
         Some(1)
     }
+    fn calibration_is_a_sample(&self) -> bool {
+        true
+    }
 }
 
 impl SpeedCase {

@@ -28,6 +28,8 @@ pub const DEFAULT_SIZES: [u64; 6] = [16, 64, 256, 1024, 8192, 16384];
 pub const QUICK_SIZES: [u64; 3] = [16, 1024, 16384];
 /// The size at which fidelity against `openssl speed` is judged (issue target).
 pub const FIDELITY_SIZE: u64 = 16384;
+/// The one algorithm `--quick` compares with `openssl speed`.
+const QUICK_PEER: &str = "SHA-256";
 
 /// RustCrypto crates in use, for the backend version string.
 const RUSTCRYPTO_CRATES: [(&str, &str); 3] =
@@ -221,7 +223,8 @@ impl Suite for HashSuite {
                 .copied()
                 .filter(|&s| s == FIDELITY_SIZE)
                 .collect();
-            if peer_wanted && (!cfg.quick || alg.fidelity_target) {
+            // A `openssl speed` peer costs 3 s; a smoke run checks only SHA-256.
+            if peer_wanted && (!cfg.quick || alg.name == QUICK_PEER) {
                 for size in peer_sizes {
                     cases.push(peers::openssl_speed_evp(
                         "hash",
@@ -313,4 +316,26 @@ pub fn fidelity_table(measurements: &[Measurement]) -> Table {
 /// The hash suite reproduces no seed experiment.
 pub fn papers() -> Vec<Box<dyn Paper>> {
     Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn peers_planned(cfg: &RunConfig) -> Vec<String> {
+        let cases = HashSuite::default().plan(cfg).unwrap();
+        cases
+            .iter()
+            .filter(|c| c.spec.backend == peers::OPENSSL_SPEED)
+            .map(|c| c.spec.primitive.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_smoke_run_compares_only_sha256_with_openssl_speed() {
+        assert_eq!(peers_planned(&RunConfig::quick()), [QUICK_PEER]);
+        let default = peers_planned(&RunConfig::default());
+        assert!(default.len() >= 2, "{default:?}");
+        assert!(default.iter().any(|p| p == "SHA-512"), "{default:?}");
+    }
 }
