@@ -322,3 +322,38 @@ pub struct Fingerprint {
     /// git revision the binary was built from.
     pub git_revision: String,
 }
+
+/// Whether a label warns about security: such results are marked in the
+/// report, never recommended, and left out of PHP's default grid.
+pub fn is_caution_label(label: &str) -> bool {
+    let l = label.to_ascii_lowercase();
+    [
+        "insecure",
+        "ecb",
+        "sweet32",
+        "64-bit block",
+        "weak",
+        "broken",
+        "deprecated",
+        "legacy",
+        "unsafe",
+        "not secure",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_caution_label;
+
+    #[test]
+    fn security_warnings_are_cautions_and_context_is_not() {
+        for l in ["ECB mode", "64-bit block (Sweet32)", "broken", "legacy provider"] {
+            assert!(is_caution_label(l), "{l}");
+        }
+        for l in ["AEAD", "cofactor > 1", "not for new designs"] {
+            assert!(!is_caution_label(l), "{l}");
+        }
+    }
+}

@@ -14,6 +14,7 @@
 //! encrypt cells the cipher suite adds at `openssl speed`'s sizes for its
 //! fidelity ratio even when the run's sizes lack them.
 
+use cryptobench_core::model::is_caution_label;
 use cryptobench_core::CaseSpec;
 
 /// A peer's backend name starts with this.
@@ -92,16 +93,10 @@ pub fn num(s: &CaseSpec, name: &str) -> Option<u64> {
     s.params.get(name).and_then(|v| v.parse().ok())
 }
 
-/// Labels that keep a cell out of the default php grid: PHP's cost over a
-/// cipher or curve nobody should pick is not worth a default run's time.
-const NOT_HEADLINE: [&str; 6] = [
-    "not for new designs",
-    "< 112-bit",
-    "broken",
-    "sweet32",
-    "ecb",
-    "legacy",
-];
+/// Labels that, besides a security caution, keep a cell out of the default
+/// php grid: PHP's cost over a cipher or curve nobody should pick is not
+/// worth a default run's time.
+const NOT_CHOSEN: [&str; 2] = ["not for new designs", "< 112-bit"];
 
 /// AEAD sizes of the default php grid: seed 003's 1 KB, the fidelity size
 /// 16 KiB, and the run's largest size (seed 003's 20 MB by default).
@@ -121,8 +116,10 @@ pub fn headline_cells(suite: &str, native: &[CaseSpec]) -> Vec<CaseSpec> {
         .iter()
         .filter(|s| match suite {
             "cipher" | "ecc" => !s.labels.iter().any(|l| {
-                let l = l.to_ascii_lowercase();
-                NOT_HEADLINE.iter().any(|w| l.contains(w))
+                is_caution_label(l)
+                    || NOT_CHOSEN
+                        .iter()
+                        .any(|w| l.to_ascii_lowercase().contains(w))
             }),
             "aead" => AEAD_HEADLINE_SIZES.contains(&s.input_bytes) || s.input_bytes == largest,
             _ => true,

@@ -10,24 +10,7 @@ use cryptobench_core::{CaseStatus, Chart, ChartKind, Measurement, Series};
 /// Most categories one ranking chart shows; the table under it has all.
 pub const MAX_CATEGORIES: usize = 40;
 
-/// Whether a label warns about security (drawn in the chart and marked).
-pub fn is_caution_label(label: &str) -> bool {
-    let l = label.to_ascii_lowercase();
-    [
-        "insecure",
-        "ecb",
-        "sweet32",
-        "64-bit block",
-        "weak",
-        "broken",
-        "deprecated",
-        "legacy",
-        "unsafe",
-        "not secure",
-    ]
-    .iter()
-    .any(|w| l.contains(w))
-}
+pub use cryptobench_core::model::is_caution_label;
 
 /// Whether a backend is an outside reference rather than a library we call.
 pub fn is_peer(backend: &str) -> bool {
