@@ -349,7 +349,12 @@ mod tests {
 
     #[test]
     fn security_warnings_are_cautions_and_context_is_not() {
-        for l in ["ECB mode", "64-bit block (Sweet32)", "broken", "legacy provider"] {
+        for l in [
+            "ECB mode",
+            "64-bit block (Sweet32)",
+            "broken",
+            "legacy provider",
+        ] {
             assert!(is_caution_label(l), "{l}");
         }
         for l in ["AEAD", "cofactor > 1", "not for new designs"] {

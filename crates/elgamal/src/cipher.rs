@@ -158,7 +158,15 @@ impl<A: Arithmetic> Keys<A> {
             let arith = &self.engine.arith;
             let mut s = arith.scratch()?;
             let mut rng = ScalarRng::new(curve, rng)?;
-            let mut k_bytes = Zeroizing::new(vec![0u8; curve.scalar_bytes()]);
+            let width = curve.scalar_bytes();
+            // The chunk's k values (big-endian), and one scalar overwritten
+            // with each in turn: no allocation per point.
+            let mut ks = Zeroizing::new(Vec::with_capacity(CHUNK * width));
+            let mut k = {
+                let mut one = vec![0u8; width];
+                one[width - 1] = 1;
+                arith.scalar(&one)?
+            };
             let mut out = Vec::with_capacity(range.len());
             // `packed`: the chunk's Koblitz bases and points, encoded together
             // (a backend may search many candidates at once).
@@ -177,16 +185,23 @@ impl<A: Arithmetic> Keys<A> {
                         return Err(Error::other("encoding returned the wrong number of points"));
                     }
                 }
-                for i in start..end {
+                // All k * G of the chunk, then all k * Q: one fixed-base
+                // table (150 KB on P-256) is read at a time. Alternating
+                // the two tables point by point made two threads scale 4%
+                // worse on a 2-core machine, where they compete for cache.
+                ks.resize((end - start) * width, 0);
+                for (i, k_out) in (start..end).zip(ks.chunks_exact_mut(width)) {
+                    rng.fill_scalar(i as u64, k_out);
+                    arith.set_scalar(&mut k, k_out)?;
+                    y1s.push(arith.mul_fixed(arith.generator_table(), &k, &mut s)?);
+                }
+                for (i, k_in) in (start..end).zip(ks.chunks_exact(width)) {
                     let m = match encoding {
                         Encoding::Char => self.engine.chars.point(msg[i]),
                         Encoding::Packed => &packed[i - start],
                     };
-                    rng.fill_scalar(i as u64, &mut k_bytes);
-                    let k = arith.scalar(&k_bytes)?;
-                    y1s.push(arith.mul_fixed(arith.generator_table(), &k, &mut s)?);
-                    let kq = arith.mul_fixed(&self.q_table, &k, &mut s)?;
-                    y2s.push(arith.add(&kq, m, &mut s)?);
+                    arith.set_scalar(&mut k, k_in)?;
+                    y2s.push(arith.mul_fixed_add(&self.q_table, &k, m, &mut s)?);
                 }
                 arith.normalize(&mut y1s, &mut s)?;
                 arith.normalize(&mut y2s, &mut s)?;

@@ -74,10 +74,10 @@ pub fn sample(
     let mut iters = case.fixed_iterations().unwrap_or(1).max(1);
     let mut last;
     let mut batch_ns;
-    let mut first = None;
+    let mut first;
     loop {
         let (ops, wall, cpu) = time_batch(case, iters, clock)?;
-        first = Some((ops, wall, cpu));
+        first = (ops, wall, cpu);
         last = wall / ops as f64;
         // A self-timed case may do more operations than asked (an external
         // tool's own loop): the batch's cost is its wall time, not ops x iters.
@@ -118,7 +118,8 @@ pub fn sample(
     };
     let cap = wanted * MAX_SAMPLE_FACTOR;
     let sampling_start = clock.now_ns();
-    if let (true, Some((ops, wall, cpu))) = (slow && case.calibration_is_a_sample(), first) {
+    if slow && case.calibration_is_a_sample() {
+        let (ops, wall, cpu) = first;
         out.wall.push(wall / ops as f64);
         if let Some(c) = cpu {
             out.cpu.push(c / ops as f64);

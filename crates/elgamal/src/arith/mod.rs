@@ -134,6 +134,25 @@ pub trait Arithmetic: Send + Sync + 'static {
         k: &Self::Scalar,
         s: &mut Self::Scratch,
     ) -> Result<Self::Point, Error>;
+    /// k * base + m for the base of `table` (ElGamal's y2 = k*Q + M);
+    /// constant time in k. A backend may keep k * base in scratch memory
+    /// instead of allocating a point for it.
+    fn mul_fixed_add(
+        &self,
+        table: &Self::Table,
+        k: &Self::Scalar,
+        m: &Self::Point,
+        s: &mut Self::Scratch,
+    ) -> Result<Self::Point, Error> {
+        let kq = self.mul_fixed(table, k, s)?;
+        self.add(&kq, m, s)
+    }
+    /// Overwrites `k` with the scalar of `be` (as [`Arithmetic::scalar`]),
+    /// reusing its memory where the backend can.
+    fn set_scalar(&self, k: &mut Self::Scalar, be: &[u8]) -> Result<(), Error> {
+        *k = self.scalar(be)?;
+        Ok(())
+    }
     /// k * p for any p; constant time in k.
     fn mul_ct(
         &self,

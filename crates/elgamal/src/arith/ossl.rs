@@ -55,12 +55,24 @@ extern "C" {
     ) -> c_int;
 }
 
-/// Per-thread scratch: a `BN_CTX` and three reusable numbers.
+/// Per-thread scratch: a `BN_CTX`, three reusable numbers and the point
+/// k * Q of an encryption, so that no temporary point is allocated.
 pub struct Scratch {
     ctx: BigNumContext,
     x: BigNum,
     y: BigNum,
     z: BigNum,
+    kq: EcPoint,
+}
+
+/// A secret scalar (k or d), set constant-time and wiped when dropped:
+/// `BN_free` alone returns its words to the allocator as they are.
+pub struct Secret(BigNum);
+
+impl Drop for Secret {
+    fn drop(&mut self) {
+        self.0.clear();
+    }
 }
 
 /// OpenSSL arithmetic for one curve.
@@ -138,6 +150,14 @@ impl OpensslArith {
         Ok(())
     }
 
+    /// a + b in a new point.
+    fn sum(&self, a: &EcPoint, b: &EcPoint, ctx: &mut BigNumContext) -> Result<EcPoint, Error> {
+        let mut r = EcPoint::new(&self.group).map_err(|e| lib_error("EC_POINT_new", e))?;
+        r.add(&self.group, a, b, ctx)
+            .map_err(|e| lib_error("EC_POINT_add", e))?;
+        Ok(r)
+    }
+
     /// The point (x, y) from big-endian affine coordinates (`field_bytes`
     /// long) already known to be on the curve: the callers have squared y
     /// back to x^3 + a*x + b, so OpenSSL's own on-curve check (which
@@ -166,7 +186,7 @@ impl OpensslArith {
 
 impl Arithmetic for OpensslArith {
     type Point = EcPoint;
-    type Scalar = BigNum;
+    type Scalar = Secret;
     type Table = EcGroup;
     type Scratch = Scratch;
 
@@ -183,12 +203,24 @@ impl Arithmetic for OpensslArith {
             x: bn()?,
             y: bn()?,
             z: bn()?,
+            kq: EcPoint::new(&self.group).map_err(|e| lib_error("EC_POINT_new", e))?,
         })
     }
-    fn scalar(&self, be: &[u8]) -> Result<BigNum, Error> {
+    fn scalar(&self, be: &[u8]) -> Result<Secret, Error> {
         let mut k = BigNum::from_slice(be).map_err(|e| lib_error("scalar", e))?;
         k.set_const_time();
-        Ok(k)
+        Ok(Secret(k))
+    }
+    fn set_scalar(&self, Secret(k): &mut Secret, be: &[u8]) -> Result<(), Error> {
+        let len = c_int::try_from(be.len()).map_err(|e| lib_error("scalar", e))?;
+        // SAFETY: `be` is valid for `len` bytes and `k` is a live BIGNUM
+        // owned by the caller; BN_bin2bn reuses its storage.
+        let ok = unsafe { !openssl_sys::BN_bin2bn(be.as_ptr(), len, k.as_ptr()).is_null() };
+        if !ok {
+            return Err(lib_error("BN_bin2bn", openssl::error::ErrorStack::get()));
+        }
+        k.set_const_time();
+        Ok(())
     }
     fn generator_table(&self) -> &EcGroup {
         // P-256: OpenSSL's built-in nistz256 table of G; secp256k1: the ladder.
@@ -219,23 +251,31 @@ impl Arithmetic for OpensslArith {
         }
         Ok(group)
     }
-    fn mul_fixed(&self, table: &EcGroup, k: &BigNum, s: &mut Scratch) -> Result<EcPoint, Error> {
+    fn mul_fixed(&self, table: &EcGroup, k: &Secret, s: &mut Scratch) -> Result<EcPoint, Error> {
         let mut r = EcPoint::new(table).map_err(|e| lib_error("EC_POINT_new", e))?;
-        r.mul_generator2(table, k, &mut s.ctx)
+        r.mul_generator2(table, &k.0, &mut s.ctx)
             .map_err(|e| lib_error("EC_POINT_mul", e))?;
         Ok(r)
     }
-    fn mul_ct(&self, p: &EcPoint, k: &BigNum, s: &mut Scratch) -> Result<EcPoint, Error> {
+    fn mul_fixed_add(
+        &self,
+        table: &EcGroup,
+        k: &Secret,
+        m: &EcPoint,
+        s: &mut Scratch,
+    ) -> Result<EcPoint, Error> {
+        s.kq.mul_generator2(table, &k.0, &mut s.ctx)
+            .map_err(|e| lib_error("EC_POINT_mul", e))?;
+        self.sum(&s.kq, m, &mut s.ctx)
+    }
+    fn mul_ct(&self, p: &EcPoint, k: &Secret, s: &mut Scratch) -> Result<EcPoint, Error> {
         let mut r = EcPoint::new(&self.group).map_err(|e| lib_error("EC_POINT_new", e))?;
-        r.mul2(&self.group, p, k, &mut s.ctx)
+        r.mul2(&self.group, p, &k.0, &mut s.ctx)
             .map_err(|e| lib_error("EC_POINT_mul", e))?;
         Ok(r)
     }
     fn add(&self, a: &EcPoint, b: &EcPoint, s: &mut Scratch) -> Result<EcPoint, Error> {
-        let mut r = EcPoint::new(&self.group).map_err(|e| lib_error("EC_POINT_new", e))?;
-        r.add(&self.group, a, b, &mut s.ctx)
-            .map_err(|e| lib_error("EC_POINT_add", e))?;
-        Ok(r)
+        self.sum(a, b, &mut s.ctx)
     }
     fn sub(&self, a: &EcPoint, b: &EcPoint, s: &mut Scratch) -> Result<EcPoint, Error> {
         let mut neg =
