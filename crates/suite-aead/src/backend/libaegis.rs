@@ -8,7 +8,7 @@
 //! headers) take separate input and output buffers, which is what the other
 //! backends get too.
 
-use super::{split_sealed, Params, Rejected, Sealer, Unsupported};
+use super::{open_parts, seal_parts, zero_ok, Params, Rejected, Sealer, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use std::ffi::c_int;
 use std::sync::Once;
@@ -127,10 +127,7 @@ impl Sealer for AegisSealer {
         msg: &[u8],
         out: &mut [u8],
     ) -> Result<(), Rejected> {
-        if nonce.len() != self.nonce_len || out.len() != msg.len() + self.tag_len {
-            return Err(Rejected);
-        }
-        let (ct, tag) = out.split_at_mut(msg.len());
+        let (ct, tag) = seal_parts(nonce, self.nonce_len, msg, out, self.tag_len)?;
         // SAFETY: each pointer covers the length passed with it; key and
         // nonce lengths are the algorithm's (checked at build and above).
         let rc = unsafe {
@@ -146,11 +143,7 @@ impl Sealer for AegisSealer {
                 self.key.as_ptr(),
             )
         };
-        if rc == 0 {
-            Ok(())
-        } else {
-            Err(Rejected)
-        }
+        zero_ok(rc)
     }
 
     fn open(
@@ -160,10 +153,7 @@ impl Sealer for AegisSealer {
         sealed: &[u8],
         out: &mut [u8],
     ) -> Result<(), Rejected> {
-        let (ct, tag) = split_sealed(sealed, out, self.tag_len)?;
-        if nonce.len() != self.nonce_len {
-            return Err(Rejected);
-        }
+        let (ct, tag) = open_parts(nonce, self.nonce_len, sealed, out, self.tag_len)?;
         // SAFETY: as in `seal`; `out` is exactly as long as `ct`.
         let rc = unsafe {
             (self.decrypt)(
@@ -178,10 +168,6 @@ impl Sealer for AegisSealer {
                 self.key.as_ptr(),
             )
         };
-        if rc == 0 {
-            Ok(())
-        } else {
-            Err(Rejected)
-        }
+        zero_ok(rc)
     }
 }

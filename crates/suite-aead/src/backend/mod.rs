@@ -158,6 +158,45 @@ pub trait Sealer: Send {
     ) -> Result<(), Rejected>;
 }
 
+/// Checks the lengths of a seal call (the nonce, and room for message and
+/// tag in `out`) and splits `out` into ciphertext and tag.
+pub(crate) fn seal_parts<'a>(
+    nonce: &[u8],
+    nonce_len: usize,
+    msg: &[u8],
+    out: &'a mut [u8],
+    tag_len: usize,
+) -> Result<(&'a mut [u8], &'a mut [u8]), Rejected> {
+    if nonce.len() != nonce_len || out.len() != msg.len() + tag_len {
+        return Err(Rejected);
+    }
+    Ok(out.split_at_mut(msg.len()))
+}
+
+/// Checks the lengths of an open call and splits `sealed` into ciphertext
+/// and tag ([`split_sealed`], plus the nonce).
+pub(crate) fn open_parts<'a>(
+    nonce: &[u8],
+    nonce_len: usize,
+    sealed: &'a [u8],
+    out: &[u8],
+    tag_len: usize,
+) -> Result<(&'a [u8], &'a [u8]), Rejected> {
+    if nonce.len() != nonce_len {
+        return Err(Rejected);
+    }
+    split_sealed(sealed, out, tag_len)
+}
+
+/// A C library's return code, 0 for success.
+pub(crate) fn zero_ok(rc: std::os::raw::c_int) -> Result<(), Rejected> {
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(Rejected)
+    }
+}
+
 /// Splits `sealed` into ciphertext and tag, checking the lengths the
 /// sealer interface promises.
 pub(crate) fn split_sealed<'a>(

@@ -16,7 +16,7 @@
 //! upper vector state that OpenSSL's Poly1305 code leaves behind
 //! ([`super::upper_state`]); `examples/evp_overhead.rs` times both changes.
 
-use super::{split_sealed, upper_state, Params, Rejected, Sealer, Unsupported};
+use super::{open_parts, seal_parts, upper_state, Params, Rejected, Sealer, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use foreign_types::ForeignTypeRef;
 use openssl::cipher::{Cipher, CipherRef};
@@ -350,12 +350,9 @@ impl Sealer for EvpSealer {
         msg: &[u8],
         out: &mut [u8],
     ) -> Result<(), Rejected> {
-        if nonce.len() != self.nonce_len || out.len() != msg.len() + self.tag_len {
-            return Err(Rejected);
-        }
+        let (ct, tag) = seal_parts(nonce, self.nonce_len, msg, out, self.tag_len)?;
         let evp = Self::evp(&mut self.seal_ctx, true, self.clear_upper);
         evp.nonce(nonce)?;
-        let (ct, tag) = out.split_at_mut(msg.len());
         // SAFETY: CCM's length call passes no data; the associated data is
         // hashed with no output; the message goes into `ct`, as long as it.
         let written = unsafe {
@@ -381,10 +378,7 @@ impl Sealer for EvpSealer {
         sealed: &[u8],
         out: &mut [u8],
     ) -> Result<(), Rejected> {
-        let (ct, tag) = split_sealed(sealed, out, self.tag_len)?;
-        if nonce.len() != self.nonce_len {
-            return Err(Rejected);
-        }
+        let (ct, tag) = open_parts(nonce, self.nonce_len, sealed, out, self.tag_len)?;
         if self.open_ctx.is_none() {
             let params = Params {
                 key: &self.key,

@@ -8,7 +8,7 @@
 //! have no key schedule to keep. libsodium's AEGIS has 256-bit tags only,
 //! and its AES-256-GCM exists only on CPUs with AES-NI and PCLMUL.
 
-use super::{split_sealed, Params, Rejected, Sealer, Unsupported};
+use super::{open_parts, seal_parts, zero_ok, Params, Rejected, Sealer, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use libsodium_sys as ffi;
 
@@ -146,10 +146,7 @@ impl Sealer for SodiumKeyed {
         msg: &[u8],
         out: &mut [u8],
     ) -> Result<(), Rejected> {
-        if nonce.len() != self.nonce_len || out.len() != msg.len() + self.tag_len {
-            return Err(Rejected);
-        }
-        let (ct, tag) = out.split_at_mut(msg.len());
+        let (ct, tag) = seal_parts(nonce, self.nonce_len, msg, out, self.tag_len)?;
         let mut tag_written = 0u64;
         // SAFETY: every pointer covers the length passed with it; the nonce
         // and key lengths are the algorithm's (checked above and at build).
@@ -181,10 +178,7 @@ impl Sealer for SodiumKeyed {
         sealed: &[u8],
         out: &mut [u8],
     ) -> Result<(), Rejected> {
-        let (ct, tag) = split_sealed(sealed, out, self.tag_len)?;
-        if nonce.len() != self.nonce_len {
-            return Err(Rejected);
-        }
+        let (ct, tag) = open_parts(nonce, self.nonce_len, sealed, out, self.tag_len)?;
         // SAFETY: as in `seal`; `out` is exactly as long as `ct`.
         let rc = unsafe {
             (self.decrypt)(
@@ -199,11 +193,7 @@ impl Sealer for SodiumKeyed {
                 self.key.as_ptr(),
             )
         };
-        if rc == 0 {
-            Ok(())
-        } else {
-            Err(Rejected)
-        }
+        zero_ok(rc)
     }
 }
 
@@ -224,10 +214,7 @@ impl Sealer for SodiumAesGcm {
         msg: &[u8],
         out: &mut [u8],
     ) -> Result<(), Rejected> {
-        if nonce.len() != 12 || out.len() != msg.len() + 16 {
-            return Err(Rejected);
-        }
-        let (ct, tag) = out.split_at_mut(msg.len());
+        let (ct, tag) = seal_parts(nonce, 12, msg, out, 16)?;
         let mut tag_written = 0u64;
         // SAFETY: pointers cover their lengths; the state was set by beforenm.
         let rc = unsafe {
@@ -258,10 +245,7 @@ impl Sealer for SodiumAesGcm {
         sealed: &[u8],
         out: &mut [u8],
     ) -> Result<(), Rejected> {
-        let (ct, tag) = split_sealed(sealed, out, 16)?;
-        if nonce.len() != 12 {
-            return Err(Rejected);
-        }
+        let (ct, tag) = open_parts(nonce, 12, sealed, out, 16)?;
         // SAFETY: as in `seal`.
         let rc = unsafe {
             ffi::crypto_aead_aes256gcm_decrypt_detached_afternm(
@@ -276,10 +260,6 @@ impl Sealer for SodiumAesGcm {
                 &*self.state,
             )
         };
-        if rc == 0 {
-            Ok(())
-        } else {
-            Err(Rejected)
-        }
+        zero_ok(rc)
     }
 }
