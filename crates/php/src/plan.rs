@@ -164,12 +164,18 @@ fn gate(setup: &Setup, lacks: impl FnOnce(&Hello) -> Option<String>) -> Option<S
     }
 }
 
-/// PHP's spelling of `method` when `openssl_get_cipher_methods()` lists it.
-fn php_method(h: &Hello, method: &str) -> Option<String> {
-    h.ciphers
-        .iter()
-        .find(|m| m.eq_ignore_ascii_case(method))
-        .cloned()
+/// Why PHP's openssl extension lacks `method`; `None`, with `method` set
+/// to PHP's own spelling, when `openssl_get_cipher_methods()` lists it.
+fn unlisted_method(h: &Hello, method: &mut String) -> Option<String> {
+    match h.ciphers.iter().find(|m| m.eq_ignore_ascii_case(method)) {
+        Some(m) => {
+            *method = m.clone();
+            None
+        }
+        None => Some(format!(
+            "PHP's openssl_get_cipher_methods() does not list {method}"
+        )),
+    }
 }
 
 /// The OpenSSL cipher a native cell names: its primitive, else the
@@ -194,16 +200,7 @@ fn cipher(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCas
                 if let Some(why) = h.family("openssl") {
                     return Some(why);
                 }
-                match php_method(h, &meta.method) {
-                    Some(m) => {
-                        meta.method = m;
-                        None
-                    }
-                    None => Some(format!(
-                        "PHP's openssl_get_cipher_methods() does not list {}",
-                        meta.method
-                    )),
-                }
+                unlisted_method(h, &mut meta.method)
             });
             match lacks {
                 Some(why) => out.push(unavailable_once(

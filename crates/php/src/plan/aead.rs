@@ -1,7 +1,7 @@
 //! The aead suite's php cells: `openssl_encrypt` with a tag and AAD for the
 //! AEAD methods OpenSSL names, `sodium_crypto_aead_*` for seed 003's six.
 
-use super::{cell, gate, php_method, unavailable_once, version, Setup};
+use super::{cell, gate, unavailable_once, unlisted_method, version, Setup};
 use crate::interop::{Interop, OpensslAeadInterop, SodiumAeadInterop};
 use crate::meta::{cipher_meta, CipherMeta};
 use crate::twin::{by_primitive, num};
@@ -85,16 +85,7 @@ pub(super) fn aead(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
                 if meta.method.ends_with("-siv") {
                     return Some("PHP 8.2's openssl_encrypt sets and reads tags for GCM, CCM, OCB and ChaCha20-Poly1305 only, not SIV".into());
                 }
-                match php_method(h, &meta.method) {
-                    Some(m) => {
-                        meta.method = m;
-                        None
-                    }
-                    None => Some(format!(
-                        "PHP's openssl_get_cipher_methods() does not list {}",
-                        meta.method
-                    )),
-                }
+                unlisted_method(h, &mut meta.method)
             });
             match lacks {
                 Some(why) => out.push(unavailable_once(
