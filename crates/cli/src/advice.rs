@@ -125,6 +125,22 @@ fn fleet_of(store: &Store, run: &Run) -> Vec<Run> {
     runs
 }
 
+/// Writes the HTML report of a finished `run` and says where (`what`
+/// names the run in the message).
+pub fn write_run_report(
+    g: &Global,
+    path: &std::path::Path,
+    outcome: &crate::app::Outcome,
+    extras: &Extras,
+    what: &str,
+) -> Result<()> {
+    cryptobench_report::html::write_html_with(path, &outcome.run, &outcome.suites, extras)?;
+    if !g.quiet {
+        eprintln!("HTML report{what}: {}", path.display());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

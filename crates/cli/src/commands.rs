@@ -105,15 +105,7 @@ fn run(g: &Global, a: &RunArgs, world: &cryptobench_mpi::World) -> Result<u8> {
     if !a.no_report {
         let store = app::open_store(g)?;
         let extras = crate::advice::report_extras(&cfg, &outcome.run, store.as_ref(), None);
-        cryptobench_report::html::write_html_with(
-            &a.report,
-            &outcome.run,
-            &outcome.suites,
-            &extras,
-        )?;
-        if !g.quiet {
-            eprintln!("HTML report: {}", a.report.display());
-        }
+        crate::advice::write_run_report(g, &a.report, &outcome, &extras, "")?;
     }
     Ok(outcome.exit_code())
 }

@@ -60,15 +60,7 @@ pub fn run_fleet(
     if !a.no_report {
         let mut extras = crate::advice::report_extras(cfg, &outcome.run, None, None);
         extras.fleet = runs.clone();
-        cryptobench_report::html::write_html_with(
-            &a.report,
-            &outcome.run,
-            &outcome.suites,
-            &extras,
-        )?;
-        if !g.quiet {
-            eprintln!("HTML report (rank 0's run): {}", a.report.display());
-        }
+        crate::advice::write_run_report(g, &a.report, &outcome, &extras, " (rank 0's run)")?;
     }
     let failed = runs.iter().any(|r| r.has_failures());
     Ok(if outcome.exit_code() != 0 {
