@@ -187,20 +187,7 @@ fn bars(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, Summary};
-
-    fn fake(primitive: &str, backend: &str, op: &str, bytes: u64, bytes_per_s: f64) -> Measurement {
-        let mut m = CaseSpec::new(SUITE, primitive, backend, "v", op)
-            .size(bytes)
-            .measurement(CaseStatus::Measured, None);
-        m.stats = Some(Summary {
-            median: bytes as f64 * 1e9 / bytes_per_s,
-            ops_per_s: bytes_per_s / bytes as f64,
-            bytes_per_s: Some(bytes_per_s),
-            ..Summary::default()
-        });
-        m
-    }
+    use crate::tests::fake;
 
     #[test]
     fn seed003_charts_rank_algorithm_backend_pairs() {

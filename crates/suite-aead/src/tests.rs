@@ -412,7 +412,14 @@ fn ccm_messages_beyond_its_length_field_are_skipped_with_the_reason() {
     assert_eq!(plan.len(), 8);
 }
 
-fn fake(primitive: &str, backend: &str, op: &str, bytes: u64, bytes_per_s: f64) -> Measurement {
+/// A measured case with the given throughput (shared by the chart tests).
+pub(crate) fn fake(
+    primitive: &str,
+    backend: &str,
+    op: &str,
+    bytes: u64,
+    bytes_per_s: f64,
+) -> Measurement {
     let mut m = CaseSpec::new(crate::SUITE, primitive, backend, "v", op)
         .size(bytes)
         .measurement(CaseStatus::Measured, None);
