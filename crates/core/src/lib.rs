@@ -17,12 +17,13 @@ pub mod paper;
 pub mod suite;
 pub mod table;
 pub mod units;
+pub mod verdict;
 
 pub use chart::{Chart, ChartKind, Series};
 pub use error::{CaseError, Error};
 pub use model::{
-    BackendInfo, CaseStatus, CheckOutcome, CheckResult, Fingerprint, Measurement, Run, RunStatus,
-    Summary, SCHEMA,
+    BackendInfo, CaseStatus, CheckOutcome, CheckResult, Fingerprint, MachineLoad, Measurement,
+    PairedRatio, Run, RunStatus, Summary, SCHEMA,
 };
 pub use paper::Paper;
 pub use suite::{
@@ -30,3 +31,4 @@ pub use suite::{
     Suite, SuiteAction,
 };
 pub use table::{Align, Table};
+pub use verdict::{Estimate, Verdict};

@@ -197,6 +197,10 @@ pub struct Summary {
     /// Indices of samples whose modified Z-score exceeds 3.5.
     #[serde(default)]
     pub outliers: Vec<usize>,
+    /// Half-width of the median's 95% interval relative to the median
+    /// (0.01 = +-1%): the precision this measurement reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
 }
 
 /// One case: a primitive x backend x parameters x size x operation.
@@ -245,6 +249,42 @@ pub struct Measurement {
     /// Free-form numbers a suite wants kept (per-thread ops/s, efficiency).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub extra: BTreeMap<String, f64>,
+    /// Ratios to the other members of the comparison group this case was
+    /// measured in, round by round (DESIGN.md section 3.7).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paired: Vec<PairedRatio>,
+    /// How busy the machine was while this case was sampled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_load: Option<MachineLoad>,
+}
+
+/// A time ratio measured in rounds together with another case: each round
+/// times one batch of every member of the group in a random order, so a
+/// drift of the machine lands on both sides of every per-round ratio.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedRatio {
+    /// [`Measurement::case_key`] of the other member.
+    pub other: String,
+    /// Median over rounds of (this case's time / the other's time).
+    pub ratio: f64,
+    /// 95% bootstrap interval of that median.
+    pub ci95: [f64; 2],
+    /// Rounds the ratio rests on.
+    pub rounds: usize,
+}
+
+/// The machine's state while a case was sampled, read from /proc.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct MachineLoad {
+    /// 1-minute load average at the end of the case.
+    pub load1: f64,
+    /// Share of the machine's CPU time that other processes used (0..1).
+    pub other_cpu: f64,
+    /// Share of CPU time the hypervisor stole (0..1).
+    pub steal: f64,
+    /// The canary's time per operation around this case, ns, when sampled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canary_ns: Option<f64>,
 }
 
 fn one() -> u32 {

@@ -223,6 +223,8 @@ impl CaseSpec {
             labels: self.labels.clone(),
             warnings: Vec::new(),
             extra: BTreeMap::new(),
+            paired: Vec::new(),
+            machine_load: None,
         }
     }
 }

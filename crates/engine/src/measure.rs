@@ -176,6 +176,7 @@ pub fn summarize(samples: &[f64], bytes: u64, threads: u32) -> Summary {
         bytes_per_s: (bytes > 0).then_some(ops * bytes as f64),
         cycles_per_byte,
         outliers: s.outliers,
+        precision: None,
     }
 }
 

@@ -466,6 +466,7 @@ fn measurement<A: Arithmetic>(
         bytes_per_s: Some(len as f64 * 1e9 / st.median),
         cycles_per_byte: None,
         outliers: st.outliers.clone(),
+        precision: None,
     };
     let mut params = BTreeMap::new();
     params.insert("encoding".into(), opts.encoding.name().to_string());
@@ -503,6 +504,8 @@ fn measurement<A: Arithmetic>(
         labels,
         warnings,
         extra: BTreeMap::new(),
+        paired: Vec::new(),
+        machine_load: None,
     }
 }
 

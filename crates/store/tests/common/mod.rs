@@ -65,6 +65,7 @@ pub fn measured() -> Measurement {
             bytes_per_s: Some(3.2e9),
             cycles_per_byte: Some(0.906),
             outliers: vec![],
+            precision: None,
         }),
         status: CaseStatus::Measured,
         reason: None,
@@ -75,6 +76,8 @@ pub fn measured() -> Measurement {
         labels: vec!["fast path".into()],
         warnings: vec!["1 outlier".into()],
         extra: BTreeMap::new(),
+        paired: vec![],
+        machine_load: None,
     }
 }
 

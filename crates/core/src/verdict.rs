@@ -1,0 +1,270 @@
+//! Verdicts decided on intervals, never on a point estimate.
+//!
+//! Every conclusion the tool prints (a seed paper's claim, the fidelity of a
+//! backend against its peer, a recommendation's premise, a case that changed
+//! between two runs) is one of four states. "Inconclusive" exists because a
+//! noisy machine often cannot tell: a ratio whose 95% interval straddles the
+//! claim's threshold proves neither side, and saying "holds" there would flip
+//! from run to run.
+
+use crate::model::{Measurement, PairedRatio};
+use serde::{Deserialize, Serialize};
+
+/// The outcome of testing a claim against measurements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The whole interval satisfies the claim.
+    Holds,
+    /// The whole interval contradicts the claim.
+    Differs,
+    /// The interval straddles the claim's threshold: this run cannot tell.
+    Inconclusive,
+    /// Too few (or no) measurements to test the claim.
+    NotMeasured,
+}
+
+impl Verdict {
+    /// The words printed in tables ("holds here", ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds here",
+            Verdict::Differs => "differs here",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::NotMeasured => "not measured",
+        }
+    }
+
+    /// Combines verdicts of the parts of one claim: any difference wins,
+    /// then any doubt, then any gap; all holding is holding.
+    pub fn all(parts: impl IntoIterator<Item = Verdict>) -> Verdict {
+        let mut out = Verdict::Holds;
+        let mut any = false;
+        for v in parts {
+            any = true;
+            out = match (out, v) {
+                (Verdict::Differs, _) | (_, Verdict::Differs) => Verdict::Differs,
+                (Verdict::Inconclusive, _) | (_, Verdict::Inconclusive) => Verdict::Inconclusive,
+                (Verdict::NotMeasured, _) | (_, Verdict::NotMeasured) => Verdict::NotMeasured,
+                _ => Verdict::Holds,
+            };
+        }
+        if any {
+            out
+        } else {
+            Verdict::NotMeasured
+        }
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A ratio with its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Point estimate (median).
+    pub value: f64,
+    /// 95% interval, `lo <= value <= hi`.
+    pub lo: f64,
+    /// Upper end of the interval.
+    pub hi: f64,
+    /// True when the interval comes from rounds measured together
+    /// (paired); false when two separately measured medians were divided.
+    pub paired: bool,
+}
+
+impl Estimate {
+    /// An estimate whose interval is the point itself (published figures).
+    pub fn exact(value: f64) -> Self {
+        Self {
+            value,
+            lo: value,
+            hi: value,
+            paired: false,
+        }
+    }
+
+    /// `1 / self`: the interval's ends swap.
+    pub fn inverse(self) -> Self {
+        Self {
+            value: 1.0 / self.value,
+            lo: 1.0 / self.hi,
+            hi: 1.0 / self.lo,
+            paired: self.paired,
+        }
+    }
+
+    /// Half the interval's width relative to the value (0.01 = +-1%).
+    pub fn relative_half_width(&self) -> f64 {
+        if self.value.abs() > 0.0 {
+            (self.hi - self.lo) / 2.0 / self.value.abs()
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Claim "value >= min" (with `tolerance`, a fraction, in the claim's
+    /// favour: "more than twice" tested at 2.0 with 0.03 accepts 1.94).
+    pub fn at_least(&self, min: f64, tolerance: f64) -> Verdict {
+        let edge = min * (1.0 - tolerance);
+        self.decide(self.lo >= edge, self.hi < edge)
+    }
+
+    /// Claim "value <= max" (with `tolerance` in the claim's favour).
+    pub fn at_most(&self, max: f64, tolerance: f64) -> Verdict {
+        let edge = max * (1.0 + tolerance);
+        self.decide(self.hi <= edge, self.lo > edge)
+    }
+
+    /// Claim "value lies in [lo, hi]" (a band such as "2-3x", widened by
+    /// `tolerance` on both sides).
+    pub fn within(&self, lo: f64, hi: f64, tolerance: f64) -> Verdict {
+        let (a, b) = (lo * (1.0 - tolerance), hi * (1.0 + tolerance));
+        self.decide(self.lo >= a && self.hi <= b, self.hi < a || self.lo > b)
+    }
+
+    fn decide(&self, holds: bool, differs: bool) -> Verdict {
+        if !self.value.is_finite() || !self.lo.is_finite() || !self.hi.is_finite() {
+            Verdict::NotMeasured
+        } else if holds {
+            Verdict::Holds
+        } else if differs {
+            Verdict::Differs
+        } else {
+            Verdict::Inconclusive
+        }
+    }
+}
+
+/// Time ratio `a / b` (above 1: `a` is slower) with its interval.
+///
+/// When the two were measured as a paired group, the engine stored the
+/// median of per-round ratios and its bootstrap interval on `a`; that is
+/// used. Otherwise the medians are divided and the interval is the
+/// conservative quotient of the two medians' intervals. `None` when either
+/// has no statistics.
+pub fn time_ratio(a: &Measurement, b: &Measurement) -> Option<Estimate> {
+    let key = b.case_key();
+    if let Some(p) = a.paired.iter().find(|p| p.other == key) {
+        return Some(from_paired(p));
+    }
+    let own = a.case_key();
+    if let Some(p) = b.paired.iter().find(|p| p.other == own) {
+        return Some(from_paired(p).inverse());
+    }
+    let (sa, sb) = (a.stats.as_ref()?, b.stats.as_ref()?);
+    if sa.median <= 0.0 || sb.median <= 0.0 {
+        return None;
+    }
+    let (alo, ahi) = interval_or_point(sa.ci95, sa.median);
+    let (blo, bhi) = interval_or_point(sb.ci95, sb.median);
+    Some(Estimate {
+        value: sa.median / sb.median,
+        lo: alo / bhi,
+        hi: ahi / blo,
+        paired: false,
+    })
+}
+
+/// Speed ratio `a / b` (above 1: `a` is faster), i.e. `time(b) / time(a)`.
+pub fn speedup(a: &Measurement, b: &Measurement) -> Option<Estimate> {
+    time_ratio(b, a)
+}
+
+fn from_paired(p: &PairedRatio) -> Estimate {
+    Estimate {
+        value: p.ratio,
+        lo: p.ci95[0],
+        hi: p.ci95[1],
+        paired: true,
+    }
+}
+
+fn interval_or_point(ci: [f64; 2], median: f64) -> (f64, f64) {
+    if ci[0] > 0.0 && ci[1] >= ci[0] && ci[0].is_finite() && ci[1].is_finite() {
+        (ci[0].min(median), ci[1].max(median))
+    } else {
+        (median, median)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn est(value: f64, lo: f64, hi: f64) -> Estimate {
+        Estimate {
+            value,
+            lo,
+            hi,
+            paired: true,
+        }
+    }
+
+    #[test]
+    fn a_claim_is_decided_on_the_interval() {
+        assert_eq!(est(2.5, 2.4, 2.6).at_least(2.0, 0.0), Verdict::Holds);
+        assert_eq!(est(1.6, 1.5, 1.7).at_least(2.0, 0.0), Verdict::Differs);
+        assert_eq!(est(2.0, 1.9, 2.1).at_least(2.0, 0.0), Verdict::Inconclusive);
+        assert_eq!(est(1.96, 1.95, 1.97).at_least(2.0, 0.03), Verdict::Holds);
+    }
+
+    #[test]
+    fn a_band_claim_fails_above_the_band_too() {
+        // "2-3x faster" is not confirmed by 8.45x.
+        assert_eq!(est(8.45, 8.3, 8.6).within(2.0, 3.0, 0.05), Verdict::Differs);
+        assert_eq!(est(2.5, 2.4, 2.6).within(2.0, 3.0, 0.05), Verdict::Holds);
+        assert_eq!(
+            est(3.1, 2.9, 3.3).within(2.0, 3.0, 0.05),
+            Verdict::Inconclusive
+        );
+    }
+
+    #[test]
+    fn combined_verdicts_take_the_weakest_part() {
+        use Verdict::*;
+        assert_eq!(Verdict::all([Holds, Holds]), Holds);
+        assert_eq!(Verdict::all([Holds, Inconclusive]), Inconclusive);
+        assert_eq!(Verdict::all([Inconclusive, Differs]), Differs);
+        assert_eq!(Verdict::all([Holds, NotMeasured]), NotMeasured);
+        assert_eq!(Verdict::all([]), NotMeasured);
+    }
+
+    #[test]
+    fn unpaired_ratios_take_the_conservative_interval() {
+        let mut a = crate::CaseSpec::new("s", "A", "x", "1", "op")
+            .measurement(crate::CaseStatus::Measured, None);
+        let mut b = crate::CaseSpec::new("s", "B", "x", "1", "op")
+            .measurement(crate::CaseStatus::Measured, None);
+        a.stats = Some(crate::Summary {
+            median: 200.0,
+            ci95: [190.0, 210.0],
+            ..Default::default()
+        });
+        b.stats = Some(crate::Summary {
+            median: 100.0,
+            ci95: [95.0, 105.0],
+            ..Default::default()
+        });
+        let r = time_ratio(&a, &b).unwrap();
+        assert_eq!(r.value, 2.0);
+        assert!((r.lo - 190.0 / 105.0).abs() < 1e-12 && (r.hi - 210.0 / 95.0).abs() < 1e-12);
+        assert!(!r.paired);
+        let s = speedup(&a, &b).unwrap();
+        assert_eq!(s.value, 0.5);
+        // Paired data on either side wins over the quotient.
+        b.paired.push(PairedRatio {
+            other: a.case_key(),
+            ratio: 0.5,
+            ci95: [0.49, 0.51],
+            rounds: 9,
+        });
+        let r = time_ratio(&a, &b).unwrap();
+        assert!(r.paired && (r.value - 2.0).abs() < 1e-12);
+        assert!((r.lo - 1.0 / 0.51).abs() < 1e-12);
+    }
+}
