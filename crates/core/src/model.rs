@@ -249,8 +249,12 @@ pub struct Measurement {
     /// Free-form numbers a suite wants kept (per-thread ops/s, efficiency).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub extra: BTreeMap<String, f64>,
-    /// Ratios to the other members of the comparison group this case was
-    /// measured in, round by round (DESIGN.md section 3.7).
+    /// The comparison group this case was measured in (DESIGN.md section
+    /// 3.7): every member's `samples_ns[i]` was taken in round `i` of the
+    /// group, so any two members' ratio is estimated round by round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Paired ratios to references outside the stored members (the canary).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paired: Vec<PairedRatio>,
     /// How busy the machine was while this case was sampled.

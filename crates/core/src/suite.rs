@@ -148,6 +148,10 @@ pub struct CaseSpec {
     pub threads: u32,
     /// A rough guess of one operation's time, for the ETA (ns); 0 = unknown.
     pub expected_ns: f64,
+    /// The comparison group the suite puts this case in; `None` lets the
+    /// engine group it with the cases of the same suite, operation, size
+    /// and thread count (the backends and primitives compared at one size).
+    pub group: Option<String>,
 }
 
 impl CaseSpec {
@@ -170,6 +174,7 @@ impl CaseSpec {
             labels: Vec::new(),
             threads: 1,
             expected_ns: 0.0,
+            group: None,
         }
     }
     /// Sets the bytes per operation.
@@ -195,6 +200,11 @@ impl CaseSpec {
     /// Sets the thread count.
     pub fn threads(mut self, n: u32) -> Self {
         self.threads = n.max(1);
+        self
+    }
+    /// Puts the case in a named comparison group.
+    pub fn group(mut self, key: impl Into<String>) -> Self {
+        self.group = Some(key.into());
         self
     }
     /// Sets the expected time of one operation (ns), for the ETA.
@@ -223,6 +233,7 @@ impl CaseSpec {
             labels: self.labels.clone(),
             warnings: Vec::new(),
             extra: BTreeMap::new(),
+            group: self.group.clone(),
             paired: Vec::new(),
             machine_load: None,
         }

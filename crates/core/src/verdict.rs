@@ -148,6 +148,9 @@ impl Estimate {
 /// conservative quotient of the two medians' intervals. `None` when either
 /// has no statistics.
 pub fn time_ratio(a: &Measurement, b: &Measurement) -> Option<Estimate> {
+    if let Some(p) = same_rounds(a, b) {
+        return Some(p);
+    }
     let key = b.case_key();
     if let Some(p) = a.paired.iter().find(|p| p.other == key) {
         return Some(from_paired(p));
@@ -173,6 +176,30 @@ pub fn time_ratio(a: &Measurement, b: &Measurement) -> Option<Estimate> {
 /// Speed ratio `a / b` (above 1: `a` is faster), i.e. `time(b) / time(a)`.
 pub fn speedup(a: &Measurement, b: &Measurement) -> Option<Estimate> {
     time_ratio(b, a)
+}
+
+/// The paired estimate when both were sampled in the rounds of one group.
+fn same_rounds(a: &Measurement, b: &Measurement) -> Option<Estimate> {
+    let (ga, gb) = (a.group.as_ref()?, b.group.as_ref()?);
+    if ga != gb {
+        return None;
+    }
+    let seed = seed_of(&a.case_key()) ^ seed_of(&b.case_key()).rotate_left(17);
+    let p = cryptobench_stats::paired_ratio(&a.samples_ns, &b.samples_ns, seed)?;
+    Some(Estimate {
+        value: p.ratio,
+        lo: p.ci95.0.min(p.ratio),
+        hi: p.ci95.1.max(p.ratio),
+        paired: true,
+    })
+}
+
+/// A deterministic bootstrap seed (FNV-1a of a case key), so the same
+/// stored run always gives the same interval.
+pub fn seed_of(key: &str) -> u64 {
+    key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 fn from_paired(p: &PairedRatio) -> Estimate {
@@ -266,5 +293,26 @@ mod tests {
         let r = time_ratio(&a, &b).unwrap();
         assert!(r.paired && (r.value - 2.0).abs() < 1e-12);
         assert!((r.lo - 1.0 / 0.51).abs() < 1e-12);
+    }
+
+    #[test]
+    fn members_of_one_group_are_compared_round_by_round() {
+        let member = |name: &str, scale: f64| {
+            let mut m = crate::CaseSpec::new("s", name, "x", "1", "op")
+                .measurement(crate::CaseStatus::Measured, None);
+            // The machine slows down by 30% over the rounds; both follow.
+            m.samples_ns = (0..12).map(|i| scale * (1.0 + 0.03 * i as f64)).collect();
+            m.stats = Some(crate::Summary {
+                median: scale * 1.165,
+                ci95: [scale, scale * 1.33],
+                ..Default::default()
+            });
+            m.group = Some("g1".into());
+            m
+        };
+        let (a, b) = (member("A", 300.0), member("B", 100.0));
+        let r = time_ratio(&a, &b).unwrap();
+        assert!(r.paired);
+        assert!((r.value - 3.0).abs() < 1e-9 && r.relative_half_width() < 1e-9);
     }
 }

@@ -504,6 +504,7 @@ fn measurement<A: Arithmetic>(
         labels,
         warnings,
         extra: BTreeMap::new(),
+        group: None,
         paired: Vec::new(),
         machine_load: None,
     }

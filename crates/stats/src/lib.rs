@@ -20,6 +20,9 @@
 //!   type 7, the default of R and numpy).
 #![deny(missing_docs)]
 
+pub mod paired;
+pub use paired::{median_ci_rank, paired_ratio, relative_half_width, PairedEstimate};
+
 /// Ascending copy of `xs`, ordered with `f64::total_cmp`.
 pub fn sorted(xs: &[f64]) -> Vec<f64> {
     let mut v = xs.to_vec();

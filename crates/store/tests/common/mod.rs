@@ -76,6 +76,7 @@ pub fn measured() -> Measurement {
         labels: vec!["fast path".into()],
         warnings: vec!["1 outlier".into()],
         extra: BTreeMap::new(),
+        group: None,
         paired: vec![],
         machine_load: None,
     }
