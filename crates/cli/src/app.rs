@@ -53,6 +53,9 @@ pub fn run_config(g: &Global) -> Result<RunConfig> {
         budget.min_sample =
             units::parse_duration(t).map_err(|e| Error::usage(format!("--min-sample: {e}")))?;
     }
+    if let Some(p) = &g.precision {
+        budget.precision = parse_precision(p)?;
+    }
     if let Some(s) = &g.samples {
         budget.samples = parse_count("--samples", s, 3, 100_000)? as usize;
         budget.min_slow_samples = budget.min_slow_samples.min(budget.samples);
@@ -83,6 +86,22 @@ pub fn run_config(g: &Global) -> Result<RunConfig> {
         verbose: g.verbose,
         threads,
     })
+}
+
+/// `--precision`: a percentage (`1`, `1%`, `0.5`) between 0.1% and 50%.
+pub fn parse_precision(text: &str) -> Result<f64> {
+    let v: f64 = text.trim().trim_end_matches('%').parse().map_err(|_| {
+        Error::usage(format!(
+            "--precision: '{text}' is not a percentage (accepted: 0.1 to 50, e.g. 1 or 0.5%)"
+        ))
+    })?;
+    if !(0.1..=50.0).contains(&v) {
+        return Err(Error::usage(format!(
+            "--precision: {v} is out of range (accepted: 0.1 to 50 percent)"
+        ))
+        .into());
+    }
+    Ok(v / 100.0)
 }
 
 /// A whole number within bounds, or a usage error naming the flag.
@@ -283,7 +302,11 @@ pub fn bench_as(
     install_ctrl_c();
 
     let bar = progress_bar(g, cases.len());
-    let (_, stopped) = runner::run_cases(&cases, &cfg.budget, &mut |ev| match ev {
+    let options = runner::Options {
+        canary: true,
+        seed: cfg.seed,
+    };
+    let (_, stopped) = runner::run_cases_with(&cases, &cfg.budget, options, &mut |ev| match ev {
         runner::Event::Started { case, .. } => {
             let s = &case.spec;
             bar.set_message(format!(

@@ -32,6 +32,10 @@ pub struct Global {
         allow_hyphen_values = true
     )]
     pub time: Option<String>,
+    /// Stop sampling a case once its median's 95% interval is within this
+    /// many percent (default 1); slow cases stop at their time budget.
+    #[arg(long, global = true, value_name = "PCT", allow_hyphen_values = true)]
+    pub precision: Option<String>,
     /// Samples per case (at least 3).
     #[arg(long, global = true, value_name = "N", allow_hyphen_values = true)]
     pub samples: Option<String>,

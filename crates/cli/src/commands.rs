@@ -242,8 +242,9 @@ fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
     let store = open_store_for_reading(g)?;
     let baseline = store.load_run(&a.baseline)?;
     let candidate = store.load_run(&a.candidate)?;
-    let cases = tables::compare_runs(&baseline, &candidate, threshold);
-    let t = tables::comparison_table(&cases, &baseline, &candidate, threshold);
+    let cmp = tables::compare_full(&baseline, &candidate, threshold);
+    let cases = &cmp.cases;
+    let t = tables::comparison_table(&cmp, &baseline, &candidate);
     if !g.quiet {
         println!("{}", text::render(&t, false));
     }

@@ -12,6 +12,16 @@ use std::collections::BTreeMap;
 /// Schema identifier written into every run; bump on incompatible change.
 pub const SCHEMA: &str = "cryptobench/1";
 
+/// Suite name of the canary's measurement in a run (the machine's speed
+/// through the run; see the engine's `canary` module).
+pub const CANARY_SUITE: &str = "noise";
+/// Primitive name of the canary's measurement.
+pub const CANARY_PRIMITIVE: &str = "canary";
+/// `Measurement::extra` key of a run's noise floor (a fraction).
+pub const NOISE_FLOOR_KEY: &str = "noise_floor";
+/// `PairedRatio::other` of a case's ratio to the canary.
+pub const CANARY_PAIRED_KEY: &str = "canary";
+
 /// State of a run as stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -296,6 +306,14 @@ fn one() -> u32 {
 }
 
 impl Measurement {
+    /// True for the canary's own measurement.
+    pub fn is_canary(&self) -> bool {
+        self.suite == CANARY_SUITE && self.primitive == CANARY_PRIMITIVE
+    }
+    /// The case's time relative to the canary in the same rounds.
+    pub fn canary_ratio(&self) -> Option<&PairedRatio> {
+        self.paired.iter().find(|p| p.other == CANARY_PAIRED_KEY)
+    }
     /// A stable key identifying the case across runs (for `compare`).
     pub fn case_key(&self) -> String {
         let params: Vec<String> = self

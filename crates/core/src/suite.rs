@@ -14,6 +14,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The default target of `--precision`: a 95% interval within +-1%.
+pub const DEFAULT_PRECISION: f64 = 0.01;
+
 /// How long and how often one case is sampled (DESIGN.md section 3.3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Budget {
@@ -27,6 +30,9 @@ pub struct Budget {
     pub warmup: Duration,
     /// Fewest samples accepted for slow operations (each a single call).
     pub min_slow_samples: usize,
+    /// Sampling stops once the 95% interval of the median (and of each
+    /// paired ratio) is within this fraction of it (`--precision`, 0.01).
+    pub precision: f64,
 }
 
 impl Budget {
@@ -38,6 +44,7 @@ impl Budget {
             time_per_case: Duration::from_millis(300),
             warmup: Duration::from_millis(30),
             min_slow_samples: 3,
+            precision: DEFAULT_PRECISION,
         }
     }
     /// `--quick`: smoke runs; 2 ms samples, 15 of them, ~50 ms per case.
@@ -48,6 +55,7 @@ impl Budget {
             time_per_case: Duration::from_millis(50),
             warmup: Duration::from_millis(5),
             min_slow_samples: 3,
+            precision: DEFAULT_PRECISION,
         }
     }
     /// `--full`: 20 ms samples, 30 of them, ~1 s per case.
@@ -58,6 +66,7 @@ impl Budget {
             time_per_case: Duration::from_secs(1),
             warmup: Duration::from_millis(100),
             min_slow_samples: 5,
+            precision: DEFAULT_PRECISION,
         }
     }
 }

@@ -11,9 +11,12 @@
 //! runs one case instance per thread behind a barrier.
 #![deny(missing_docs)]
 
+pub mod canary;
 pub mod clock;
 pub mod fingerprint;
+pub mod group;
 pub mod interrupt;
+pub mod load;
 pub mod measure;
 pub mod peers;
 pub mod runner;

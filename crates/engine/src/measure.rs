@@ -20,7 +20,7 @@ use cryptobench_core::{
 pub const BOOTSTRAP_SEED: u64 = 0x00C0_FFEE;
 
 /// Upper bound on samples, as a multiple of `Budget::samples`.
-const MAX_SAMPLE_FACTOR: usize = 4;
+pub(crate) const MAX_SAMPLE_FACTOR: usize = 4;
 
 /// Result of timing: per-op wall and CPU samples and the batch size.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -60,34 +60,52 @@ pub fn time_batch(
     Ok((iters, t1.saturating_sub(t0) as f64, cpu))
 }
 
-/// Calibrates and samples a prepared, checked case.
-pub fn sample(
+/// The batch size a case settled on, and what calibration learned.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Calibration {
+    /// Operations per sample.
+    pub iters: u64,
+    /// One operation lasts at least a sample (or the case fixes its own
+    /// batch): few samples of one batch each.
+    pub slow: bool,
+    /// ns per operation of the last calibration batch.
+    pub last_ns: f64,
+    /// Wall time of the last calibration batch, ns.
+    pub batch_ns: f64,
+    /// The last calibration batch (ops, wall, cpu), kept as the first sample
+    /// when [`Case::calibration_is_a_sample`].
+    pub first: (u64, f64, Option<f64>),
+    /// A stop was requested during calibration.
+    pub interrupted: bool,
+}
+
+/// Grows the batch until one lasts `min_sample`, then warms up.
+///
+/// The batch is multiplied by at most 10 per step, so it overshoots the
+/// minimum by at most 10x; the calibration batches double as warm-up, which
+/// continues until `Budget::warmup` has passed (not for slow cases, whose
+/// every call is a sample).
+pub fn calibrate(
     case: &mut dyn Case,
     budget: &Budget,
     clock: &dyn Clock,
-) -> Result<Sampled, CaseError> {
+) -> Result<Calibration, CaseError> {
     let min_sample = budget.min_sample.as_nanos() as f64;
-    let mut out = Sampled::default();
     let start = clock.now_ns();
-
-    // Calibration (and warm-up).
-    let mut iters = case.fixed_iterations().unwrap_or(1).max(1);
-    let mut last;
-    let mut batch_ns;
-    let mut first;
+    let fixed = case.fixed_iterations();
+    let mut iters = fixed.unwrap_or(1).max(1);
+    let mut cal = Calibration::default();
     loop {
         let (ops, wall, cpu) = time_batch(case, iters, clock)?;
-        first = (ops, wall, cpu);
-        last = wall / ops as f64;
+        cal.first = (ops, wall, cpu);
+        cal.last_ns = wall / ops as f64;
         // A self-timed case may do more operations than asked (an external
         // tool's own loop): the batch's cost is its wall time, not ops x iters.
-        batch_ns = wall;
-        if case.fixed_iterations().is_some() || wall >= min_sample {
-            iters = if case.fixed_iterations().is_some() {
-                iters
-            } else {
-                ops
-            };
+        cal.batch_ns = wall;
+        if fixed.is_some() || wall >= min_sample {
+            if fixed.is_none() {
+                iters = ops;
+            }
             break;
         }
         let factor = if wall <= 0.0 {
@@ -97,29 +115,61 @@ pub fn sample(
         };
         iters = ((iters as f64) * factor).ceil() as u64;
         if stop_requested() {
-            out.interrupted = true;
-            return Ok(out);
+            cal.interrupted = true;
+            return Ok(cal);
         }
     }
-    let slow = batch_ns >= min_sample && iters == 1 || case.fixed_iterations().is_some();
-    if !slow {
+    cal.iters = iters;
+    cal.slow = cal.batch_ns >= min_sample && iters == 1 || fixed.is_some();
+    if !cal.slow {
         while (clock.now_ns() - start) < budget.warmup.as_nanos() as u64 {
             time_batch(case, iters, clock)?;
+            if stop_requested() {
+                cal.interrupted = true;
+                return Ok(cal);
+            }
         }
     }
+    Ok(cal)
+}
 
-    // How many samples fit.
+/// The warning a slow case carries when it got fewer samples than usual.
+pub(crate) fn slow_warning(cal: &Calibration, samples: usize, budget: &Budget) -> Option<String> {
+    (cal.slow && samples < budget.samples).then(|| {
+        format!(
+            "slow operation ({} per call): {} samples of {} call(s), fewer than the usual {}",
+            cryptobench_core::units::format_ns(cal.last_ns),
+            samples,
+            cal.iters,
+            budget.samples
+        )
+    })
+}
+
+/// Calibrates and samples one prepared, checked case on its own (the
+/// multi-thread runner's single-thread reference).
+pub fn sample(
+    case: &mut dyn Case,
+    budget: &Budget,
+    clock: &dyn Clock,
+) -> Result<Sampled, CaseError> {
+    let mut out = Sampled::default();
+    let cal = calibrate(case, budget, clock)?;
+    if cal.interrupted {
+        out.interrupted = true;
+        return Ok(out);
+    }
     let per_case = budget.time_per_case.as_nanos() as f64;
-    let wanted = if slow {
-        let fit = (per_case / batch_ns.max(1.0)).floor() as usize;
+    let wanted = if cal.slow {
+        let fit = (per_case / cal.batch_ns.max(1.0)).floor() as usize;
         fit.clamp(budget.min_slow_samples.max(1), budget.samples.max(1))
     } else {
         budget.samples.max(1)
     };
     let cap = wanted * MAX_SAMPLE_FACTOR;
     let sampling_start = clock.now_ns();
-    if slow && case.calibration_is_a_sample() {
-        let (ops, wall, cpu) = first;
+    if cal.slow && case.calibration_is_a_sample() {
+        let (ops, wall, cpu) = cal.first;
         out.wall.push(wall / ops as f64);
         if let Some(c) = cpu {
             out.cpu.push(c / ops as f64);
@@ -130,26 +180,19 @@ pub fn sample(
             out.interrupted = true;
             break;
         }
-        let (ops, wall, cpu) = time_batch(case, iters, clock)?;
+        let (ops, wall, cpu) = time_batch(case, cal.iters, clock)?;
         out.wall.push(wall / ops as f64);
         if let Some(c) = cpu {
             out.cpu.push(c / ops as f64);
         }
         let spent = (clock.now_ns() - sampling_start) as f64;
-        if out.wall.len() >= wanted && (slow || spent >= per_case) {
+        if out.wall.len() >= wanted && (cal.slow || spent >= per_case) {
             break;
         }
     }
-    out.iters = iters;
-    if slow && out.wall.len() < budget.samples {
-        out.warnings.push(format!(
-            "slow operation ({} per call): {} samples of {} call(s), fewer than the usual {}",
-            cryptobench_core::units::format_ns(last),
-            out.wall.len(),
-            iters,
-            budget.samples
-        ));
-    }
+    out.iters = cal.iters;
+    out.warnings
+        .extend(slow_warning(&cal, out.wall.len(), budget));
     Ok(out)
 }
 
@@ -180,8 +223,9 @@ pub fn summarize(samples: &[f64], bytes: u64, threads: u32) -> Summary {
     }
 }
 
-/// Builds, checks and measures one case. Returns `None` only when the
-/// engine was interrupted before the case produced anything worth keeping.
+/// Builds, checks and measures one case (a comparison group of one).
+/// Returns `None` only when the engine was interrupted before the case
+/// produced anything worth keeping.
 pub fn measure_case(
     spec: &CaseSpec,
     factory: &CaseFactory,
@@ -191,27 +235,29 @@ pub fn measure_case(
     if spec.threads > 1 {
         return crate::threads::measure_threads(spec, factory, budget);
     }
-    let mut case = match factory() {
-        Ok(c) => c,
-        Err(e) => return Some(from_case_error(spec, e, Vec::new())),
-    };
+    let member = crate::group::Member { spec, factory };
+    let mut out = crate::group::measure_group("", &[member], budget, clock, None, 0);
+    out.measurements.pop().flatten()
+}
+
+/// Builds a case and runs its checks: the one check-before-timing step.
+/// `Err` is the finished measurement of a case that cannot be timed (it
+/// could not be built, or a check failed).
+pub fn build_checked(
+    spec: &CaseSpec,
+    factory: &CaseFactory,
+) -> Result<(Box<dyn Case>, Measurement), Box<Measurement>> {
+    let mut case = factory().map_err(|e| Box::new(from_case_error(spec, e, Vec::new())))?;
     let checks = case.checks();
     let mut m = spec.measurement(CaseStatus::Measured, None);
     if let Some(bad) = checks.iter().find(|c| c.outcome == CheckOutcome::Fail) {
         m.status = CaseStatus::Failed;
         m.reason = Some(format!("{}: {}", bad.name, bad.detail));
         m.checks = checks;
-        return Some(m);
+        return Err(Box::new(m));
     }
     m.checks = checks;
-    match sample(case.as_mut(), budget, clock) {
-        Ok(s) if s.interrupted && s.wall.len() < 3 => None,
-        Ok(s) => {
-            finish(&mut m, s);
-            Some(m)
-        }
-        Err(e) => Some(from_case_error(spec, e, m.checks)),
-    }
+    Ok((case, m))
 }
 
 /// Fills the numbers of a measurement from its samples.
@@ -290,6 +336,7 @@ mod tests {
             time_per_case: Duration::from_millis(300),
             warmup: Duration::from_millis(30),
             min_slow_samples: 3,
+            precision: 0.01,
         }
     }
 

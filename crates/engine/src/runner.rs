@@ -1,14 +1,27 @@
-//! Runs a list of planned cases in order and reports each as it finishes.
+//! Runs a list of planned cases, group by group, and reports each case as
+//! it finishes.
 //!
 //! The runner does no I/O: the binary listens to [`Event`]s to store every
 //! measurement the moment it exists and to drive the progress bar. Skipped
 //! and unavailable cases become measurements too, so nothing is silently
-//! dropped from a report.
+//! dropped from a report. Cases are measured in comparison groups
+//! ([`crate::group`]): the cases a suite put in one group, or else those of
+//! one suite, operation, size and thread count, i.e. the backends and
+//! primitives a report compares at one size.
 
+use crate::canary::Canary;
 use crate::clock::MonotonicClock;
+use crate::group::{measure_group, Member};
 use crate::interrupt::stop_requested;
-use crate::measure::measure_case;
-use cryptobench_core::{Budget, CaseStatus, Measurement, PlannedCase, Setup};
+use cryptobench_core::{Budget, CaseSpec, CaseStatus, Measurement, PlannedCase, Setup};
+use std::collections::BTreeMap;
+
+/// Most members of one group: a round of a large group takes long, and
+/// the interesting ratios are within a primitive or between a few.
+pub const MAX_GROUP: usize = 16;
+/// Bytes the members of one group may keep alive together (inputs and
+/// outputs of every member at once).
+const GROUP_MEMORY: u64 = 256 << 20;
 
 /// What the runner tells its listener.
 pub enum Event<'a> {
@@ -25,57 +38,222 @@ pub enum Event<'a> {
     Finished(&'a Measurement),
 }
 
-/// Runs every case; returns the measurements and whether a stop was requested.
+/// How the engine runs a plan.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Time the canary in every round and add its measurement at the end.
+    pub canary: bool,
+    /// Seed of the rounds' random order (`--seed`); `None` draws one.
+    pub seed: Option<u64>,
+}
+
+/// Runs every case without a canary; returns the measurements and whether
+/// a stop was requested.
 pub fn run_cases(
     cases: &[PlannedCase],
     budget: &Budget,
     listener: &mut dyn FnMut(Event<'_>),
 ) -> (Vec<Measurement>, bool) {
-    let clock = MonotonicClock;
-    let mut out = Vec::with_capacity(cases.len());
-    for (index, case) in cases.iter().enumerate() {
-        if stop_requested() {
-            return (out, true);
+    run_cases_with(cases, budget, Options::default(), listener)
+}
+
+/// The group key the engine uses when the suite named none.
+pub fn default_group(spec: &CaseSpec) -> String {
+    format!(
+        "{}/{}/{}B/t{}",
+        spec.suite, spec.operation, spec.input_bytes, spec.threads
+    )
+}
+
+/// The plan cut into groups, as indices into `cases`, in the order their
+/// first member was planned. Multi-thread cases and cases that will not be
+/// built stay alone. A group's members are ordered by primitive (in plan
+/// order) and cut into chunks of at most [`MAX_GROUP`] without splitting a
+/// primitive where it fits, so a primitive's backends and peers pair up.
+pub fn plan_groups(cases: &[PlannedCase]) -> Vec<(String, Vec<usize>)> {
+    let mut keys: Vec<String> = Vec::new();
+    let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, c) in cases.iter().enumerate() {
+        let key = match (&c.setup, c.spec.threads) {
+            (Setup::Ready(_), 1) => c
+                .spec
+                .group
+                .clone()
+                .unwrap_or_else(|| default_group(&c.spec)),
+            _ => format!("#{i}"),
+        };
+        if !by_key.contains_key(&key) {
+            keys.push(key.clone());
         }
-        listener(Event::Started {
-            index,
-            total: cases.len(),
-            case,
-        });
-        let m = match &case.setup {
+        by_key.entry(key).or_default().push(i);
+    }
+    let mut out = Vec::new();
+    for key in keys {
+        let members = by_key.remove(&key).unwrap_or_default();
+        let bytes = members
+            .iter()
+            .map(|&i| cases[i].spec.input_bytes)
+            .max()
+            .unwrap_or(0);
+        let limit = (GROUP_MEMORY / (3 * bytes).max(1)).clamp(1, MAX_GROUP as u64) as usize;
+        // Blocks of one primitive, in plan order.
+        let mut blocks: Vec<Vec<usize>> = Vec::new();
+        for i in members {
+            match blocks
+                .iter_mut()
+                .find(|b| cases[b[0]].spec.primitive == cases[i].spec.primitive)
+            {
+                Some(b) => b.push(i),
+                None => blocks.push(vec![i]),
+            }
+        }
+        let mut chunk: Vec<usize> = Vec::new();
+        let mut n = 0;
+        for block in blocks {
+            if !chunk.is_empty() && chunk.len() + block.len() > limit {
+                n += 1;
+                out.push((format!("{key}#{n}"), std::mem::take(&mut chunk)));
+            }
+            for i in block {
+                if chunk.len() == limit {
+                    n += 1;
+                    out.push((format!("{key}#{n}"), std::mem::take(&mut chunk)));
+                }
+                chunk.push(i);
+            }
+        }
+        if !chunk.is_empty() {
+            n += 1;
+            out.push((format!("{key}#{n}"), chunk));
+        }
+    }
+    out
+}
+
+/// Runs every case group by group; returns the measurements (the canary's
+/// last, when asked for) and whether a stop was requested.
+pub fn run_cases_with(
+    cases: &[PlannedCase],
+    budget: &Budget,
+    options: Options,
+    listener: &mut dyn FnMut(Event<'_>),
+) -> (Vec<Measurement>, bool) {
+    let clock = MonotonicClock;
+    let mut canary = options.canary.then(Canary::default);
+    let seed = options.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let mut out = Vec::with_capacity(cases.len() + 1);
+    let mut stopped = false;
+    for (id, members) in plan_groups(cases) {
+        if stop_requested() {
+            stopped = true;
+            break;
+        }
+        for &index in &members {
+            listener(Event::Started {
+                index,
+                total: cases.len(),
+                case: &cases[index],
+            });
+        }
+        let measured = measure_members(&id, &members, cases, budget, &clock, canary.as_mut(), seed);
+        for m in measured.iter().flatten() {
+            listener(Event::Finished(m));
+        }
+        let incomplete = measured.iter().any(Option::is_none);
+        out.extend(measured.into_iter().flatten());
+        if incomplete {
+            stopped = true;
+            break;
+        }
+    }
+    if let Some(m) = canary.as_ref().and_then(Canary::measurement) {
+        listener(Event::Finished(&m));
+        out.push(m);
+    }
+    (out, stopped || stop_requested())
+}
+
+/// Measures one group; a member that panics fails alone, as FAILED.
+fn measure_members(
+    id: &str,
+    members: &[usize],
+    cases: &[PlannedCase],
+    budget: &Budget,
+    clock: &MonotonicClock,
+    canary: Option<&mut Canary>,
+    seed: u64,
+) -> Vec<Option<Measurement>> {
+    let mut out: Vec<Option<Measurement>> = Vec::with_capacity(members.len());
+    let mut ready: Vec<(usize, Member<'_>)> = Vec::new();
+    for (slot, &i) in members.iter().enumerate() {
+        let case = &cases[i];
+        out.push(match &case.setup {
             Setup::Skipped(r) => Some(case.spec.measurement(CaseStatus::Skipped, Some(r.clone()))),
             Setup::Unavailable(r) => Some(
                 case.spec
                     .measurement(CaseStatus::Unavailable, Some(r.clone())),
             ),
+            Setup::Ready(f) if case.spec.threads > 1 => guarded(&case.spec, || {
+                crate::threads::measure_threads(&case.spec, f, budget)
+            }),
             Setup::Ready(f) => {
-                // A panicking backend must not take the run (and what it measured) down.
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    measure_case(&case.spec, f, budget, &clock)
-                }));
-                r.unwrap_or_else(|p| {
-                    let msg = p
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_else(|| "unknown panic".into());
-                    Some(case.spec.measurement(
-                        CaseStatus::Failed,
-                        Some(format!("the case panicked: {msg}")),
-                    ))
-                })
+                ready.push((
+                    slot,
+                    Member {
+                        spec: &case.spec,
+                        factory: f,
+                    },
+                ));
+                None
             }
-        };
-        match m {
-            Some(m) => {
-                listener(Event::Finished(&m));
-                out.push(m);
+        });
+    }
+    if ready.is_empty() {
+        return out;
+    }
+    let group: Vec<Member<'_>> = ready.iter().map(|(_, m)| *m).collect();
+    // A panicking backend must not take the run (and what it measured) down.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        measure_group(id, &group, budget, clock, canary, seed)
+    }));
+    match result {
+        Ok(r) => {
+            for ((slot, _), m) in ready.iter().zip(r.measurements) {
+                out[*slot] = m;
             }
-            None => return (out, true),
+        }
+        Err(p) => {
+            let msg = panic_message(p);
+            for (slot, m) in &ready {
+                out[*slot] = Some(m.spec.measurement(
+                    CaseStatus::Failed,
+                    Some(format!("the case (or one of its group) panicked: {msg}")),
+                ));
+            }
         }
     }
-    let stopped = stop_requested();
-    (out, stopped)
+    out
+}
+
+fn guarded(spec: &CaseSpec, f: impl FnOnce() -> Option<Measurement>) -> Option<Measurement> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
+        Some(spec.measurement(
+            CaseStatus::Failed,
+            Some(format!("the case panicked: {}", panic_message(p))),
+        ))
+    })
+}
+
+fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".into())
 }
 
 /// A rough duration estimate of a case in seconds, for the ETA.
@@ -91,5 +269,79 @@ pub fn estimate_secs(case: &PlannedCase, budget: &Budget) -> f64 {
             }
         }
         _ => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cryptobench_core::{Case, CaseError};
+
+    fn ready(suite: &str, primitive: &str, op: &str, bytes: u64) -> PlannedCase {
+        struct Nop;
+        impl Case for Nop {
+            fn run_batch(&mut self, _: u64) -> Result<(), CaseError> {
+                Ok(())
+            }
+        }
+        PlannedCase::ready(
+            CaseSpec::new(suite, primitive, "b", "1", op).size(bytes),
+            || Ok(Box::new(Nop) as Box<dyn Case>),
+        )
+    }
+
+    #[test]
+    fn cases_of_one_size_and_operation_form_a_group() {
+        let plan = vec![
+            ready("aead", "AES-256-GCM", "encrypt", 1024),
+            ready("aead", "AES-256-GCM", "encrypt", 16384),
+            ready("aead", "AEGIS-128L", "encrypt", 1024),
+            PlannedCase::skipped(
+                CaseSpec::new("aead", "X", "b", "1", "encrypt").size(1024),
+                "no",
+            ),
+        ];
+        let groups = plan_groups(&plan);
+        let members: Vec<Vec<usize>> = groups.iter().map(|g| g.1.clone()).collect();
+        assert_eq!(members, vec![vec![0, 2], vec![1], vec![3]]);
+    }
+
+    #[test]
+    fn large_groups_are_cut_without_splitting_a_primitive() {
+        let mut plan = Vec::new();
+        for p in 0..6 {
+            for b in 0..3 {
+                let mut c = ready("cipher", &format!("P{p}"), "encrypt", 16);
+                c.spec.backend = format!("b{b}");
+                plan.push(c);
+            }
+        }
+        let groups = plan_groups(&plan);
+        assert!(groups.iter().all(|(_, m)| m.len() <= MAX_GROUP));
+        for (_, m) in &groups {
+            let prims: std::collections::BTreeSet<_> =
+                m.iter().map(|&i| plan[i].spec.primitive.clone()).collect();
+            assert_eq!(prims.len() * 3, m.len(), "whole primitives per chunk");
+        }
+        // Large messages: fewer members share memory at once.
+        let big: Vec<PlannedCase> = (0..8)
+            .map(|p| ready("cipher", &format!("P{p}"), "encrypt", 20_000_000))
+            .collect();
+        assert!(plan_groups(&big).iter().all(|(_, m)| m.len() <= 4));
+    }
+
+    #[test]
+    fn the_canary_measurement_comes_last() {
+        let plan = vec![ready("t", "A", "op", 0), ready("t", "B", "op", 0)];
+        let options = Options {
+            canary: true,
+            seed: Some(1),
+        };
+        let (ms, stopped) = run_cases_with(&plan, &Budget::quick(), options, &mut |_| {});
+        assert!(!stopped);
+        assert_eq!(ms.len(), 3);
+        assert_eq!(ms[2].suite, crate::canary::SUITE);
+        assert_eq!(ms[0].group, ms[1].group);
+        assert!(ms[0].group.is_some());
     }
 }

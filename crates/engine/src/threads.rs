@@ -6,8 +6,8 @@
 
 use crate::clock::{Clock, MonotonicClock};
 use crate::interrupt::stop_requested;
-use crate::measure::{finish, from_case_error, sample, time_batch, Sampled};
-use cryptobench_core::{Budget, CaseFactory, CaseSpec, CaseStatus, CheckOutcome, Measurement};
+use crate::measure::{build_checked, finish, from_case_error, sample, time_batch, Sampled};
+use cryptobench_core::{Budget, CaseFactory, CaseSpec, Measurement};
 use std::sync::{Arc, Barrier, Mutex};
 
 /// Per thread, per round: (start ns, end ns, ops/s of that batch).
@@ -21,19 +21,10 @@ pub fn measure_threads(
 ) -> Option<Measurement> {
     let n = spec.threads.max(1) as usize;
     let clock = MonotonicClock;
-    let mut first = match factory() {
-        Ok(c) => c,
-        Err(e) => return Some(from_case_error(spec, e, Vec::new())),
+    let (mut first, mut m) = match build_checked(spec, factory) {
+        Ok(x) => x,
+        Err(done) => return Some(*done),
     };
-    let checks = first.checks();
-    let mut m = spec.measurement(CaseStatus::Measured, None);
-    if let Some(bad) = checks.iter().find(|c| c.outcome == CheckOutcome::Fail) {
-        m.status = CaseStatus::Failed;
-        m.reason = Some(format!("{}: {}", bad.name, bad.detail));
-        m.checks = checks;
-        return Some(m);
-    }
-    m.checks = checks;
 
     // Single-thread reference: calibrates the batch and gives the baseline
     // rate for the scaling efficiency.
@@ -136,7 +127,7 @@ pub fn measure_threads(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{Case, CaseError};
+    use cryptobench_core::{Case, CaseError, CaseStatus};
     use std::time::Duration;
 
     struct Spin(u64);

@@ -624,7 +624,8 @@ fn peer_section(ratios: &[PeerRatio<'_>]) -> String {
 }
 
 fn comparison_section(baseline: &Run, run: &Run) -> String {
-    let cases = tables::compare_runs(baseline, run, COMPARE_THRESHOLD);
+    let cmp = tables::compare_full(baseline, run, COMPARE_THRESHOLD);
+    let cases = &cmp.cases;
     let mut out = format!(
         "<section id=\"comparison\">\n<h2>Comparison with the baseline</h2>\n<p class=\"sub\">Baseline \
          <strong>{}</strong> ({}) against this run <strong>{}</strong>. Ratio = this run's time / the \
@@ -643,7 +644,7 @@ fn comparison_section(baseline: &Run, run: &Run) -> String {
     } else {
         let changed = cases
             .iter()
-            .filter(|c| c.comparison.verdict != Verdict::Unchanged)
+            .filter(|c| matches!(c.comparison.verdict, Verdict::Faster | Verdict::Slower))
             .count();
         let _ = write!(
             out,
@@ -682,7 +683,7 @@ fn comparison_section(baseline: &Run, run: &Run) -> String {
         }
         out.push_str(&chart_html(&chart));
     }
-    let table = tables::comparison_table(&cases, baseline, run, COMPARE_THRESHOLD);
+    let table = tables::comparison_table(&cmp, baseline, run);
     // Verdict cells are whole cells, so a plain replacement colours them.
     let html = table_html(&table)
         .replace(

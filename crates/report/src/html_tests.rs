@@ -188,7 +188,7 @@ fn baseline_adds_the_comparison_with_ratios_and_verdicts() {
     assert!(html.contains("<strong>1</strong> changed, <strong>1</strong> unchanged of 2"));
     assert!(html.contains("<td class=\"verdict-slower\">SLOWER</td>"));
     assert!(html.contains("<td>unchanged</td>"));
-    assert!(html.contains("2 case(s) compared, 1 changed"));
+    assert!(html.contains("2 case(s) compared: 1 unchanged (50%), 1 changed"));
     // A ratio near 1.25 with its interval.
     assert!(
         html.contains(">1.250<") || html.contains(">1.24"),

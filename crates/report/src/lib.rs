@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod charts;
+pub mod compare;
 pub mod html;
 mod html_extra;
 pub mod recommend;

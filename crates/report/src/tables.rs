@@ -1,9 +1,11 @@
 //! The generic tables every run gets: one per suite with every case, the run
 //! header, and the comparison of two runs.
 
+pub use crate::compare::{
+    compare_full, compare_runs, comparison_table, ComparedCase, RunComparison,
+};
 use cryptobench_core::units::{format_ns, format_ops, format_rate, format_size};
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
-use cryptobench_stats::{compare, compare_medians_only, Comparison, Verdict};
 
 /// The parameters of a case as `k=v` pairs, without the peer's command line.
 pub(crate) fn params(m: &Measurement) -> String {
@@ -159,130 +161,13 @@ pub fn run_header(run: &Run) -> String {
     s
 }
 
-/// One case of a comparison.
-#[derive(Debug, Clone)]
-pub struct ComparedCase {
-    /// The case key.
-    pub key: String,
-    /// Baseline and candidate measurements.
-    pub baseline: Measurement,
-    /// The candidate.
-    pub candidate: Measurement,
-    /// Ratio of medians (candidate / baseline time) and verdict.
-    pub comparison: Comparison,
-}
-
-/// Pairs the measured cases of two runs by case key and compares them.
-pub fn compare_runs(baseline: &Run, candidate: &Run, threshold: f64) -> Vec<ComparedCase> {
-    let mut out = Vec::new();
-    for c in candidate
-        .measurements
-        .iter()
-        .filter(|m| m.status == CaseStatus::Measured)
-    {
-        let key = c.case_key();
-        let Some(b) = baseline
-            .measurements
-            .iter()
-            .find(|m| m.status == CaseStatus::Measured && m.case_key() == key)
-        else {
-            continue;
-        };
-        let comparison = if b.samples_ns.len() >= 2 && c.samples_ns.len() >= 2 {
-            compare(&b.samples_ns, &c.samples_ns, threshold, crate_seed(&key))
-        } else {
-            compare_medians_only(
-                b.median_ns().unwrap_or(f64::NAN),
-                c.median_ns().unwrap_or(f64::NAN),
-                threshold,
-            )
-        };
-        out.push(ComparedCase {
-            key,
-            baseline: b.clone(),
-            candidate: c.clone(),
-            comparison,
-        });
+/// A size cell, `-` when the operation has none.
+pub(crate) fn status_free_size(bytes: u64) -> String {
+    if bytes > 0 {
+        format_size(bytes)
+    } else {
+        "-".into()
     }
-    out
-}
-
-/// A deterministic bootstrap seed per case, so `compare` is reproducible.
-fn crate_seed(key: &str) -> u64 {
-    key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
-}
-
-/// The comparison as a table (ratio = candidate time / baseline time).
-pub fn comparison_table(
-    cases: &[ComparedCase],
-    baseline: &Run,
-    candidate: &Run,
-    threshold: f64,
-) -> Table {
-    let mut t = Table::new(
-        format!(
-            "Compare {} (baseline) -> {} ; time ratio, lower is faster; noise threshold {:.1}%",
-            baseline.id,
-            candidate.id,
-            threshold * 100.0
-        ),
-        [
-            "suite",
-            "primitive",
-            "backend",
-            "op",
-            "size",
-            "thr",
-            "baseline",
-            "candidate",
-            "ratio",
-            "95% CI",
-            "verdict",
-        ],
-    )
-    .right(&[4, 5, 6, 7, 8, 9]);
-    for c in cases {
-        let m = &c.candidate;
-        t.row([
-            m.suite.clone(),
-            m.primitive.clone(),
-            m.backend.clone(),
-            m.operation.clone(),
-            if m.input_bytes > 0 {
-                format_size(m.input_bytes)
-            } else {
-                "-".into()
-            },
-            m.threads.to_string(),
-            format_ns(c.baseline.median_ns().unwrap_or(f64::NAN)),
-            format_ns(m.median_ns().unwrap_or(f64::NAN)),
-            format!("{:.3}", c.comparison.ratio),
-            format!("{:.3} .. {:.3}", c.comparison.ci95.0, c.comparison.ci95.1),
-            match c.comparison.verdict {
-                Verdict::Faster => "faster".to_string(),
-                Verdict::Slower => "SLOWER".to_string(),
-                Verdict::Unchanged => "unchanged".to_string(),
-            },
-        ]);
-    }
-    let changed = cases
-        .iter()
-        .filter(|c| c.comparison.verdict != Verdict::Unchanged)
-        .count();
-    t.note(format!(
-        "{} case(s) compared, {} changed, {} unchanged ({:.0}% unchanged)",
-        cases.len(),
-        changed,
-        cases.len() - changed,
-        if cases.is_empty() {
-            0.0
-        } else {
-            100.0 * (cases.len() - changed) as f64 / cases.len() as f64
-        }
-    ));
-    t
 }
 
 /// One host of a fleet as a column heading: `r1 (hostname)`.
@@ -401,30 +286,6 @@ mod tests {
             fleet: None,
             measurements: ms,
         }
-    }
-
-    #[test]
-    fn comparison_pairs_cases_and_flags_real_changes() {
-        let fast: Vec<f64> = (0..20).map(|i| 100.0 + (i % 3) as f64).collect();
-        let slow: Vec<f64> = fast.iter().map(|x| x * 1.2).collect();
-        let a = run(
-            "a",
-            vec![measured("SHA-256", &fast), measured("SHA-512", &fast)],
-        );
-        let b = run(
-            "b",
-            vec![measured("SHA-256", &slow), measured("SHA-512", &fast)],
-        );
-        let cases = compare_runs(&a, &b, 0.02);
-        assert_eq!(cases.len(), 2);
-        let v: Vec<Verdict> = cases.iter().map(|c| c.comparison.verdict).collect();
-        assert_eq!(v, vec![Verdict::Slower, Verdict::Unchanged]);
-        let t = comparison_table(&cases, &a, &b, 0.02);
-        assert!(
-            t.notes[0].contains("2 case(s) compared, 1 changed"),
-            "{:?}",
-            t.notes
-        );
     }
 
     #[test]

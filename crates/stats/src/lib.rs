@@ -21,7 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod paired;
-pub use paired::{median_ci_rank, paired_ratio, relative_half_width, PairedEstimate};
+pub use paired::{median_ci_rank, paired_ratio, relative_half_width, round_ratios, PairedEstimate};
 
 /// Ascending copy of `xs`, ordered with `f64::total_cmp`.
 pub fn sorted(xs: &[f64]) -> Vec<f64> {
@@ -314,6 +314,21 @@ pub enum Verdict {
     Slower,
     /// No change beyond noise.
     Unchanged,
+    /// The change passes the threshold but the two intervals overlap: this
+    /// pair of runs cannot tell.
+    Inconclusive,
+}
+
+impl Verdict {
+    /// The word printed in tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "SLOWER",
+            Verdict::Unchanged => "unchanged",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
 }
 
 /// Two-run comparison of one case.

@@ -85,11 +85,7 @@ mod tests {
         let m = median(&xs);
         assert!(lo <= m && m <= hi, "{lo} {m} {hi}");
         let few = &xs[..5];
-        assert_eq!(
-            median_ci_rank(few),
-            (100.0, 104.0),
-            "five values: min..max"
-        );
+        assert_eq!(median_ci_rank(few), (100.0, 104.0), "five values: min..max");
         assert!(relative_half_width(&xs) <= relative_half_width(few));
         assert!(relative_half_width(&[]).is_infinite());
     }

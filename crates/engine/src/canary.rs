@@ -1,0 +1,186 @@
+//! The canary: a fixed reference workload timed in every round of a run.
+//!
+//! A run on a shared machine needs to know how fast the machine itself was
+//! at each moment. The canary is a small integer-mixing loop over a 4 KiB
+//! table (it stays in L1 and uses no vector unit), so its time depends on
+//! nothing but the core's speed and what else runs on it. Timed once per
+//! round of every comparison group, it gives (1) each case's time relative
+//! to the machine's speed at that moment, (2) the machine's drift between
+//! two runs, which `compare` reports apart from the cases, and (3) the
+//! run's noise floor: how far the machine's speed moved between the
+//! moments cases were measured.
+
+use crate::clock::Clock;
+use cryptobench_core::{CaseSpec, CaseStatus, Measurement};
+
+pub use cryptobench_core::model::{
+    CANARY_PAIRED_KEY as PAIRED_KEY, CANARY_PRIMITIVE as PRIMITIVE, CANARY_SUITE as SUITE,
+    NOISE_FLOOR_KEY as FLOOR_KEY,
+};
+/// Rounds a typical case takes; the floor compares windows this long.
+const WINDOW: usize = 5;
+/// Target time of one canary batch: long against the clock's resolution,
+/// short against a case's batch.
+const BATCH_NS: f64 = 500_000.0;
+
+/// The reference workload and every time it took in this run.
+#[derive(Debug, Clone)]
+pub struct Canary {
+    table: [u64; 512],
+    iters: u64,
+    /// ns per operation of each batch, in the order they ran.
+    pub samples: Vec<f64>,
+}
+
+impl Default for Canary {
+    fn default() -> Self {
+        let mut table = [0u64; 512];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for t in table.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *t = x;
+        }
+        Self {
+            table,
+            iters: 0,
+            samples: Vec::new(),
+        }
+    }
+}
+
+impl Canary {
+    /// One operation: 64 dependent table reads and multiplies.
+    fn op(&self, seed: u64) -> u64 {
+        let mut h = seed;
+        for _ in 0..64 {
+            let i = (h >> 55) as usize & 511;
+            h = (h ^ self.table[i]).wrapping_mul(0x2545_F491_4F6C_DD1D);
+        }
+        h
+    }
+
+    fn batch(&self, iters: u64) -> u64 {
+        let mut acc = 0u64;
+        for i in 0..iters {
+            acc ^= self.op(std::hint::black_box(i));
+        }
+        std::hint::black_box(acc)
+    }
+
+    /// Times one batch (calibrating on first use) and keeps the sample;
+    /// returns ns per operation.
+    pub fn sample(&mut self, clock: &dyn Clock) -> f64 {
+        if self.iters == 0 {
+            let mut n = 16u64;
+            loop {
+                let t0 = clock.now_ns();
+                self.batch(n);
+                let dt = clock.now_ns().saturating_sub(t0) as f64;
+                if dt >= BATCH_NS / 4.0 || n >= 1 << 30 {
+                    self.iters = ((n as f64) * BATCH_NS / dt.max(1.0)).ceil().max(1.0) as u64;
+                    break;
+                }
+                n *= 8;
+            }
+        }
+        let t0 = clock.now_ns();
+        self.batch(self.iters);
+        let per_op = clock.now_ns().saturating_sub(t0) as f64 / self.iters as f64;
+        self.samples.push(per_op);
+        per_op
+    }
+
+    /// The canary's measurement for the run: every batch as a sample and
+    /// the noise floor in `extra`. `None` when it never ran.
+    pub fn measurement(&self) -> Option<Measurement> {
+        if self.samples.len() < 2 {
+            return None;
+        }
+        let spec = CaseSpec::new(
+            SUITE,
+            PRIMITIVE,
+            "builtin",
+            env!("CARGO_PKG_VERSION"),
+            "mix",
+        )
+        .param("batch", self.iters);
+        let mut m = spec.measurement(CaseStatus::Measured, None);
+        m.iterations_per_sample = self.iters;
+        m.samples_ns = self.samples.clone();
+        m.stats = Some(crate::measure::summarize(&self.samples, 0, 1));
+        m.extra.insert(FLOOR_KEY.into(), noise_floor(&self.samples));
+        Some(m)
+    }
+}
+
+/// The run's noise floor: the 90th percentile of the relative change of
+/// the canary's median between consecutive windows of [`WINDOW`] batches,
+/// i.e. how far the machine's speed moved between the moments two cases
+/// were measured. 0 with fewer than two windows.
+pub fn noise_floor(samples: &[f64]) -> f64 {
+    let medians: Vec<f64> = samples
+        .chunks_exact(WINDOW)
+        .map(cryptobench_stats::median)
+        .collect();
+    let changes: Vec<f64> = medians
+        .windows(2)
+        .filter(|w| w[0] > 0.0)
+        .map(|w| (w[1] / w[0] - 1.0).abs())
+        .collect();
+    if changes.is_empty() {
+        0.0
+    } else {
+        cryptobench_stats::quantile(&changes, 0.9)
+    }
+}
+
+/// The noise floor stored in a run's canary measurement, if any.
+pub fn floor_of(measurements: &[Measurement]) -> Option<f64> {
+    measurements
+        .iter()
+        .find(|m| m.is_canary())
+        .and_then(|m| m.extra.get(FLOOR_KEY).copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::MonotonicClock;
+
+    #[test]
+    fn a_steady_machine_has_a_low_floor_and_a_drifting_one_a_high_floor() {
+        let steady: Vec<f64> = (0..40).map(|i| 100.0 + (i % 3) as f64 * 0.1).collect();
+        assert!(noise_floor(&steady) < 0.002);
+        // Every other window 10% slower.
+        let jumpy: Vec<f64> = (0..40)
+            .map(|i| {
+                if (i / WINDOW).is_multiple_of(2) {
+                    100.0
+                } else {
+                    110.0
+                }
+            })
+            .collect();
+        assert!(
+            (noise_floor(&jumpy) - 0.1).abs() < 0.01,
+            "{}",
+            noise_floor(&jumpy)
+        );
+        assert_eq!(noise_floor(&steady[..4]), 0.0);
+    }
+
+    #[test]
+    fn batches_are_calibrated_and_recorded() {
+        let mut c = Canary::default();
+        let clock = MonotonicClock;
+        for _ in 0..3 {
+            assert!(c.sample(&clock) > 0.0);
+        }
+        assert!(c.iters > 0);
+        let m = c.measurement().unwrap();
+        assert_eq!(m.samples_ns.len(), 3);
+        assert!(floor_of(std::slice::from_ref(&m)).is_some());
+    }
+}

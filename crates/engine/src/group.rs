@@ -1,0 +1,301 @@
+//! Comparison groups: the cases whose ratios a command reports, measured
+//! together, round by round.
+//!
+//! Measured one after another, two cases see different moments of a shared
+//! machine, and its drift lands in their ratio. A group instead times one
+//! calibrated batch of every member per round, in a fresh random order each
+//! round, so round `i` of every member comes from the same moment and each
+//! ratio is a median of per-round ratios. The canary joins every round, so
+//! each case also knows how fast the machine was while it ran.
+//!
+//! Sampling is adaptive: a member stops once the 95% interval of its median
+//! (and of its ratio to the group's reference member) is within
+//! `Budget::precision`, after at least [`MIN_ROUNDS`] rounds; or when its
+//! time budget is spent, and it then says how precise it got. The reference
+//! (the first member with a short, self-calibrated batch) keeps sampling
+//! while any other member does, so every ratio to it rests on all rounds.
+
+use crate::canary::{self, Canary};
+use crate::clock::Clock;
+use crate::interrupt::stop_requested;
+use crate::load;
+use crate::measure::{
+    build_checked, calibrate, finish, from_case_error, slow_warning, time_batch, Calibration,
+    Sampled, MAX_SAMPLE_FACTOR,
+};
+use cryptobench_core::verdict::seed_of;
+use cryptobench_core::{Budget, Case, CaseFactory, CaseSpec, Measurement, PairedRatio};
+use cryptobench_stats::{median, paired_ratio, relative_half_width, round_ratios, SplitMix64};
+
+/// Fewest rounds before a member may stop for being precise enough.
+pub const MIN_ROUNDS: usize = 5;
+
+/// One case of a group.
+#[derive(Clone, Copy)]
+pub struct Member<'a> {
+    /// What it is.
+    pub spec: &'a CaseSpec,
+    /// How to build it.
+    pub factory: &'a CaseFactory,
+}
+
+/// What a group produced: one entry per member, in member order; `None`
+/// for a member interrupted before it had anything worth keeping.
+pub struct GroupResult {
+    /// The members' measurements.
+    pub measurements: Vec<Option<Measurement>>,
+    /// A stop was requested while the group ran.
+    pub interrupted: bool,
+}
+
+/// A member being sampled.
+struct Live {
+    index: usize,
+    case: Box<dyn Case>,
+    m: Measurement,
+    cal: Calibration,
+    sampled: Sampled,
+    /// The canary's time in each round this member was sampled in.
+    canary: Vec<f64>,
+    spent_ns: f64,
+    /// The calibration batch stands for round 0 (an external process).
+    preloaded: bool,
+    done: bool,
+}
+
+impl Live {
+    fn rounds(&self) -> usize {
+        self.sampled.wall.len()
+    }
+}
+
+/// Measures `members` as one comparison group named `id`. With a canary,
+/// it is timed once per round. `seed` drives the order of each round.
+pub fn measure_group(
+    id: &str,
+    members: &[Member<'_>],
+    budget: &Budget,
+    clock: &dyn Clock,
+    mut canary: Option<&mut Canary>,
+    seed: u64,
+) -> GroupResult {
+    let mut out: Vec<Option<Measurement>> = vec![None; members.len()];
+    let mut live: Vec<Live> = Vec::new();
+    let before = load::snapshot();
+    for (index, member) in members.iter().enumerate() {
+        if stop_requested() {
+            return GroupResult {
+                measurements: out,
+                interrupted: true,
+            };
+        }
+        let (mut case, m) = match build_checked(member.spec, member.factory) {
+            Ok(x) => x,
+            Err(done) => {
+                out[index] = Some(*done);
+                continue;
+            }
+        };
+        match calibrate(case.as_mut(), budget, clock) {
+            Ok(cal) if cal.interrupted => {
+                return GroupResult {
+                    measurements: out,
+                    interrupted: true,
+                }
+            }
+            Ok(cal) => {
+                let mut sampled = Sampled {
+                    iters: cal.iters,
+                    ..Sampled::default()
+                };
+                let preloaded = cal.slow && case.calibration_is_a_sample();
+                if preloaded {
+                    let (ops, wall, cpu) = cal.first;
+                    sampled.wall.push(wall / ops as f64);
+                    sampled.cpu.extend(cpu.map(|c| c / ops as f64));
+                }
+                live.push(Live {
+                    index,
+                    case,
+                    m,
+                    spent_ns: if preloaded { cal.batch_ns } else { 0.0 },
+                    cal,
+                    sampled,
+                    canary: Vec::new(),
+                    preloaded,
+                    done: false,
+                });
+            }
+            Err(e) => out[index] = Some(from_case_error(member.spec, e, m.checks)),
+        }
+    }
+    let reference = live.iter().position(|l| !l.cal.slow);
+    let mut rng = SplitMix64::new(seed ^ seed_of(id));
+    let mut interrupted = false;
+    let mut round = 0usize;
+    while live.iter().any(|l| !l.done) {
+        let mut order: Vec<usize> = (0..live.len()).filter(|&i| !live[i].done).collect();
+        shuffle(&mut order, &mut rng);
+        let canary_at = rng.below(order.len() + 1);
+        let mut canary_ns = None;
+        for (pos, &i) in order.iter().enumerate() {
+            if pos == canary_at {
+                canary_ns = canary.as_deref_mut().map(|c| c.sample(clock));
+            }
+            if stop_requested() {
+                interrupted = true;
+                break;
+            }
+            let l = &mut live[i];
+            if round == 0 && l.preloaded {
+                continue;
+            }
+            match time_batch(l.case.as_mut(), l.cal.iters, clock) {
+                Ok((ops, wall, cpu)) => {
+                    l.sampled.wall.push(wall / ops as f64);
+                    l.sampled.cpu.extend(cpu.map(|c| c / ops as f64));
+                    l.spent_ns += wall;
+                }
+                Err(e) => {
+                    let checks = std::mem::take(&mut l.m.checks);
+                    out[l.index] = Some(from_case_error(members[l.index].spec, e, checks));
+                    l.done = true;
+                    l.sampled.wall.clear();
+                }
+            }
+        }
+        if canary_ns.is_none() && !interrupted {
+            canary_ns = canary.as_deref_mut().map(|c| c.sample(clock));
+        }
+        for &i in &order {
+            if let (Some(c), false) = (canary_ns, live[i].sampled.wall.is_empty()) {
+                let l = &mut live[i];
+                if l.canary.len() < l.rounds() {
+                    l.canary.push(c);
+                }
+            }
+        }
+        if interrupted {
+            break;
+        }
+        round += 1;
+        let others_active = |live: &[Live], me: usize| {
+            live.iter()
+                .enumerate()
+                .any(|(j, l)| j != me && !l.done && !l.sampled.wall.is_empty())
+        };
+        for i in order {
+            if live[i].done || live[i].sampled.wall.is_empty() {
+                continue;
+            }
+            let ratio_to_reference = match reference {
+                Some(r) if r != i && !live[r].sampled.wall.is_empty() => Some(relative_half_width(
+                    &round_ratios(&live[i].sampled.wall, &live[r].sampled.wall),
+                )),
+                _ => None,
+            };
+            let keep_for_others = Some(i) == reference && others_active(&live, i);
+            live[i].done = member_done(&live[i], budget, ratio_to_reference, keep_for_others);
+        }
+    }
+    let after = load::snapshot();
+    let mut machine = match (before, after) {
+        (Some(a), Some(b)) => Some(load::between(&a, &b, load::load1())),
+        _ => None,
+    };
+    let grouped = live.iter().filter(|l| !l.sampled.wall.is_empty()).count() > 1;
+    for mut l in live {
+        if l.sampled.wall.is_empty() || out[l.index].is_some() {
+            continue;
+        }
+        let enough = l.rounds() >= 3 || !interrupted;
+        if !enough {
+            continue;
+        }
+        l.sampled.interrupted = interrupted;
+        let warning = slow_warning(&l.cal, l.rounds(), budget);
+        l.sampled.warnings.extend(warning);
+        let mut m = l.m;
+        if grouped {
+            m.group = Some(id.to_string());
+        }
+        finish(&mut m, l.sampled);
+        if let Some(machine) = machine.as_mut() {
+            let mut here = machine.clone();
+            here.canary_ns = (!l.canary.is_empty()).then(|| median(&l.canary));
+            m.warnings.extend(load::busy_warning(&here));
+            m.machine_load = Some(here);
+        }
+        let seed = seed_of(&m.case_key());
+        if let Some(p) = paired_ratio(&m.samples_ns, &l.canary, seed) {
+            m.paired.push(PairedRatio {
+                other: canary::PAIRED_KEY.into(),
+                ratio: p.ratio,
+                ci95: [p.ci95.0, p.ci95.1],
+                rounds: p.rounds,
+            });
+        }
+        precision_note(&mut m, budget);
+        out[l.index] = Some(m);
+    }
+    GroupResult {
+        measurements: out,
+        interrupted,
+    }
+}
+
+/// Whether a member has sampled enough.
+fn member_done(
+    l: &Live,
+    budget: &Budget,
+    ratio_half_width: Option<f64>,
+    keep_for_others: bool,
+) -> bool {
+    let n = l.rounds();
+    let cap = budget.samples.max(1) * MAX_SAMPLE_FACTOR;
+    if n >= cap {
+        return true;
+    }
+    if keep_for_others {
+        return false;
+    }
+    let precise = n >= MIN_ROUNDS
+        && relative_half_width(&l.sampled.wall) <= budget.precision
+        && ratio_half_width.is_none_or(|w| w <= budget.precision);
+    let floor = if l.cal.slow {
+        budget.min_slow_samples.max(1)
+    } else {
+        MIN_ROUNDS
+    };
+    let spent = l.spent_ns >= budget.time_per_case.as_nanos() as f64;
+    precise || (spent && n >= floor)
+}
+
+/// Records the precision reached and warns when it misses the target.
+fn precision_note(m: &mut Measurement, budget: &Budget) {
+    let Some(s) = m.stats.as_mut() else { return };
+    if s.median <= 0.0 || !s.ci95[0].is_finite() || !s.ci95[1].is_finite() {
+        return;
+    }
+    let reached = (s.ci95[1] - s.ci95[0]) / 2.0 / s.median;
+    s.precision = Some(reached);
+    if reached > budget.precision {
+        m.warnings.push(format!(
+            "imprecise: +-{:.1}% (target +-{:.1}%): the case's time budget ended first",
+            reached * 100.0,
+            budget.precision * 100.0
+        ));
+    }
+}
+
+/// Fisher-Yates with the seeded generator.
+fn shuffle(v: &mut [usize], rng: &mut SplitMix64) {
+    for i in (1..v.len()).rev() {
+        let j = rng.below(i + 1);
+        v.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+#[path = "group_tests.rs"]
+mod tests;

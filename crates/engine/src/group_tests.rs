@@ -1,0 +1,268 @@
+use super::*;
+use crate::clock::mock::MockClock;
+use cryptobench_core::{CaseError, CaseStatus, CheckResult};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The machine's speed as a factor on every operation's time, changed by
+/// the test between batches (a drifting shared machine).
+#[derive(Default)]
+struct Machine {
+    clock: MockClock,
+    /// Slowdown in parts per thousand above 1.0, advanced per batch.
+    drift_per_batch: AtomicU64,
+    batches: AtomicU64,
+    log: Mutex<Vec<&'static str>>,
+}
+
+impl Machine {
+    fn factor(&self) -> f64 {
+        let b = self.batches.load(Ordering::SeqCst) as f64;
+        1.0 + b * self.drift_per_batch.load(Ordering::SeqCst) as f64 / 1000.0
+    }
+}
+
+struct Fake {
+    name: &'static str,
+    machine: Arc<Machine>,
+    op_ns: f64,
+    /// Alternating extra time in parts per thousand (noise).
+    jitter: u64,
+    fail_check: bool,
+    calls: u64,
+}
+
+impl Case for Fake {
+    fn checks(&mut self) -> Vec<CheckResult> {
+        vec![CheckResult::from_bool("kat", !self.fail_check, "fake")]
+    }
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        self.calls += 1;
+        let noise = if self.calls.is_multiple_of(2) {
+            1.0 + self.jitter as f64 / 1000.0
+        } else {
+            1.0
+        };
+        let ns = self.op_ns * iters as f64 * self.machine.factor() * noise;
+        self.machine.clock.advance(ns as u64);
+        self.machine.batches.fetch_add(1, Ordering::SeqCst);
+        self.machine.log.lock().unwrap().push(self.name);
+        Ok(())
+    }
+}
+
+fn factory(
+    machine: &Arc<Machine>,
+    name: &'static str,
+    op_ns: f64,
+    jitter: u64,
+    fail_check: bool,
+) -> CaseFactory {
+    let machine = machine.clone();
+    Arc::new(move || {
+        Ok(Box::new(Fake {
+            name,
+            machine: machine.clone(),
+            op_ns,
+            jitter,
+            fail_check,
+            calls: 0,
+        }) as Box<dyn Case>)
+    })
+}
+
+fn budget() -> Budget {
+    Budget {
+        min_sample: Duration::from_millis(10),
+        samples: 15,
+        time_per_case: Duration::from_millis(300),
+        warmup: Duration::from_millis(0),
+        min_slow_samples: 3,
+        precision: 0.01,
+    }
+}
+
+fn spec(name: &str) -> CaseSpec {
+    CaseSpec::new("t", name, "b", "1", "op")
+}
+
+#[test]
+fn a_drift_of_the_machine_cancels_in_the_paired_ratio() {
+    let machine = Arc::new(Machine::default());
+    machine.drift_per_batch.store(20, Ordering::SeqCst); // 2% slower per batch
+    let (fa, fb) = (
+        factory(&machine, "a", 1_000.0, 0, false),
+        factory(&machine, "b", 3_000.0, 0, false),
+    );
+    let (sa, sb) = (spec("A"), spec("B"));
+    let members = [
+        Member {
+            spec: &sa,
+            factory: &fa,
+        },
+        Member {
+            spec: &sb,
+            factory: &fb,
+        },
+    ];
+    let r = measure_group("g", &members, &budget(), &machine.clock, None, 1);
+    let a = r.measurements[0].clone().unwrap();
+    let b = r.measurements[1].clone().unwrap();
+    assert_eq!(a.group.as_deref(), Some("g"));
+    let ratio = cryptobench_core::verdict::time_ratio(&b, &a).unwrap();
+    assert!(ratio.paired);
+    // Each round's two batches run one after the other, so B/A is 3 times
+    // the drift of one batch (2%), not the drift of the whole run.
+    assert!(
+        (ratio.value / 3.0 - 1.0).abs() < 0.03,
+        "paired ratio {} (medians {} / {})",
+        ratio.value,
+        b.stats.as_ref().unwrap().median,
+        a.stats.as_ref().unwrap().median
+    );
+}
+
+#[test]
+fn a_steady_case_stops_at_the_minimum_and_a_noisy_one_says_it_is_imprecise() {
+    let machine = Arc::new(Machine::default());
+    let steady = factory(&machine, "steady", 1_000.0, 0, false);
+    let noisy = factory(&machine, "noisy", 1_000.0, 100, false);
+    let (s1, s2) = (spec("steady"), spec("noisy"));
+    let m = measure_group(
+        "g",
+        &[Member {
+            spec: &s1,
+            factory: &steady,
+        }],
+        &budget(),
+        &machine.clock,
+        None,
+        1,
+    );
+    let m = m.measurements[0].clone().unwrap();
+    assert_eq!(m.samples_ns.len(), MIN_ROUNDS);
+    assert!(m.stats.unwrap().precision.unwrap() < 1e-9);
+    assert!(m.warnings.iter().all(|w| !w.contains("imprecise")));
+
+    let n = measure_group(
+        "g",
+        &[Member {
+            spec: &s2,
+            factory: &noisy,
+        }],
+        &budget(),
+        &machine.clock,
+        None,
+        1,
+    );
+    let n = n.measurements[0].clone().unwrap();
+    assert!(n.samples_ns.len() > MIN_ROUNDS, "{}", n.samples_ns.len());
+    assert!(
+        n.warnings.iter().any(|w| w.starts_with("imprecise: +-")),
+        "{:?}",
+        n.warnings
+    );
+}
+
+#[test]
+fn a_failed_check_is_never_timed_and_the_rest_of_the_group_is() {
+    let machine = Arc::new(Machine::default());
+    let bad = factory(&machine, "bad", 1_000.0, 0, true);
+    let good = factory(&machine, "good", 1_000.0, 0, false);
+    let (s1, s2) = (spec("bad"), spec("good"));
+    let r = measure_group(
+        "g",
+        &[
+            Member {
+                spec: &s1,
+                factory: &bad,
+            },
+            Member {
+                spec: &s2,
+                factory: &good,
+            },
+        ],
+        &budget(),
+        &machine.clock,
+        None,
+        1,
+    );
+    let bad = r.measurements[0].clone().unwrap();
+    assert_eq!(bad.status, CaseStatus::Failed);
+    assert!(bad.samples_ns.is_empty());
+    assert!(!machine.log.lock().unwrap().contains(&"bad"));
+    let good = r.measurements[1].clone().unwrap();
+    assert_eq!(good.status, CaseStatus::Measured);
+    assert_eq!(
+        good.group, None,
+        "a group of one measured member pairs nothing"
+    );
+}
+
+#[test]
+fn every_round_is_in_a_fresh_random_order() {
+    let machine = Arc::new(Machine::default());
+    let fa = factory(&machine, "a", 1_000.0, 50, false);
+    let fb = factory(&machine, "b", 1_000.0, 50, false);
+    let (sa, sb) = (spec("A"), spec("B"));
+    let members = [
+        Member {
+            spec: &sa,
+            factory: &fa,
+        },
+        Member {
+            spec: &sb,
+            factory: &fb,
+        },
+    ];
+    measure_group("g", &members, &budget(), &machine.clock, None, 42);
+    let log = machine.log.lock().unwrap().clone();
+    // Skip calibration (the first batches of each); look at round openings.
+    let pairs: Vec<(&str, &str)> = log.windows(2).map(|w| (w[0], w[1])).collect();
+    assert!(pairs.contains(&("a", "b")) && pairs.contains(&("b", "a")));
+}
+
+/// Real work on the real clock, for the canary test.
+struct Spin(u64);
+impl Case for Spin {
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        for i in 0..iters * 100 {
+            self.0 = std::hint::black_box(self.0.wrapping_mul(6364136223846793005).wrapping_add(i));
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn the_canary_is_timed_every_round_and_paired_with_each_case() {
+    let f: CaseFactory = Arc::new(|| Ok(Box::new(Spin(1)) as Box<dyn Case>));
+    let sa = spec("A");
+    let mut canary = Canary::default();
+    let quick = Budget::quick();
+    let r = measure_group(
+        "g",
+        &[Member {
+            spec: &sa,
+            factory: &f,
+        }],
+        &quick,
+        &crate::clock::MonotonicClock,
+        Some(&mut canary),
+        1,
+    );
+    let m = r.measurements[0].clone().unwrap();
+    assert_eq!(
+        canary.samples.len(),
+        m.samples_ns.len(),
+        "one canary batch per round"
+    );
+    let p = m
+        .paired
+        .iter()
+        .find(|p| p.other == canary::PAIRED_KEY)
+        .unwrap();
+    assert_eq!(p.rounds, m.samples_ns.len());
+    let load = m.machine_load.unwrap();
+    assert!(load.canary_ns.unwrap() > 0.0);
+}

@@ -1,0 +1,135 @@
+//! How busy the machine was while a case ran, read from /proc.
+//!
+//! On a shared machine a measurement means little without knowing whether
+//! another process took half the CPU at the time. The engine reads the
+//! kernel's CPU counters before and after each comparison group; the share
+//! of CPU time spent outside this process, the hypervisor's steal time and
+//! the load average go into every measurement, and a busy moment becomes a
+//! warning on the cases measured during it.
+
+use crate::clock::process_cpu_ns;
+use cryptobench_core::MachineLoad;
+
+/// Other processes' share of CPU time above which a case gets a warning.
+pub const BUSY_OTHER_CPU: f64 = 0.25;
+/// Steal share above which a case gets a warning.
+pub const BUSY_STEAL: f64 = 0.05;
+
+/// The counters at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Snapshot {
+    /// Sum of every CPU state, in clock ticks (all CPUs).
+    pub total_ticks: u64,
+    /// Idle plus I/O wait ticks.
+    pub idle_ticks: u64,
+    /// Ticks stolen by the hypervisor.
+    pub steal_ticks: u64,
+    /// This process's CPU time, ns.
+    pub own_cpu_ns: u64,
+}
+
+/// Reads /proc/stat's aggregate `cpu` line; `None` where it is unreadable.
+pub fn snapshot() -> Option<Snapshot> {
+    let text = std::fs::read_to_string("/proc/stat").ok()?;
+    let mut s = parse_proc_stat(&text)?;
+    s.own_cpu_ns = process_cpu_ns().unwrap_or(0);
+    Some(s)
+}
+
+/// Parses the first (`cpu `) line of /proc/stat.
+pub fn parse_proc_stat(text: &str) -> Option<Snapshot> {
+    let line = text.lines().find(|l| l.starts_with("cpu "))?;
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    // user nice system idle iowait irq softirq steal [guest guest_nice]:
+    // guest time is already counted in user, so it is left out of the total.
+    let field = |i: usize| v.get(i).copied().unwrap_or(0);
+    let total: u64 = (0..8).map(field).sum();
+    Some(Snapshot {
+        total_ticks: total,
+        idle_ticks: field(3) + field(4),
+        steal_ticks: field(7),
+        own_cpu_ns: 0,
+    })
+}
+
+/// The 1-minute load average.
+pub fn load1() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|t| t.split_whitespace().next().and_then(|x| x.parse().ok()))
+        .unwrap_or(0.0)
+}
+
+/// Clock ticks per second (`sysconf(_SC_CLK_TCK)`, 100 on Linux).
+fn ticks_per_second() -> f64 {
+    // SAFETY: sysconf has no preconditions.
+    let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if t > 0 {
+        t as f64
+    } else {
+        100.0
+    }
+}
+
+/// The machine's load between two snapshots (no canary figure yet).
+pub fn between(a: &Snapshot, b: &Snapshot, load1: f64) -> MachineLoad {
+    let total = b.total_ticks.saturating_sub(a.total_ticks) as f64;
+    if total <= 0.0 {
+        return MachineLoad {
+            load1,
+            ..MachineLoad::default()
+        };
+    }
+    let busy = total - b.idle_ticks.saturating_sub(a.idle_ticks) as f64;
+    let steal = b.steal_ticks.saturating_sub(a.steal_ticks) as f64;
+    let own_ticks = b.own_cpu_ns.saturating_sub(a.own_cpu_ns) as f64 / 1e9 * ticks_per_second();
+    let other = (busy - steal - own_ticks).max(0.0);
+    MachineLoad {
+        load1,
+        other_cpu: (other / total).clamp(0.0, 1.0),
+        steal: (steal / total).clamp(0.0, 1.0),
+        canary_ns: None,
+    }
+}
+
+/// A warning when the machine was busy, else `None`.
+pub fn busy_warning(load: &MachineLoad) -> Option<String> {
+    if load.other_cpu > BUSY_OTHER_CPU || load.steal > BUSY_STEAL {
+        Some(format!(
+            "machine busy while measured: other processes used {:.0}% of the CPU time, \
+             steal {:.0}%, load {:.2}",
+            load.other_cpu * 100.0,
+            load.steal * 100.0,
+            load.load1
+        ))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn other_processes_and_steal_are_shares_of_all_cpu_time() {
+        let a = parse_proc_stat("cpu  100 0 100 1000 0 0 0 0 0 0\ncpu0 1 2 3").unwrap();
+        let b = parse_proc_stat("cpu  200 0 200 1100 0 0 0 100 50 0\n").unwrap();
+        // 400 ticks passed: 200 busy (100 user + 100 system), 100 idle, 100 steal.
+        let l = between(&a, &b, 1.5);
+        assert!((l.steal - 0.25).abs() < 1e-12, "{l:?}");
+        assert!((l.other_cpu - 0.5).abs() < 1e-12, "{l:?}");
+        assert!(busy_warning(&l).unwrap().contains("50%"));
+        assert!(busy_warning(&MachineLoad::default()).is_none());
+    }
+
+    #[test]
+    fn this_machine_has_readable_counters() {
+        let s = snapshot().expect("/proc/stat is readable on Linux");
+        assert!(s.total_ticks > 0);
+    }
+}

@@ -1,0 +1,307 @@
+//! Two runs, case by case, judged against the machine's own noise.
+//!
+//! Two runs of the same binary on a shared machine differ for reasons that
+//! have nothing to do with the code: the machine as a whole drifts between
+//! the runs, and it is noisier at some moments than others. So a case is
+//! compared through its time relative to the canary timed in the same
+//! rounds (the machine's speed at that moment) when both runs have one,
+//! and otherwise through its raw ratio divided by the machine's overall
+//! drift. The drift is reported on its own line. A case counts as changed
+//! only when its change exceeds both the threshold and the noise floor
+//! either run measured, and the two intervals do not overlap; a change
+//! past the threshold whose intervals overlap is "inconclusive".
+
+use crate::tables::status_free_size;
+use cryptobench_core::units::format_ns;
+use cryptobench_core::verdict::{seed_of, time_ratio, Estimate};
+use cryptobench_core::{CaseStatus, Measurement, Run, Table};
+use cryptobench_stats::{compare, median, Comparison, Verdict};
+
+/// One case of a comparison.
+#[derive(Debug, Clone)]
+pub struct ComparedCase {
+    /// The case key.
+    pub key: String,
+    /// The baseline's measurement.
+    pub baseline: Measurement,
+    /// The candidate's measurement.
+    pub candidate: Measurement,
+    /// Time ratio (candidate / baseline), drift removed, and the verdict.
+    pub comparison: Comparison,
+    /// True when the ratio went through the canary of the same rounds.
+    pub through_canary: bool,
+}
+
+/// A whole comparison: the cases and what the machine did.
+#[derive(Debug, Clone)]
+pub struct RunComparison {
+    /// Every measured case the two runs share (the canary excluded).
+    pub cases: Vec<ComparedCase>,
+    /// The candidate machine's time relative to the baseline's (above 1:
+    /// slower), from the canaries, else the median ratio of all cases.
+    pub drift: Option<Estimate>,
+    /// Whether `drift` comes from the canaries.
+    pub drift_from_canary: bool,
+    /// Noise floors the two runs measured (fractions), when they did.
+    pub floors: (Option<f64>, Option<f64>),
+    /// The threshold the user asked for.
+    pub threshold: f64,
+}
+
+impl RunComparison {
+    /// The change a case must exceed: the threshold or the larger floor.
+    pub fn effective_threshold(&self) -> f64 {
+        let f = self
+            .floors
+            .0
+            .unwrap_or(0.0)
+            .max(self.floors.1.unwrap_or(0.0));
+        self.threshold.max(f)
+    }
+    /// How many cases have each verdict: (faster, slower, unchanged, inconclusive).
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
+        let n = |v: Verdict| {
+            self.cases
+                .iter()
+                .filter(|c| c.comparison.verdict == v)
+                .count()
+        };
+        (
+            n(Verdict::Faster),
+            n(Verdict::Slower),
+            n(Verdict::Unchanged),
+            n(Verdict::Inconclusive),
+        )
+    }
+}
+
+fn floor_of(run: &Run) -> Option<f64> {
+    run.measurements
+        .iter()
+        .find(|m| m.is_canary())
+        .and_then(|m| {
+            m.extra
+                .get(cryptobench_core::model::NOISE_FLOOR_KEY)
+                .copied()
+        })
+}
+
+fn canary_of(run: &Run) -> Option<&Measurement> {
+    run.measurements
+        .iter()
+        .find(|m| m.is_canary() && m.status == CaseStatus::Measured)
+}
+
+/// Pairs the measured cases of two runs by case key and compares them.
+pub fn compare_runs(baseline: &Run, candidate: &Run, threshold: f64) -> Vec<ComparedCase> {
+    compare_full(baseline, candidate, threshold).cases
+}
+
+/// The full comparison of two runs.
+pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunComparison {
+    let mut pairs: Vec<(&Measurement, &Measurement)> = Vec::new();
+    for c in candidate
+        .measurements
+        .iter()
+        .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
+    {
+        let key = c.case_key();
+        if let Some(b) = baseline
+            .measurements
+            .iter()
+            .find(|m| m.status == CaseStatus::Measured && m.case_key() == key)
+        {
+            pairs.push((b, c));
+        }
+    }
+    let (drift, drift_from_canary) = match (canary_of(baseline), canary_of(candidate)) {
+        (Some(b), Some(c)) => (time_ratio(c, b), true),
+        _ => {
+            let raw: Vec<f64> = pairs
+                .iter()
+                .filter_map(|(b, c)| Some(c.median_ns()? / b.median_ns()?))
+                .filter(|r| r.is_finite() && *r > 0.0)
+                .collect();
+            (
+                (!raw.is_empty()).then(|| Estimate::exact(median(&raw))),
+                false,
+            )
+        }
+    };
+    let mut out = RunComparison {
+        cases: Vec::new(),
+        drift,
+        drift_from_canary,
+        floors: (floor_of(baseline), floor_of(candidate)),
+        threshold,
+    };
+    let limit = out.effective_threshold();
+    // Only the canary tells the machine from the code: a median of the
+    // cases would also swallow a change that slowed every case.
+    let drift_value = drift
+        .filter(|_| drift_from_canary)
+        .map(|d| d.value)
+        .filter(|d| d.is_finite() && *d > 0.0);
+    for (b, c) in pairs {
+        let (comparison, through_canary) = compare_case(b, c, limit, drift_value);
+        out.cases.push(ComparedCase {
+            key: c.case_key(),
+            baseline: b.clone(),
+            candidate: c.clone(),
+            comparison,
+            through_canary,
+        });
+    }
+    out
+}
+
+/// One case: through the canary when both have a paired ratio to it, else
+/// raw samples with the canary's overall drift (if any) divided out.
+fn compare_case(
+    b: &Measurement,
+    c: &Measurement,
+    limit: f64,
+    drift: Option<f64>,
+) -> (Comparison, bool) {
+    if let (Some(pb), Some(pc)) = (b.canary_ratio(), c.canary_ratio()) {
+        if pb.ratio > 0.0 && pc.ratio > 0.0 && pb.ci95[0] > 0.0 {
+            let ratio = pc.ratio / pb.ratio;
+            let overlap = pb.ci95[0] <= pc.ci95[1] && pc.ci95[0] <= pb.ci95[1];
+            return (
+                Comparison {
+                    ratio,
+                    ci95: (pc.ci95[0] / pb.ci95[1], pc.ci95[1] / pb.ci95[0]),
+                    verdict: judge(ratio, overlap, limit),
+                    intervals_overlap: overlap,
+                },
+                true,
+            );
+        }
+    }
+    let d = drift.unwrap_or(1.0);
+    let raw = if b.samples_ns.len() >= 2 && c.samples_ns.len() >= 2 {
+        let scaled: Vec<f64> = c.samples_ns.iter().map(|x| x / d).collect();
+        compare(&b.samples_ns, &scaled, limit, seed_of(&c.case_key()))
+    } else {
+        let ratio = c.median_ns().unwrap_or(f64::NAN) / b.median_ns().unwrap_or(f64::NAN) / d;
+        Comparison {
+            ratio,
+            ci95: (ratio, ratio),
+            verdict: Verdict::Unchanged,
+            intervals_overlap: true,
+        }
+    };
+    let verdict = judge(raw.ratio, raw.intervals_overlap, limit);
+    (Comparison { verdict, ..raw }, false)
+}
+
+/// Unchanged within the limit; past it, changed only when the intervals
+/// are apart, else inconclusive.
+fn judge(ratio: f64, intervals_overlap: bool, limit: f64) -> Verdict {
+    if !ratio.is_finite() || (ratio - 1.0).abs() <= limit {
+        Verdict::Unchanged
+    } else if intervals_overlap {
+        Verdict::Inconclusive
+    } else if ratio > 1.0 {
+        Verdict::Slower
+    } else {
+        Verdict::Faster
+    }
+}
+
+/// The comparison as a table (ratio = candidate time / baseline time).
+pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) -> Table {
+    let mut t = Table::new(
+        format!(
+            "Compare {} (baseline) -> {}: time ratio with the machine's drift removed, lower is faster",
+            baseline.id, candidate.id
+        ),
+        [
+            "suite",
+            "primitive",
+            "backend",
+            "op",
+            "size",
+            "params",
+            "baseline",
+            "candidate",
+            "ratio",
+            "95% CI",
+            "verdict",
+        ],
+    )
+    .right(&[4, 6, 7, 8, 9]);
+    for c in &cmp.cases {
+        let m = &c.candidate;
+        t.row([
+            m.suite.clone(),
+            m.primitive.clone(),
+            m.backend.clone(),
+            m.operation.clone(),
+            status_free_size(m.input_bytes),
+            crate::tables::params(m),
+            format_ns(c.baseline.median_ns().unwrap_or(f64::NAN)),
+            format_ns(m.median_ns().unwrap_or(f64::NAN)),
+            format!("{:.3}", c.comparison.ratio),
+            format!("{:.3} .. {:.3}", c.comparison.ci95.0, c.comparison.ci95.1),
+            c.comparison.verdict.as_str().to_string(),
+        ]);
+    }
+    for note in comparison_notes(cmp) {
+        t.note(note);
+    }
+    t
+}
+
+/// The lines that explain a comparison: the machine's drift, the floor
+/// used, and the counts.
+pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
+    let mut notes = Vec::new();
+    match cmp.drift {
+        Some(d) if cmp.drift_from_canary => notes.push(format!(
+            "machine: the candidate's machine was {} overall (canary time ratio {:.3}, 95% CI {:.3} .. {:.3}); each case is judged relative to the canary of its own rounds",
+            drift_words(d.value),
+            d.value,
+            d.lo,
+            d.hi
+        )),
+        Some(d) => notes.push(format!(
+            "machine: the candidate's cases were {} overall (median time ratio {:.3}); one of the runs has no canary, so the machine's drift cannot be told from the code's and is not removed",
+            drift_words(d.value),
+            d.value
+        )),
+        None => {}
+    }
+    let floor =
+        |f: Option<f64>| f.map_or("not measured".to_string(), |f| format!("{:.1}%", f * 100.0));
+    notes.push(format!(
+        "a case changed only past {:.1}%: the larger of the threshold ({:.1}%) and the noise floors the runs measured (baseline {}, candidate {}), with intervals apart",
+        cmp.effective_threshold() * 100.0,
+        cmp.threshold * 100.0,
+        floor(cmp.floors.0),
+        floor(cmp.floors.1)
+    ));
+    let (faster, slower, unchanged, inconclusive) = cmp.counts();
+    let n = cmp.cases.len();
+    notes.push(format!(
+        "{n} case(s) compared: {unchanged} unchanged ({:.0}%), {} changed ({faster} faster, {slower} slower), {inconclusive} inconclusive",
+        if n == 0 { 0.0 } else { 100.0 * unchanged as f64 / n as f64 },
+        faster + slower
+    ));
+    notes
+}
+
+fn drift_words(ratio: f64) -> String {
+    let pct = (ratio - 1.0).abs() * 100.0;
+    if pct < 0.05 {
+        "as fast".into()
+    } else if ratio > 1.0 {
+        format!("{pct:.1}% slower")
+    } else {
+        format!("{pct:.1}% faster")
+    }
+}
+
+#[cfg(test)]
+#[path = "compare_tests.rs"]
+mod tests;

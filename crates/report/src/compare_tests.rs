@@ -1,0 +1,177 @@
+use super::*;
+use cryptobench_core::{CaseSpec, Fingerprint, PairedRatio, RunStatus, SCHEMA};
+
+fn measured(primitive: &str, samples: &[f64]) -> Measurement {
+    let mut m = CaseSpec::new("hash", primitive, "openssl", "OpenSSL 3", "digest")
+        .size(1024)
+        .measurement(CaseStatus::Measured, None);
+    m.samples_ns = samples.to_vec();
+    let s = cryptobench_stats::summarize(samples, 1);
+    m.stats = Some(cryptobench_core::Summary {
+        median: s.median,
+        ci95: [s.ci95.0, s.ci95.1],
+        ..Default::default()
+    });
+    m
+}
+
+fn with_canary(mut m: Measurement, ratio: f64, half: f64) -> Measurement {
+    m.paired.push(PairedRatio {
+        other: cryptobench_core::model::CANARY_PAIRED_KEY.into(),
+        ratio,
+        ci95: [ratio * (1.0 - half), ratio * (1.0 + half)],
+        rounds: 10,
+    });
+    m
+}
+
+fn canary(samples: &[f64], floor: f64) -> Measurement {
+    let mut m = CaseSpec::new(
+        cryptobench_core::model::CANARY_SUITE,
+        cryptobench_core::model::CANARY_PRIMITIVE,
+        "builtin",
+        "0",
+        "mix",
+    )
+    .measurement(CaseStatus::Measured, None);
+    m.samples_ns = samples.to_vec();
+    m.stats = Some(cryptobench_core::Summary {
+        median: median(samples),
+        ci95: [median(samples) * 0.995, median(samples) * 1.005],
+        ..Default::default()
+    });
+    m.extra
+        .insert(cryptobench_core::model::NOISE_FLOOR_KEY.into(), floor);
+    m
+}
+
+fn run(id: &str, ms: Vec<Measurement>) -> Run {
+    Run {
+        schema: SCHEMA.into(),
+        id: id.into(),
+        started_at: "t".into(),
+        finished_at: None,
+        status: RunStatus::Complete,
+        command: vec![],
+        machine: Fingerprint::default(),
+        fleet: None,
+        measurements: ms,
+    }
+}
+
+fn series(centre: f64) -> Vec<f64> {
+    (0..20).map(|i| centre + (i % 3) as f64 * 0.1).collect()
+}
+
+#[test]
+fn a_whole_machine_drift_is_reported_apart_and_changes_no_case() {
+    let names = ["SHA-256", "SHA-512", "SHA3-256", "BLAKE2b"];
+    let with = |centre: f64, canary_ns: f64| {
+        let mut ms: Vec<Measurement> = names.iter().map(|n| measured(n, &series(centre))).collect();
+        ms.push(canary(&series(canary_ns), 0.005));
+        ms
+    };
+    let (a, b) = (run("a", with(100.0, 50.0)), run("b", with(104.0, 52.0)));
+    let cmp = compare_full(&a, &b, 0.02);
+    assert_eq!(cmp.counts(), (0, 0, 4, 0), "{:?}", cmp.cases[0].comparison);
+    let notes = comparison_notes(&cmp);
+    assert!(notes[0].contains("4.0% slower"), "{notes:?}");
+    // Without canaries the same shift cannot be told from a regression.
+    let strip = |r: &Run| {
+        run(
+            &r.id,
+            r.measurements
+                .iter()
+                .filter(|m| !m.is_canary())
+                .cloned()
+                .collect(),
+        )
+    };
+    let cmp = compare_full(&strip(&a), &strip(&b), 0.02);
+    assert_eq!(cmp.counts(), (0, 4, 0, 0));
+    assert!(comparison_notes(&cmp)[0].contains("cannot be told"));
+}
+
+#[test]
+fn a_real_change_stands_out_of_the_drift() {
+    let mut a_ms: Vec<Measurement> = (0..5)
+        .map(|i| measured(&format!("H{i}"), &series(100.0)))
+        .collect();
+    let mut b_ms: Vec<Measurement> = (0..5)
+        .map(|i| measured(&format!("H{i}"), &series(100.0)))
+        .collect();
+    a_ms.push(measured("X", &series(100.0)));
+    b_ms.push(measured("X", &series(120.0)));
+    let cmp = compare_full(&run("a", a_ms), &run("b", b_ms), 0.02);
+    let x = cmp
+        .cases
+        .iter()
+        .find(|c| c.candidate.primitive == "X")
+        .unwrap();
+    assert_eq!(x.comparison.verdict, Verdict::Slower);
+    assert_eq!(cmp.counts(), (0, 1, 5, 0));
+}
+
+#[test]
+fn cases_are_judged_through_the_canary_of_their_own_rounds() {
+    // The candidate's machine is 5% slower, case and canary alike: unchanged.
+    let a = run(
+        "a",
+        vec![
+            with_canary(measured("SHA-256", &series(100.0)), 2.0, 0.004),
+            with_canary(measured("SHA-512", &series(100.0)), 3.0, 0.004),
+            canary(&series(50.0), 0.005),
+        ],
+    );
+    let b = run(
+        "b",
+        vec![
+            with_canary(measured("SHA-256", &series(105.0)), 2.0, 0.004),
+            with_canary(measured("SHA-512", &series(105.0)), 3.3, 0.004),
+            canary(&series(52.5), 0.005),
+        ],
+    );
+    let cmp = compare_full(&a, &b, 0.02);
+    assert!(cmp.drift_from_canary);
+    assert!((cmp.drift.unwrap().value - 1.05).abs() < 0.01);
+    let v: Vec<(bool, Verdict)> = cmp
+        .cases
+        .iter()
+        .map(|c| (c.through_canary, c.comparison.verdict))
+        .collect();
+    assert_eq!(v, vec![(true, Verdict::Unchanged), (true, Verdict::Slower)]);
+}
+
+#[test]
+fn the_larger_noise_floor_raises_the_bar_and_overlap_is_inconclusive() {
+    let a = run(
+        "a",
+        vec![
+            with_canary(measured("A", &series(100.0)), 2.0, 0.002),
+            with_canary(measured("B", &series(100.0)), 2.0, 0.05),
+            canary(&series(50.0), 0.01),
+        ],
+    );
+    let b = run(
+        "b",
+        vec![
+            with_canary(measured("A", &series(100.0)), 2.08, 0.002),
+            with_canary(measured("B", &series(100.0)), 2.2, 0.05),
+            canary(&series(50.0), 0.05),
+        ],
+    );
+    let cmp = compare_full(&a, &b, 0.02);
+    assert!((cmp.effective_threshold() - 0.05).abs() < 1e-12);
+    assert_eq!(
+        cmp.cases[0].comparison.verdict,
+        Verdict::Unchanged,
+        "4% < 5% floor"
+    );
+    assert_eq!(cmp.cases[1].comparison.verdict, Verdict::Inconclusive);
+    let t = comparison_table(&cmp, &a, &b);
+    assert!(
+        t.notes.iter().any(|n| n.contains("candidate 5.0%")),
+        "{:?}",
+        t.notes
+    );
+}
