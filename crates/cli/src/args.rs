@@ -118,6 +118,16 @@ pub enum Command {
     Report(ReportArgs),
     /// Advice from a stored run's verified measurements (default: the latest).
     Recommend(RecommendArgs),
+    /// This machine's noise floor: the same workload twice, paired (an A/A test).
+    Noise(NoiseArgs),
+}
+
+/// `cryptobench noise`.
+#[derive(Debug, Clone, Args)]
+pub struct NoiseArgs {
+    /// How long to measure (default 15s; accepted 1s to 10min).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub duration: Option<String>,
 }
 
 /// `cryptobench recommend`.

@@ -50,6 +50,7 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
         Command::Paper(a) => paper(&g, &a),
         Command::Report(a) => report(&g, &a),
         Command::Recommend(a) => crate::advice::recommend_command(&g, &a),
+        Command::Noise(a) => noise(&g, &a),
     }
 }
 
@@ -350,6 +351,72 @@ fn report(g: &Global, a: &ReportArgs) -> Result<u8> {
     cryptobench_report::html::write_html_with(&path, &run, &registry::suites(), &extras)?;
     if !g.quiet {
         println!("report for run {} written to {}", run.id, path.display());
+    }
+    Ok(0)
+}
+
+/// `noise`: the A/A test, printed (or as JSON).
+fn noise(g: &Global, a: &crate::args::NoiseArgs) -> Result<u8> {
+    const DEFAULT: std::time::Duration = std::time::Duration::from_secs(15);
+    let duration = match &a.duration {
+        None => DEFAULT,
+        Some(text) => {
+            let d = cryptobench_core::units::parse_duration(text)
+                .map_err(|e| Error::usage(format!("--duration: {e}")))?;
+            if d < std::time::Duration::from_secs(1) || d > std::time::Duration::from_secs(600) {
+                return Err(output::usage(format!(
+                    "--duration: {text} is out of range (accepted: 1s to 10min)"
+                )));
+            }
+            d
+        }
+    };
+    let r = cryptobench_engine::noise::aa_test(duration, std::time::Duration::from_millis(10));
+    let load = r.load.clone().unwrap_or_default();
+    if output::console_format(g)? == "json" {
+        let v = serde_json::json!({
+            "rounds": r.rounds,
+            "seconds": r.elapsed.as_secs_f64(),
+            "aa_ratio": r.ratio,
+            "paired_floor": r.paired_floor,
+            "unpaired_floor": r.unpaired_floor,
+            "other_cpu": load.other_cpu,
+            "steal": load.steal,
+            "load1": load.load1,
+        });
+        println!("{v:#}");
+        return Ok(0);
+    }
+    let mut t = Table::new(
+        format!(
+            "Noise floor of this machine: one workload timed twice as a paired group ({} rounds in {:.1} s)",
+            r.rounds,
+            r.elapsed.as_secs_f64()
+        ),
+        ["comparison", "floor", "meaning"],
+    );
+    t.row([
+        "paired (one group)".to_string(),
+        format!("{:.2}%", r.paired_floor * 100.0),
+        "changes below this are noise even when measured side by side".into(),
+    ]);
+    t.row([
+        "unpaired (two moments)".to_string(),
+        format!("{:.2}%", r.unpaired_floor * 100.0),
+        "changes below this are noise between two runs without a canary".into(),
+    ]);
+    t.note(format!(
+        "A/A ratio {:.4}; other processes used {:.0}% of the CPU time, steal {:.0}%, load {:.2}",
+        r.ratio,
+        load.other_cpu * 100.0,
+        load.steal * 100.0,
+        load.load1
+    ));
+    t.note(
+        "`cryptobench compare` uses the larger of --threshold and the floors its two runs measured",
+    );
+    if !g.quiet {
+        println!("{}", text::render(&t, false));
     }
     Ok(0)
 }

@@ -61,6 +61,11 @@ impl Canary {
         h
     }
 
+    /// `iters` operations of the workload, untimed (the A/A test times them).
+    pub fn run(&self, iters: u64) -> u64 {
+        self.batch(iters)
+    }
+
     fn batch(&self, iters: u64) -> u64 {
         let mut acc = 0u64;
         for i in 0..iters {

@@ -18,6 +18,7 @@ pub mod group;
 pub mod interrupt;
 pub mod load;
 pub mod measure;
+pub mod noise;
 pub mod peers;
 pub mod runner;
 pub mod threads;
