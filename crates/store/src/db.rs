@@ -688,9 +688,8 @@ fn check_integrity(path: &Path) -> Result<(), StoreError> {
     Err(StoreError::Corrupt {
         path: path.to_path_buf(),
         detail: format!(
-            "its integrity check failed ({}); nothing was written to it; \
-             `cryptobench --db FILE runs` may still read what is intact",
-            problems.join("; ")
+            "its integrity check failed ({}); nothing was written to it",
+            problems.join("; ").replace('\n', " ")
         ),
     })
 }

@@ -362,7 +362,10 @@ mod tests {
     fn a_failed_write_leaves_the_previous_file_whole() {
         let dir = tempfile::tempdir().unwrap();
         let report = dir.path().join("prev.html");
-        let previous = format!("<html><head>{HTML_GENERATOR}</head>{}</html>", "x".repeat(20_000));
+        let previous = format!(
+            "<html><head>{HTML_GENERATOR}</head>{}</html>",
+            "x".repeat(20_000)
+        );
         std::fs::write(&report, &previous).unwrap();
         let err = replace_with(&report, Access::Public, |f| {
             f.write_all(&[b'y'; 4096])?;
