@@ -342,7 +342,7 @@ impl Command {
                 ),
                 "--format" => format!(
                     "--format {} is not used by `{cmd}`, which prints a table (--format applies to \
-                     {MEASURING}, show and export)",
+                     the measuring commands, show, export and recommend)",
                     g.format
                 ),
                 _ => format!(

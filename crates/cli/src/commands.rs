@@ -23,8 +23,8 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
             k.force = g.force;
         }
     }
-    command.reject_unused(&g).map_err(output::usage)?;
     output::console_format(&g)?;
+    command.reject_unused(&g).map_err(output::usage)?;
     match command {
         Command::Run(a) => run(&g, &a, world),
         Command::List(a) => list(&a),
