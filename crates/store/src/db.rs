@@ -34,6 +34,11 @@
 //! measurements' `json` in `seq` order, so a loaded run equals the run that
 //! was stored.
 //!
+//! Before the first write a file must pass `PRAGMA quick_check`; commands
+//! that only read use [`Store::open_read_only`], which never creates,
+//! migrates or writes. A lock held by another process is waited for up to
+//! 30 s, saying so on stderr after a second.
+//!
 //! Every measurement is its own transaction, committed with
 //! `synchronous=FULL` in WAL mode: whatever the engine handed over before a
 //! Ctrl-C, a crash or a power cut is on disk, and readers (`runs`, `show`)
