@@ -46,7 +46,7 @@ const SNIFF_BYTES: usize = 2048;
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
     /// The path is the results database in use.
-    #[error("refusing to write {}: it is the results database this command uses; choose another file name", path.display())]
+    #[error("refusing to write {}: it is the results database this command uses (or one of its SQLite side files); choose another file name", path.display())]
     Database {
         /// The path named as output.
         path: PathBuf,
@@ -121,7 +121,7 @@ impl Outputs {
             path: path.to_path_buf(),
             detail,
         };
-        if self.database.as_deref() == Some(normalize(path).as_path()) {
+        if self.is_database(path) {
             return Err(OutputError::Database {
                 path: path.to_path_buf(),
             });
@@ -159,6 +159,20 @@ impl Outputs {
                 path: path.to_path_buf(),
             }),
         }
+    }
+
+    /// The database itself or one of SQLite's files beside it (its
+    /// write-ahead log, shared memory index or rollback journal).
+    fn is_database(&self, path: &Path) -> bool {
+        let Some(db) = &self.database else {
+            return false;
+        };
+        let wanted = normalize(path);
+        ["", "-wal", "-shm", "-journal"].iter().any(|suffix| {
+            let mut name = db.as_os_str().to_owned();
+            name.push(suffix);
+            wanted == Path::new(&name)
+        })
     }
 
     /// Checks `path`, then replaces it atomically with `bytes`.
@@ -314,6 +328,11 @@ mod tests {
                 Err(OutputError::SqliteFile { .. })
             ));
         }
+        let wal = dir.path().join("results.db-wal");
+        assert!(matches!(
+            forced.write(&wal, b"x", Access::Public),
+            Err(OutputError::Database { .. })
+        ));
         assert!(matches!(
             outputs.write(&notes, b"x", Access::Public),
             Err(OutputError::NotOurs { .. })
