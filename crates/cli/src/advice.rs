@@ -134,7 +134,8 @@ pub fn write_run_report(
     extras: &Extras,
     what: &str,
 ) -> Result<()> {
-    cryptobench_report::html::write_html_with(path, &outcome.run, &outcome.suites, extras)?;
+    let html = cryptobench_report::html::render_html_with(&outcome.run, &outcome.suites, extras);
+    crate::app::write_report(g, path, &html)?;
     if !g.quiet {
         eprintln!("HTML report{what}: {}", path.display());
     }

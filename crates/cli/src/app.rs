@@ -4,17 +4,26 @@
 
 use crate::args::Global;
 use crate::output;
-use anyhow::{anyhow, Context, Result};
+use anyhow::{Context, Result};
 use cryptobench_core::{
     units, Budget, Error, Measurement, PlannedCase, Run, RunConfig, RunStatus, Setup, Suite, SCHEMA,
 };
 use cryptobench_engine::{fingerprint, interrupt, runner};
+use cryptobench_store::output::{self as out_file, Access, OutputError, Outputs};
 use cryptobench_store::{OutputTarget, Store, StoreError};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 
 /// Exit code when the user interrupted the run (128 + SIGINT).
 pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Exit code when the run was stopped by SIGTERM (128 + 15).
+pub const EXIT_TERMINATED: u8 = 143;
+
+/// Set by the SIGTERM handler, so the exit code can tell it from Ctrl-C.
+static TERMINATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Maps an error to the exit code DESIGN.md promises: 2 for usage errors
 /// (including unknown runs and unusable databases or paths), 1 otherwise.
@@ -28,6 +37,7 @@ pub fn exit_code_for(e: &anyhow::Error) -> u8 {
             };
         }
         if cause.downcast_ref::<StoreError>().is_some()
+            || cause.downcast_ref::<OutputError>().is_some()
             || cause.downcast_ref::<clap::Error>().is_some()
         {
             return 2;
@@ -149,55 +159,106 @@ fn now_rfc3339() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
+/// The results database this command uses (`None` with `--no-db`).
+pub fn db_path(g: &Global) -> Option<PathBuf> {
+    (!g.no_db).then(|| g.db.clone().unwrap_or_else(cryptobench_store::default_path))
+}
+
+/// The rules every file this command writes goes through.
+pub fn outputs(g: &Global) -> Outputs {
+    Outputs::new(g.force, db_path(g).as_deref())
+}
+
 /// Opens the store unless `--no-db`.
 pub fn open_store(g: &Global) -> Result<Option<Store>> {
-    if g.no_db {
-        return Ok(None);
+    match db_path(g) {
+        Some(path) => Ok(Some(Store::open(&path)?)),
+        None => Ok(None),
     }
-    let path = g.db.clone().unwrap_or_else(cryptobench_store::default_path);
-    Ok(Some(Store::open(&path)?))
 }
 
-/// Opens the store for commands that read it (`--no-db` makes no sense there).
+/// Opens the store read-only for commands that only read it: nothing is
+/// created or written, and a read-only file is fine.
 pub fn open_store_for_reading(g: &Global) -> Result<Store> {
-    if g.no_db {
-        return Err(Error::usage("this command reads stored runs; drop --no-db").into());
-    }
-    open_store(g)?.ok_or_else(|| anyhow!("no database"))
+    let path =
+        db_path(g).ok_or_else(|| Error::usage("this command reads stored runs; drop --no-db"))?;
+    Ok(Store::open_read_only(&path)?)
 }
 
-/// A usage error unless `path` can be created: its directory exists and is
-/// writable and it is not a directory itself. Checked before anything runs,
-/// so a typo costs no measurement time.
-pub fn check_writable(flag: &str, path: &std::path::Path) -> Result<()> {
+/// A usage error unless `path` may be written: the output rules allow it
+/// and a file can really be created in its directory. Checked before
+/// anything runs, so a typo costs no measurement time.
+pub fn check_output(g: &Global, flag: &str, path: &Path) -> Result<()> {
+    let named = |e: OutputError| Error::usage(format!("{flag}: {e}"));
+    outputs(g).check(path, Access::Public).map_err(named)?;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let writable = std::fs::metadata(dir)
-        .map(|m| m.is_dir() && !m.permissions().readonly())
-        .unwrap_or(false);
-    if !writable || path.is_dir() {
-        return Err(Error::usage(format!(
-            "{flag}: cannot write {} (its directory does not exist or is not writable)",
-            path.display()
-        ))
-        .into());
-    }
+        .unwrap_or(Path::new("."));
+    out_file::probe_dir(dir).map_err(named)?;
     Ok(())
 }
 
-/// Checks every `-o` target before anything runs, so a typo costs nothing.
-pub fn export_targets(g: &Global) -> Result<Vec<OutputTarget>> {
+/// Checks every `-o` target (and `extra` files the command will write)
+/// before anything runs, so a typo costs nothing.
+pub fn export_targets_with(g: &Global, extra: &[(&str, &Path)]) -> Result<Vec<OutputTarget>> {
     let mut out = Vec::new();
     for spec in &g.outputs {
         let t = cryptobench_store::parse_target(spec)?;
         if let Some(path) = &t.path {
-            check_writable(&format!("-o {spec}"), path)?;
+            check_output(g, &format!("-o {spec}"), path)?;
         }
         out.push(t);
     }
+    let named: Vec<(String, &Path)> = g
+        .outputs
+        .iter()
+        .zip(&out)
+        .filter_map(|(spec, t)| Some((format!("-o {spec}"), t.path.as_deref()?)))
+        .collect();
+    out_file::distinct(
+        named
+            .iter()
+            .map(|(flag, p)| (flag.as_str(), *p))
+            .chain(extra.iter().copied()),
+    )?;
     Ok(out)
+}
+
+/// [`export_targets_with`] without other files.
+pub fn export_targets(g: &Global) -> Result<Vec<OutputTarget>> {
+    export_targets_with(g, &[])
+}
+
+/// Where the run's JSON goes beside the database: `DIR/runs/`.
+fn runs_dir(db: &Path) -> PathBuf {
+    db.parent().unwrap_or(Path::new(".")).join("runs")
+}
+
+/// Creates the `runs/` directory beside the database and proves files can
+/// be written there, before anything is measured.
+pub fn check_runs_dir(g: &Global) -> Result<()> {
+    let Some(db) = db_path(g) else {
+        return Ok(());
+    };
+    let dir = runs_dir(&db);
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        Error::usage(format!(
+            "cannot create {} for the run's JSON: {e}; choose another --db, or --no-db",
+            dir.display()
+        ))
+    })?;
+    out_file::probe_dir(&dir)
+        .map_err(|e| Error::usage(format!("{e}; choose another --db, or --no-db")))?;
+    Ok(())
+}
+
+/// Writes the HTML report through the output rules.
+pub fn write_report(g: &Global, path: &Path, html: &str) -> Result<()> {
+    outputs(g)
+        .write(path, html.as_bytes(), Access::Public)
+        .map_err(|e| Error::usage(format!("cannot write the report: {e}")))?;
+    Ok(())
 }
 
 /// What a benchmark produced.
@@ -209,9 +270,11 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// Exit code: 130 interrupted, 1 when any check failed, else 0.
+    /// Exit code: 143 stopped by SIGTERM, 130 interrupted, 1 when any
+    /// check failed, else 0.
     pub fn exit_code(&self) -> u8 {
         match self.run.status {
+            RunStatus::Interrupted if TERMINATED.load(Ordering::SeqCst) => EXIT_TERMINATED,
             RunStatus::Interrupted => EXIT_INTERRUPTED,
             RunStatus::Failed => 1,
             _ => 0,
@@ -294,12 +357,15 @@ pub fn bench_as(
     identity: Option<RunIdentity>,
 ) -> Result<Outcome> {
     let (cases, php_planned) = plan_all(g, cfg, &suites)?;
+    if also_json_next_to_db {
+        check_runs_dir(g)?;
+    }
     let mut backends = suite_backends(&suites);
     if php_planned {
         backends.push(cryptobench_php::backend_info());
     }
     let mut recorder = Recorder::open(g, backends, identity)?;
-    install_ctrl_c();
+    install_interrupt_handlers();
 
     let bar = progress_bar(g, cases.len());
     let options = runner::Options {
@@ -356,6 +422,7 @@ pub struct Recorder {
     run: Run,
     store: Option<Store>,
     targets: Vec<OutputTarget>,
+    outputs: Outputs,
     store_error: Option<StoreError>,
 }
 
@@ -395,6 +462,7 @@ impl Recorder {
             run,
             store,
             targets,
+            outputs: outputs(g),
             store_error: None,
         })
     }
@@ -434,11 +502,7 @@ impl Recorder {
                 run.finished_at.as_deref().unwrap_or(""),
             )?;
             if json_next_to_db {
-                let dir = st
-                    .path()
-                    .parent()
-                    .unwrap_or(std::path::Path::new("."))
-                    .join("runs");
+                let dir = runs_dir(st.path());
                 let path = dir.join(format!("{}.json", run.id));
                 std::fs::create_dir_all(&dir)
                     .with_context(|| format!("creating {}", dir.display()))?;
@@ -448,6 +512,7 @@ impl Recorder {
                         path: Some(path.clone()),
                     },
                     run,
+                    &self.outputs,
                 )?;
                 if !g.quiet {
                     eprintln!(
@@ -462,7 +527,7 @@ impl Recorder {
             }
         }
         for t in &self.targets {
-            cryptobench_store::write_target(t, run)?;
+            cryptobench_store::write_target(t, run, &self.outputs)?;
         }
         Ok(self.run)
     }
@@ -480,7 +545,28 @@ pub fn bench_and_print(
     Ok(outcome.exit_code())
 }
 
-fn install_ctrl_c() {
+/// SIGTERM (what `kill`, systemd and batch schedulers send) stops a run
+/// like Ctrl-C does: the current sample ends, the run is marked
+/// interrupted, the exit code is 143. A second signal leaves at once.
+extern "C" fn on_sigterm(_: libc::c_int) {
+    // Only atomics and _exit here: both are async-signal-safe.
+    if interrupt::stop_requested() {
+        // SAFETY: _exit is async-signal-safe and ends the process at once.
+        unsafe { libc::_exit(i32::from(EXIT_TERMINATED)) };
+    }
+    TERMINATED.store(true, Ordering::SeqCst);
+    interrupt::request_stop();
+}
+
+fn install_interrupt_handlers() {
+    // SAFETY: a zeroed sigaction is a valid "no flags, empty mask" value;
+    // the handler only touches atomics and calls _exit.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigterm as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+    }
     // First Ctrl-C: finish the current sample, store, mark interrupted.
     // Second: leave at once (everything measured is already committed).
     let _ = ctrlc::set_handler(|| {

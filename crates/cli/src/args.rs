@@ -15,17 +15,21 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The help heading of the options that shape a measurement.
+const MEASUREMENT: &str = "Measurement options";
+
 /// Options common to every command.
 #[derive(Debug, Clone, Args)]
 pub struct Global {
     /// Smoke run: small grids, short samples.
-    #[arg(long, global = true, conflicts_with = "full")]
+    #[arg(help_heading = MEASUREMENT, long, global = true, conflicts_with = "full")]
     pub quick: bool,
     /// The seeds' complete grids and longer sampling.
-    #[arg(long, global = true)]
+    #[arg(help_heading = MEASUREMENT, long, global = true)]
     pub full: bool,
     /// Sampling time per case (e.g. 500ms, 2s).
     #[arg(
+        help_heading = MEASUREMENT,
         long,
         global = true,
         value_name = "DURATION",
@@ -37,10 +41,11 @@ pub struct Global {
     #[arg(long, global = true, value_name = "PCT", allow_hyphen_values = true)]
     pub precision: Option<String>,
     /// Samples per case (at least 3).
-    #[arg(long, global = true, value_name = "N", allow_hyphen_values = true)]
+    #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "N", allow_hyphen_values = true)]
     pub samples: Option<String>,
     /// Shortest sample after calibration (default 10ms).
     #[arg(
+        help_heading = MEASUREMENT,
         long,
         global = true,
         value_name = "DURATION",
@@ -71,14 +76,18 @@ pub struct Global {
     #[arg(short, long, global = true)]
     pub verbose: bool,
     /// Only these backends (comma-separated, e.g. openssl,rustcrypto).
-    #[arg(long, global = true, value_name = "LIST")]
+    #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "LIST")]
     pub backend: Option<String>,
     /// Reproducible randomness (for tests).
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "N")]
     pub seed: Option<u64>,
     /// Run each case on N threads at once (multi-thread runner).
-    #[arg(long, global = true, value_name = "N", allow_hyphen_values = true)]
+    #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "N", allow_hyphen_values = true)]
     pub threads: Option<String>,
+    /// Replace an existing file that cryptobench did not write (never a
+    /// database).
+    #[arg(long, global = true)]
+    pub force: bool,
     /// PHP twins every native cell, not only the headline ones (set by
     /// `paper`: a seed's table is reproduced whole in PHP).
     #[arg(skip)]
@@ -219,4 +228,142 @@ pub struct ReportArgs {
     /// A second run to compare against (ratios with confidence intervals).
     #[arg(long, value_name = "RUN")]
     pub baseline: Option<String>,
+}
+
+/// The measurement options, as typed.
+const MEASUREMENT_FLAGS: [&str; 8] = [
+    "--quick",
+    "--full",
+    "--time",
+    "--samples",
+    "--min-sample",
+    "--threads",
+    "--backend",
+    "--seed",
+];
+
+/// The commands that measure.
+const MEASURING: &str = "run, hash, cipher, aead, ecc, argon2, elgamal and paper";
+
+impl Global {
+    /// The global options given on the command line (a `--format` of
+    /// `table`, the default, counts as not given).
+    pub fn given(&self) -> Vec<&'static str> {
+        let flags = [
+            ("--quick", self.quick),
+            ("--full", self.full),
+            ("--time", self.time.is_some()),
+            ("--samples", self.samples.is_some()),
+            ("--min-sample", self.min_sample.is_some()),
+            ("--threads", self.threads.is_some()),
+            ("--backend", self.backend.is_some()),
+            ("--seed", self.seed.is_some()),
+            ("--db", self.db.is_some()),
+            ("--no-db", self.no_db),
+            ("-o", !self.outputs.is_empty()),
+            ("--format", !self.format.eq_ignore_ascii_case("table")),
+            ("--force", self.force),
+        ];
+        flags.into_iter().filter(|f| f.1).map(|f| f.0).collect()
+    }
+}
+
+impl Command {
+    /// The command as typed, subcommand included (`argon2 verify`).
+    pub fn name(&self) -> &'static str {
+        use cryptobench_elgamal::cli::ElgamalCommand as E;
+        use cryptobench_suite_argon2::cli::Argon2Command as A;
+        match self {
+            Command::Run(_) => "run",
+            Command::List(_) => "list",
+            Command::Hash(_) => "hash",
+            Command::Cipher(_) => "cipher",
+            Command::Aead(a) if a.command.is_some() => "aead verify",
+            Command::Aead(_) => "aead",
+            Command::Ecc(_) => "ecc",
+            Command::Argon2(a) => match &a.action {
+                Some(A::Hash(_)) => "argon2 hash",
+                Some(A::Verify(_)) => "argon2 verify",
+                Some(A::Tune(_)) => "argon2 tune",
+                None => "argon2",
+            },
+            Command::Elgamal(a) => match &a.command {
+                Some(E::Keygen(_)) => "elgamal keygen",
+                Some(E::Encrypt(_)) => "elgamal encrypt",
+                Some(E::Decrypt(_)) => "elgamal decrypt",
+                Some(E::Bench(_)) | None => "elgamal",
+            },
+            Command::Runs => "runs",
+            Command::Show(_) => "show",
+            Command::Export(_) => "export",
+            Command::Compare(_) => "compare",
+            Command::Paper(_) => "paper",
+            Command::Report(_) => "report",
+            Command::Recommend(_) => "recommend",
+        }
+    }
+
+    /// The global options this command reads; any other is refused.
+    fn accepts(&self) -> &'static [&'static str] {
+        const BENCH: &[&str] = &[
+            "--quick",
+            "--full",
+            "--time",
+            "--samples",
+            "--min-sample",
+            "--threads",
+            "--backend",
+            "--seed",
+            "--db",
+            "--no-db",
+            "-o",
+            "--format",
+            "--force",
+        ];
+        match self.name() {
+            "run" | "hash" | "cipher" | "aead" | "ecc" | "argon2" | "elgamal" | "paper" => BENCH,
+            "argon2 hash" | "argon2 tune" => &["--backend", "--seed"],
+            "argon2 verify" | "aead verify" => &["--backend"],
+            "elgamal keygen" => &["--seed", "-o", "--force"],
+            "elgamal encrypt" => &["--seed"],
+            "show" => &["--db", "--format"],
+            "export" => &["--db", "--format", "--force"],
+            "report" => &["--db", "-o", "--force"],
+            "recommend" => &["--db", "--format"],
+            "runs" | "compare" => &["--db"],
+            _ => &[],
+        }
+    }
+
+    /// A usage error naming the first global option this command would
+    /// silently ignore, what kind of option it is and who takes it.
+    pub fn reject_unused(&self, g: &Global) -> Result<(), String> {
+        let accepted = self.accepts();
+        let Some(flag) = g.given().into_iter().find(|f| !accepted.contains(f)) else {
+            return Ok(());
+        };
+        let cmd = self.name();
+        let why = if MEASUREMENT_FLAGS.contains(&flag) {
+            format!("{flag} is a measurement option; `{cmd}` does not measure (measurement options apply to {MEASURING})")
+        } else {
+            match flag {
+                "--db" | "--no-db" => format!(
+                    "{flag} chooses where runs are stored; `{cmd}` neither reads nor stores runs"
+                ),
+                "-o" => format!(
+                    "-o exports the run a command measures; `{cmd}` writes no export \
+                     (a stored run: `cryptobench export RUN --format json --to FILE`)"
+                ),
+                "--format" => format!(
+                    "--format {} is not used by `{cmd}`, which prints a table (--format applies to \
+                     the measuring commands, show, export and recommend)",
+                    g.format
+                ),
+                _ => format!(
+                    "--force lets an output replace a file cryptobench did not write; `{cmd}` writes no file"
+                ),
+            }
+        };
+        Err(format!("{why}; drop {flag}"))
+    }
 }

@@ -13,9 +13,19 @@ use std::io::Write;
 
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
-    let g = cli.global;
+    let mut g = cli.global;
+    let mut command = cli.command;
+    if let Command::Elgamal(a) = &mut command {
+        // `elgamal keygen -o key.json` and `elgamal bench --threads 2,4,10`
+        // (the spellings of the issue) take over the global flags.
+        a.adopt_globals(&mut g.outputs, &mut g.threads);
+        if let Some(cryptobench_elgamal::cli::ElgamalCommand::Keygen(k)) = &mut a.command {
+            k.force = g.force;
+        }
+    }
     output::console_format(&g)?;
-    match cli.command {
+    command.reject_unused(&g).map_err(output::usage)?;
+    match command {
         Command::Run(a) => run(&g, &a, world),
         Command::List(a) => list(&a),
         Command::Hash(a) => {
@@ -33,11 +43,7 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
         Command::Argon2(a) => suite_action(&g, |cfg| {
             Ok(cryptobench_suite_argon2::cli::command(&a, cfg)?)
         }),
-        Command::Elgamal(mut a) => {
-            // `elgamal keygen -o key.json` and `elgamal bench --threads 2,4,10`
-            // (the spellings of the issue) take over the global flags.
-            let mut g = g.clone();
-            a.adopt_globals(&mut g.outputs, &mut g.threads);
+        Command::Elgamal(a) => {
             if let Some(b) = distributed_bench(&a) {
                 return elgamal_mpi(&g, b, world);
             }
@@ -67,8 +73,14 @@ fn suite_action(
 
 fn run(g: &Global, a: &RunArgs, world: &cryptobench_mpi::World) -> Result<u8> {
     let cfg = run_config(g)?;
-    if !a.no_report && world.is_root() {
-        app::check_writable("--report", &a.report)?;
+    if world.is_root() {
+        let report: &[(&str, &std::path::Path)] = if a.no_report {
+            &[]
+        } else {
+            app::check_output(g, "--report", &a.report)?;
+            &[("--report", a.report.as_path())]
+        };
+        app::export_targets_with(g, report)?;
     }
     if world.size() > 1 && !a.fleet {
         return Err(Error::usage(format!(
@@ -101,7 +113,7 @@ fn run(g: &Global, a: &RunArgs, world: &cryptobench_mpi::World) -> Result<u8> {
     let outcome = app::bench(g, &cfg, suites, true)?;
     output::print_run_with(g, &outcome.run, &outcome.suites, output::Detail::Summary)?;
     if !g.quiet {
-        println!("every case: `cryptobench show {}`", outcome.run.id);
+        outln!("every case: `cryptobench show {}`", outcome.run.id)?;
     }
     if !a.no_report {
         let store = app::open_store(g)?;
@@ -192,7 +204,7 @@ fn runs(g: &Global) -> Result<u8> {
     if rows.is_empty() {
         t.note("no runs yet: try `cryptobench run --quick`");
     }
-    println!("{}", text::render(&t, false));
+    outln!("{}", text::render(&t, false))?;
     Ok(0)
 }
 
@@ -214,7 +226,10 @@ fn export(g: &Global, a: &ExportArgs) -> Result<u8> {
         format: format.to_string(),
         path: a.to.clone(),
     };
-    cryptobench_store::write_target(&target, &run)?;
+    if let Some(to) = &a.to {
+        app::check_output(g, "--to", to)?;
+    }
+    cryptobench_store::write_target(&target, &run, &app::outputs(g))?;
     Ok(0)
 }
 
@@ -247,7 +262,7 @@ fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
     let cases = &cmp.cases;
     let t = tables::comparison_table(&cmp, &baseline, &candidate);
     if !g.quiet {
-        println!("{}", text::render(&t, false));
+        outln!("{}", text::render(&t, false))?;
     }
     if cases.is_empty() {
         eprintln!("note: the two runs have no measured case in common");
@@ -282,7 +297,7 @@ fn paper(g: &Global, a: &PaperArgs) -> Result<u8> {
         if papers.is_empty() {
             t.note("no experiment is available in this build");
         }
-        println!("{}", text::render(&t, false));
+        outln!("{}", text::render(&t, false))?;
         return Ok(0);
     };
     let names_all: Vec<&str> = papers.iter().map(|p| p.name()).collect();
@@ -297,9 +312,9 @@ fn paper(g: &Global, a: &PaperArgs) -> Result<u8> {
     let g = &g;
     let outcome = app::bench(g, &cfg, paper.suites(&cfg)?, false)?;
     if !g.quiet {
-        println!("{}\n{}\n", paper.title(), tables::run_header(&outcome.run));
+        outln!("{}\n{}\n", paper.title(), tables::run_header(&outcome.run))?;
         for t in paper.render(&outcome.run.measurements) {
-            println!("{}", text::render(&t, false));
+            outln!("{}", text::render(&t, false))?;
         }
     }
     Ok(outcome.exit_code())
@@ -339,6 +354,7 @@ fn report_path(g: &Global, a: &ReportArgs) -> Result<std::path::PathBuf> {
 
 fn report(g: &Global, a: &ReportArgs) -> Result<u8> {
     let path = report_path(g, a)?;
+    app::check_output(g, "report", &path)?;
     let store = open_store_for_reading(g)?;
     let run = store.load_run(&a.run)?;
     let baseline = a
@@ -348,9 +364,10 @@ fn report(g: &Global, a: &ReportArgs) -> Result<u8> {
         .transpose()?;
     let extras =
         crate::advice::report_extras(&run_config(g)?, &run, Some(&store), baseline.as_ref());
-    cryptobench_report::html::write_html_with(&path, &run, &registry::suites(), &extras)?;
+    let html = cryptobench_report::html::render_html_with(&run, &registry::suites(), &extras);
+    app::write_report(g, &path, &html)?;
     if !g.quiet {
-        println!("report for run {} written to {}", run.id, path.display());
+        outln!("report for run {} written to {}", run.id, path.display())?;
     }
     Ok(0)
 }
@@ -459,10 +476,10 @@ fn elgamal_mpi(
     let run = recorder.finish(g, cryptobench_engine::interrupt::stop_requested(), false)?;
     output::print_run(g, &run, &suites)?;
     if !g.quiet && console_is_table(g) {
-        println!(
+        outln!(
             "{}",
             text::render(&cryptobench_mpi::bench::table(&run.measurements), false)
-        );
+        )?;
     }
     Ok(if run.has_failures() { 1 } else { 0 })
 }

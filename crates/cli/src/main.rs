@@ -1,25 +1,30 @@
 //! `cryptobench`: parse arguments, dispatch, map errors to exit codes.
 //! Everything else lives in the library crates.
 
+// First, so its `outln!` is visible in every module below.
+#[macro_use]
+mod output;
 mod advice;
 mod app;
 mod args;
 mod commands;
 mod dryrun;
 mod fleet;
-mod output;
 mod registry;
 
 use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    output::quiet_on_closed_stdout();
     // Under mpirun every rank joins the MPI world first; alone this is a
     // world of one and makes no MPI call.
     let world = cryptobench_mpi::init().unwrap_or_else(|e| cryptobench_mpi::abort(&e.to_string()));
     let cli = args::Cli::parse();
     let code = match commands::dispatch(cli, &world) {
         Ok(code) => ExitCode::from(code),
+        // `cryptobench runs | head -1`: the reader has all it wanted.
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(app::exit_code_for(&e))

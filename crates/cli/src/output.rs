@@ -1,10 +1,45 @@
-//! Printing a run on the console in the chosen `--format`.
+//! Printing a run on the console in the chosen `--format`, and what a
+//! closed stdout means: every print here returns its error (`outln!`), and
+//! `main` ends quietly when that error is a broken pipe, so
+//! `cryptobench runs | head -1` prints no message and no backtrace.
 
 use crate::args::Global;
 use anyhow::Result;
 use cryptobench_core::{CaseStatus, Error, Run, Suite};
 use cryptobench_report::{tables, text};
 use std::io::{IsTerminal, Write};
+
+/// `println!` that returns the write error instead of panicking on it.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// Whether an error is stdout's reader having gone away.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The suites' own commands (`argon2 hash`, `aead verify`, ...) print with
+/// `println!`, which panics when stdout is a closed pipe; that panic ends
+/// the process quietly with exit 0 instead of a message and a backtrace.
+/// Any other panic is reported as before.
+pub fn quiet_on_closed_stdout() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info.payload_as_str().unwrap_or("");
+        if text.starts_with("failed printing to stdout") && text.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        previous(info);
+    }));
+}
 
 /// Console formats.
 pub const FORMATS: [&str; 4] = ["table", "json", "csv", "md"];

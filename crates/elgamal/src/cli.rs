@@ -19,6 +19,7 @@ use crate::keys::RngSource;
 use crate::scheme;
 use crate::suite::{ElgamalSuite, Grid};
 use cryptobench_core::{names, units, Error, RunConfig, SuiteAction};
+use cryptobench_store::output::{self, Access, OutputError, Outputs};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -61,6 +62,9 @@ pub struct KeygenArgs {
     /// Also write the public key here.
     #[arg(long, value_name = "PATH")]
     pub public: Option<PathBuf>,
+    /// Replace an existing key file (the binary's global `--force`).
+    #[arg(skip)]
+    pub force: bool,
 }
 
 /// `elgamal encrypt`.
@@ -268,11 +272,6 @@ fn read_file(path: &Path, what: &str) -> Result<String, Error> {
         .map_err(|e| Error::usage(format!("cannot read {what} {}: {e}", path.display())))
 }
 
-fn write_file(path: &Path, text: &str, what: &str) -> Result<(), Error> {
-    std::fs::write(path, text)
-        .map_err(|e| Error::usage(format!("cannot write {what} {}: {e}", path.display())))
-}
-
 fn arith_for(curve: Curve, arith: &Option<String>) -> Result<ArithKind, Error> {
     match arith {
         Some(a) => {
@@ -291,19 +290,27 @@ fn keygen(k: &KeygenArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
     let path = k.out.as_ref().or(k.path.as_ref()).ok_or_else(|| {
         Error::usage("keygen needs where to write the secret key: -o PATH (or --out PATH)")
     })?;
+    // Both files are checked before either is written: a refused public
+    // key path must not leave a fresh secret key behind, nor the reverse.
+    let outputs = Outputs::new(k.force, None);
+    let usage = |e: OutputError| Error::usage(e.to_string());
+    if let Some(public) = &k.public {
+        output::distinct([("--out", path.as_path()), ("--public", public.as_path())])
+            .map_err(usage)?;
+        outputs.check(public, Access::Public).map_err(usage)?;
+    }
+    outputs.check(path, Access::Secret).map_err(usage)?;
     let keys = scheme::open(curve, ArithKind::default_for(curve), None, rng(cfg))?;
     let material = keys.material();
-    write_file(
-        path,
-        &KeyFile::from_material(material).to_json(),
-        "key file",
-    )?;
-    if let Some(p) = &k.public {
-        write_file(
-            p,
-            &KeyFile::from_material(&material.public_only()).to_json(),
-            "public key file",
-        )?;
+    let secret = KeyFile::from_material(material).to_json();
+    outputs
+        .write(path, secret.as_bytes(), Access::Secret)
+        .map_err(usage)?;
+    if let Some(public) = &k.public {
+        let text = KeyFile::from_material(&material.public_only()).to_json();
+        outputs
+            .write(public, text.as_bytes(), Access::Public)
+            .map_err(usage)?;
     }
     if curve.is_toy() {
         eprintln!("warning: {}", crate::curve::TOY64_LABEL);

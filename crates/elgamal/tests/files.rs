@@ -223,6 +223,7 @@ fn keygen_writes_secret_and_public_files() {
             out: Some(key.clone()),
             path: None,
             public: Some(public.clone()),
+            force: false,
         })),
         bench: Default::default(),
     };
@@ -248,6 +249,7 @@ fn keygen_writes_secret_and_public_files() {
             out: Some(again.clone()),
             path: None,
             public: None,
+            force: false,
         })),
         bench: Default::default(),
     };
@@ -260,6 +262,7 @@ fn keygen_writes_secret_and_public_files() {
             out: None,
             path: None,
             public: None,
+            force: false,
         })),
         bench: Default::default(),
     };
@@ -267,4 +270,61 @@ fn keygen_writes_secret_and_public_files() {
     // The ciphertext format parses back exactly.
     let raw = CiphertextFile::parse(&ct).unwrap();
     assert_eq!(CiphertextFile::from_raw(&raw).to_json(), ct);
+}
+
+fn keygen_args(
+    out: &std::path::Path,
+    public: Option<&std::path::Path>,
+    force: bool,
+) -> ElgamalArgs {
+    ElgamalArgs {
+        command: Some(ElgamalCommand::Keygen(KeygenArgs {
+            curve: "secp256k1".into(),
+            out: Some(out.to_path_buf()),
+            path: None,
+            public: public.map(|p| p.to_path_buf()),
+            force,
+        })),
+        bench: Default::default(),
+    }
+}
+
+#[test]
+fn keygen_never_loses_a_secret_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("k.json");
+    let cfg = RunConfig::quick();
+    // One path for both keys: refused before anything is written.
+    let same = cli::command(&keygen_args(&key, Some(&key), false), &cfg).err();
+    assert!(
+        matches!(&same, Some(Error::Usage(m)) if m.contains("--out and --public")),
+        "{same:?}"
+    );
+    assert!(!key.exists());
+    // A fresh secret key is readable by its owner only.
+    cli::command(&keygen_args(&key, None, false), &cfg).unwrap();
+    let first = std::fs::read_to_string(&key).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    // A second keygen on the same file is refused, the key stays.
+    let again = cli::command(&keygen_args(&key, None, false), &cfg).err();
+    assert!(
+        matches!(&again, Some(Error::Usage(m)) if m.contains("--force")),
+        "{again:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&key).unwrap(), first);
+    // A refused public path leaves no new secret key behind either.
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "mine").unwrap();
+    let other = dir.path().join("other.json");
+    assert!(cli::command(&keygen_args(&other, Some(&notes), false), &cfg).is_err());
+    assert!(!other.exists());
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine");
+    // --force replaces it.
+    cli::command(&keygen_args(&key, None, true), &cfg).unwrap();
+    assert_ne!(std::fs::read_to_string(&key).unwrap(), first);
 }

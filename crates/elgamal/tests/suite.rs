@@ -194,6 +194,7 @@ fn bench_flags_build_the_grid_and_reject_bad_names() {
             out: None,
             path: None,
             public: None,
+            force: false,
         })),
         ..Default::default()
     };

@@ -87,6 +87,7 @@ pub fn render_html_with(run: &Run, suites: &[Box<dyn Suite>], extras: &Extras<'_
     let _ = write!(
         page,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"generator\" content=\"cryptobench\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>cryptobench report {}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n",
         escape(&run.id)

@@ -34,6 +34,11 @@
 //! measurements' `json` in `seq` order, so a loaded run equals the run that
 //! was stored.
 //!
+//! Before the first write a file must pass `PRAGMA quick_check`; commands
+//! that only read use [`Store::open_read_only`], which never creates,
+//! migrates or writes. A lock held by another process is waited for up to
+//! 30 s, saying so on stderr after a second.
+//!
 //! Every measurement is its own transaction, committed with
 //! `synchronous=FULL` in WAL mode: whatever the engine handed over before a
 //! Ctrl-C, a crash or a power cut is on disk, and readers (`runs`, `show`)
@@ -47,6 +52,7 @@
 
 use crate::json_repair::parse_measurement;
 use crate::liveness::{process_start_tick, reap_dead_runs, this_host};
+use crate::output::SQLITE_MAGIC;
 use crate::StoreError;
 use cryptobench_core::{Fingerprint, Measurement, Run, RunStatus};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -59,10 +65,29 @@ use std::time::Duration;
 pub const STORE_SCHEMA: &str = "cryptobench-store/1";
 
 /// How long a write waits for another process before giving up as `Locked`.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The first 16 bytes of every SQLite 3 database file.
-const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+/// One wait step of the busy handler; after [`BUSY_NOTICE_AFTER`] steps it
+/// says once on stderr what it is waiting for.
+const BUSY_STEP: Duration = Duration::from_millis(20);
+const BUSY_NOTICE_AFTER: u32 = 50;
+
+/// Waits for another process's lock in small steps, telling the user once
+/// when the wait passes a second, and gives up after [`BUSY_TIMEOUT`].
+fn wait_for_lock(attempt: i32) -> bool {
+    let attempt = u32::try_from(attempt).unwrap_or(0);
+    if attempt == BUSY_NOTICE_AFTER {
+        eprintln!(
+            "waiting for another cryptobench process to release the results database (up to {} s)",
+            BUSY_TIMEOUT.as_secs()
+        );
+    }
+    if BUSY_STEP * attempt >= BUSY_TIMEOUT {
+        return false;
+    }
+    std::thread::sleep(BUSY_STEP);
+    true
+}
 
 const CREATE_SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -159,6 +184,9 @@ impl Store {
     /// [`StoreError::Corrupt`] and left byte for byte as it was.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let found = inspect(path)?;
+        if let Found::Ours = found {
+            check_integrity(path)?;
+        }
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| StoreError::Unwritable {
                 path: path.to_path_buf(),
@@ -169,7 +197,7 @@ impl Store {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let mut conn = Connection::open_with_flags(path, flags).map_err(|e| sql_err(path, e))?;
-        conn.busy_timeout(BUSY_TIMEOUT)
+        conn.busy_handler(Some(wait_for_lock))
             .map_err(|e| sql_err(path, e))?;
         // WAL lets `runs` read while a run writes; a file system without
         // shared memory refuses it, and the default journal still works.
@@ -193,6 +221,33 @@ impl Store {
             .map_err(|e| sql_err(path, e))?;
             tx.commit().map_err(|e| sql_err(path, e))?;
         }
+        Ok(Store {
+            path: path.to_path_buf(),
+            conn: Mutex::new(conn),
+        })
+    }
+
+    /// Opens an existing database for commands that only read it.
+    ///
+    /// Nothing is created, migrated or written (a `running` run whose
+    /// process died is still reported as `interrupted`), so a read-only
+    /// file or directory is fine. A missing file is [`StoreError::Missing`].
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        if !path.exists() {
+            return Err(StoreError::Missing {
+                path: path.to_path_buf(),
+            });
+        }
+        if let Found::Fresh = inspect(path)? {
+            return Err(StoreError::Corrupt {
+                path: path.to_path_buf(),
+                detail: "it is empty: no cryptobench run was ever stored in it".into(),
+            });
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| sql_err(path, e))?;
+        conn.busy_handler(Some(wait_for_lock))
+            .map_err(|e| sql_err(path, e))?;
         Ok(Store {
             path: path.to_path_buf(),
             conn: Mutex::new(conn),
@@ -572,7 +627,7 @@ fn inspect(path: &Path) -> Result<Found, StoreError> {
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|e| sql_err(path, e))?;
-    ro.busy_timeout(BUSY_TIMEOUT)
+    ro.busy_handler(Some(wait_for_lock))
         .map_err(|e| sql_err(path, e))?;
     let tables: Vec<String> = ro
         .prepare(
@@ -616,6 +671,32 @@ fn inspect(path: &Path) -> Result<Found, StoreError> {
         }
     }
     Ok(Found::Ours)
+}
+
+/// `PRAGMA quick_check` on a read-only connection: a damaged file gets no
+/// write of any kind, not even a run row.
+fn check_integrity(path: &Path) -> Result<(), StoreError> {
+    let ro = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| sql_err(path, e))?;
+    ro.busy_handler(Some(wait_for_lock))
+        .map_err(|e| sql_err(path, e))?;
+    let problems: Vec<String> = ro
+        .prepare("PRAGMA quick_check(5)")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .map_err(|e| sql_err(path, e))?;
+    if problems.len() == 1 && problems[0] == "ok" {
+        return Ok(());
+    }
+    Err(StoreError::Corrupt {
+        path: path.to_path_buf(),
+        detail: format!(
+            "its integrity check failed ({}); nothing was written to it",
+            problems.join("; ").replace('\n', " ")
+        ),
+    })
 }
 
 /// Maps an SQLite error to what the user should be told.

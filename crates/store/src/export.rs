@@ -3,7 +3,7 @@
 //! An [`Exporter`] only turns a [`Run`] into bytes, so each format is
 //! testable as a snapshot and the binary can print the same bytes to the
 //! console (`--format`) or a file (`-o FORMAT:PATH`). [`write_target`] is the
-//! one function that touches the file system for exports.
+//! one function that writes an export, through [`crate::output`].
 //!
 //! - JSON is the canonical [`Run`] pretty-printed; it parses back into an
 //!   equal `Run` (see docs/results-format.md for the fields).
@@ -13,11 +13,12 @@
 //!   numbers are empty cells.
 //! - Markdown is for people: the run and machine, then one table per suite.
 
+use crate::output::{Access, Outputs};
 use crate::StoreError;
 use cryptobench_core::units::{format_ns, format_ops, format_rate, format_size};
 use cryptobench_core::{names, CaseStatus, CheckOutcome, Error, Measurement, Run};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Turns a run into the bytes of one format; never does I/O.
 pub trait Exporter {
@@ -86,8 +87,9 @@ pub fn parse_target(spec: &str) -> Result<OutputTarget, Error> {
     })
 }
 
-/// Serialises `run` and writes it to the target's file or to stdout.
-pub fn write_target(target: &OutputTarget, run: &Run) -> Result<(), StoreError> {
+/// Serialises `run` and writes it to the target's file (under the rules of
+/// `outputs`) or to stdout.
+pub fn write_target(target: &OutputTarget, run: &Run, outputs: &Outputs) -> Result<(), StoreError> {
     let bytes = exporter(&target.format)
         .map_err(|e| StoreError::Other(e.to_string()))?
         .serialize(run)?;
@@ -104,27 +106,8 @@ pub fn write_target(target: &OutputTarget, run: &Run) -> Result<(), StoreError> 
                 Ok(()) => Ok(()),
             }
         }
-        Some(path) => write_file(path, &bytes),
+        Some(path) => Ok(outputs.write(path, &bytes, Access::Public)?),
     }
-}
-
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let unwritable = |detail: String| StoreError::Unwritable {
-        path: path.to_path_buf(),
-        detail,
-    };
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        if !parent.is_dir() {
-            return Err(unwritable(format!(
-                "the directory {} does not exist",
-                parent.display()
-            )));
-        }
-    }
-    if path.is_dir() {
-        return Err(unwritable("it is a directory".into()));
-    }
-    std::fs::write(path, bytes).map_err(|e| unwritable(e.to_string()))
 }
 
 /// The canonical [`Run`] as pretty JSON (ends with a newline).

@@ -11,12 +11,15 @@
 //! - [`Exporter`]s turn a run into bytes and do no I/O themselves;
 //!   [`write_target`] is the single place that writes an export to a file or
 //!   to stdout, so error handling for `-o FORMAT:PATH` lives in one spot.
+//! - [`output`] is the one way any file is written: never the database,
+//!   never a file cryptobench did not write unless `--force`, atomically.
 #![deny(missing_docs)]
 
 pub mod db;
 pub mod export;
 mod json_repair;
 mod liveness;
+pub mod output;
 
 pub use db::{default_path, RunRow, Store, STORE_SCHEMA};
 pub use export::{
@@ -24,6 +27,7 @@ pub use export::{
     OutputTarget, CSV_COLUMNS, FORMATS,
 };
 pub use liveness::this_host;
+pub use output::{Access, OutputError, Outputs};
 
 use std::path::PathBuf;
 
@@ -49,8 +53,14 @@ pub enum StoreError {
         /// The schema string found in the file.
         found: String,
     },
+    /// A command that only reads was pointed at a database that does not exist.
+    #[error("no results database at {}: check --db, or create one with `cryptobench run --db {}` (any measuring command creates it)", path.display(), path.display())]
+    Missing {
+        /// The path given.
+        path: PathBuf,
+    },
     /// Another process held the database longer than the busy timeout.
-    #[error("database {} is locked by another process (waited 2 s); let the other cryptobench command finish, or pass --db OTHER", path.display())]
+    #[error("database {} is locked by another process (waited 30 s); let the other cryptobench command finish, or pass --db OTHER", path.display())]
     Locked {
         /// The database file.
         path: PathBuf,
@@ -79,22 +89,31 @@ pub enum StoreError {
         /// The run ids it matches, newest first.
         matches: Vec<String>,
     },
+    /// An output file was refused or could not be written.
+    #[error(transparent)]
+    Output(#[from] OutputError),
     /// Anything else (an SQLite error we did not expect, a broken pipe).
     #[error("{0}")]
     Other(String),
 }
 
 fn not_found_message(id: &str, known: &[String]) -> String {
+    let latest = latest_hint(id);
     if known.is_empty() {
-        return format!(
-            "no run '{id}': the database holds no runs yet; `cryptobench run` makes one"
-        );
+        let mut msg = format!("no run '{id}': the database holds no runs yet");
+        if let Some(hint) = &latest {
+            msg.push_str(&format!(" ({hint})"));
+        }
+        msg.push_str("; `cryptobench run` makes one");
+        return msg;
     }
     let mut msg = format!("no run '{id}' in the database");
     let candidates: Vec<&str> = known.iter().map(String::as_str).collect();
     let close = cryptobench_core::names::suggest(id, &candidates);
-    if !close.is_empty() {
-        msg.push_str(&format!("; did you mean {}?", close.join(", ")));
+    match (&latest, close.is_empty()) {
+        (Some(hint), _) => msg.push_str(&format!("; {hint}")),
+        (None, false) => msg.push_str(&format!("; did you mean {}?", close.join(", "))),
+        (None, true) => {}
     }
     msg.push_str(&format!(
         "\naccepted: a run id or a unique prefix of one, `latest`, or `latest~N` (N runs before the latest); {} run(s) stored, newest: {}; `cryptobench runs` lists them",
@@ -102,6 +121,28 @@ fn not_found_message(id: &str, known: &[String]) -> String {
         known[0]
     ));
     msg
+}
+
+/// What to say when `id` looks like a misspelt `latest` or `latest~N`:
+/// `latst` -> did you mean 'latest', `lates~2` -> 'latest~2',
+/// `latest~x` -> N must be a whole number.
+fn latest_hint(id: &str) -> Option<String> {
+    let (stem, back) = match id.trim().split_once('~') {
+        Some((stem, back)) => (stem, Some(back)),
+        None => (id.trim(), None),
+    };
+    let is_latest = stem.eq_ignore_ascii_case("latest");
+    if !is_latest && cryptobench_core::names::suggest(stem, &["latest"]).is_empty() {
+        return None;
+    }
+    match back {
+        Some(n) if n.parse::<usize>().is_err() => Some(format!(
+            "`latest~N` takes a whole number N of runs before the latest, e.g. 'latest~1'; '{n}' is not one"
+        )),
+        _ if is_latest => None,
+        Some(n) => Some(format!("did you mean 'latest~{n}'?")),
+        None => Some("did you mean 'latest'?".to_string()),
+    }
 }
 
 impl From<StoreError> for cryptobench_core::Error {
@@ -131,4 +172,26 @@ pub(crate) fn shell_join(args: &[String]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn misspelt_latest_is_named() {
+        let known = vec!["20260101-000000-abcd".to_string()];
+        for (typed, expect) in [
+            ("latst", "did you mean 'latest'?"),
+            ("lates~2", "did you mean 'latest~2'?"),
+            ("latest~x", "whole number"),
+            ("ltest~", "whole number"),
+        ] {
+            let msg = not_found_message(typed, &known);
+            assert!(msg.contains(expect), "{typed}: {msg}");
+            assert!(not_found_message(typed, &[]).contains(expect), "{typed}");
+        }
+        assert!(latest_hint("20260101").is_none());
+        assert!(latest_hint("latest~9").is_none());
+    }
 }

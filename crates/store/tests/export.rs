@@ -5,7 +5,7 @@ mod common;
 use cryptobench_core::{Error, Run};
 use cryptobench_store::{
     exporter, parse_target, write_target, CsvExporter, Exporter, JsonExporter, MarkdownExporter,
-    OutputTarget, StoreError, FORMATS,
+    OutputError, OutputTarget, Outputs, StoreError, FORMATS,
 };
 use std::path::PathBuf;
 
@@ -199,10 +199,30 @@ fn write_target_writes_the_exporter_bytes() {
     for f in FORMATS {
         let path = dir.path().join(format!("run.{f}"));
         let target = parse_target(&format!("{f}:{}", path.display())).unwrap();
-        write_target(&target, &run).unwrap();
+        write_target(&target, &run, &Outputs::default()).unwrap();
         let expected = exporter(f).unwrap().serialize(&run).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), expected, "{f}");
+        // Every format carries a marker, so a second export replaces the first.
+        write_target(&target, &run, &Outputs::default()).unwrap();
+        let json = dir.path().join("run.json");
+        let over = parse_target(&format!("{f}:{}", json.display())).unwrap();
+        write_target(&over, &run, &Outputs::default()).unwrap();
     }
+}
+
+#[test]
+fn an_export_never_replaces_a_file_it_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("thesis.md");
+    std::fs::write(&path, "# My thesis\n").unwrap();
+    let target = parse_target(&format!("md:{}", path.display())).unwrap();
+    let e = write_target(&target, &fixed_run(), &Outputs::default()).unwrap_err();
+    assert!(e.to_string().contains("--force"), "{e}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "# My thesis\n");
+    write_target(&target, &fixed_run(), &Outputs::new(true, None)).unwrap();
+    assert!(std::fs::read_to_string(&path)
+        .unwrap()
+        .starts_with("# cryptobench run"));
 }
 
 #[test]
@@ -216,8 +236,11 @@ fn an_unwritable_export_path_is_a_clear_error() {
         ("csv:/proc/version", "/proc/version"),
     ] {
         let target = parse_target(spec).unwrap();
-        let e = write_target(&target, &run).unwrap_err();
-        assert!(matches!(e, StoreError::Unwritable { .. }), "{e:?}");
+        let e = write_target(&target, &run, &Outputs::new(true, None)).unwrap_err();
+        assert!(
+            matches!(e, StoreError::Output(OutputError::Unwritable { .. })),
+            "{e:?}"
+        );
         let msg = e.to_string();
         assert!(
             msg.contains("cannot write") && msg.contains(expect),
@@ -229,6 +252,6 @@ fn an_unwritable_export_path_is_a_clear_error() {
         format: "md".into(),
         path: Some(dir.path().to_path_buf()),
     };
-    let e = write_target(&target, &run).unwrap_err();
+    let e = write_target(&target, &run, &Outputs::default()).unwrap_err();
     assert!(e.to_string().contains("is a directory"), "{e}");
 }

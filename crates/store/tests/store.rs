@@ -477,3 +477,67 @@ fn a_store_can_be_shared_between_threads() {
     }
     assert_eq!(store.load_run("r-threads").unwrap().measurements.len(), 4);
 }
+
+#[test]
+fn a_lock_held_for_a_few_seconds_is_waited_out() {
+    let (_dir, path) = temp_db();
+    let store = Store::open(&path).unwrap();
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(2500));
+        holder.execute_batch("COMMIT").unwrap();
+    });
+    store
+        .begin_run(&run("r-waited", "2026-11-22T00:00:00Z", vec![]))
+        .unwrap();
+    release.join().unwrap();
+    assert_eq!(store.list_runs().unwrap().len(), 1);
+}
+
+#[test]
+fn read_only_opening_writes_nothing() {
+    let (_dir, path) = temp_db();
+    let e = Store::open_read_only(&path).err().expect("missing");
+    assert!(matches!(e, StoreError::Missing { .. }), "{e:?}");
+    assert!(!path.parent().unwrap().exists(), "nothing was created");
+
+    let store = Store::open(&path).unwrap();
+    let dead = run("20261122-050505-dead", "2026-11-22T05:05:05Z", vec![]);
+    store.begin_run(&dead).unwrap();
+    drop(store);
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute("UPDATE runs SET pid = 999999999 WHERE id = ?1", [&dead.id])
+        .unwrap();
+    drop(raw);
+    let before = std::fs::read(&path).unwrap();
+    let store = Store::open_read_only(&path).unwrap();
+    // Reported as interrupted, but the file is not updated.
+    assert_eq!(store.list_runs().unwrap()[0].status, RunStatus::Interrupted);
+    assert_eq!(
+        store.load_run("latest").unwrap().status,
+        RunStatus::Interrupted
+    );
+    let e = store.begin_run(&run("r-new", "2026-11-22T06:00:00Z", vec![]));
+    assert!(e.is_err(), "a read-only store refuses writes");
+    drop(store);
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_damaged_database_is_refused_before_any_write() {
+    let (_dir, path) = temp_db();
+    let store = Store::open(&path).unwrap();
+    store_run(&store, &full_run());
+    drop(store);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 4096;
+    for b in &mut bytes[last + 8..] {
+        *b = 0xee;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let e = Store::open(&path).err().expect("damaged");
+    assert!(matches!(e, StoreError::Corrupt { .. }), "{e:?}");
+    assert!(e.to_string().contains("integrity check failed"), "{e}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}

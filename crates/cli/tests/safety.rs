@@ -1,0 +1,386 @@
+//! Never lose a result: the database is never an output, files the user
+//! did not name are never replaced, read commands never write, a damaged
+//! database gets no write, SIGTERM keeps what was measured, a closed pipe
+//! is not an error, and global flags a command ignores are refused.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+fn bin() -> Command {
+    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// One quick, small hash run stored in `db`.
+fn stored_run(db: &Path) {
+    bin()
+        .arg("--db")
+        .arg(db)
+        .args(["--quick", "--quiet", "hash", "--algorithms", "SHA-256"])
+        .args(["--sizes", "64", "--no-peer"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn the_database_is_never_an_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("R.db");
+    stored_run(&db);
+    let before = std::fs::read(&db).unwrap();
+    let d = db.to_str().unwrap();
+    let attempts: [&[&str]; 5] = [
+        &["--format", "csv", "export", "latest", "--to", d],
+        &["report", "latest", "--out", d],
+        &["--force", "report", "latest", "--out", d],
+        &[
+            "-o",
+            &format!("json:{d}"),
+            "--quick",
+            "hash",
+            "--sizes",
+            "64",
+        ],
+        &["elgamal", "keygen", "--out", d],
+    ];
+    for args in attempts {
+        let mut c = bin();
+        if args[0] != "elgamal" {
+            c.arg("--db").arg(&db);
+        }
+        c.current_dir(dir.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("refusing to write"));
+        assert_eq!(std::fs::read(&db).unwrap(), before, "{args:?}");
+    }
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .arg("runs")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("complete"));
+}
+
+#[test]
+fn outputs_replace_only_their_own_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("R.db");
+    stored_run(&db);
+    let notes = dir.path().join("notes.html");
+    std::fs::write(&notes, "my own page").unwrap();
+    let report = |out: &Path, force: bool| {
+        let mut c = bin();
+        c.arg("--db").arg(&db);
+        if force {
+            c.arg("--force");
+        }
+        c.args(["report", "latest", "--out"]).arg(out).assert()
+    };
+    report(&notes, false)
+        .code(2)
+        .stderr(predicate::str::contains("--force"));
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my own page");
+    report(&notes, true).success();
+    // The page carries the generator tag, so the next report replaces it.
+    let page = std::fs::read_to_string(&notes).unwrap();
+    assert!(page.contains("<meta name=\"generator\" content=\"cryptobench\">"));
+    report(&notes, false).success();
+    for format in ["json", "csv", "md"] {
+        let export = dir.path().join(format!("run.{format}"));
+        for _ in 0..2 {
+            bin()
+                .arg("--db")
+                .arg(&db)
+                .args(["--format", format, "export", "latest", "--to"])
+                .arg(&export)
+                .assert()
+                .success();
+        }
+    }
+    let json = dir.path().join("run.json");
+    let csv = dir.path().join("run.csv");
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["-o", &format!("json:{}", json.display())])
+        .args(["-o", &format!("csv:{}", json.display())])
+        .args(["--quick", "hash", "--sizes", "64", "--no-peer"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("both name"));
+    assert!(csv.exists());
+}
+
+#[test]
+fn keygen_keeps_the_secret_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("k.json");
+    bin()
+        .current_dir(dir.path())
+        .args(["elgamal", "keygen", "--out", "k.json", "--public", "k.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--out and --public both name"));
+    assert!(!key.exists());
+    bin()
+        .current_dir(dir.path())
+        .args(["elgamal", "keygen", "--out", "k.json", "--public", "p.json"])
+        .assert()
+        .success();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "secret key mode {mode:o}");
+    }
+    let secret = std::fs::read(&key).unwrap();
+    bin()
+        .current_dir(dir.path())
+        .args(["elgamal", "keygen", "-o", "k.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("secret key would be lost"));
+    assert_eq!(std::fs::read(&key).unwrap(), secret);
+}
+
+#[test]
+fn read_commands_never_create_or_write_a_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no").join("such").join("x.db");
+    bin()
+        .arg("--db")
+        .arg(&missing)
+        .arg("runs")
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("no results database at")
+                .and(predicate::str::contains("cryptobench run --db")),
+        );
+    assert!(!dir.path().join("no").exists());
+
+    let db = dir.path().join("R.db");
+    stored_run(&db);
+    let before = std::fs::read(&db).unwrap();
+    let mut perms = std::fs::metadata(&db).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&db, perms).unwrap();
+    let page = dir.path().join("page.html");
+    let reads: [&[&str]; 4] = [
+        &["runs"],
+        &["show", "latest"],
+        &["--format", "json", "export", "latest"],
+        &["recommend"],
+    ];
+    for args in reads {
+        bin().arg("--db").arg(&db).args(args).assert().success();
+    }
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["report", "latest", "--out"])
+        .arg(&page)
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn a_damaged_database_gets_no_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("mid.db");
+    stored_run(&db);
+    // Garble the cells of the last page (an index of the measurements).
+    let mut bytes = std::fs::read(&db).unwrap();
+    let last = bytes.len() - 4096;
+    for b in &mut bytes[last + 8..] {
+        *b = 0xee;
+    }
+    std::fs::write(&db, &bytes).unwrap();
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .args([
+            "--quick",
+            "hash",
+            "--algorithms",
+            "SHA-256",
+            "--sizes",
+            "64",
+        ])
+        .arg("--no-peer")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("integrity check failed"));
+    assert_eq!(std::fs::read(&db).unwrap(), bytes, "nothing was written");
+}
+
+#[test]
+fn misspelt_latest_gets_a_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("R.db");
+    stored_run(&db);
+    for (typed, expect) in [
+        ("latst", "did you mean 'latest'?"),
+        ("lates~1", "did you mean 'latest~1'?"),
+        ("latest~x", "whole number"),
+    ] {
+        bin()
+            .arg("--db")
+            .arg(&db)
+            .args(["show", typed])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(expect));
+    }
+}
+
+#[test]
+fn global_flags_a_command_ignores_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("R.db");
+    stored_run(&db);
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["runs", "--samples", "1"],
+            "--samples is a measurement option; `runs` does not measure",
+        ),
+        (
+            &["show", "latest", "--backend", "foo"],
+            "`show` does not measure",
+        ),
+        (&["list", "--threads", "0"], "`list` does not measure"),
+        (
+            &["show", "latest", "-o", "json:F"],
+            "`show` writes no export",
+        ),
+        (
+            &["argon2", "verify", "--quick", "x"],
+            "`argon2 verify` does not measure",
+        ),
+        (
+            &["compare", "latest", "latest", "--force"],
+            "`compare` writes no file",
+        ),
+    ];
+    for (args, expect) in cases {
+        bin()
+            .current_dir(dir.path())
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(expect));
+    }
+    assert!(!dir.path().join("F").exists());
+    bin()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Measurement options"));
+}
+
+#[test]
+fn a_run_that_cannot_write_its_report_measures_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("R.db");
+    // /proc takes no new files, not even from root.
+    bin()
+        .current_dir("/proc")
+        .arg("--db")
+        .arg(&db)
+        .args(["--quick", "run", "--suite", "hash"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("--report").and(predicate::str::contains(
+                "cannot create files in this directory",
+            )),
+        );
+    assert!(!db.exists(), "no run was started");
+    bin()
+        .args(["--db", "/proc/cryptobench-test.db", "--quick", "run"])
+        .args(["--suite", "hash", "--no-report"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/proc/runs"));
+}
+
+#[test]
+fn sigterm_keeps_the_run_and_exits_143() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("T.db");
+    let exe = assert_cmd::cargo::cargo_bin("cryptobench");
+    let mut child = std::process::Command::new(exe)
+        .arg("--db")
+        .arg(&db)
+        .args(["--time", "2s", "hash", "--algorithms", "SHA-256,SHA-512"])
+        .args(["--sizes", "64,1KiB", "--no-peer"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill(1) is part of procps: apt-get install procps");
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "{status:?}");
+    bin()
+        .arg("--db")
+        .arg(&db)
+        .arg("runs")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("interrupted"));
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("R.db");
+    stored_run(&db);
+    stored_run(&db);
+    let exe = assert_cmd::cargo::cargo_bin("cryptobench");
+    let commands: [&[&str]; 4] = [
+        &["runs"],
+        &["show", "latest"],
+        &["compare", "latest~1", "latest"],
+        &["paper"],
+    ];
+    for args in commands {
+        let mut child = std::process::Command::new(&exe)
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before the command prints anything.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {:?} {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
