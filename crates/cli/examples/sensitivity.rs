@@ -33,19 +33,25 @@ impl Case for Chain {
 }
 
 fn plan(slowed: f64) -> Vec<PlannedCase> {
-    [("W-200", 200u64), ("W-1000", 1000), ("W-5000", 5000), ("TARGET", 1000)]
-        .into_iter()
-        .map(|(name, work)| {
-            let work = if name == "TARGET" {
-                (work as f64 * slowed).round() as u64
-            } else {
-                work
-            };
-            PlannedCase::ready(CaseSpec::new("demo", name, "builtin", "1", "mix"), move || {
-                Ok(Box::new(Chain { work, state: 1 }) as Box<dyn Case>)
-            })
-        })
-        .collect()
+    [
+        ("W-200", 200u64),
+        ("W-1000", 1000),
+        ("W-5000", 5000),
+        ("TARGET", 1000),
+    ]
+    .into_iter()
+    .map(|(name, work)| {
+        let work = if name == "TARGET" {
+            (work as f64 * slowed).round() as u64
+        } else {
+            work
+        };
+        PlannedCase::ready(
+            CaseSpec::new("demo", name, "builtin", "1", "mix"),
+            move || Ok(Box::new(Chain { work, state: 1 }) as Box<dyn Case>),
+        )
+    })
+    .collect()
 }
 
 fn run(id: &str, slowed: f64) -> Run {

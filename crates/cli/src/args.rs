@@ -38,7 +38,7 @@ pub struct Global {
     pub time: Option<String>,
     /// Stop sampling a case once its median's 95% interval is within this
     /// many percent (default 1); slow cases stop at their time budget.
-    #[arg(long, global = true, value_name = "PCT", allow_hyphen_values = true)]
+    #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "PCT", allow_hyphen_values = true)]
     pub precision: Option<String>,
     /// Samples per case (at least 3).
     #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "N", allow_hyphen_values = true)]
@@ -231,8 +231,9 @@ pub struct ReportArgs {
 }
 
 /// The measurement options, as typed.
-const MEASUREMENT_FLAGS: [&str; 8] = [
+const MEASUREMENT_FLAGS: [&str; 9] = [
     "--quick",
+    "--precision",
     "--full",
     "--time",
     "--samples",
@@ -252,6 +253,7 @@ impl Global {
         let flags = [
             ("--quick", self.quick),
             ("--full", self.full),
+            ("--precision", self.precision.is_some()),
             ("--time", self.time.is_some()),
             ("--samples", self.samples.is_some()),
             ("--min-sample", self.min_sample.is_some()),
@@ -300,6 +302,7 @@ impl Command {
             Command::Paper(_) => "paper",
             Command::Report(_) => "report",
             Command::Recommend(_) => "recommend",
+            Command::Noise(_) => "noise",
         }
     }
 
@@ -308,6 +311,7 @@ impl Command {
         const BENCH: &[&str] = &[
             "--quick",
             "--full",
+            "--precision",
             "--time",
             "--samples",
             "--min-sample",
@@ -331,6 +335,7 @@ impl Command {
             "report" => &["--db", "-o", "--force"],
             "recommend" => &["--db", "--format"],
             "runs" | "compare" => &["--db"],
+            "noise" => &["--format"],
             _ => &[],
         }
     }
@@ -356,7 +361,7 @@ impl Command {
                 ),
                 "--format" => format!(
                     "--format {} is not used by `{cmd}`, which prints a table (--format applies to \
-                     the measuring commands, show, export and recommend)",
+                     the measuring commands, show, export, recommend and noise)",
                     g.format
                 ),
                 _ => format!(
