@@ -13,7 +13,7 @@
 use crate::charts::{self, is_caution_label, Group};
 use crate::html_extra;
 pub use crate::html_extra::{Extras, PaperSection};
-use crate::svg::{escape, render as render_svg};
+use crate::svg::{escape, height_of, render as render_svg};
 use crate::tables;
 use cryptobench_core::units::{format_size, TimeUnit};
 use cryptobench_core::{
@@ -22,6 +22,10 @@ use cryptobench_core::{
 use std::fmt::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
+
+/// Height (SVG units) of a suite's own charts shown before the rest are
+/// collapsed: about one screen per suite keeps the page readable in a minute.
+const SUITE_CHARTS_IN_VIEW_PX: f64 = 1100.0;
 
 /// Noise threshold of the baseline comparison (2 %, as `compare`'s default).
 pub const COMPARE_THRESHOLD: f64 = 0.02;
@@ -534,9 +538,23 @@ fn suite_section(name: &str, suite: Option<&dyn Suite>, run: &Run) -> String {
         match guarded(|| s.charts(&owned)) {
             Ok(cs) => {
                 own_charts = cs.len();
-                for c in cs {
-                    let _ = write!(out, "<div class=\"card\">{}</div>", chart_html(&c));
+                // The suite's first charts in view, up to a height budget;
+                // the others one click away.
+                let (mut shown, mut used) = (String::new(), 0.0);
+                let mut more = String::new();
+                for c in &cs {
+                    let box_html = format!("<div class=\"card\">{}</div>", chart_html(c));
+                    let h = height_of(&box_html);
+                    if shown.is_empty() || used + h <= SUITE_CHARTS_IN_VIEW_PX {
+                        used += h;
+                        shown.push_str(&box_html);
+                    } else {
+                        more.push_str(&box_html);
+                    }
                 }
+                out.push_str(&shown);
+                let hidden = cs.len() - shown.matches("<svg").count();
+                out.push_str(&collapsed(&format!("{hidden} more chart(s)"), &more));
             }
             Err(()) => out.push_str(
                 "<p class=\"note failed\">This suite's own charts could not be drawn from these measurements.</p>\n",
@@ -560,9 +578,19 @@ fn suite_section(name: &str, suite: Option<&dyn Suite>, run: &Run) -> String {
     }
     let groups = charts::throughput_groups(name, &mine);
     if own_charts == 0 {
+        // No charts of its own: the rankings stand in, within the same budget.
+        let (mut used, mut more) = (0.0, String::new());
         for g in &groups {
-            out.push_str(&group_html(g, true));
+            let html = group_html(g, true);
+            let h = height_of(&html);
+            if used == 0.0 || used + h <= SUITE_CHARTS_IN_VIEW_PX {
+                used += h.max(1.0);
+                out.push_str(&html);
+            } else {
+                more.push_str(&html);
+            }
         }
+        out.push_str(&collapsed("More rankings of this suite", &more));
     } else {
         let body: String = groups.iter().map(|g| group_html(g, false)).collect();
         out.push_str(&collapsed(

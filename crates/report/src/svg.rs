@@ -317,6 +317,17 @@ fn open(out: &mut String, chart: &Chart, height: f64) {
     );
 }
 
+/// The drawn height of a rendered chart, in SVG units (from its
+/// `viewBox`); 0 when `svg` is not one of ours.
+pub fn height_of(svg: &str) -> f64 {
+    svg.split("viewBox=\"0 0 ")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|vb| vb.split(' ').nth(1))
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(0.0)
+}
+
 /// Renders a chart as one `<svg>` element. A chart without data still gets
 /// a (small) drawing saying so, so that every chart on the page has a size.
 pub fn render(chart: &Chart) -> String {
@@ -764,6 +775,8 @@ mod tests {
         let svg = render(&c);
         assert!(svg.contains("no measured data"));
         assert!(svg.contains("height=\"70\""));
+        assert_eq!(height_of(&svg), 70.0);
+        assert_eq!(height_of("<p>"), 0.0);
     }
 
     #[test]
