@@ -146,8 +146,9 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
 /// Lines describing a run: id, status, times, machine, backends.
 pub fn run_header(run: &Run) -> String {
     let f = &run.machine;
-    let mut s = format!(
-        "run {}  status {}  started {}{}\n",
+    let line = |text: String| crate::text::paragraph(&text, "", "    ");
+    let mut s = line(format!(
+        "run {}  status {}  started {}{}",
         run.id,
         run.status.as_str(),
         run.started_at,
@@ -155,9 +156,9 @@ pub fn run_header(run: &Run) -> String {
             .as_ref()
             .map(|t| format!("  finished {t}"))
             .unwrap_or_default()
-    );
-    s.push_str(&format!(
-        "machine: {} ({} cores), {}; kernel {}; governor {}; TSC {}\n",
+    ));
+    s.push_str(&line(format!(
+        "machine: {} ({} cores), {}; kernel {}; governor {}; TSC {}",
         f.cpu_model,
         f.cores,
         f.os,
@@ -166,26 +167,26 @@ pub fn run_header(run: &Run) -> String {
         f.tsc_hz
             .map(|h| format!("{:.3} GHz", h / 1e9))
             .unwrap_or_else(|| "n/a".into())
-    ));
-    s.push_str(&format!(
-        "cpu flags: {}{}\n",
+    )));
+    s.push_str(&line(format!(
+        "cpu flags: {}{}",
         f.cpu_flags.join(" "),
         if f.cpu_flags_missing.is_empty() {
             String::new()
         } else {
             format!(" (missing: {})", f.cpu_flags_missing.join(" "))
         }
-    ));
+    )));
     let backends: Vec<String> = f
         .backends
         .iter()
         .map(|b| format!("{} = {}", b.name, b.version))
         .collect();
-    s.push_str(&format!("backends: {}\n", backends.join("; ")));
-    s.push_str(&format!(
-        "cryptobench {} ({})\n",
+    s.push_str(&line(format!("backends: {}", backends.join("; "))));
+    s.push_str(&line(format!(
+        "cryptobench {} ({})",
         f.tool_version, f.git_revision
-    ));
+    )));
     s
 }
 

@@ -14,6 +14,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub const DEFAULT_WIDTH: usize = 100;
 /// Narrowest a wrapped text column gets.
 const MIN_WRAPPED: usize = 12;
+/// Narrowest a numeric column's wrapped header makes it.
+const MIN_NUMERIC: usize = 6;
 
 /// How wide terminal tables may be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,10 +81,19 @@ fn width(s: &str) -> usize {
 }
 
 /// Headers of columns dropped first when a table is too wide, most
-/// expendable first (a header matches when it starts with one of these).
-const EXPENDABLE: [&str; 9] = [
-    "95% CI", "cyc/B", "labels", "params", "thr", "threads", "version", "p25", "p75",
+/// expendable first (matched without case, on the header's first words).
+const EXPENDABLE: [&str; 12] = [
+    "95% ci", "ci95", "cyc/b", "labels", "params", "path", "mean", "thr", "threads", "version",
+    "p25", "p75",
 ];
+
+/// Whether `header` names the expendable column `name`: `95% CI (us)` is
+/// `95% ci`, `throughput` is not `thr`.
+fn names_column(header: &str, name: &str) -> bool {
+    let h = header.to_ascii_lowercase();
+    h.strip_prefix(name)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ',', '(']))
+}
 
 /// Renders a table with aligned columns, fitted to [`max_width`]; cells
 /// starting with `FAILED` are shown in red when `color` is set.
@@ -150,7 +161,7 @@ fn fit(table: &Table, limit: usize) -> Table {
         if total(&natural_widths(&t)) <= limit || t.headers.len() < 3 {
             break;
         }
-        if let Some(i) = t.headers.iter().position(|h| h.starts_with(name)) {
+        if let Some(i) = t.headers.iter().position(|h| names_column(h, name)) {
             dropped.push(t.headers[i].clone());
             remove_column(&mut t, i);
         }
@@ -187,17 +198,44 @@ fn remove_column(t: &mut Table, i: usize) {
     }
 }
 
-/// Column widths within `limit`: the widest left-aligned column gives up
-/// room first (its cells wrap), never below [`MIN_WRAPPED`].
+/// Column widths within `limit`: first numeric headers wrap to their
+/// widest cell, then the widest text column gives up room (its cells
+/// wrap), never below [`MIN_WRAPPED`].
 fn fitted_widths(t: &Table, limit: Option<usize>) -> Vec<usize> {
     let mut widths = natural_widths(t);
     let Some(limit) = limit else {
         return widths;
     };
+    let right = |i: usize| t.align.get(i).copied().unwrap_or(Align::Left) == Align::Right;
+    if total(&widths) <= limit {
+        return widths;
+    }
+    // Numeric columns whose header is wider than their cells give up the
+    // difference first, a column at a time from the most padded, only as
+    // far as needed.
+    let floor: Vec<usize> = (0..widths.len())
+        .map(|i| {
+            let widest_cell = t
+                .rows
+                .iter()
+                .map(|r| r.get(i).map_or(0, |c| width(c)))
+                .max()
+                .unwrap_or(0);
+            widest_cell.max(MIN_NUMERIC)
+        })
+        .collect();
+    while total(&widths) > limit {
+        let Some(i) = (0..widths.len())
+            .filter(|&i| right(i) && widths[i] > floor[i])
+            .max_by_key(|&i| widths[i] - floor[i])
+        else {
+            break;
+        };
+        widths[i] -= 1;
+    }
     while total(&widths) > limit {
         let candidate = (0..widths.len())
-            .filter(|&i| t.align.get(i).copied().unwrap_or(Align::Left) == Align::Left)
-            .filter(|&i| widths[i] > MIN_WRAPPED)
+            .filter(|&i| !right(i) && widths[i] > MIN_WRAPPED)
             .max_by_key(|&i| widths[i]);
         let Some(i) = candidate else { break };
         let excess = total(&widths) - limit;
@@ -231,9 +269,15 @@ pub fn wrap(text: &str, w: usize) -> Vec<String> {
                 lines.push(std::mem::take(&mut line));
                 continue;
             }
-            // A word longer than the line: break it.
-            let head: String = word.chars().take(w).collect();
-            word = word.chars().skip(w).collect();
+            // A word longer than the line: break it after a hyphen, colon
+            // or slash when one falls within the line, else at the edge.
+            let chars: Vec<char> = word.chars().collect();
+            let cut = chars[..w.min(chars.len())]
+                .iter()
+                .rposition(|c| matches!(c, '-' | ':' | '/' | ','))
+                .map_or(w, |p| p + 1);
+            let head: String = chars[..cut].iter().collect();
+            word = chars[cut..].iter().collect();
             lines.push(head);
             if word.is_empty() {
                 break;
@@ -244,6 +288,22 @@ pub fn wrap(text: &str, w: usize) -> Vec<String> {
         lines.push(line);
     }
     lines
+}
+
+/// A paragraph fitted to [`max_width`]: the first line after `first`, the
+/// others after `rest` (a hanging indent), ending in a newline.
+pub fn paragraph(text: &str, first: &str, rest: &str) -> String {
+    let Some(limit) = max_width() else {
+        return format!("{first}{text}\n");
+    };
+    let room = limit.saturating_sub(width(first).max(width(rest))).max(20);
+    let mut out = String::new();
+    for (i, line) in wrap(text, room).iter().enumerate() {
+        out.push_str(if i == 0 { first } else { rest });
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 fn render_aligned(table: &Table, color: bool, limit: Option<usize>) -> String {
@@ -458,9 +518,44 @@ mod tests {
     }
 
     #[test]
+    fn paragraphs_hang_under_their_first_line() {
+        set_width(Width::Columns(30));
+        let p = paragraph(
+            "aead: AEGIS-128L is 2.6x AES-256-GCM at 1 MiB here",
+            "  ",
+            "    ",
+        );
+        set_width(Width::Terminal);
+        assert_eq!(
+            p,
+            "  aead: AEGIS-128L is 2.6x\n    AES-256-GCM at 1 MiB here\n"
+        );
+    }
+
+    #[test]
+    fn numeric_headers_wrap_before_text_does_and_throughput_is_not_thr() {
+        let mut t = Table::new("", ["Curve", "Key length, bits (A)", "throughput"]).right(&[1]);
+        t.row(["brainpoolP160r1", "160", "1 GB/s"]);
+        t.row(["secp256k1", "256", "2 GB/s"]);
+        let s = render_within(&t, false, Some(40));
+        assert!(longest_line(&s) <= 40, "{s}");
+        assert!(
+            s.contains("brainpoolP160r1"),
+            "the text column kept its width: {s}"
+        );
+        assert!(s.contains("throughput"), "{s}");
+        assert!(names_column("95% CI (us)", "95% ci"));
+        assert!(!names_column("throughput", "thr"));
+    }
+
+    #[test]
     fn wrap_breaks_at_spaces_and_splits_only_overlong_words() {
         assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
         assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
+        assert_eq!(
+            wrap("peer:argon2-cli ms", 8),
+            ["peer:", "argon2-", "cli ms"]
+        );
         assert_eq!(wrap("", 4), [""]);
     }
 }
