@@ -82,9 +82,8 @@ fn width(s: &str) -> usize {
 
 /// Headers of columns dropped first when a table is too wide, most
 /// expendable first (matched without case, on the header's first words).
-const EXPENDABLE: [&str; 12] = [
-    "95% ci", "ci95", "cyc/b", "labels", "params", "path", "mean", "thr", "threads", "version",
-    "p25", "p75",
+const EXPENDABLE: [&str; 11] = [
+    "95% ci", "ci95", "cyc/b", "labels", "params", "path", "mean", "thr", "threads", "p25", "p75",
 ];
 
 /// Whether `header` names the expendable column `name`: `95% CI (us)` is
