@@ -75,6 +75,9 @@ pub struct Global {
     /// More detail (checks per case, warnings).
     #[arg(short, long, global = true)]
     pub verbose: bool,
+    /// Terminal tables at full width (default: fit COLUMNS or the terminal, 100 when piped).
+    #[arg(long, global = true)]
+    pub wide: bool,
     /// Only these backends (comma-separated, e.g. openssl,rustcrypto).
     #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "LIST")]
     pub backend: Option<String>,

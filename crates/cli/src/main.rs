@@ -21,6 +21,11 @@ fn main() -> ExitCode {
     // world of one and makes no MPI call.
     let world = cryptobench_mpi::init().unwrap_or_else(|e| cryptobench_mpi::abort(&e.to_string()));
     let cli = args::Cli::parse();
+    cryptobench_report::text::set_width(if cli.global.wide {
+        cryptobench_report::text::Width::Unlimited
+    } else {
+        cryptobench_report::text::Width::Terminal
+    });
     let code = match commands::dispatch(cli, &world) {
         Ok(code) => ExitCode::from(code),
         // `cryptobench runs | head -1`: the reader has all it wanted.

@@ -118,7 +118,7 @@ pub fn print_run_with(
     if !headlines.is_empty() {
         writeln!(out, "Summary")?;
         for h in headlines {
-            writeln!(out, "  {h}")?;
+            write!(out, "{}", text::paragraph(&h, "  ", "    "))?;
         }
         writeln!(out)?;
     }

@@ -106,10 +106,11 @@ fn fleet_run_under_mpirun_stores_one_run_per_rank() {
     // One fleet table, printed once (rank 1 prints nothing).
     assert_eq!(stdout.matches("Fleet fleet-").count(), 1, "{stdout}");
     assert!(stdout.contains("r1/r0"), "{stdout}");
+    // Full width: each run's fleet must sit on the run's own line.
     let runs = Command::new(&exe)
         .arg("--db")
         .arg(&db)
-        .arg("runs")
+        .args(["runs", "--wide"])
         .output()
         .unwrap();
     let listed = String::from_utf8_lossy(&runs.stdout);

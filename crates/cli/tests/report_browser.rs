@@ -8,11 +8,13 @@
 //! (script errors and resources that fail to load), every `console.error`
 //! and `console.warn`, and, on `load`, the rendered size of every
 //! `svg.chart` and every resource the page fetched; it writes that as JSON
-//! into a `<pre>` that `--dump-dom` prints. Chromium's own log
+//! into a `<pre>` that `--dump-dom` prints, with the height of the default
+//! view (every `<details>` closed) and, once every `<details>` is opened,
+//! any table wider than its card. Chromium's own log
 //! (`--enable-logging=stderr`) must show no console message either. The
 //! untouched page is then screenshotted to `target/test-artifacts/`
-//! (`report.png` beside `report.html`) for people to look at. A second,
-//! synthetic page (`report-synthetic.*`) adds what a quick hash run lacks:
+//! (`report.png` beside `report.html`: the first screen at 1,400 x 1,000)
+//! for people to look at. A second, synthetic page (`report-synthetic.*`) adds what a quick hash run lacks:
 //! a suite's own line chart on log axes, peer ratios and a FAILED case.
 //!
 //! Chromium is required: install it with
@@ -120,6 +122,21 @@ window.addEventListener('error', function (e) {
   };
 });
 window.addEventListener('load', function () {
+  // The default view first (long tables collapsed), then everything open:
+  // no chart may stay unsized and no table may spill out of its card.
+  var defaultHeight = document.documentElement.scrollHeight;
+  Array.prototype.forEach.call(document.querySelectorAll('details'), function (d) { d.open = true; });
+  var overflowing = [];
+  Array.prototype.forEach.call(document.querySelectorAll('table'), function (t) {
+    var card = t.closest('.card') || t.parentElement;
+    var box = t.parentElement;
+    var tr = t.getBoundingClientRect(), cr = card.getBoundingClientRect();
+    if (tr.right > cr.right + 1 || t.scrollWidth > box.clientWidth + 1) {
+      var th = t.querySelector('th');
+      overflowing.push((th ? th.textContent : '?') + ': table right ' + Math.round(tr.right) +
+                       ' > card right ' + Math.round(cr.right));
+    }
+  });
   var charts = Array.prototype.map.call(document.querySelectorAll('svg.chart'), function (s) {
     var b = s.getBoundingClientRect();
     return { title: s.getAttribute('aria-label'), width: b.width, height: b.height,
@@ -130,6 +147,9 @@ window.addEventListener('load', function () {
   pre.id = 'cb-probe';
   pre.textContent = JSON.stringify({
     charts: charts,
+    defaultHeight: defaultHeight,
+    pageWidth: document.documentElement.scrollWidth,
+    overflowing: overflowing,
     errors: window.__cbErrors,
     resources: performance.getEntriesByType('resource').map(function (r) { return r.name; })
   });
@@ -232,13 +252,35 @@ fn the_main_jobs_report_renders_every_suites_charts_in_headless_chromium() {
     ] {
         assert!(html.contains(title), "no chart titled like {title:?}");
     }
+    assert!(html.contains("<meta name=\"generator\" content=\"cryptobench\">"));
+    for suite in ["hash", "cipher", "aead", "ecc", "argon2", "elgamal"] {
+        assert!(
+            html.contains(&format!("<section id=\"suite-{suite}\"")),
+            "a realistic run measures every suite; {suite} is missing"
+        );
+    }
+    // The answers come first: verdict banner and recommendations before any suite.
+    let first_suite = html.find("<section id=\"suite-").unwrap();
+    assert!(html.find("class=\"banner").unwrap() < first_suite);
+    assert!(html.find("<section id=\"recommendations\"").unwrap() < first_suite);
     for section in ["recommendations", "papers", "peer-ratios"] {
         assert!(
             html.contains(&format!("<section id=\"{section}\"")),
             "no {section} section"
         );
     }
-    let charts = check_in_browser(&html, dir.path(), "report-main");
+    let probe = probe_in_browser(&html, dir.path(), "report-main");
+    assert!(
+        probe.default_height <= MAX_DEFAULT_HEIGHT,
+        "the default view is {} px tall at {VIEW_WIDTH} px wide (at most {MAX_DEFAULT_HEIGHT})",
+        probe.default_height
+    );
+    assert!(
+        probe.default_height > 2_000.0,
+        "a report of six suites cannot be this short: {} px",
+        probe.default_height
+    );
+    let charts = probe.charts;
     assert!(charts.len() >= 20, "{} charts", charts.len());
     assert!(
         charts.iter().any(|c| c["paths"].as_u64().unwrap_or(0) > 0),
@@ -246,10 +288,27 @@ fn the_main_jobs_report_renders_every_suites_charts_in_headless_chromium() {
     );
 }
 
-/// Opens a probed copy of `html` (sizes, errors, network), then screenshots
-/// the page as users get it into target/test-artifacts/NAME.png (the page
-/// itself beside it as NAME.html). Returns what the probe saw of each chart.
+/// Width of the browser window the report is checked at.
+const VIEW_WIDTH: u32 = 1400;
+/// Tallest default view (details closed) a report may have at that width:
+/// about seventeen screens, read in a minute by skimming.
+const MAX_DEFAULT_HEIGHT: f64 = 15_000.0;
+
+/// What the probe saw of a page.
+struct Probe {
+    charts: Vec<serde_json::Value>,
+    default_height: f64,
+}
+
+/// Opens a probed copy of `html` at 1,400 px wide (sizes, errors, network,
+/// tables spilling out of their card, no horizontal scrolling), then
+/// screenshots the page as users get it into target/test-artifacts/NAME.png
+/// (the page itself beside it as NAME.html).
 fn check_in_browser(html: &str, tmp: &Path, name: &str) -> Vec<serde_json::Value> {
+    probe_in_browser(html, tmp, name).charts
+}
+
+fn probe_in_browser(html: &str, tmp: &Path, name: &str) -> Probe {
     assert!(
         !html.contains("<script"),
         "the report itself needs no script"
@@ -262,7 +321,10 @@ fn check_in_browser(html: &str, tmp: &Path, name: &str) -> Vec<serde_json::Value
     )
     .unwrap();
     let (dom, log) = run_chromium(
-        &["--dump-dom".to_string()],
+        &[
+            "--dump-dom".to_string(),
+            format!("--window-size={VIEW_WIDTH},1000"),
+        ],
         &format!("file://{}", probed.display()),
     );
     let start = dom.find("<pre id=\"cb-probe\">").unwrap_or_else(|| {
@@ -281,6 +343,16 @@ fn check_in_browser(html: &str, tmp: &Path, name: &str) -> Vec<serde_json::Value
     }
     assert_eq!(probe["errors"], serde_json::json!([]), "page errors");
     assert_eq!(
+        probe["overflowing"],
+        serde_json::json!([]),
+        "tables wider than their card"
+    );
+    assert!(
+        probe["pageWidth"].as_f64().unwrap() <= f64::from(VIEW_WIDTH),
+        "the page scrolls sideways: {}",
+        probe["pageWidth"]
+    );
+    assert_eq!(
         probe["resources"],
         serde_json::json!([]),
         "the page fetched something"
@@ -296,7 +368,7 @@ fn check_in_browser(html: &str, tmp: &Path, name: &str) -> Vec<serde_json::Value
     run_chromium(
         &[
             format!("--screenshot={}", png.display()),
-            "--window-size=1280,4000".to_string(),
+            format!("--window-size={VIEW_WIDTH},1000"),
         ],
         &format!("file://{}", page.display()),
     );
@@ -307,7 +379,10 @@ fn check_in_browser(html: &str, tmp: &Path, name: &str) -> Vec<serde_json::Value
         "a blank page would be tiny: {} bytes",
         shot.len()
     );
-    charts
+    Probe {
+        charts,
+        default_height: probe["defaultHeight"].as_f64().unwrap(),
+    }
 }
 
 /// A suite drawing its own line chart (log axes), as the Argon2 and

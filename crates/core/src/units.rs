@@ -97,45 +97,134 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
 }
 
 /// Formats nanoseconds with an auto-scaled unit: `812 ns`, `3.41 us`, `1.20 s`.
+/// A column of times uses [`TimeUnit::for_column`] instead, so that every
+/// cell of it reads in one unit.
 pub fn format_ns(ns: f64) -> String {
-    let (v, unit) = if ns < 1e3 {
-        (ns, "ns")
-    } else if ns < 1e6 {
-        (ns / 1e3, "us")
-    } else if ns < 1e9 {
-        (ns / 1e6, "ms")
-    } else {
-        (ns / 1e9, "s")
-    };
-    format!("{} {unit}", three_digits(v))
+    let unit = TimeUnit::for_value(ns);
+    format!("{} {}", three_digits(ns / unit.ns()), unit.symbol())
+}
+
+/// The unit of a time column: chosen once per column so that cells compare
+/// at a glance (`0.2649 ms` beside `267.28 us` does not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Nanoseconds.
+    Ns,
+    /// Microseconds.
+    Us,
+    /// Milliseconds.
+    Ms,
+    /// Seconds.
+    S,
+}
+
+impl TimeUnit {
+    /// The largest unit in which `ns` is at least 1.
+    pub fn for_value(ns: f64) -> Self {
+        let a = ns.abs();
+        if a < 1e3 {
+            Self::Ns
+        } else if a < 1e6 {
+            Self::Us
+        } else if a < 1e9 {
+            Self::Ms
+        } else {
+            Self::S
+        }
+    }
+
+    /// The unit of a column: the one its smallest finite value needs, so no
+    /// cell reads `0.00x`. An empty column gets nanoseconds.
+    pub fn for_column(ns: impl IntoIterator<Item = f64>) -> Self {
+        ns.into_iter()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .fold(None, |min: Option<f64>, v| {
+                Some(min.map_or(v, |m| m.min(v)))
+            })
+            .map_or(Self::Ns, Self::for_value)
+    }
+
+    /// Nanoseconds in one of this unit.
+    pub fn ns(self) -> f64 {
+        match self {
+            Self::Ns => 1.0,
+            Self::Us => 1e3,
+            Self::Ms => 1e6,
+            Self::S => 1e9,
+        }
+    }
+
+    /// The symbol shown after the number or in a column header.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Self::Ns => "ns",
+            Self::Us => "us",
+            Self::Ms => "ms",
+            Self::S => "s",
+        }
+    }
+
+    /// `ns` in this unit with three significant digits (more for values of
+    /// 1000 and up, which keep their integer part), without the symbol.
+    pub fn format_bare(self, ns: f64) -> String {
+        if !ns.is_finite() {
+            return "n/a".into();
+        }
+        three_digits(ns / self.ns())
+    }
+
+    /// `ns` in this unit with its symbol: `267 us`, `1830 us`.
+    pub fn format(self, ns: f64) -> String {
+        format!("{} {}", self.format_bare(ns), self.symbol())
+    }
 }
 
 /// Formats a byte rate in decimal units (MB/s, GB/s) as `openssl speed` does.
 pub fn format_rate(bytes_per_s: f64) -> String {
-    let (v, unit) = if bytes_per_s >= 1e9 {
-        (bytes_per_s / 1e9, "GB/s")
-    } else if bytes_per_s >= 1e6 {
-        (bytes_per_s / 1e6, "MB/s")
-    } else if bytes_per_s >= 1e3 {
-        (bytes_per_s / 1e3, "kB/s")
-    } else {
-        (bytes_per_s, "B/s")
-    };
-    format!("{} {unit}", three_digits(v))
+    format_per_s(bytes_per_s, "B")
 }
 
-/// Formats operations per second: `1.17 M/s`, `738 k/s`, `12.3 /s`.
+/// Formats operations per second: `1.17 M ops/s`, `738 k ops/s`, `12.3 ops/s`.
 pub fn format_ops(ops: f64) -> String {
-    let (v, unit) = if ops >= 1e9 {
-        (ops / 1e9, "G/s")
-    } else if ops >= 1e6 {
-        (ops / 1e6, "M/s")
-    } else if ops >= 1e3 {
-        (ops / 1e3, "k/s")
+    format_per_s(ops, "ops")
+}
+
+/// A rate with an SI prefix and its unit, the one vocabulary of every rate
+/// the tool prints: `9.18 M msg/s`, `71.3 k chars/s`, `8.48 GB/s` (a unit
+/// of one letter takes the prefix without a space, as in `GB/s`).
+pub fn format_per_s(value: f64, unit: &str) -> String {
+    let (v, prefix) = si_prefix(value);
+    let glue = if prefix.is_empty() || unit.chars().count() == 1 {
+        ""
     } else {
-        (ops, "/s")
+        " "
     };
-    format!("{} {unit}", three_digits(v))
+    format!("{} {prefix}{glue}{unit}/s", three_digits(v))
+}
+
+/// A plain count with an SI prefix: `9.18 M`, `71.3 k`, `812`.
+pub fn format_si(value: f64) -> String {
+    let (v, prefix) = si_prefix(value);
+    if prefix.is_empty() {
+        three_digits(v)
+    } else {
+        format!("{} {prefix}", three_digits(v))
+    }
+}
+
+fn si_prefix(value: f64) -> (f64, &'static str) {
+    let a = value.abs();
+    if a >= 1e12 {
+        (value / 1e12, "T")
+    } else if a >= 1e9 {
+        (value / 1e9, "G")
+    } else if a >= 1e6 {
+        (value / 1e6, "M")
+    } else if a >= 1e3 {
+        (value / 1e3, "k")
+    } else {
+        (value, "")
+    }
 }
 
 /// Formats a size the way users type it: `16 B`, `1 KiB`, `200 KB`, `20 MB`.
@@ -158,9 +247,12 @@ pub fn format_size(bytes: u64) -> String {
 
 /// Three significant digits, no exponent.
 fn three_digits(v: f64) -> String {
-    if v >= 100.0 {
+    if !v.is_finite() {
+        return "n/a".into();
+    }
+    if v.abs() >= 100.0 {
         format!("{v:.0}")
-    } else if v >= 10.0 {
+    } else if v.abs() >= 10.0 {
         format!("{v:.1}")
     } else {
         format!("{v:.2}")
@@ -211,9 +303,28 @@ mod tests {
         assert_eq!(format_ns(1.2e9), "1.20 s");
         assert_eq!(format_rate(2.31e9), "2.31 GB/s");
         assert_eq!(format_rate(738e6), "738 MB/s");
-        assert_eq!(format_ops(1_168_300.0), "1.17 M/s");
+        assert_eq!(format_ops(1_168_300.0), "1.17 M ops/s");
+        assert_eq!(format_ops(12.34), "12.3 ops/s");
+        assert_eq!(format_per_s(9_184_280.0, "msg"), "9.18 M msg/s");
+        assert_eq!(format_per_s(71_300.0, "chars"), "71.3 k chars/s");
+        assert_eq!(format_rate(8.48e9), "8.48 GB/s");
+        assert_eq!(format_rate(512.0), "512 B/s");
+        assert_eq!(format_si(71_300.0), "71.3 k");
+        assert_eq!(format_si(812.0), "812");
         assert_eq!(format_size(1024), "1 KiB");
         assert_eq!(format_size(20_000_000), "20 MB");
         assert_eq!(format_size(16), "16 B");
+    }
+
+    #[test]
+    fn a_time_column_reads_in_one_unit() {
+        let column = [264_900.0, 267_280.0, 1_830_000.0];
+        let unit = TimeUnit::for_column(column);
+        assert_eq!(unit, TimeUnit::Us);
+        let cells: Vec<String> = column.iter().map(|v| unit.format(*v)).collect();
+        assert_eq!(cells, ["265 us", "267 us", "1830 us"]);
+        assert_eq!(TimeUnit::for_column([f64::NAN, 0.0]), TimeUnit::Ns);
+        assert_eq!(TimeUnit::for_column([2.5e9]).format(2.5e9), "2.50 s");
+        assert_eq!(TimeUnit::Ms.format_bare(f64::NAN), "n/a");
     }
 }

@@ -1,28 +1,31 @@
-//! The HTML report: one self-contained page per run.
+//! The HTML report: one self-contained page per run, read in a minute.
 //!
 //! Everything is inline (CSS in a `<style>` element, charts as `<svg>`), so
 //! the file can be mailed, archived or opened offline and reads the same
 //! anywhere; nothing needs JavaScript (the only interactive parts are native
-//! `<details>` elements and SVG `<title>` tooltips). The page starts with
-//! the run's state (an empty, interrupted or failed run says so in a banner)
-//! and the machine it ran on, then one section per suite: the suite's own
-//! charts and tables, then a throughput ranking per operation and size with
-//! the table of its cases under it, then the peer ratios and, with a
-//! baseline, the run-to-run comparison.
+//! `<details>` elements and SVG `<title>` tooltips). The first screen
+//! answers: the run's verdict in a banner, the machine, the recommendations
+//! (each with its evidence one click away) and, with a baseline, the largest
+//! changes. Then one section per suite with its own charts; every long table
+//! sits in a collapsed `<details>`, so the default view stays short while
+//! every figure remains on the page.
 
-use crate::charts::{self, is_caution_label, Group, PeerRatio};
+use crate::charts::{self, is_caution_label, Group};
 use crate::html_extra;
 pub use crate::html_extra::{Extras, PaperSection};
-use crate::svg::{escape, render as render_svg};
+use crate::svg::{escape, height_of, render as render_svg};
 use crate::tables;
-use cryptobench_core::units::{format_ns, format_size};
+use cryptobench_core::units::{format_size, TimeUnit};
 use cryptobench_core::{
     Align, CaseStatus, Chart, Error, Measurement, Run, RunStatus, Suite, Table,
 };
-use cryptobench_stats::Verdict;
 use std::fmt::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
+
+/// Height (SVG units) of a suite's own charts shown before the rest are
+/// collapsed: about one screen per suite keeps the page readable in a minute.
+const SUITE_CHARTS_IN_VIEW_PX: f64 = 1100.0;
 
 /// Noise threshold of the baseline comparison (2 %, as `compare`'s default).
 pub const COMPARE_THRESHOLD: f64 = 0.02;
@@ -30,23 +33,28 @@ pub const COMPARE_THRESHOLD: f64 = 0.02;
 const CSS: &str = r#"
 :root { color-scheme: light; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; background: #f6f7f9; color: #1d2330; line-height: 1.45; }
-main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 60px; }
+main { max-width: 1180px; margin: 0 auto; padding: 16px 28px 60px; }
+nav.top { position: sticky; top: 0; z-index: 10; background: #1d2330; box-shadow: 0 1px 4px rgba(0,0,0,.25); }
+nav.top ul { list-style: none; margin: 0 auto; max-width: 1180px; padding: 7px 28px; display: flex; flex-wrap: wrap; gap: 2px 18px; font-size: 13px; }
+nav.top a { color: #d6e4ff; text-decoration: none; white-space: nowrap; }
+nav.top a:hover { text-decoration: underline; }
+section, .card[id] { scroll-margin-top: 48px; }
 h1 { font-size: 26px; margin: 0 0 4px; }
-h2 { font-size: 21px; margin: 36px 0 8px; padding-top: 8px; border-top: 2px solid #d8dde6; }
-h3 { font-size: 16px; margin: 24px 0 6px; }
-.sub { color: #5a6475; margin: 0 0 16px; }
-.banner { padding: 10px 14px; border-radius: 6px; margin: 12px 0; font-weight: 600; }
+h2 { font-size: 21px; margin: 30px 0 8px; padding-top: 8px; border-top: 2px solid #d8dde6; }
+h3 { font-size: 16px; margin: 18px 0 6px; }
+.sub { color: #5a6475; margin: 0 0 12px; }
+.banner { padding: 10px 14px; border-radius: 6px; margin: 10px 0; font-weight: 600; }
 .banner.ok { background: #e3f4e8; border: 1px solid #9fd3ae; }
 .banner.warn { background: #fff4d6; border: 1px solid #e8c65a; }
 .banner.bad { background: #fde4e4; border: 1px solid #e89a9a; color: #9b1111; }
-.card { background: #fff; border: 1px solid #dde2ea; border-radius: 8px; padding: 14px 16px; margin: 14px 0; overflow-x: auto; }
+.card { background: #fff; border: 1px solid #dde2ea; border-radius: 8px; padding: 14px 16px; margin: 12px 0; min-width: 0; }
 .card > h3:first-child { margin-top: 0; }
+.table-wrap { max-width: 100%; overflow-x: auto; }
 .chart-box svg { max-width: 100%; height: auto; display: block; }
 table { border-collapse: collapse; font-size: 13px; margin: 8px 0; width: 100%; }
-th, td { padding: 3px 8px; border-bottom: 1px solid #e6e9ef; text-align: left; vertical-align: top; }
+th, td { padding: 3px 8px; border-bottom: 1px solid #e6e9ef; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: #eef1f5; font-weight: 600; }
-table.cases td:first-child, table.cases td:nth-child(2), td.ok-status { white-space: nowrap; }
-td.params { max-width: 240px; font-size: 12px; color: #3b4452; overflow-wrap: break-word; min-width: 140px; }
+td.params { font-size: 12px; color: #3b4452; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr:nth-child(even) td { background: #fafbfc; }
 .failed, td.failed { color: #c01616; font-weight: 700; }
@@ -56,10 +64,16 @@ tr.row-failed td { background: #fdeeee; }
 .label { display: inline-block; font-size: 11px; padding: 0 6px; margin: 1px 2px 1px 0; border-radius: 9px; background: #e8ecf2; color: #333; }
 .label.caution { background: #ffe0c2; color: #8a3b00; font-weight: 600; }
 .note { color: #5a6475; font-size: 13px; margin: 4px 0; }
-dl.machine { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; font-size: 14px; }
+details.more { margin: 10px 0; }
+details.more > summary { cursor: pointer; color: #0b5cad; font-weight: 600; padding: 4px 0; }
+details.evidence > summary { cursor: pointer; color: #0b5cad; font-size: 13px; }
+.recs { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 10px 18px; }
+.rec p { margin: 2px 0; }
+.glance { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 0 14px; }
+@media (max-width: 900px) { .glance { grid-template-columns: minmax(0, 1fr); } }
+dl.machine { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 16px; margin: 0; font-size: 14px; }
 dl.machine dt { font-weight: 600; color: #3b4452; }
-dl.machine dd { margin: 0; word-break: break-word; }
-nav ul { margin: 4px 0; padding-left: 20px; columns: 2; }
+dl.machine dd { margin: 0; overflow-wrap: anywhere; }
 .verdict-slower { color: #c01616; font-weight: 700; }
 .verdict-faster { color: #16794a; font-weight: 700; }
 footer { color: #8a93a3; font-size: 12px; margin-top: 40px; }
@@ -87,14 +101,47 @@ pub fn render_html_with(run: &Run, suites: &[Box<dyn Suite>], extras: &Extras<'_
     let _ = write!(
         page,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"generator\" content=\"cryptobench\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>cryptobench report {}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n",
+         <meta name=\"generator\" content=\"cryptobench\">\n\
+         <title>cryptobench report {}</title>\n<style>{CSS}</style>\n</head>\n<body>\n",
         escape(&run.id)
     );
+
+    let suite_names = suites_in(run, suites);
+    let ratios = charts::peer_ratios(&run.measurements);
+    let matched = ratios.iter().filter(|r| r.ratio.is_some()).count();
+    // The sticky navigation: every section, in page order.
+    let mut nav: Vec<(String, String)> = vec![("summary".into(), "Summary".into())];
+    let contents = extras.contents();
+    for (anchor, text) in contents.iter().filter(|(a, _)| *a == "recommendations") {
+        nav.push((anchor.to_string(), text.clone()));
+    }
+    if baseline.is_some() {
+        nav.push(("comparison".into(), "Comparison with the baseline".into()));
+    }
+    for s in &suite_names {
+        nav.push((format!("suite-{s}"), format!("Suite {s}")));
+    }
+    if matched > 0 {
+        nav.push(("peer-ratios".into(), "Peer ratios".into()));
+    }
+    for (anchor, text) in contents.iter().filter(|(a, _)| *a != "recommendations") {
+        nav.push((anchor.to_string(), text.clone()));
+    }
+    page.push_str("<nav class=\"top\" aria-label=\"Contents\"><ul>\n");
+    for (anchor, text) in &nav {
+        let _ = writeln!(
+            page,
+            "<li><a href=\"#{}\">{}</a></li>",
+            escape(anchor),
+            escape(text)
+        );
+    }
+    page.push_str("</ul></nav>\n<main>\n");
+
     let _ = write!(
         page,
-        "<h1>cryptobench report</h1>\n<p class=\"sub\">run <strong>{}</strong> · status <strong>{}</strong> · started {}{}{}</p>\n",
+        "<section id=\"summary\">\n<h1>cryptobench report</h1>\n<p class=\"sub\">run <strong>{}</strong> · status <strong>{}</strong> · started {}{}{}</p>\n",
         escape(&run.id),
         escape(run.status.as_str()),
         escape(&run.started_at),
@@ -109,48 +156,23 @@ pub fn render_html_with(run: &Run, suites: &[Box<dyn Suite>], extras: &Extras<'_
         }
     );
     page.push_str(&banners(run));
-
-    let suite_names = suites_in(run, suites);
-    let ratios = charts::peer_ratios(&run.measurements);
-    page.push_str("<nav class=\"card\"><strong>Contents</strong><ul>\n<li><a href=\"#machine\">Machine</a></li>\n");
-    let contents = extras.contents();
-    for (anchor, text) in contents.iter().filter(|(a, _)| *a == "recommendations") {
-        let _ = writeln!(page, "<li><a href=\"#{anchor}\">{}</a></li>", escape(text));
-    }
-    for s in &suite_names {
-        let _ = writeln!(
-            page,
-            "<li><a href=\"#suite-{0}\">Suite {0}</a></li>",
-            escape(s)
-        );
-    }
-    if !ratios.is_empty() {
-        page.push_str("<li><a href=\"#peer-ratios\">Peer ratios</a></li>\n");
-    }
-    for (anchor, text) in contents.iter().filter(|(a, _)| *a != "recommendations") {
-        let _ = writeln!(page, "<li><a href=\"#{anchor}\">{}</a></li>", escape(text));
-    }
-    if baseline.is_some() {
-        page.push_str("<li><a href=\"#comparison\">Comparison with the baseline</a></li>\n");
-    }
-    page.push_str("</ul></nav>\n");
-
+    page.push_str("<div class=\"glance\">\n");
     page.push_str(&machine(run));
+    page.push_str(&suites_at_a_glance(run, &suite_names));
+    page.push_str("</div>\n</section>\n");
     page.push_str(&html_extra::recommendations_section(
         &extras.recommendations,
     ));
+    if let Some(b) = baseline {
+        page.push_str(&html_extra::comparison_section(b, run));
+    }
     for s in &suite_names {
         let own = suites.iter().find(|x| x.name() == s.as_str());
         page.push_str(&suite_section(s, own.map(|b| b.as_ref()), run));
     }
-    if !ratios.is_empty() {
-        page.push_str(&peer_section(&ratios));
-    }
+    page.push_str(&html_extra::peer_section(&ratios));
     page.push_str(&html_extra::papers_section(&extras.papers));
     page.push_str(&html_extra::fleet_section(&extras.fleet));
-    if let Some(b) = baseline {
-        page.push_str(&comparison_section(b, run));
-    }
     let version = if run.machine.tool_version.is_empty() {
         String::new()
     } else {
@@ -265,7 +287,7 @@ fn banners(run: &Run) -> String {
     out
 }
 
-fn size_suffix(bytes: u64) -> String {
+pub(crate) fn size_suffix(bytes: u64) -> String {
     if bytes > 0 {
         format!(" ({})", format_size(bytes))
     } else {
@@ -290,7 +312,7 @@ fn suites_in(run: &Run, suites: &[Box<dyn Suite>]) -> Vec<String> {
     out
 }
 
-/// The machine fingerprint as a definition list.
+/// The machine in a few lines; flags and backend versions one click away.
 fn machine(run: &Run) -> String {
     let f = &run.machine;
     let or_na = |s: &str| {
@@ -319,14 +341,20 @@ fn machine(run: &Run) -> String {
             },
         ),
         (
+            "OS",
+            format!("{}; kernel {}", or_na(&f.os), or_na(&f.kernel)),
+        ),
+        (
+            "cryptobench",
+            format!("{} ({})", or_na(&f.tool_version), or_na(&f.git_revision)),
+        ),
+    ];
+    let mut more: Vec<(&str, String)> = vec![
+        (
             "TSC",
             f.tsc_hz
                 .map(|h| format!("{:.3} GHz", h / 1e9))
                 .unwrap_or_else(|| "n/a".into()),
-        ),
-        (
-            "OS",
-            format!("{}; kernel {}", or_na(&f.os), or_na(&f.kernel)),
         ),
         (
             "governor",
@@ -340,13 +368,9 @@ fn machine(run: &Run) -> String {
                 "n/a".into()
             },
         ),
-        (
-            "cryptobench",
-            format!("{} ({})", or_na(&f.tool_version), or_na(&f.git_revision)),
-        ),
     ];
     for b in &f.backends {
-        rows.push((
+        more.push((
             "backend",
             format!(
                 "{} = {}{}",
@@ -359,13 +383,53 @@ fn machine(run: &Run) -> String {
             ),
         ));
     }
-    let mut out = String::from(
-        "<section id=\"machine\" class=\"card\"><h3 style=\"margin-top:0\">Machine</h3><dl class=\"machine\">\n",
-    );
-    for (k, v) in rows {
-        let _ = writeln!(out, "<dt>{}</dt><dd>{}</dd>", escape(k), escape(&v));
+    let dl = |rows: &mut Vec<(&str, String)>| {
+        let mut out = String::from("<dl class=\"machine\">\n");
+        for (k, v) in rows.drain(..) {
+            let _ = writeln!(out, "<dt>{}</dt><dd>{}</dd>", escape(k), escape(&v));
+        }
+        out.push_str("</dl>\n");
+        out
+    };
+    format!(
+        "<div id=\"machine\" class=\"card\"><h3>Machine</h3>{}<details class=\"more\">\
+         <summary>Clock, memory and {} backend version(s)</summary>{}</details></div>\n",
+        dl(&mut rows),
+        f.backends.len(),
+        dl(&mut more)
+    )
+}
+
+/// One line per suite: how many cases were measured, failed or left out,
+/// linking to its section.
+fn suites_at_a_glance(run: &Run, names: &[String]) -> String {
+    if names.is_empty() {
+        return String::new();
     }
-    out.push_str("</dl></section>\n");
+    let mut out = String::from(
+        "<div class=\"card\" id=\"suites-at-a-glance\"><h3>Suites</h3><table><thead><tr><th>suite</th>\
+         <th class=\"num\">measured</th><th class=\"num\">failed</th><th class=\"num\">not run here</th></tr></thead><tbody>\n",
+    );
+    for name in names {
+        let count = |st: &[CaseStatus]| {
+            run.measurements
+                .iter()
+                .filter(|m| &m.suite == name && st.contains(&m.status))
+                .count()
+        };
+        let failed = count(&[CaseStatus::Failed]);
+        let _ = writeln!(
+            out,
+            "<tr><td><a href=\"#suite-{0}\">{0}</a></td><td class=\"num\">{1}</td><td class=\"num{2}\">{3}</td>\
+             <td class=\"num\">{4}</td></tr>",
+            escape(name),
+            count(&[CaseStatus::Measured]),
+            if failed > 0 { " failed" } else { "" },
+            failed,
+            count(&[CaseStatus::Skipped, CaseStatus::Unavailable]),
+        );
+    }
+    out.push_str("</tbody></table></div>\n");
     out
 }
 
@@ -380,13 +444,17 @@ pub fn chart_html(chart: &Chart) -> String {
     out
 }
 
-/// A [`Table`] as HTML; cells that start with `FAILED` are red.
+/// A [`Table`] as HTML; cells that start with `FAILED` are red. A table
+/// without rows is not drawn at all (an empty grid says nothing).
 pub fn table_html(t: &Table) -> String {
+    if t.rows.is_empty() {
+        return String::new();
+    }
     let mut out = String::new();
     if !t.title.is_empty() {
         let _ = writeln!(out, "<h3>{}</h3>", escape(&t.title));
     }
-    out.push_str("<table><thead><tr>");
+    out.push_str("<div class=\"table-wrap\"><table><thead><tr>");
     let num = |i: usize| t.align.get(i) == Some(&Align::Right);
     for (i, h) in t.headers.iter().enumerate() {
         let _ = write!(
@@ -406,7 +474,8 @@ pub fn table_html(t: &Table) -> String {
         });
         for (i, c) in row.iter().enumerate() {
             let mut classes = Vec::new();
-            if num(i) {
+            // Long numeric cells (intervals, lists) may wrap; short ones never.
+            if num(i) && c.chars().count() <= 24 {
                 classes.push("num");
             }
             if c.starts_with("FAILED") {
@@ -425,11 +494,22 @@ pub fn table_html(t: &Table) -> String {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</tbody></table>\n");
+    out.push_str("</tbody></table></div>\n");
     for n in &t.notes {
         let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(n));
     }
     out
+}
+
+/// Content behind a collapsed `<details>`: on the page, out of the way.
+pub(crate) fn collapsed(summary: &str, body: &str) -> String {
+    if body.trim().is_empty() {
+        return String::new();
+    }
+    format!(
+        "<details class=\"more\"><summary>{}</summary>\n{body}</details>\n",
+        escape(summary)
+    )
 }
 
 /// Runs a suite's own drawing code; a panic there costs its section a
@@ -438,6 +518,9 @@ fn guarded<T>(f: impl FnOnce() -> Vec<T>) -> Result<Vec<T>, ()> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|_| ())
 }
 
+/// One suite: its own charts in view; its tables and the generic ranking
+/// of every case collapsed under them. A suite without charts of its own
+/// shows the rankings instead.
 fn suite_section(name: &str, suite: Option<&dyn Suite>, run: &Run) -> String {
     let mine: Vec<&Measurement> = run
         .measurements
@@ -448,43 +531,83 @@ fn suite_section(name: &str, suite: Option<&dyn Suite>, run: &Run) -> String {
         "<section id=\"suite-{0}\" class=\"suite\">\n<h2>Suite {0}</h2>\n",
         escape(name)
     );
+    let mut own_charts = 0;
     if let Some(s) = suite {
         let _ = writeln!(out, "<p class=\"sub\">{}</p>", escape(s.about()));
         let owned: Vec<Measurement> = mine.iter().map(|m| (*m).clone()).collect();
         match guarded(|| s.charts(&owned)) {
             Ok(cs) => {
-                for c in cs {
-                    let _ = write!(out, "<div class=\"card\">{}</div>", chart_html(&c));
+                own_charts = cs.len();
+                // The suite's first charts in view, up to a height budget;
+                // the others one click away.
+                let (mut shown, mut used) = (String::new(), 0.0);
+                let mut more = String::new();
+                for c in &cs {
+                    let box_html = format!("<div class=\"card\">{}</div>", chart_html(c));
+                    let h = height_of(&box_html);
+                    if shown.is_empty() || used + h <= SUITE_CHARTS_IN_VIEW_PX {
+                        used += h;
+                        shown.push_str(&box_html);
+                    } else {
+                        more.push_str(&box_html);
+                    }
                 }
+                out.push_str(&shown);
+                let hidden = cs.len() - shown.matches("<svg").count();
+                out.push_str(&collapsed(&format!("{hidden} more chart(s)"), &more));
             }
             Err(()) => out.push_str(
                 "<p class=\"note failed\">This suite's own charts could not be drawn from these measurements.</p>\n",
             ),
         }
         match guarded(|| s.summarize(&owned)) {
-            Ok(ts) if !ts.is_empty() => {
-                out.push_str("<div class=\"card\">");
-                for t in ts {
-                    out.push_str(&table_html(&t));
+            Ok(ts) => {
+                let body: String = ts.iter().map(table_html).collect();
+                let drawn = ts.iter().filter(|t| !t.rows.is_empty()).count();
+                if drawn > 0 {
+                    out.push_str(&collapsed(
+                        &format!("Summary tables of this suite ({drawn})"),
+                        &format!("<div class=\"card\">{body}</div>\n"),
+                    ));
                 }
-                out.push_str("</div>\n");
             }
-            Ok(_) => {}
             Err(()) => out.push_str(
                 "<p class=\"note failed\">This suite's own tables could not be drawn from these measurements.</p>\n",
             ),
         }
     }
-    out.push_str("<h3>Throughput by operation and size</h3>\n");
-    for g in charts::throughput_groups(name, &mine) {
-        out.push_str(&group_html(&g));
+    let groups = charts::throughput_groups(name, &mine);
+    if own_charts == 0 {
+        // No charts of its own: the rankings stand in, within the same budget.
+        let (mut used, mut more) = (0.0, String::new());
+        for g in &groups {
+            let html = group_html(g, true);
+            let h = height_of(&html);
+            if used == 0.0 || used + h <= SUITE_CHARTS_IN_VIEW_PX {
+                used += h.max(1.0);
+                out.push_str(&html);
+            } else {
+                more.push_str(&html);
+            }
+        }
+        out.push_str(&collapsed("More rankings of this suite", &more));
+    } else {
+        let body: String = groups.iter().map(|g| group_html(g, false)).collect();
+        out.push_str(&collapsed(
+            &format!(
+                "Every case ranked by throughput, per operation and size ({} case(s))",
+                mine.len()
+            ),
+            &body,
+        ));
     }
     out.push_str("</section>\n");
     out
 }
 
-/// One ranking chart (or why there is none) and the table of its cases.
-fn group_html(g: &Group<'_>) -> String {
+/// One ranking chart (or why there is none) and the table of its cases,
+/// the table collapsed when the chart is in view.
+fn group_html(g: &Group<'_>, table_collapsed: bool) -> String {
     let mut out = String::from("<div class=\"card group\">");
     match &g.chart {
         Some(c) => out.push_str(&chart_html(c)),
@@ -497,27 +620,44 @@ fn group_html(g: &Group<'_>) -> String {
             );
         }
     }
-    out.push_str(&cases_table(&g.measurements));
+    let table = cases_table(&g.measurements);
+    if table_collapsed && g.chart.is_some() {
+        out.push_str(&collapsed(
+            &format!("The {} case(s) of this chart", g.measurements.len()),
+            &table,
+        ));
+    } else {
+        out.push_str(&table);
+    }
     out.push_str("</div>\n");
     out
 }
 
 /// The cases under a chart: figures, status (FAILED in red with the
-/// reason, skipped and unavailable with theirs) and labels.
+/// reason, skipped and unavailable with theirs) and labels. Times share
+/// one unit per table, named in the header.
 pub fn cases_table(ms: &[&Measurement]) -> String {
-    let mut out = String::from(
-        "<table class=\"cases\"><thead><tr><th>primitive</th><th>backend</th><th>params</th>\
-         <th class=\"num\">threads</th><th class=\"num\">median</th><th class=\"num\">95% CI</th>\
+    let unit = TimeUnit::for_column(
+        ms.iter()
+            .filter(|m| m.status == CaseStatus::Measured)
+            .filter_map(|m| m.stats.as_ref().map(|s| s.median)),
+    );
+    let mut out = format!(
+        "<div class=\"table-wrap\"><table class=\"cases\"><thead><tr><th>primitive</th><th>backend</th><th>params</th>\
+         <th class=\"num\">threads</th><th class=\"num\">median ({u})</th><th class=\"num\">95% CI ({u})</th>\
          <th class=\"num\">throughput</th><th class=\"num\">cyc/B</th><th>status</th><th>labels</th></tr></thead><tbody>\n",
+        u = unit.symbol()
     );
     for m in ms {
         let (median, ci, cpb) = match &m.stats {
             Some(s) if m.status == CaseStatus::Measured => (
-                format_ns(s.median),
-                format!("{} .. {}", format_ns(s.ci95[0]), format_ns(s.ci95[1])),
-                s.cycles_per_byte
-                    .map(|c| format!("{c:.2}"))
-                    .unwrap_or_default(),
+                unit.format_bare(s.median),
+                format!(
+                    "{} .. {}",
+                    unit.format_bare(s.ci95[0]),
+                    unit.format_bare(s.ci95[1])
+                ),
+                tables::cycles_per_byte(m),
             ),
             _ => Default::default(),
         };
@@ -569,134 +709,7 @@ pub fn cases_table(ms: &[&Measurement]) -> String {
             escape(&cpb),
         );
     }
-    out.push_str("</tbody></table>\n");
-    out
-}
-
-fn peer_section(ratios: &[PeerRatio<'_>]) -> String {
-    let mut out = String::from(
-        "<section id=\"peer-ratios\">\n<h2>Peer ratios</h2>\n<p class=\"sub\">Each outside reference \
-         (<code>openssl speed</code>, the argon2 command-line tool, PHP) beside the matching native \
-         case: same suite, primitive, operation and size. “ours / peer” above 1 means the library \
-         called here is faster than the peer; “PHP / native” below 1 is the price of PHP.</p>\n<div class=\"card\">",
-    );
-    if let Some(c) = charts::peer_ratio_chart(ratios) {
-        out.push_str(&chart_html(&c));
-    }
-    out.push_str(
-        "<table class=\"peers\"><thead><tr><th>suite</th><th>primitive</th><th>op</th><th class=\"num\">size</th>\
-         <th>peer</th><th class=\"num\">peer throughput</th><th>native</th><th class=\"num\">native throughput</th>\
-         <th>ratio</th><th class=\"num\">value</th></tr></thead><tbody>\n",
-    );
-    for r in ratios {
-        let p = r.peer;
-        let (value, class) = match (r.ratio, &r.missing) {
-            (Some(v), _) => (format!("{v:.3}"), "num"),
-            (None, Some(why)) => (why.clone(), "skipped"),
-            (None, None) => (String::new(), "num"),
-        };
-        let class = if p.status == CaseStatus::Failed {
-            "failed"
-        } else {
-            class
-        };
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>\
-             <td>{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"{class}\">{}</td></tr>",
-            escape(&p.suite),
-            escape(&p.primitive),
-            escape(&p.operation),
-            if p.input_bytes > 0 {
-                format_size(p.input_bytes)
-            } else {
-                "-".into()
-            },
-            escape(&p.backend),
-            escape(&tables::throughput(p)),
-            escape(r.native.map(|n| n.backend.as_str()).unwrap_or("-")),
-            escape(&r.native.map(tables::throughput).unwrap_or_default()),
-            escape(r.meaning),
-            escape(&value)
-        );
-    }
-    out.push_str("</tbody></table></div>\n</section>\n");
-    out
-}
-
-fn comparison_section(baseline: &Run, run: &Run) -> String {
-    let cmp = tables::compare_full(baseline, run, COMPARE_THRESHOLD);
-    let cases = &cmp.cases;
-    let mut out = format!(
-        "<section id=\"comparison\">\n<h2>Comparison with the baseline</h2>\n<p class=\"sub\">Baseline \
-         <strong>{}</strong> ({}) against this run <strong>{}</strong>. Ratio = this run's time / the \
-         baseline's (lower is faster), with its 95% confidence interval; a case counts as changed only \
-         when the interval clears the ±{:.0}% noise threshold.</p>\n<div class=\"card\">",
-        escape(&baseline.id),
-        escape(&baseline.started_at),
-        escape(&run.id),
-        COMPARE_THRESHOLD * 100.0
-    );
-    if cases.is_empty() {
-        out.push_str(
-            "<p class=\"note\" id=\"no-common-cases\">The two runs have no measured case in common, \
-             so there is nothing to compare.</p>",
-        );
-    } else {
-        let changed = cases
-            .iter()
-            .filter(|c| matches!(c.comparison.verdict, Verdict::Faster | Verdict::Slower))
-            .count();
-        let _ = write!(
-            out,
-            "<p><strong>{changed}</strong> changed, <strong>{}</strong> unchanged of {} case(s).</p>",
-            cases.len() - changed,
-            cases.len()
-        );
-        let mut chart = Chart::new(
-            cryptobench_core::ChartKind::Bar,
-            "Time ratio, this run / baseline (1 = unchanged, shorter is faster)",
-            "",
-            "time ratio",
-        );
-        let mut series = cryptobench_core::Series {
-            name: "time ratio".into(),
-            points: Vec::new(),
-        };
-        for (i, c) in cases.iter().take(charts::MAX_CATEGORIES).enumerate() {
-            let m = &c.candidate;
-            chart.categories.push(format!(
-                "{} {} {} {}{}",
-                m.suite,
-                m.primitive,
-                m.backend,
-                m.operation,
-                size_suffix(m.input_bytes)
-            ));
-            series.points.push((i as f64, c.comparison.ratio));
-            if c.comparison.verdict == Verdict::Faster {
-                chart.marked.push(i);
-            }
-        }
-        chart.series.push(series);
-        if !chart.marked.is_empty() {
-            chart.notes.push("Shaded rows got faster.".into());
-        }
-        out.push_str(&chart_html(&chart));
-    }
-    let table = tables::comparison_table(&cmp, baseline, run);
-    // Verdict cells are whole cells, so a plain replacement colours them.
-    let html = table_html(&table)
-        .replace(
-            "<td>SLOWER</td>",
-            "<td class=\"verdict-slower\">SLOWER</td>",
-        )
-        .replace(
-            "<td>faster</td>",
-            "<td class=\"verdict-faster\">faster</td>",
-        );
-    out.push_str(&html);
-    out.push_str("</div>\n</section>\n");
+    out.push_str("</tbody></table></div>\n");
     out
 }
 

@@ -1,14 +1,20 @@
-//! Report sections that come from outside the run's suites: the
-//! recommendations, the seed experiments (`paper`) and the other hosts of a
-//! fleet. The binary computes them (it knows the paper registry and the
-//! store); this module only draws them.
+//! Report sections that stand beside the suites: the recommendations, the
+//! comparison with a baseline, the peer ratios, the seed experiments
+//! (`paper`) and the other hosts of a fleet. The binary computes the
+//! outside ones (it knows the paper registry and the store); this module
+//! only draws them.
 
-use crate::html::table_html;
+use crate::charts::{self, PeerRatio};
+use crate::html::{chart_html, collapsed, size_suffix, table_html, COMPARE_THRESHOLD};
 use crate::recommend::Recommendation;
 use crate::svg::escape;
 use crate::tables;
-use cryptobench_core::{Run, Table};
+use cryptobench_core::{CaseStatus, Chart, Run, Table};
+use cryptobench_stats::Verdict;
 use std::fmt::Write;
+
+/// Most changes the comparison chart shows; the table below has them all.
+const MAX_CHANGES_CHARTED: usize = 15;
 
 /// One seed experiment as the report shows it.
 #[derive(Debug, Clone)]
@@ -51,7 +57,8 @@ impl Extras<'_> {
     }
 }
 
-/// The recommendations: topic, advice, and the cases each rests on.
+/// The recommendations: topic and advice in view, the cases each rests
+/// on one click away.
 pub fn recommendations_section(recs: &[Recommendation]) -> String {
     if recs.is_empty() {
         return String::new();
@@ -59,19 +66,27 @@ pub fn recommendations_section(recs: &[Recommendation]) -> String {
     let mut out = String::from(
         "<section id=\"recommendations\">\n<h2>Recommendations</h2>\n<p class=\"sub\">Drawn from \
          this run's verified measurements only (a FAILED case or one with a security warning is \
-         never recommended); each line names the cases it rests on.</p>\n<div class=\"card\">\n",
+         never recommended).</p>\n<div class=\"card recs\">\n",
     );
     for r in recs {
         let _ = write!(
             out,
-            "<h3>{}</h3>\n<p>{}</p>\n<ul class=\"evidence\">",
+            "<div class=\"rec\"><h3>{}</h3>\n<p>{}</p>\n",
             escape(&r.topic),
             escape(&r.advice)
         );
-        for e in &r.evidence {
-            let _ = write!(out, "<li class=\"note\">{}</li>", escape(e));
+        if !r.evidence.is_empty() {
+            let _ = write!(
+                out,
+                "<details class=\"evidence\"><summary>Evidence: {} case(s)</summary><ul>",
+                r.evidence.len()
+            );
+            for e in &r.evidence {
+                let _ = write!(out, "<li class=\"note\">{}</li>", escape(e));
+            }
+            out.push_str("</ul></details>");
         }
-        out.push_str("</ul>\n");
+        out.push_str("</div>\n");
     }
     out.push_str("</div>\n</section>\n");
     out
@@ -96,9 +111,25 @@ pub fn papers_section(papers: &[PaperSection]) -> String {
             escape(&p.title),
             escape(&p.name)
         );
-        for t in &p.tables {
-            out.push_str(&table_html(t));
+        // The conclusions (the tables' notes) in view; the figures collapsed.
+        let drawn: Vec<&Table> = p.tables.iter().filter(|t| !t.rows.is_empty()).collect();
+        for t in &drawn {
+            for n in &t.notes {
+                let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(n));
+            }
         }
+        let body: String = drawn
+            .iter()
+            .map(|t| {
+                let mut bare = (*t).clone();
+                bare.notes.clear();
+                table_html(&bare)
+            })
+            .collect();
+        out.push_str(&collapsed(
+            &format!("Published and measured figures ({} table(s))", drawn.len()),
+            &body,
+        ));
         out.push_str("</div>\n");
     }
     out.push_str("</section>\n");
@@ -115,6 +146,177 @@ pub fn fleet_section(runs: &[Run]) -> String {
          once on every host (one MPI rank per host); each host's run is stored on its own \
          (`cryptobench report RUN` draws any of them).</p>\n<div class=\"card\">{}</div>\n</section>\n",
         runs.len(),
-        table_html(&tables::fleet_table(runs))
+        collapsed(
+            "Median time per host and ratio to rank 0",
+            &table_html(&tables::fleet_table(runs))
+        )
     )
+}
+
+/// Each outside reference beside its matching native case; peers without
+/// one are counted in a note, not listed.
+pub fn peer_section(ratios: &[PeerRatio<'_>]) -> String {
+    let matched: Vec<&PeerRatio> = ratios.iter().filter(|r| r.ratio.is_some()).collect();
+    if matched.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<section id=\"peer-ratios\">\n<h2>Peer ratios</h2>\n<p class=\"sub\">Each outside reference \
+         (<code>openssl speed</code>, the argon2 command-line tool, PHP) beside the matching native \
+         case: same suite, primitive, operation and size. “ours / peer” above 1 means the library \
+         called here is faster than the peer; “PHP / native” below 1 is the price of PHP.</p>\n<div class=\"card\">",
+    );
+    let owned: Vec<PeerRatio> = matched.iter().map(|r| (*r).clone()).collect();
+    if let Some(c) = charts::peer_ratio_chart(&owned) {
+        out.push_str(&chart_html(&c));
+    }
+    let unmatched = ratios.len() - matched.len();
+    if unmatched > 0 {
+        let _ = write!(
+            out,
+            "<p class=\"note\" id=\"unmatched-peers\">{unmatched} peer case(s) had no measured native \
+             counterpart (or were not measured themselves) and are left out.</p>"
+        );
+    }
+    let mut table = String::from(
+        "<div class=\"table-wrap\"><table class=\"peers\"><thead><tr><th>suite</th><th>primitive</th><th>op</th><th class=\"num\">size</th>\
+         <th>peer</th><th class=\"num\">peer throughput</th><th>native</th><th class=\"num\">native throughput</th>\
+         <th>ratio</th><th class=\"num\">value</th></tr></thead><tbody>\n",
+    );
+    for r in &matched {
+        let p = r.peer;
+        let class = if p.status == CaseStatus::Failed {
+            "failed"
+        } else {
+            "num"
+        };
+        let _ = writeln!(
+            table,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>\
+             <td>{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"{class}\">{}</td></tr>",
+            escape(&p.suite),
+            escape(&p.primitive),
+            escape(&p.operation),
+            escape(&tables::size(p)),
+            escape(&p.backend),
+            escape(&tables::throughput(p)),
+            escape(r.native.map(|n| n.backend.as_str()).unwrap_or("-")),
+            escape(&r.native.map(tables::throughput).unwrap_or_default()),
+            escape(r.meaning),
+            r.ratio.map(|v| format!("{v:.3}")).unwrap_or_default()
+        );
+    }
+    table.push_str("</tbody></table></div>\n");
+    out.push_str(&collapsed(
+        &format!("The {} matched pair(s) in figures", matched.len()),
+        &table,
+    ));
+    out.push_str("</div>\n</section>\n");
+    out
+}
+
+/// Size of a change in either direction: 2x slower and 2x faster weigh
+/// the same.
+fn change_size(ratio: f64) -> f64 {
+    if ratio.is_finite() && ratio > 0.0 {
+        ratio.ln().abs()
+    } else {
+        0.0
+    }
+}
+
+/// The run against its baseline, largest changes first.
+pub fn comparison_section(baseline: &Run, run: &Run) -> String {
+    let mut cmp = tables::compare_full(baseline, run, COMPARE_THRESHOLD);
+    cmp.cases.sort_by(|a, b| {
+        change_size(b.comparison.ratio).total_cmp(&change_size(a.comparison.ratio))
+    });
+    let mut out = format!(
+        "<section id=\"comparison\">\n<h2>Comparison with the baseline</h2>\n<p class=\"sub\">Baseline \
+         <strong>{}</strong> ({}) against this run <strong>{}</strong>. Ratio = this run's time / the \
+         baseline's with the machine's drift removed (lower is faster), with its 95% confidence interval; \
+         a case counts as changed only past ±{:.0}% (the threshold or the runs' noise floor) with the \
+         two intervals apart. Largest changes first.</p>\n<div class=\"card\">",
+        escape(&baseline.id),
+        escape(&baseline.started_at),
+        escape(&run.id),
+        cmp.effective_threshold() * 100.0
+    );
+    let cases = &cmp.cases;
+    if cases.is_empty() {
+        out.push_str(
+            "<p class=\"note\" id=\"no-common-cases\">The two runs have no measured case in common, \
+             so there is nothing to compare.</p>",
+        );
+    } else {
+        let changed = cases
+            .iter()
+            .filter(|c| matches!(c.comparison.verdict, Verdict::Faster | Verdict::Slower))
+            .count();
+        let unchanged = cases
+            .iter()
+            .filter(|c| c.comparison.verdict == Verdict::Unchanged)
+            .count();
+        let _ = write!(
+            out,
+            "<p><strong>{changed}</strong> changed, <strong>{unchanged}</strong> unchanged of {} case(s).</p>",
+            cases.len()
+        );
+        for note in tables::comparison_notes(&cmp).iter().take(2) {
+            let _ = write!(out, "<p class=\"note\">{}</p>", escape(note));
+        }
+        let mut chart = Chart::new(
+            cryptobench_core::ChartKind::Bar,
+            "Time ratio, this run / baseline: the largest changes (1 = unchanged, shorter is faster)",
+            "",
+            "time ratio",
+        );
+        let mut series = cryptobench_core::Series {
+            name: "time ratio".into(),
+            points: Vec::new(),
+        };
+        for (i, c) in cases.iter().take(MAX_CHANGES_CHARTED).enumerate() {
+            let m = &c.candidate;
+            chart.categories.push(format!(
+                "{} {} {} {}{}",
+                m.suite,
+                m.primitive,
+                m.backend,
+                m.operation,
+                size_suffix(m.input_bytes)
+            ));
+            series.points.push((i as f64, c.comparison.ratio));
+            if c.comparison.verdict == Verdict::Faster {
+                chart.marked.push(i);
+            }
+        }
+        chart.series.push(series);
+        if !chart.marked.is_empty() {
+            chart.notes.push("Shaded rows got faster.".into());
+        }
+        if cases.len() > MAX_CHANGES_CHARTED {
+            chart.notes.push(format!(
+                "{} smaller changes are only in the table.",
+                cases.len() - MAX_CHANGES_CHARTED
+            ));
+        }
+        out.push_str(&chart_html(&chart));
+    }
+    let table = tables::comparison_table(&cmp, baseline, run);
+    // Verdict cells are whole cells, so a plain replacement colours them.
+    let html = table_html(&table)
+        .replace(
+            "<td>SLOWER</td>",
+            "<td class=\"verdict-slower\">SLOWER</td>",
+        )
+        .replace(
+            "<td>faster</td>",
+            "<td class=\"verdict-faster\">faster</td>",
+        );
+    out.push_str(&collapsed(
+        &format!("Every compared case ({})", cases.len()),
+        &html,
+    ));
+    out.push_str("</div>\n</section>\n");
+    out
 }

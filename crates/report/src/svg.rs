@@ -78,6 +78,64 @@ pub fn format_number(v: f64) -> String {
     format!("{s}{suffix}")
 }
 
+/// What a chart's values count, read from its value-axis label, so that
+/// bar ends and ticks carry the unit with an SI prefix (`8.48 GB/s`, not
+/// `8.48k` on an MB/s axis).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum ValueUnit {
+    /// Bytes per second; the values are in units of `scale` bytes.
+    BytesPerS { scale: f64 },
+    /// Counts per second of the named thing (`ops`, `chars`).
+    PerS(&'static str),
+    /// Anything else: a bare number (times, ratios, percentages).
+    Plain,
+}
+
+impl ValueUnit {
+    fn of_label(label: &str) -> Self {
+        let l = label.to_ascii_lowercase();
+        if l.starts_with("gb/s") {
+            Self::BytesPerS { scale: 1e9 }
+        } else if l.starts_with("mb/s") {
+            Self::BytesPerS { scale: 1e6 }
+        } else if l.starts_with("bytes per second") {
+            Self::BytesPerS { scale: 1.0 }
+        } else if l.starts_with("operations per second") || l.starts_with("ops/s") {
+            Self::PerS("ops")
+        } else if l.starts_with("characters per second") || l.starts_with("chars/s") {
+            Self::PerS("chars")
+        } else {
+            Self::Plain
+        }
+    }
+
+    /// A value as its bar end and tooltip show it.
+    fn text(self, v: f64) -> String {
+        match self {
+            Self::BytesPerS { scale } => with_unit(v * scale, "B/s", true),
+            Self::PerS(what) => with_unit(v, &format!("{what}/s"), false),
+            Self::Plain => format_number(v),
+        }
+    }
+}
+
+/// `format_number` with its prefix moved before `unit`: `8.48 GB/s`,
+/// `71.3 k chars/s`, `950 ops/s`.
+fn with_unit(v: f64, unit: &str, glued: bool) -> String {
+    let n = format_number(v);
+    match n.chars().last() {
+        Some(p @ ('k' | 'M' | 'G' | 'T')) => {
+            let digits = &n[..n.len() - 1];
+            if glued {
+                format!("{digits} {p}{unit}")
+            } else {
+                format!("{digits} {p} {unit}")
+            }
+        }
+        _ => format!("{n} {unit}"),
+    }
+}
+
 /// A linear or logarithmic mapping of data values onto a pixel range.
 #[derive(Debug, Clone)]
 struct Axis {
@@ -107,21 +165,30 @@ impl Axis {
         let min = vals.iter().copied().fold(f64::INFINITY, f64::min);
         let max = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         if log {
-            let lo = 10f64.powf(min.log10().floor());
-            let mut hi = 10f64.powf(max.log10().ceil());
+            // The axis spans the data (to the nearest 1-2-5 step outside
+            // it), not whole decades: points at 8 and 16 MiB do not sit on
+            // an axis from 1 to 100.
+            let lo = log_step_below(min);
+            let mut hi = log_step_above(max);
             if hi <= lo {
-                hi = lo * 10.0;
+                hi = log_step_above(lo * 1.01);
             }
-            let decades = (hi / lo).log10().round() as i32;
+            let decades = (hi / lo).log10();
+            let steps: &[f64] = if decades <= 2.5 {
+                &[1.0, 2.0, 5.0]
+            } else {
+                &[1.0]
+            };
             let mut ticks = Vec::new();
-            for d in 0..=decades {
-                let base = lo * 10f64.powi(d);
-                ticks.push(base);
-                // Within one or two decades the bare powers of ten say too little.
-                if decades <= 2 && d < decades {
-                    ticks.push(base * 2.0);
-                    ticks.push(base * 5.0);
+            let mut base = 10f64.powf(lo.log10().floor());
+            while base <= hi * 1.0001 {
+                for m in steps {
+                    let t = base * m;
+                    if t >= lo * 0.9999 && t <= hi * 1.0001 {
+                        ticks.push(t);
+                    }
                 }
+                base *= 10.0;
             }
             Self { log, lo, hi, ticks }
         } else {
@@ -151,6 +218,26 @@ impl Axis {
         };
         f.clamp(0.0, 1.0)
     }
+}
+
+/// The largest 1, 2 or 5 times a power of ten at or below `v` (> 0).
+fn log_step_below(v: f64) -> f64 {
+    let p = 10f64.powf(v.log10().floor());
+    [5.0, 2.0, 1.0]
+        .into_iter()
+        .map(|m| m * p)
+        .find(|t| *t <= v * 1.0001)
+        .unwrap_or(p)
+}
+
+/// The smallest 1, 2 or 5 times a power of ten at or above `v` (> 0).
+fn log_step_above(v: f64) -> f64 {
+    let p = 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * p)
+        .find(|t| *t >= v * 0.9999)
+        .unwrap_or(10.0 * p)
 }
 
 /// 1, 2 or 5 times a power of ten, at least `raw`.
@@ -228,6 +315,17 @@ fn open(out: &mut String, chart: &Chart, height: f64) {
          <text class=\"chart-title\" x=\"12\" y=\"22\" font-size=\"15\" font-weight=\"600\">{t}</text>",
         t = escape(&chart.title)
     );
+}
+
+/// The drawn height of a rendered chart, in SVG units (from its
+/// `viewBox`); 0 when `svg` is not one of ours.
+pub fn height_of(svg: &str) -> f64 {
+    svg.split("viewBox=\"0 0 ")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|vb| vb.split(' ').nth(1))
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(0.0)
 }
 
 /// Renders a chart as one `<svg>` element. A chart without data still gets
@@ -319,6 +417,7 @@ fn bar(chart: &Chart) -> String {
         .collect();
     let axis = Axis::new(&values, chart.log_y, true);
     let px = |v: f64| left + axis.frac(v) * plot_w;
+    let unit = ValueUnit::of_label(&chart.y_label);
 
     let mut out = String::new();
     open(&mut out, chart, height);
@@ -344,7 +443,7 @@ fn bar(chart: &Chart) -> String {
              <text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333\">{}</text>",
             top + plot_h,
             top + plot_h + 16.0,
-            escape(&format_number(t))
+            escape(&unit.text(t))
         );
     }
     // Ratios read against 1: draw where both sides are equal.
@@ -397,10 +496,10 @@ fn bar(chart: &Chart) -> String {
                 color(si),
                 escape(&label(ci)),
                 escape(&s.name),
-                escape(&format_number(y)),
+                escape(&unit.text(y)),
                 x0 + w.max(1.0) + 4.0,
                 y0 + BAR_H - 4.0,
-                escape(&format_number(y))
+                escape(&unit.text(y))
             );
         }
     }
@@ -452,6 +551,7 @@ fn line(chart: &Chart) -> String {
     let ys: Vec<f64> = pts.iter().map(|p| p.1).collect();
     let xa = Axis::new(&xs, chart.log_x, false);
     let ya = Axis::new(&ys, chart.log_y, !chart.log_y);
+    let unit = ValueUnit::of_label(&chart.y_label);
     let px = |x: f64| left + xa.frac(x) * plot_w;
     let py = |y: f64| top + plot_h - ya.frac(y) * plot_h;
 
@@ -467,7 +567,7 @@ fn line(chart: &Chart) -> String {
             left + plot_w,
             left - 6.0,
             y + 4.0,
-            escape(&format_number(t))
+            escape(&unit.text(t))
         );
     }
     for &t in &xa.ticks {
@@ -519,7 +619,7 @@ fn line(chart: &Chart) -> String {
                 color(si),
                 escape(&s.name),
                 escape(&format_number(x)),
-                escape(&format_number(y))
+                escape(&unit.text(y))
             );
         }
     }
@@ -578,7 +678,8 @@ mod tests {
         // Two series -> a legend; the longest bar is the largest value.
         assert!(svg.contains("class=\"legend\""));
         assert!(!svg.contains("class=\"reference\""), "not a ratio chart");
-        assert!(svg.contains(">5k<"), "tick/value label of 5000");
+        // 5000 on an MB/s axis reads with its unit, in the larger prefix.
+        assert!(svg.contains(">5 GB/s<"), "value label of 5000 MB/s");
         let widths: Vec<f64> = svg
             .split("class=\"bar\"")
             .skip(1)
@@ -620,11 +721,11 @@ mod tests {
         // The x = 0 point cannot sit on a log axis: dropped, not drawn at -inf.
         assert_eq!(count(&svg, "class=\"point\""), 5);
         assert!(!svg.contains("NaN") && !svg.contains("inf"));
-        for tick in [
-            ">1k<", ">10k<", ">100k<", ">1M<", ">1<", ">10<", ">100<", ">1k<",
-        ] {
+        // Ticks span the data: x 1,024..262,144 and y 1..500.
+        for tick in [">1k<", ">10k<", ">100k<", ">1<", ">10<", ">100<"] {
             assert!(svg.contains(tick), "missing tick {tick}");
         }
+        assert!(!svg.contains(">1M<"), "the x axis stops at 500k");
         assert_eq!(count(&svg, "(log scale)"), 2);
         // Points increase left to right and upward (smaller SVG y).
         let d = svg.split("d=\"M").nth(1).unwrap();
@@ -674,6 +775,8 @@ mod tests {
         let svg = render(&c);
         assert!(svg.contains("no measured data"));
         assert!(svg.contains("height=\"70\""));
+        assert_eq!(height_of(&svg), 70.0);
+        assert_eq!(height_of("<p>"), 0.0);
     }
 
     #[test]
@@ -684,5 +787,31 @@ mod tests {
         assert_eq!(format_number(120.0), "120");
         assert_eq!(nice_step(0.7), 1.0);
         assert_eq!(nice_step(130.0), 200.0);
+    }
+
+    #[test]
+    fn values_carry_their_unit_with_an_si_prefix() {
+        let mbs = ValueUnit::of_label("MB/s (10^6 bytes per second; longer is faster)");
+        assert_eq!(mbs.text(8480.0), "8.48 GB/s");
+        assert_eq!(mbs.text(950.0), "950 MB/s");
+        let ops = ValueUnit::of_label("operations per second (longer is faster)");
+        assert_eq!(ops.text(822_000.0), "822 k ops/s");
+        let chars = ValueUnit::of_label("characters per second (longer is faster)");
+        assert_eq!(chars.text(71_300.0), "71.3 k chars/s");
+        assert_eq!(
+            ValueUnit::of_label("speedup over serial (x)").text(1.5),
+            "1.5"
+        );
+    }
+
+    #[test]
+    fn log_axes_span_the_data_not_whole_decades() {
+        let a = Axis::new(&[8.0, 16.0], true, false);
+        assert_eq!((a.lo, a.hi), (5.0, 20.0));
+        assert_eq!(a.ticks, vec![5.0, 10.0, 20.0]);
+        let wide = Axis::new(&[3.0, 40_000.0], true, true);
+        assert_eq!((wide.lo, wide.hi), (2.0, 50_000.0));
+        assert!(wide.ticks.iter().all(|t| *t >= 2.0 && *t <= 50_000.0));
+        assert!(wide.ticks.contains(&10.0) && wide.ticks.contains(&10_000.0));
     }
 }

@@ -2,9 +2,11 @@
 //! header, and the comparison of two runs.
 
 pub use crate::compare::{
-    compare_full, compare_runs, comparison_table, ComparedCase, RunComparison,
+    compare_full, compare_runs, comparison_notes, comparison_table, ComparedCase, RunComparison,
 };
-use cryptobench_core::units::{format_ns, format_ops, format_rate, format_size};
+use cryptobench_core::units::{
+    format_ns, format_ops, format_per_s, format_rate, format_size, TimeUnit,
+};
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
 
 /// The parameters of a case as `k=v` pairs, without the peer's command line.
@@ -17,14 +19,42 @@ pub(crate) fn params(m: &Measurement) -> String {
         .join(" ")
 }
 
-/// Throughput cell: bytes/s for sized operations, operations/s otherwise.
+/// Whether a case's input is counted in message characters rather than
+/// bytes (EC-ElGamal encrypts one point per character): such a case says
+/// `chars`, and cycles per byte mean nothing for it.
+pub fn counts_characters(m: &Measurement) -> bool {
+    m.param("encoding").is_some()
+}
+
+/// Size cell: `1 KiB`, `256 chars`, `-` when the operation has no input.
+pub fn size(m: &Measurement) -> String {
+    if m.input_bytes == 0 {
+        "-".into()
+    } else if counts_characters(m) {
+        format!("{} chars", m.input_bytes)
+    } else {
+        format_size(m.input_bytes)
+    }
+}
+
+/// Throughput cell: bytes/s (or characters/s) for sized operations,
+/// operations/s otherwise, always with its unit.
 pub fn throughput(m: &Measurement) -> String {
     match &m.stats {
         Some(s) => match s.bytes_per_s {
+            Some(b) if counts_characters(m) => format_per_s(b, "chars"),
             Some(b) => format_rate(b),
             None => format_ops(s.ops_per_s),
         },
         None => String::new(),
+    }
+}
+
+/// Cycles-per-byte cell; empty where the input is not bytes.
+pub fn cycles_per_byte(m: &Measurement) -> String {
+    match m.stats.as_ref().and_then(|s| s.cycles_per_byte) {
+        Some(c) if !counts_characters(m) => format!("{c:.2}"),
+        _ => String::new(),
     }
 }
 
@@ -62,6 +92,9 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
                         x.total_cmp(&y)
                     })
             });
+            let unit = TimeUnit::for_column(ms.iter().filter_map(|m| m.median_ns()));
+            let median_header = format!("median ({})", unit.symbol());
+            let ci_header = format!("95% CI ({})", unit.symbol());
             let mut t = Table::new(
                 format!("Suite {suite}"),
                 [
@@ -71,8 +104,8 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
                     "size",
                     "thr",
                     "params",
-                    "median",
-                    "95% CI",
+                    median_header.as_str(),
+                    ci_header.as_str(),
                     "throughput",
                     "cyc/B",
                     "status",
@@ -81,13 +114,14 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
             )
             .right(&[3, 4, 6, 7, 8, 9]);
             for m in ms {
-                let (median, ci, cpb) = match &m.stats {
+                let (median, ci) = match &m.stats {
                     Some(s) => (
-                        format_ns(s.median),
-                        format!("{} .. {}", format_ns(s.ci95[0]), format_ns(s.ci95[1])),
-                        s.cycles_per_byte
-                            .map(|c| format!("{c:.2}"))
-                            .unwrap_or_default(),
+                        unit.format_bare(s.median),
+                        format!(
+                            "{} .. {}",
+                            unit.format_bare(s.ci95[0]),
+                            unit.format_bare(s.ci95[1])
+                        ),
                     ),
                     None => Default::default(),
                 };
@@ -95,17 +129,13 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
                     m.primitive.clone(),
                     m.backend.clone(),
                     m.operation.clone(),
-                    if m.input_bytes > 0 {
-                        format_size(m.input_bytes)
-                    } else {
-                        "-".into()
-                    },
+                    size(m),
                     m.threads.to_string(),
                     params(m),
                     median,
                     ci,
                     throughput(m),
-                    cpb,
+                    cycles_per_byte(m),
                     status(m),
                     m.labels.join(", "),
                 ]);
@@ -118,8 +148,9 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
 /// Lines describing a run: id, status, times, machine, backends.
 pub fn run_header(run: &Run) -> String {
     let f = &run.machine;
-    let mut s = format!(
-        "run {}  status {}  started {}{}\n",
+    let line = |text: String| crate::text::paragraph(&text, "", "    ");
+    let mut s = line(format!(
+        "run {}  status {}  started {}{}",
         run.id,
         run.status.as_str(),
         run.started_at,
@@ -127,9 +158,9 @@ pub fn run_header(run: &Run) -> String {
             .as_ref()
             .map(|t| format!("  finished {t}"))
             .unwrap_or_default()
-    );
-    s.push_str(&format!(
-        "machine: {} ({} cores), {}; kernel {}; governor {}; TSC {}\n",
+    ));
+    s.push_str(&line(format!(
+        "machine: {} ({} cores), {}; kernel {}; governor {}; TSC {}",
         f.cpu_model,
         f.cores,
         f.os,
@@ -138,26 +169,26 @@ pub fn run_header(run: &Run) -> String {
         f.tsc_hz
             .map(|h| format!("{:.3} GHz", h / 1e9))
             .unwrap_or_else(|| "n/a".into())
-    ));
-    s.push_str(&format!(
-        "cpu flags: {}{}\n",
+    )));
+    s.push_str(&line(format!(
+        "cpu flags: {}{}",
         f.cpu_flags.join(" "),
         if f.cpu_flags_missing.is_empty() {
             String::new()
         } else {
             format!(" (missing: {})", f.cpu_flags_missing.join(" "))
         }
-    ));
+    )));
     let backends: Vec<String> = f
         .backends
         .iter()
         .map(|b| format!("{} = {}", b.name, b.version))
         .collect();
-    s.push_str(&format!("backends: {}\n", backends.join("; ")));
-    s.push_str(&format!(
-        "cryptobench {} ({})\n",
+    s.push_str(&line(format!("backends: {}", backends.join("; "))));
+    s.push_str(&line(format!(
+        "cryptobench {} ({})",
         f.tool_version, f.git_revision
-    ));
+    )));
     s
 }
 

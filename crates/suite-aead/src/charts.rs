@@ -160,7 +160,8 @@ fn bars(
         if points.is_empty() {
             continue;
         }
-        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // One bar per category: its best case, the value the ranking used.
+        points.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1)));
         points.dedup_by(|a, b| a.0 == b.0);
         chart.series.push(Series {
             name: op.to_string(),
