@@ -75,10 +75,10 @@ pub struct Global {
     /// Run each case on N threads at once (multi-thread runner).
     #[arg(long, global = true, value_name = "N", allow_hyphen_values = true)]
     pub threads: Option<String>,
-    /// PHP twins every native cell, not only the headline ones (set by
-    /// `paper`: a seed's table is reproduced whole in PHP).
+    /// Runtimes twin every native cell, not only the headline ones (set by
+    /// `paper`: a seed's table is reproduced whole in each runtime).
     #[arg(skip)]
-    pub php_every_cell: bool,
+    pub twin_every_cell: bool,
 }
 
 /// The commands.

@@ -193,6 +193,8 @@ pub fn measure_case(
     }
     let mut case = match factory() {
         Ok(c) => c,
+        // A stop kills external runners mid-request: interrupted, not failed.
+        Err(_) if stop_requested() => return None,
         Err(e) => return Some(from_case_error(spec, e, Vec::new())),
     };
     let checks = case.checks();
@@ -210,6 +212,7 @@ pub fn measure_case(
             finish(&mut m, s);
             Some(m)
         }
+        Err(_) if stop_requested() => None,
         Err(e) => Some(from_case_error(spec, e, m.checks)),
     }
 }
