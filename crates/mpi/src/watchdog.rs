@@ -146,7 +146,11 @@ mod tests {
     fn a_wait_longer_than_the_bound_is_overdue_and_names_the_bound() {
         let dog = Watchdog::new(Duration::from_secs(60));
         let t0 = Instant::now();
-        assert_eq!(dog.overdue(t0 + Duration::from_secs(3600)), None, "not waiting");
+        assert_eq!(
+            dog.overdue(t0 + Duration::from_secs(3600)),
+            None,
+            "not waiting"
+        );
         dog.enter("gather", t0);
         assert_eq!(dog.overdue(t0 + Duration::from_secs(60)), None);
         let why = dog
@@ -177,7 +181,10 @@ mod tests {
         assert_eq!(bound_from(Some("45")).unwrap(), Duration::from_secs(45));
         for bad in ["0", "-3", "1.5", "ten", "86401"] {
             let why = bound_from(Some(bad)).unwrap_err().to_string();
-            assert!(why.contains("expected whole seconds from 1 to 86400"), "{why}");
+            assert!(
+                why.contains("expected whole seconds from 1 to 86400"),
+                "{why}"
+            );
         }
     }
 

@@ -88,9 +88,8 @@ pub fn init() -> Result<World, Error> {
         });
     }
     // Read before MPI starts, so a bad value fails every rank alike.
-    let bound = crate::watchdog::bound_from(
-        std::env::var(crate::watchdog::ENV_WATCHDOG).ok().as_deref(),
-    )?;
+    let bound =
+        crate::watchdog::bound_from(std::env::var(crate::watchdog::ENV_WATCHDOG).ok().as_deref())?;
     let (universe, provided) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or_else(|| Error::other("MPI was initialised elsewhere in this process"))?;
     let comm = universe.world();

@@ -291,7 +291,10 @@ fn aegis_is_unavailable_with_the_versions_quoted() {
     match &aegis.setup {
         Setup::Unavailable(why) => {
             assert!(!has_aegis);
-            assert!(why.contains("PHP 8.4") && why.contains(hello.php()), "{why}");
+            assert!(
+                why.contains("PHP 8.4") && why.contains(hello.php()),
+                "{why}"
+            );
             assert!(
                 why.contains(hello.library("sodium").unwrap_or("?")),
                 "{why}"

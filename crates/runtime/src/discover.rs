@@ -104,7 +104,10 @@ mod tests {
             .unwrap_err();
         assert!(named.contains("is not an executable file"), "{named}");
         let bare = SH.find_in(Some("nope".into()), path).unwrap_err();
-        assert!(bare.contains("CRYPTOBENCH_TEST_SH=nope is not on PATH"), "{bare}");
+        assert!(
+            bare.contains("CRYPTOBENCH_TEST_SH=nope is not on PATH"),
+            "{bare}"
+        );
     }
 
     #[test]

@@ -175,7 +175,10 @@ mod tests {
         assert!(h.family("aegis").is_some());
         let old = json!({"ok": true, "version": "8.2.0"});
         let why = Handshake::parse("php", &old).unwrap_err().to_string();
-        assert!(why.contains("protocol version 0") && why.contains("speaks 1"), "{why}");
+        assert!(
+            why.contains("protocol version 0") && why.contains("speaks 1"),
+            "{why}"
+        );
     }
 
     #[test]

@@ -26,8 +26,14 @@ pub struct EmbeddedScript {
 
 /// The cache root: `xdg_cache_home` when it is an absolute path, else
 /// `home/.cache`.
-pub fn cache_root(xdg_cache_home: Option<OsString>, home: Option<OsString>) -> Result<PathBuf, String> {
-    if let Some(x) = xdg_cache_home.map(PathBuf::from).filter(|p| p.is_absolute()) {
+pub fn cache_root(
+    xdg_cache_home: Option<OsString>,
+    home: Option<OsString>,
+) -> Result<PathBuf, String> {
+    if let Some(x) = xdg_cache_home
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+    {
         return Ok(x);
     }
     match home.map(PathBuf::from).filter(|p| p.is_absolute()) {
@@ -120,7 +126,10 @@ mod tests {
     fn the_script_is_written_privately_and_reused() {
         let root = tempfile::tempdir().expect("tempdir");
         let path = SCRIPT.install_in(root.path()).expect("install");
-        assert_eq!(std::fs::read_to_string(&path).expect("read"), SCRIPT.content);
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            SCRIPT.content
+        );
         assert!(path.starts_with(root.path().join("cryptobench/runners")));
         assert_eq!(mode(path.parent().expect("dir")), 0o700);
         assert_eq!(mode(&root.path().join("cryptobench")), 0o700);
@@ -139,7 +148,10 @@ mod tests {
         let path = SCRIPT.install_in(root.path()).expect("install");
         std::fs::write(&path, "rm -rf /\n").expect("tamper");
         let again = SCRIPT.install_in(root.path()).expect("reinstall");
-        assert_eq!(std::fs::read_to_string(again).expect("read"), SCRIPT.content);
+        assert_eq!(
+            std::fs::read_to_string(again).expect("read"),
+            SCRIPT.content
+        );
     }
 
     #[test]
