@@ -222,6 +222,9 @@ pub struct RunIdentity {
     pub fleet: Option<String>,
 }
 
+/// The runtimes that planned at least one twin.
+pub type PlannedRuntimes = Vec<Box<dyn Runtime>>;
+
 /// Every suite's cases, each followed by the twins every registered runtime
 /// plans beside them; also the runtimes that planned any. No case is built
 /// here.
@@ -229,7 +232,7 @@ pub fn plan_all(
     g: &Global,
     cfg: &RunConfig,
     suites: &[Box<dyn Suite>],
-) -> Result<(Vec<PlannedCase>, Vec<Box<dyn Runtime>>)> {
+) -> Result<(Vec<PlannedCase>, PlannedRuntimes)> {
     let mut cases: Vec<PlannedCase> = Vec::new();
     let runtimes = crate::registry::runtimes();
     let mut planned = vec![false; runtimes.len()];
