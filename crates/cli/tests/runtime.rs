@@ -1,21 +1,19 @@
 //! The runtimes' runner scripts travel inside the binary: a copy of it in an
-//! empty directory, with a fresh home and cache, still measures php rows
-//! (the script is written to the private cache on first use).
+//! empty directory, with a fresh home and cache, still measures the first
+//! runtime's rows (its script is written to the private cache on first use).
 
-use std::path::Path;
+use cryptobench_php::{runner::PROGRAM, NAME};
 use std::process::Command;
 
-fn php_installed() {
-    let found = Command::new("php").arg("-v").output();
-    assert!(
-        found.is_ok_and(|o| o.status.success()),
-        "this test needs php: install with `apt-get install php-cli` (scripts/install-deps does)"
-    );
+fn interpreter_installed() {
+    if let Err(why) = PROGRAM.find() {
+        panic!("this test needs {NAME}: {why} (scripts/install-deps installs it)");
+    }
 }
 
 #[test]
-fn a_copied_binary_runs_php_rows_from_its_embedded_runner() {
-    php_installed();
+fn a_copied_binary_runs_runtime_rows_from_its_embedded_runner() {
+    interpreter_installed();
     let place = tempfile::tempdir().expect("tempdir");
     let home = tempfile::tempdir().expect("home");
     let cache = tempfile::tempdir().expect("cache");
@@ -37,14 +35,14 @@ fn a_copied_binary_runs_php_rows_from_its_embedded_runner() {
         String::from_utf8_lossy(&out.stderr)
     );
     let run: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json run");
-    let php_rows: Vec<&serde_json::Value> = run["measurements"]
+    let twins: Vec<&serde_json::Value> = run["measurements"]
         .as_array()
         .expect("measurements")
         .iter()
-        .filter(|m| m["backend"] == "php")
+        .filter(|m| m["backend"] == NAME)
         .collect();
-    assert!(!php_rows.is_empty(), "no php row planned: {run}");
-    for m in &php_rows {
+    assert!(!twins.is_empty(), "no {NAME} row planned: {run}");
+    for m in &twins {
         assert_eq!(m["status"], "measured", "{m}");
     }
     let runners = cache.path().join("cryptobench/runners");
@@ -52,5 +50,4 @@ fn a_copied_binary_runs_php_rows_from_its_embedded_runner() {
         .expect("the runner cache exists")
         .collect();
     assert_eq!(script_dirs.len(), 1, "one script version in {runners:?}");
-    assert!(!Path::new(&place.path().join("php")).exists());
 }
