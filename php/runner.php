@@ -5,7 +5,8 @@
 // one request per line on stdin, one answer per line on stdout. The runner
 // exits when stdin closes, so it can never outlive the harness.
 //
-//   {"op":"hello"}                       -> versions and what this PHP offers
+//   {"op":"hello"}                       -> protocol version, PHP's and its libraries'
+//                                           versions, what this PHP offers
 //   {"op":"prepare","id":N,"case":{..}}  -> builds the case, runs its checks
 //   {"op":"time","id":N,"iters":K}       -> K operations timed with hrtime(true)
 //   {"op":"release","id":N}              -> forgets the case
@@ -25,6 +26,8 @@ error_reporting(E_ALL & ~E_DEPRECATED);
 ini_set('display_errors', 'stderr');
 ini_set('memory_limit', '-1');
 
+// The JSON-lines protocol this runner speaks; the harness refuses another.
+const PROTOCOL_VERSION = 1;
 const AEGIS_NEEDS = 'AEGIS needs PHP 8.4+ and libsodium >= 1.0.19';
 
 /** @var array<int, array> prepared cases by id */
@@ -88,12 +91,21 @@ function versions(): array
         : ['available' => false, 'reason' => AEGIS_NEEDS . '; this is PHP ' . PHP_VERSION . ' with libsodium ' . ($sodium ?? 'absent')];
     $families['password_argon2'] = defined('PASSWORD_ARGON2ID')
         ? ['available' => true] : ['available' => false, 'reason' => 'PHP was built without Argon2 password hashing (PASSWORD_ARGON2ID undefined)'];
+    $libraries = [];
+    if (defined('OPENSSL_VERSION_TEXT')) {
+        $libraries['openssl'] = OPENSSL_VERSION_TEXT;
+    }
+    if ($sodium !== null) {
+        $libraries['sodium'] = $sodium;
+    }
+    if (extension_loaded('mcrypt')) {
+        $libraries['mcrypt'] = phpversion('mcrypt') ?: 'loaded';
+    }
     return [
         'ok' => true,
-        'php' => PHP_VERSION,
-        'openssl' => defined('OPENSSL_VERSION_TEXT') ? OPENSSL_VERSION_TEXT : null,
-        'sodium' => $sodium,
-        'mcrypt' => extension_loaded('mcrypt') ? (phpversion('mcrypt') ?: 'loaded') : null,
+        'protocol' => PROTOCOL_VERSION,
+        'version' => PHP_VERSION,
+        'libraries' => (object)$libraries,
         'extensions' => get_loaded_extensions(),
         'families' => $families,
         'ciphers' => extension_loaded('openssl') ? openssl_get_cipher_methods() : [],

@@ -9,6 +9,7 @@ use cryptobench_core::{
     units, Budget, Error, Measurement, PlannedCase, Run, RunConfig, RunStatus, Setup, Suite, SCHEMA,
 };
 use cryptobench_engine::{fingerprint, interrupt, runner};
+use cryptobench_runtime::{plan_twins, Runtime};
 use cryptobench_store::output::{self as out_file, Access, OutputError, Outputs};
 use cryptobench_store::{OutputTarget, Store, StoreError};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -132,11 +133,12 @@ pub fn parse_count(flag: &str, text: &str, min: u64, max: u64) -> Result<u64> {
 
 /// Every backend name any suite knows, plus the peers.
 pub fn known_backends() -> Vec<String> {
-    let mut names: Vec<String> = vec![
-        "peer:openssl-speed".into(),
-        "peer:argon2-cli".into(),
-        "php".into(),
-    ];
+    let mut names: Vec<String> = vec!["peer:openssl-speed".into(), "peer:argon2-cli".into()];
+    names.extend(
+        crate::registry::runtimes()
+            .iter()
+            .map(|rt| rt.name().to_string()),
+    );
     for s in crate::registry::suites() {
         for b in s.backends() {
             if !names.contains(&b.name) {
@@ -302,42 +304,37 @@ pub struct RunIdentity {
     pub fleet: Option<String>,
 }
 
-/// Every suite's cases, each followed by the PHP cells beside it; `true`
-/// when any PHP cell was planned. No case is built here.
+/// The runtimes that planned at least one twin.
+pub type PlannedRuntimes = Vec<Box<dyn Runtime>>;
+
+/// Every suite's cases, each followed by the twins every registered runtime
+/// plans beside them; also the runtimes that planned any. No case is built
+/// here.
 pub fn plan_all(
     g: &Global,
     cfg: &RunConfig,
     suites: &[Box<dyn Suite>],
-) -> Result<(Vec<PlannedCase>, bool)> {
+) -> Result<(Vec<PlannedCase>, PlannedRuntimes)> {
     let mut cases: Vec<PlannedCase> = Vec::new();
-    let mut php_planned = false;
-    // A default run gives PHP only the headline cells; --full, an explicit
-    // `--backend php` and `paper` give it every cell.
-    let php_asked = cfg
-        .backends
-        .as_ref()
-        .is_some_and(|b| b.iter().any(|n| n == cryptobench_php::NAME));
-    let php_every_cell = cfg.full || php_asked || g.php_every_cell;
+    let runtimes = crate::registry::runtimes();
+    let mut planned = vec![false; runtimes.len()];
     for s in suites {
         let native = s
             .plan(cfg)
             .with_context(|| format!("planning suite {}", s.name()))?;
-        // The PHP runtime's rows sit beside the native cells the suite will
-        // measure (not beside those it skips, e.g. as too slow).
+        // Twins sit beside the native cells the suite will measure (not
+        // beside those it skips, e.g. as too slow).
         let specs: Vec<_> = native
             .iter()
             .filter(|c| matches!(c.setup, Setup::Ready(_)))
             .map(|c| c.spec.clone())
             .collect();
-        let specs = if php_every_cell {
-            specs
-        } else {
-            cryptobench_php::twin::headline_cells(s.name(), &specs)
-        };
         cases.extend(native);
-        let php = cryptobench_php::plan(s.name(), cfg, &specs);
-        php_planned |= !php.is_empty();
-        cases.extend(php);
+        for (rt, any) in runtimes.iter().zip(planned.iter_mut()) {
+            let twins = plan_twins(rt.as_ref(), s.name(), cfg, &specs, g.twin_every_cell);
+            *any |= !twins.is_empty();
+            cases.extend(twins);
+        }
     }
     if cases.is_empty() {
         return Err(Error::usage(
@@ -345,7 +342,12 @@ pub fn plan_all(
         )
         .into());
     }
-    Ok((cases, php_planned))
+    let used = runtimes
+        .into_iter()
+        .zip(planned)
+        .filter_map(|(rt, any)| any.then_some(rt))
+        .collect();
+    Ok((cases, used))
 }
 
 /// [`bench`] under a given identity.
@@ -356,14 +358,12 @@ pub fn bench_as(
     also_json_next_to_db: bool,
     identity: Option<RunIdentity>,
 ) -> Result<Outcome> {
-    let (cases, php_planned) = plan_all(g, cfg, &suites)?;
+    let (cases, runtimes) = plan_all(g, cfg, &suites)?;
     if also_json_next_to_db {
         check_runs_dir(g)?;
     }
     let mut backends = suite_backends(&suites);
-    if php_planned {
-        backends.push(cryptobench_php::backend_info());
-    }
+    backends.extend(runtimes.iter().map(|rt| rt.backend_info()));
     let mut recorder = Recorder::open(g, backends, identity)?;
     install_interrupt_handlers();
 

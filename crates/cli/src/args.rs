@@ -91,10 +91,10 @@ pub struct Global {
     /// database).
     #[arg(long, global = true)]
     pub force: bool,
-    /// PHP twins every native cell, not only the headline ones (set by
-    /// `paper`: a seed's table is reproduced whole in PHP).
+    /// Runtimes twin every native cell, not only the headline ones (set by
+    /// `paper`: a seed's table is reproduced whole in each runtime).
     #[arg(skip)]
-    pub php_every_cell: bool,
+    pub twin_every_cell: bool,
 }
 
 /// The commands.

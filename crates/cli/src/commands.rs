@@ -308,7 +308,7 @@ fn paper(g: &Global, a: &PaperArgs) -> Result<u8> {
         .expect("resolved");
     let cfg = run_config(g)?;
     let mut g = g.clone();
-    g.php_every_cell = true;
+    g.twin_every_cell = true;
     let g = &g;
     let outcome = app::bench(g, &cfg, paper.suites(&cfg)?, false)?;
     if !g.quiet {

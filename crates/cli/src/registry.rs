@@ -1,6 +1,7 @@
 //! The registry: every suite and every seed experiment, one line each.
 
 use cryptobench_core::{Paper, Suite};
+use cryptobench_runtime::Runtime;
 
 /// Every suite with its default options, in the order `run` runs them.
 // `default()` keeps one shape for every line, whether a suite has options or not.
@@ -14,6 +15,12 @@ pub fn suites() -> Vec<Box<dyn Suite>> {
         Box::new(cryptobench_suite_argon2::Argon2Suite::default()),
         Box::new(cryptobench_elgamal::ElgamalSuite::default()),
     ]
+}
+
+/// Every runtime whose twins stand beside the native cells, in the order
+/// their rows follow each suite's.
+pub fn runtimes() -> Vec<Box<dyn Runtime>> {
+    vec![cryptobench_php::runtime()]
 }
 
 /// Every seed experiment.

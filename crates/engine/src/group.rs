@@ -91,6 +91,13 @@ pub fn measure_group(
         }
         let (mut case, m) = match build_checked(member.spec, member.factory) {
             Ok(x) => x,
+            // A stop kills external runners mid-request: interrupted, not failed.
+            Err(_) if stop_requested() => {
+                return GroupResult {
+                    measurements: out,
+                    interrupted: true,
+                }
+            }
             Err(done) => {
                 out[index] = Some(*done);
                 continue;
@@ -126,6 +133,12 @@ pub fn measure_group(
                     done: false,
                 });
             }
+            Err(_) if stop_requested() => {
+                return GroupResult {
+                    measurements: out,
+                    interrupted: true,
+                }
+            }
             Err(e) => out[index] = Some(from_case_error(member.spec, e, m.checks)),
         }
     }
@@ -155,6 +168,10 @@ pub fn measure_group(
                     l.sampled.wall.push(wall / ops as f64);
                     l.sampled.cpu.extend(cpu.map(|c| c / ops as f64));
                     l.spent_ns += wall;
+                }
+                Err(_) if stop_requested() => {
+                    interrupted = true;
+                    break;
                 }
                 Err(e) => {
                     let checks = std::mem::take(&mut l.m.checks);

@@ -10,7 +10,7 @@
 //! `--threads`, `--samples`, `--warmup`, `--key FILE`, `--message FILE`
 //! (read by rank 0), `--json FILE` (rank 0 writes the measurements),
 //! `--model` (print the scaling model from this run), `--fleet-demo`
-//! (gather one small run per rank), `--inject panic:R|kill:R|worker-panic:R` (a failing
+//! (gather one small run per rank), `--inject panic:R|kill:R|worker-panic:R|stop:R` (a failing
 //! rank, for the tests).
 
 use cryptobench_core::{Error, Fingerprint, Run, RunStatus, SCHEMA};
@@ -72,11 +72,12 @@ fn parse(argv: &[String]) -> Result<Args, Error> {
                     "panic" => Fault::PanicOnRank(rank),
                     "kill" => Fault::KillRank(rank),
                     "worker-panic" => Fault::PanicInWorker(rank),
+                    "stop" => Fault::StopRank(rank),
                     other => {
                         return Err(cryptobench_core::names::unknown(
                             "fault",
                             other,
-                            &["panic", "kill", "worker-panic"],
+                            &["panic", "kill", "worker-panic", "stop"],
                         ))
                     }
                 });

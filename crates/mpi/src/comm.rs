@@ -37,6 +37,7 @@ pub fn broadcast_bytes(world: &World, data: Vec<u8>) -> Result<Vec<u8>, Error> {
     let Some(comm) = world.comm() else {
         return Ok(data);
     };
+    let _wait = crate::watchdog::waiting("broadcast");
     let root = comm.process_at_rank(0);
     let mut len = data.len() as u64;
     root.broadcast_into(&mut len);
@@ -55,6 +56,7 @@ pub fn broadcast_u64(world: &World, value: u64) -> u64 {
     let Some(comm) = world.comm() else {
         return value;
     };
+    let _wait = crate::watchdog::waiting("broadcast");
     let mut v = value;
     comm.process_at_rank(0).broadcast_into(&mut v);
     v
@@ -67,6 +69,7 @@ pub fn scatter_bytes(world: &World, send: &[u8], counts: &[usize]) -> Result<Vec
     let Some(comm) = world.comm() else {
         return Ok(send[..counts.first().copied().unwrap_or(0).min(send.len())].to_vec());
     };
+    let _wait = crate::watchdog::waiting("scatter");
     let mine = counts.get(world.rank()).copied().unwrap_or(0);
     let mut recv = vec![0u8; mine];
     let root = comm.process_at_rank(0);
@@ -94,6 +97,7 @@ pub fn gather_bytes(
     let Some(comm) = world.comm() else {
         return Ok(Some(local.to_vec()));
     };
+    let _wait = crate::watchdog::waiting("gather");
     if counts.get(world.rank()).copied() != Some(local.len()) {
         return Err(Error::other(format!(
             "rank {} holds {} bytes to gather, but {:?} were announced",
@@ -124,6 +128,7 @@ pub fn gather_f64(world: &World, local: &[f64]) -> Option<Vec<f64>> {
     let Some(comm) = world.comm() else {
         return Some(local.to_vec());
     };
+    let _wait = crate::watchdog::waiting("gather");
     let root = comm.process_at_rank(0);
     if world.is_root() {
         let mut recv = vec![0f64; local.len() * world.size()];
@@ -141,6 +146,7 @@ pub fn gather_blobs(world: &World, local: &[u8]) -> Result<Option<Vec<Vec<u8>>>,
     let Some(comm) = world.comm() else {
         return Ok(Some(vec![local.to_vec()]));
     };
+    let _wait = crate::watchdog::waiting("gather");
     let root = comm.process_at_rank(0);
     let mine = local.len() as u64;
     let lengths: Option<Vec<usize>> = if world.is_root() {

@@ -193,6 +193,9 @@ pub enum Fault {
     /// A worker thread of this rank's executor panics (hybrid: not the
     /// main thread, so only the panic hook can end the job).
     PanicInWorker(usize),
+    /// This rank stops itself with SIGSTOP after receiving its share: alive
+    /// but silent, so only the watchdog can end the job.
+    StopRank(usize),
 }
 
 /// How a message of `len` bytes is cut: units per rank and bytes per rank.
@@ -237,6 +240,16 @@ fn fire(fault: Option<Fault>, rank: usize, exec: &dyn Executor) {
                 .status();
             // If `kill` is missing, die anyway without unwinding.
             std::process::abort();
+        }
+        Some(Fault::StopRank(r)) if r == rank => {
+            let pid = std::process::id().to_string();
+            let stopped = std::process::Command::new("kill")
+                .args(["-STOP", &pid])
+                .status();
+            // Without `kill`, a sleep as long as a hang does the same.
+            if !stopped.is_ok_and(|s| s.success()) {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            }
         }
         _ => {}
     }

@@ -9,7 +9,8 @@
 //! point, measurements in the elgamal suite's conventions), [`fleet`]
 //! (every rank's run gathered to rank 0), [`integrate`] (the elgamal
 //! command's flags to benchmark options) and [`model`] (predicted speedup on
-//! 2..64 hosts). docs/mpi.md tells how to launch it.
+//! 2..64 hosts); [`watchdog`] ends a job whose rank stopped answering.
+//! docs/mpi.md tells how to launch it.
 #![deny(missing_docs)]
 
 pub mod bench;
@@ -18,6 +19,7 @@ pub mod dist;
 pub mod fleet;
 pub mod integrate;
 pub mod model;
+pub mod watchdog;
 pub mod world;
 
 pub use bench::{bench, Mode, MpiBenchOptions};

@@ -12,7 +12,8 @@
 //! `mpirun` (an `Err`, a panic on any thread of any rank) prints one line
 //! naming the rank and the cause on stderr, then calls `MPI_Abort`, which
 //! makes `mpirun` kill every rank and exit non-zero. A rank killed by a
-//! signal is `mpirun`'s own business: it notices and ends the job.
+//! signal is `mpirun`'s own business: it notices and ends the job. A rank
+//! that is stopped is the watchdog's ([`crate::watchdog`]).
 
 use cryptobench_core::Error;
 use mpi::collective::CommunicatorCollectives;
@@ -86,6 +87,9 @@ pub fn init() -> Result<World, Error> {
             place,
         });
     }
+    // Read before MPI starts, so a bad value fails every rank alike.
+    let bound =
+        crate::watchdog::bound_from(std::env::var(crate::watchdog::ENV_WATCHDOG).ok().as_deref())?;
     let (universe, provided) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or_else(|| Error::other("MPI was initialised elsewhere in this process"))?;
     let comm = universe.world();
@@ -96,6 +100,7 @@ pub fn init() -> Result<World, Error> {
     };
     let _ = PLACE.set(place);
     install_abort_hook();
+    crate::watchdog::start(bound, abort);
     if provided == Threading::Single {
         abort(&format!(
             "this MPI library provides thread level {provided:?}; \
@@ -148,6 +153,7 @@ impl World {
     /// an idle rank does not take a core from one that is being timed.
     pub fn idle_barrier(&self) {
         let Some(comm) = self.comm() else { return };
+        let _wait = crate::watchdog::waiting("barrier");
         let mut request = comm.immediate_barrier();
         loop {
             match request.test() {
@@ -161,6 +167,7 @@ impl World {
     /// A plain barrier (spinning; for timing starts).
     pub fn barrier(&self) {
         if let Some(comm) = self.comm() {
+            let _wait = crate::watchdog::waiting("barrier");
             comm.barrier();
         }
     }

@@ -310,6 +310,31 @@ fn a_killed_rank_ends_the_job() {
 }
 
 #[test]
+fn a_stopped_rank_is_ended_by_the_watchdog() {
+    mpirun_available();
+    let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
+    let mut cmd = Command::new("mpirun");
+    cmd.args([
+        "--allow-run-as-root",
+        "--oversubscribe",
+        "--bind-to",
+        "none",
+    ])
+    .args(["-x", "CRYPTOBENCH_MPI_WATCHDOG=3", "-n", "2"])
+    .arg(example())
+    .args(["--lengths", "64", "--mode", "mpi", "--inject", "stop:1"]);
+    let job = wait_limited(cmd);
+    failed_with(&job, "rank 0 of 2 failed: waited");
+    assert!(
+        job.stderr
+            .contains("bound of 3 s (CRYPTOBENCH_MPI_WATCHDOG)"),
+        "{}",
+        job.stderr
+    );
+    assert!(job.elapsed < Duration::from_secs(30), "{:?}", job.elapsed);
+}
+
+#[test]
 fn fleet_runs_reach_rank_0_in_rank_order() {
     let job = mpirun(2, &["--fleet-demo"]);
     ok(&job);

@@ -52,7 +52,7 @@ impl RunnerSlot {
         }
         self.runner
             .as_mut()
-            .ok_or_else(|| RunnerError::Spawn("runner vanished".into()))
+            .ok_or_else(|| RunnerError::Spawn("php runner vanished".into()))
     }
 }
 

@@ -33,7 +33,8 @@ pub mod twin;
 pub mod vectors;
 
 use cryptobench_core::{BackendInfo, CaseSpec, PlannedCase, RunConfig};
-use runner::{Runner, RunnerCommand};
+use cryptobench_runtime::{Handshake, Runtime};
+use runner::{Runner, RunnerCommand, RunnerError};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -41,21 +42,42 @@ use std::sync::OnceLock;
 /// Backend name in results and on the command line.
 pub const NAME: &str = "php";
 
-/// What a runner's `hello` says about this PHP.
+/// PHP as a [`Runtime`]: the registry's entry for it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PhpRuntime;
+
+/// The registry's handle on PHP.
+pub fn runtime() -> Box<dyn Runtime> {
+    Box::new(PhpRuntime)
+}
+
+impl Runtime for PhpRuntime {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn backend_info(&self) -> BackendInfo {
+        backend_info()
+    }
+
+    fn headline_cells(&self, suite: &str, native: &[CaseSpec]) -> Vec<CaseSpec> {
+        twin::headline_cells(suite, native)
+    }
+
+    fn plan(&self, suite: &str, cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCase> {
+        plan::plan(suite, cfg, native)
+    }
+}
+
+/// What a runner's `hello` says about this PHP: the handshake every
+/// runtime answers, and PHP's own catalogs.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Hello {
-    /// `PHP_VERSION`.
-    pub php: String,
-    /// `OPENSSL_VERSION_TEXT`, when the extension is loaded.
-    pub openssl: Option<String>,
-    /// `SODIUM_LIBRARY_VERSION`, when the extension is loaded.
-    pub sodium: Option<String>,
-    /// The mcrypt extension's version, when loaded.
-    pub mcrypt: Option<String>,
+    /// Protocol, `PHP_VERSION`, library versions (`openssl`, `sodium`,
+    /// `mcrypt`, when loaded) and primitive families.
+    pub handshake: Handshake,
     /// Loaded extensions.
     pub extensions: Vec<String>,
-    /// Primitive families: `None` = available, else the reason.
-    pub families: BTreeMap<String, Option<String>>,
     /// `openssl_get_cipher_methods()`.
     pub ciphers: Vec<String>,
     /// `openssl_get_curve_names()`.
@@ -79,28 +101,11 @@ fn strings(v: &Value, k: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn opt_string(v: &Value, k: &str) -> Option<String> {
-    v.get(k).and_then(Value::as_str).map(String::from)
-}
-
 impl Hello {
-    /// Parses a runner's `hello` answer.
-    pub fn parse(v: &Value) -> Self {
-        let families = v
-            .get("families")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .map(|(k, f)| {
-                        let ok = f.get("available").and_then(Value::as_bool) == Some(true);
-                        let why = (!ok).then(|| {
-                            opt_string(f, "reason").unwrap_or_else(|| "unavailable".into())
-                        });
-                        (k.clone(), why)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+    /// Parses a runner's `hello` answer; a runner speaking another protocol
+    /// version is refused.
+    pub fn parse(v: &Value) -> Result<Self, RunnerError> {
+        let handshake = Handshake::parse(NAME, v)?;
         let mcrypt_key_sizes = v
             .get("mcrypt_key_sizes")
             .and_then(Value::as_object)
@@ -110,45 +115,50 @@ impl Hello {
                     .collect()
             })
             .unwrap_or_default();
-        Self {
-            php: opt_string(v, "php").unwrap_or_default(),
-            openssl: opt_string(v, "openssl"),
-            sodium: opt_string(v, "sodium"),
-            mcrypt: opt_string(v, "mcrypt"),
+        Ok(Self {
+            handshake,
             extensions: strings(v, "extensions"),
-            families,
             ciphers: strings(v, "ciphers"),
             curves: strings(v, "curves"),
             mcrypt_key_sizes,
             mcrypt_modes: strings(v, "mcrypt_modes"),
-            argon2_provider: opt_string(v, "password_argon2_provider"),
-        }
+            argon2_provider: v
+                .get("password_argon2_provider")
+                .and_then(Value::as_str)
+                .map(String::from),
+        })
+    }
+
+    /// `PHP_VERSION`.
+    pub fn php(&self) -> &str {
+        &self.handshake.version
+    }
+
+    /// A library's version (`openssl`, `sodium`, `mcrypt`), when loaded.
+    pub fn library(&self, name: &str) -> Option<&str> {
+        self.handshake.library(name)
     }
 
     /// `None` when `family` is available, else why not.
     pub fn family(&self, family: &str) -> Option<String> {
-        match self.families.get(family) {
-            Some(why) => why.clone(),
-            None => Some(format!("this runner does not report `{family}`")),
-        }
+        self.handshake.family(family)
     }
 
     /// The backend version string of a PHP API: PHP's version and the C
     /// library beneath (`PHP 8.2.36 / OpenSSL 3.0.22 25 Aug 2026`).
     pub fn version_of(&self, api: &str) -> String {
+        let lib = |name: &str| self.library(name).unwrap_or_default().to_string();
         let lib = match api {
-            "openssl" => self.openssl.clone().unwrap_or_default(),
-            "sodium" => format!("libsodium {}", self.sodium.clone().unwrap_or_default()),
-            "mcrypt" => format!("mcrypt {}", self.mcrypt.clone().unwrap_or_default()),
+            "openssl" => lib("openssl"),
+            "sodium" => format!("libsodium {}", lib("sodium")),
+            "mcrypt" => format!("mcrypt {}", lib("mcrypt")),
             "password_hash" => match self.argon2_provider.as_deref() {
-                Some("sodium") => {
-                    format!("libsodium {}", self.sodium.clone().unwrap_or_default())
-                }
+                Some("sodium") => format!("libsodium {}", lib("sodium")),
                 _ => "libargon2".to_string(),
             },
             other => other.to_string(),
         };
-        format!("PHP {} / {lib}", self.php)
+        format!("PHP {} / {lib}", self.php())
     }
 }
 
@@ -158,7 +168,7 @@ pub fn hello_from(cmd: &RunnerCommand) -> Result<Hello, String> {
     let v = r
         .request(&json!({"op": "hello"}))
         .map_err(|e| e.to_string())?;
-    Ok(Hello::parse(&v))
+    Hello::parse(&v).map_err(|e| e.to_string())
 }
 
 /// This machine's PHP, asked once per process.
@@ -166,7 +176,7 @@ pub fn hello() -> Result<&'static Hello, String> {
     static HELLO: OnceLock<Result<Hello, String>> = OnceLock::new();
     HELLO
         .get_or_init(|| {
-            let cmd = RunnerCommand::from_env().map_err(|e| e.to_string())?;
+            let cmd = runner::command_from_env().map_err(|e| e.to_string())?;
             hello_from(&cmd)
         })
         .as_ref()
@@ -177,7 +187,7 @@ pub fn hello() -> Result<&'static Hello, String> {
 /// environment names (`CRYPTOBENCH_PHP`, else `php` on `PATH`), or why
 /// there is none (`php not found`).
 pub fn available() -> Result<String, String> {
-    let php = runner::find_php(std::env::var_os(runner::ENV_PHP), std::env::var_os("PATH"))?;
+    let php = runner::PROGRAM.find()?;
     let out = std::process::Command::new(&php)
         .arg("-v")
         .output()
@@ -200,14 +210,12 @@ pub fn backend_info() -> BackendInfo {
             name: NAME.into(),
             version: format!(
                 "PHP {} (OpenSSL {}, libsodium {}{})",
-                h.php,
-                h.openssl
-                    .as_deref()
+                h.php(),
+                h.library("openssl")
                     .map(|s| s.trim_start_matches("OpenSSL "))
                     .unwrap_or("absent"),
-                h.sodium.as_deref().unwrap_or("absent"),
-                h.mcrypt
-                    .as_deref()
+                h.library("sodium").unwrap_or("absent"),
+                h.library("mcrypt")
                     .map(|m| format!(", mcrypt {m}"))
                     .unwrap_or_default()
             ),

@@ -23,7 +23,7 @@ mod ecc;
 use crate::case::{self, PhpCase, SharedRunner};
 use crate::interop::{CipherInterop, Interop, McryptInterop};
 use crate::meta::{cipher_meta, CipherMeta};
-use crate::runner::RunnerCommand;
+use crate::runner;
 use crate::twin::{by_primitive, native_cells};
 use crate::vectors::cipher_kats;
 use crate::{hello, Hello, NAME};
@@ -61,7 +61,7 @@ pub fn plan(suite: &str, cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCas
     if cells.is_empty() {
         return Vec::new();
     }
-    let setup: Setup = RunnerCommand::from_env()
+    let setup: Setup = runner::command_from_env()
         .map_err(|e| e.to_string())
         .and_then(|cmd| {
             hello().map(|h| Ctx {

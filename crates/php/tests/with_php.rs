@@ -1,8 +1,8 @@
 //! The real runner with the machine's PHP: the protocol round trip, checks
 //! that catch a wrong vector, and interop in both directions for a cipher,
 //! two AEADs, Argon2 PHC strings and an EC curve, each shown to fail when
-//! the other side's artifact is corrupted. Without php these tests say so
-//! and return (scripts/install-deps installs php-cli).
+//! the other side's artifact is corrupted. Without php these tests fail and
+//! say how to install it (scripts/install-deps installs php-cli).
 
 use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup, Suite};
 use cryptobench_php::case::{shared, PhpCase};
@@ -13,14 +13,12 @@ use cryptobench_php::runner::{Runner, RunnerCommand, RunnerError};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-fn php() -> Option<RunnerCommand> {
-    match cryptobench_php::available() {
-        Ok(_) => Some(RunnerCommand::from_env().expect("runner script in the workspace")),
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            None
-        }
+/// The runner command; without php the test fails and says how to install it.
+fn php() -> RunnerCommand {
+    if let Err(why) = cryptobench_php::available() {
+        panic!("these tests need php: {why} (scripts/install-deps installs php-cli)");
     }
+    cryptobench_php::runner::command_from_env().expect("the embedded runner script")
 }
 
 fn outcome(checks: &[CheckResult], name: &str) -> CheckOutcome {
@@ -33,10 +31,11 @@ fn outcome(checks: &[CheckResult], name: &str) -> CheckOutcome {
 
 #[test]
 fn protocol_round_trip_with_the_real_runner() {
-    let Some(cmd) = php() else { return };
+    let cmd = php();
     let mut r = Runner::spawn(&cmd).expect("spawn");
-    let hello = cryptobench_php::Hello::parse(&r.request(&json!({"op": "hello"})).expect("hello"));
-    assert!(hello.php.starts_with('8'), "{}", hello.php);
+    let hello = cryptobench_php::Hello::parse(&r.request(&json!({"op": "hello"})).expect("hello"))
+        .expect("this binary's protocol");
+    assert!(hello.php().starts_with('8'), "{}", hello.php());
     assert!(hello.ciphers.iter().any(|c| c == "aes-256-gcm"));
     assert!(hello.curves.iter().any(|c| c == "prime256v1"));
     let case = json!({"kind": "cipher", "method": "aes-128-ctr", "size": 64, "op": "encrypt",
@@ -58,18 +57,18 @@ fn protocol_round_trip_with_the_real_runner() {
     r.request(&json!({"op": "release", "id": 7}))
         .expect("release");
     match r.request(&json!({"op": "time", "id": 7, "iters": 1})) {
-        Err(RunnerError::Php(m)) => assert!(m.contains("no prepared case"), "{m}"),
+        Err(RunnerError::Refused(m)) => assert!(m.contains("no prepared case"), "{m}"),
         other => panic!("a released case must be gone: {other:?}"),
     }
     match r.request(&json!({"op": "frobnicate"})) {
-        Err(RunnerError::Php(m)) => assert!(m.contains("unknown op"), "{m}"),
+        Err(RunnerError::Refused(m)) => assert!(m.contains("unknown op"), "{m}"),
         other => panic!("{other:?}"),
     }
 }
 
 #[test]
 fn a_wrong_vector_fails_the_case() {
-    let Some(cmd) = php() else { return };
+    let cmd = php();
     let mut kats = cryptobench_php::vectors::cipher_kats("AES-256-CBC");
     let ct = kats[0]["ct"].as_str().expect("ct").to_string();
     kats[0]["ct"] = Value::String(format!("00{}", &ct[2..]));
@@ -86,7 +85,7 @@ fn a_wrong_vector_fails_the_case() {
 
 #[test]
 fn what_php_lacks_is_unavailable_and_a_parameter_rule_is_skipped() {
-    let Some(cmd) = php() else { return };
+    let cmd = php();
     let runner = shared(cmd);
     let lacks = json!({"kind": "cipher", "method": "no-such-cipher", "size": 16, "op": "encrypt",
         "padding": "none", "kats": []});
@@ -158,7 +157,7 @@ fn interop_both_ways<I, F>(
     I: Interop + 'static,
     F: Fn() -> I,
 {
-    let Some(cmd) = php() else { return };
+    let cmd = php();
     let runner = shared(cmd);
     let run = |i: Arc<dyn Interop>, key: &str| {
         let mut c = PhpCase::prepare(&runner, case.clone(), None, Some((key.to_string(), i)))
@@ -273,9 +272,7 @@ fn interop_ec_prime256v1() {
 
 #[test]
 fn aegis_is_unavailable_with_the_versions_quoted() {
-    if php().is_none() {
-        return;
-    }
+    php();
     let hello = cryptobench_php::hello().expect("hello");
     let cfg = RunConfig::quick();
     let native: Vec<cryptobench_core::CaseSpec> =
@@ -294,9 +291,12 @@ fn aegis_is_unavailable_with_the_versions_quoted() {
     match &aegis.setup {
         Setup::Unavailable(why) => {
             assert!(!has_aegis);
-            assert!(why.contains("PHP 8.4") && why.contains(&hello.php), "{why}");
             assert!(
-                why.contains(hello.sodium.as_deref().unwrap_or("?")),
+                why.contains("PHP 8.4") && why.contains(hello.php()),
+                "{why}"
+            );
+            assert!(
+                why.contains(hello.library("sodium").unwrap_or("?")),
                 "{why}"
             );
         }

@@ -38,10 +38,10 @@ fn reference_cli(extra: &[&str], password: &[u8]) -> String {
 
 #[test]
 fn hash_matches_the_reference_cli_byte_for_byte() {
-    if !Cli::installed() {
-        eprintln!("argon2 CLI not on PATH: comparison skipped");
-        return;
-    }
+    assert!(
+        Cli::installed(),
+        "this test needs the argon2 CLI: install with `apt-get install argon2`"
+    );
     let cfg = RunConfig::default();
     let cases = [
         ("id", "64MiB", 3, 4, "-id", "65536"),

@@ -1,10 +1,10 @@
 //! The runner's process handling, with fake runners written in sh: answers
-//! are parsed, PHP errors and protocol errors are told apart, a hung runner
+//! are parsed, refusals and protocol errors are told apart, a hung runner
 //! is killed at its deadline, a crashed one is reported with its exit status
-//! and stderr, and dropping a runner leaves no process behind. None of this
-//! needs PHP.
+//! and stderr, and dropping a runner leaves no process behind. No runtime's
+//! interpreter is needed.
 
-use cryptobench_php::runner::{find_php, Runner, RunnerCommand, RunnerError};
+use cryptobench_runtime::{Handshake, Runner, RunnerCommand, RunnerError};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -13,7 +13,8 @@ fn fake(dir: &Path, body: &str) -> RunnerCommand {
     let script = dir.join("runner.sh");
     std::fs::write(&script, body).expect("write fake runner");
     RunnerCommand {
-        php: PathBuf::from("/bin/sh"),
+        runtime: "sh".into(),
+        program: PathBuf::from("/bin/sh"),
         args: vec![script.into_os_string()],
         timeout: Duration::from_secs(1),
     }
@@ -35,7 +36,7 @@ fn answers_are_parsed_and_errors_told_apart() {
         r#"
 while read line; do
   case "$line" in
-    *hello*) echo '{"ok":true,"php":"8.2.0","families":{"sodium":{"available":true}}}' ;;
+    *hello*) echo '{"ok":true,"protocol":1,"version":"8.2.0","families":{"sodium":{"available":true}}}' ;;
     *bad*) echo '{"ok":false,"error":"unknown op \"bad\""}' ;;
     *) echo 'this is not json' ;;
   esac
@@ -44,13 +45,15 @@ done
     );
     let mut r = Runner::spawn(&cmd).expect("spawn");
     let v = r.request(&json!({"op": "hello"})).expect("hello");
-    assert_eq!(v["php"], "8.2.0");
-    let hello = cryptobench_php::Hello::parse(&v);
+    let hello = Handshake::parse("sh", &v).expect("handshake");
+    assert_eq!(hello.version, "8.2.0");
     assert_eq!(hello.family("sodium"), None);
     assert!(hello.family("mcrypt").is_some());
     match r.request(&json!({"op": "bad"})) {
-        Err(RunnerError::Php(msg)) => assert!(msg.contains("unknown op"), "{msg}"),
-        other => panic!("expected a PHP error, got {other:?}"),
+        Err(RunnerError::Refused(msg)) => {
+            assert!(msg.starts_with("sh: unknown op"), "{msg}")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
     }
     match r.request(&json!({"op": "other"})) {
         Err(RunnerError::Protocol(msg)) => assert!(msg.contains("not JSON"), "{msg}"),
@@ -92,7 +95,9 @@ fn a_crashed_runner_is_reported_with_status_and_stderr() {
     );
     let mut r = Runner::spawn(&cmd).expect("spawn");
     match r.request(&json!({"op": "prepare", "id": 1, "case": {}})) {
-        Err(RunnerError::Crashed { op, status, stderr }) => {
+        Err(RunnerError::Crashed {
+            op, status, stderr, ..
+        }) => {
             assert_eq!(op, "prepare");
             assert!(status.contains('3'), "{status}");
             assert!(stderr.contains("out of memory"), "{stderr}");
@@ -112,24 +117,4 @@ fn dropping_a_runner_leaves_no_process() {
     assert!(alive(pid));
     drop(r);
     assert!(!alive(pid), "pid {pid} outlived its Runner");
-}
-
-#[test]
-fn php_not_found_is_said_plainly() {
-    let empty = tempfile::tempdir().expect("tempdir");
-    let path = Some(empty.path().as_os_str().to_owned());
-    assert_eq!(
-        find_php(None, path.clone()),
-        Err("php not found".to_string())
-    );
-    let named = find_php(Some("/nonexistent/bin/php".into()), path.clone()).unwrap_err();
-    assert!(named.starts_with("php not found"), "{named}");
-    let bare = find_php(Some("php-that-is-not-here".into()), path).unwrap_err();
-    assert!(bare.starts_with("php not found"), "{bare}");
-    // And a real executable on the search path is found.
-    let bin = Some(std::ffi::OsString::from("/bin"));
-    assert_eq!(
-        find_php(Some("sh".into()), bin),
-        Ok(PathBuf::from("/bin/sh"))
-    );
 }

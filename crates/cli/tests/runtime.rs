@@ -1,0 +1,53 @@
+//! The runtimes' runner scripts travel inside the binary: a copy of it in an
+//! empty directory, with a fresh home and cache, still measures the first
+//! runtime's rows (its script is written to the private cache on first use).
+
+use cryptobench_php::{runner::PROGRAM, NAME};
+use std::process::Command;
+
+fn interpreter_installed() {
+    if let Err(why) = PROGRAM.find() {
+        panic!("this test needs {NAME}: {why} (scripts/install-deps installs it)");
+    }
+}
+
+#[test]
+fn a_copied_binary_runs_runtime_rows_from_its_embedded_runner() {
+    interpreter_installed();
+    let place = tempfile::tempdir().expect("tempdir");
+    let home = tempfile::tempdir().expect("home");
+    let cache = tempfile::tempdir().expect("cache");
+    let exe = place.path().join("cryptobench");
+    std::fs::copy(env!("CARGO_BIN_EXE_cryptobench"), &exe).expect("copy the binary");
+    let out = Command::new(&exe)
+        .current_dir(place.path())
+        .env("HOME", home.path())
+        .env("XDG_CACHE_HOME", cache.path())
+        .env_remove("CRYPTOBENCH_PHP_RUNNER")
+        .args(["--quick", "--no-db", "--format", "json", "aead"])
+        .args(["--algorithms", "aes-256-gcm", "--sizes", "1KB"])
+        .output()
+        .expect("run the copied binary");
+    assert!(
+        out.status.success(),
+        "exit {}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json run");
+    let twins: Vec<&serde_json::Value> = run["measurements"]
+        .as_array()
+        .expect("measurements")
+        .iter()
+        .filter(|m| m["backend"] == NAME)
+        .collect();
+    assert!(!twins.is_empty(), "no {NAME} row planned: {run}");
+    for m in &twins {
+        assert_eq!(m["status"], "measured", "{m}");
+    }
+    let runners = cache.path().join("cryptobench/runners");
+    let script_dirs: Vec<_> = std::fs::read_dir(&runners)
+        .expect("the runner cache exists")
+        .collect();
+    assert_eq!(script_dirs.len(), 1, "one script version in {runners:?}");
+}

@@ -1,0 +1,197 @@
+//! The runtime layer: cryptography measured from inside other languages.
+//!
+//! Users of PHP (and next Python, Node.js, Go, Java) want the figures their
+//! own language gets, and what it costs over the C library beneath. Each
+//! such language is a [`Runtime`]: an interpreter or toolchain found on the
+//! machine ([`discover`]), a runner script in that language carried inside
+//! the binary ([`script`]), and one runner process per suite speaking the
+//! same JSON-lines protocol ([`process`]): `hello`, `prepare`, `time`,
+//! `release`. The runner builds inputs, runs the checks and times a batch
+//! with its own clock; calibration, statistics and storage stay in Rust.
+//!
+//! A runtime's cases are twins: each stands beside a native cell with the
+//! same suite, primitive, operation, parameters and size. The twin policy is
+//! one function ([`twins_every_cell`]): headline cells by default, every
+//! cell with `--full`, `--backend NAME` or `paper`.
+//!
+//! The binary knows runtimes only through this trait and its registry list;
+//! a runtime's own crate is the only place that names it.
+#![deny(missing_docs)]
+
+pub mod discover;
+pub mod process;
+pub mod script;
+
+use cryptobench_core::{BackendInfo, CaseSpec, PlannedCase, RunConfig};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+pub use process::{Runner, RunnerCommand, RunnerError};
+
+/// The protocol version this binary speaks; a runner's `hello` must answer
+/// the same `"protocol"`.
+pub const PROTOCOL_VERSION: u64 = 1;
+
+/// A language whose cryptography the suites measure beside the native rows.
+pub trait Runtime: Send + Sync {
+    /// Backend name in results and on the command line (`php`).
+    fn name(&self) -> &'static str;
+
+    /// The backend as recorded with a run: its version with the libraries
+    /// beneath, or why it is unavailable here.
+    fn backend_info(&self) -> BackendInfo;
+
+    /// The native cells of `suite` this runtime twins by default: the
+    /// headline ones a reader compares first.
+    fn headline_cells(&self, suite: &str, native: &[CaseSpec]) -> Vec<CaseSpec>;
+
+    /// This runtime's cases beside the cells of `native` (already chosen by
+    /// the twin policy) that it can reach; empty for a suite it has nothing
+    /// for, or when `--backend` leaves it out.
+    fn plan(&self, suite: &str, cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCase>;
+}
+
+/// The twin policy: every native cell gets a twin with `--full`, when
+/// `--backend` names this runtime, or when the command asks for it
+/// (`forced`, as `paper` does); otherwise only the headline cells.
+pub fn twins_every_cell(runtime: &str, cfg: &RunConfig, forced: bool) -> bool {
+    let named = cfg
+        .backends
+        .as_ref()
+        .is_some_and(|b| b.iter().any(|n| n == runtime));
+    forced || cfg.full || named
+}
+
+/// The twins `runtime` plans beside `native` (the cells the suite will
+/// measure), after the twin policy.
+pub fn plan_twins(
+    runtime: &dyn Runtime,
+    suite: &str,
+    cfg: &RunConfig,
+    native: &[CaseSpec],
+    forced: bool,
+) -> Vec<PlannedCase> {
+    if twins_every_cell(runtime.name(), cfg, forced) {
+        runtime.plan(suite, cfg, native)
+    } else {
+        runtime.plan(suite, cfg, &runtime.headline_cells(suite, native))
+    }
+}
+
+/// What every runner's `hello` answers, whatever its language.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Handshake {
+    /// The protocol version the runner speaks.
+    pub protocol: u64,
+    /// The runtime's own version (`8.2.36`).
+    pub version: String,
+    /// Library name -> version (`openssl` -> `OpenSSL 3.0.22 ...`).
+    pub libraries: BTreeMap<String, String>,
+    /// Primitive families: `None` = available, else the reason.
+    pub families: BTreeMap<String, Option<String>>,
+}
+
+impl Handshake {
+    /// Parses the common part of a `hello` answer, refusing a runner that
+    /// speaks another protocol version.
+    pub fn parse(runtime: &str, v: &Value) -> Result<Self, RunnerError> {
+        let protocol = v.get("protocol").and_then(Value::as_u64).unwrap_or(0);
+        if protocol != PROTOCOL_VERSION {
+            return Err(RunnerError::Protocol(format!(
+                "{runtime} runner speaks protocol version {protocol}, this binary speaks {PROTOCOL_VERSION} \
+                 (a runner script from another release? unset its override variable)"
+            )));
+        }
+        let version = v
+            .get("version")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let libraries = v
+            .get("libraries")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, s)| s.as_str().map(|s| (k.clone(), s.to_string())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let families = v
+            .get("families")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .map(|(k, f)| {
+                        let ok = f.get("available").and_then(Value::as_bool) == Some(true);
+                        let why = (!ok).then(|| {
+                            f.get("reason")
+                                .and_then(Value::as_str)
+                                .unwrap_or("unavailable")
+                                .to_string()
+                        });
+                        (k.clone(), why)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Self {
+            protocol,
+            version,
+            libraries,
+            families,
+        })
+    }
+
+    /// `None` when `family` is available, else why not.
+    pub fn family(&self, family: &str) -> Option<String> {
+        match self.families.get(family) {
+            Some(why) => why.clone(),
+            None => Some(format!("this runner does not report `{family}`")),
+        }
+    }
+
+    /// A library's version, when the runner reported it.
+    pub fn library(&self, name: &str) -> Option<&str> {
+        self.libraries.get(name).map(String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_handshake_is_versioned() {
+        let hello = json!({"ok": true, "protocol": 1, "version": "8.2.0",
+            "libraries": {"openssl": "OpenSSL 3.0"},
+            "families": {"sodium": {"available": true},
+                         "mcrypt": {"available": false, "reason": "not loaded"}}});
+        let h = Handshake::parse("php", &hello).expect("hello");
+        assert_eq!(h.version, "8.2.0");
+        assert_eq!(h.library("openssl"), Some("OpenSSL 3.0"));
+        assert_eq!(h.family("sodium"), None);
+        assert_eq!(h.family("mcrypt").as_deref(), Some("not loaded"));
+        assert!(h.family("aegis").is_some());
+        let old = json!({"ok": true, "version": "8.2.0"});
+        let why = Handshake::parse("php", &old).unwrap_err().to_string();
+        assert!(
+            why.contains("protocol version 0") && why.contains("speaks 1"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn the_twin_policy_widens_on_full_backend_or_request() {
+        let mut cfg = RunConfig::default();
+        assert!(!twins_every_cell("php", &cfg, false));
+        assert!(twins_every_cell("php", &cfg, true));
+        cfg.backends = Some(vec!["openssl".into()]);
+        assert!(!twins_every_cell("php", &cfg, false));
+        cfg.backends = Some(vec!["openssl".into(), "php".into()]);
+        assert!(twins_every_cell("php", &cfg, false));
+        cfg.backends = None;
+        cfg.full = true;
+        assert!(twins_every_cell("php", &cfg, false));
+    }
+}

@@ -1,0 +1,181 @@
+//! Runner scripts compiled into the binary and written, at run time, to a
+//! private cache directory, so a binary copied anywhere still runs its
+//! runtimes without the source tree.
+//!
+//! The directory is `$XDG_CACHE_HOME/cryptobench/runners/<content-hash>/`
+//! (else `$HOME/.cache/...`), mode 0700 so no other user can swap the
+//! script between our write and the interpreter's read. The file is written
+//! to a temporary name and renamed into place, so a concurrent run never
+//! reads half a script; an existing file is reused only when its bytes are
+//! exactly the embedded ones, and rewritten otherwise.
+
+use std::ffi::OsString;
+use std::fs::{DirBuilder, OpenOptions, Permissions};
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// A runner script carried inside the binary.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EmbeddedScript {
+    /// File name inside the cache directory (`runner.php`).
+    pub file_name: &'static str,
+    /// The script itself.
+    pub content: &'static str,
+}
+
+/// The cache root: `xdg_cache_home` when it is an absolute path, else
+/// `home/.cache`.
+pub fn cache_root(
+    xdg_cache_home: Option<OsString>,
+    home: Option<OsString>,
+) -> Result<PathBuf, String> {
+    if let Some(x) = xdg_cache_home
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+    {
+        return Ok(x);
+    }
+    match home.map(PathBuf::from).filter(|p| p.is_absolute()) {
+        Some(h) => Ok(h.join(".cache")),
+        None => Err(
+            "no cache directory for the runner scripts: set XDG_CACHE_HOME or HOME to an absolute path"
+                .into(),
+        ),
+    }
+}
+
+/// FNV-1a, 64 bits: a content address for the directory name. Reuse also
+/// compares the bytes, so a collision costs a rewrite, never a wrong script.
+fn content_hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+impl EmbeddedScript {
+    /// The script's path in this process's cache directory, written there
+    /// first when missing or different.
+    pub fn install(&self) -> Result<PathBuf, String> {
+        let root = cache_root(std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME"))?;
+        self.install_in(&root)
+    }
+
+    /// The script's path under cache root `root`, written there first when
+    /// missing or different.
+    pub fn install_in(&self, root: &Path) -> Result<PathBuf, String> {
+        let ours = root.join("cryptobench");
+        let dir = ours
+            .join("runners")
+            .join(format!("{:016x}", content_hash(self.content.as_bytes())));
+        let fail = |what: &str, p: &Path, e: std::io::Error| {
+            format!("cannot {what} {} for the runner script: {e}", p.display())
+        };
+        DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .map_err(|e| fail("create", &dir, e))?;
+        // Directories that already existed keep their mode; ours are private.
+        for d in [&ours, &ours.join("runners"), &dir] {
+            std::fs::set_permissions(d, Permissions::from_mode(0o700))
+                .map_err(|e| fail("make private", d, e))?;
+        }
+        let path = dir.join(self.file_name);
+        if std::fs::read(&path).is_ok_and(|b| b == self.content.as_bytes()) {
+            return Ok(path);
+        }
+        let tmp = dir.join(format!(
+            ".{}.{}.{:?}.tmp",
+            self.file_name,
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_file(&tmp);
+        let written = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&tmp)
+            .and_then(|mut f| {
+                f.write_all(self.content.as_bytes())?;
+                f.sync_all()
+            });
+        if let Err(e) = written.and_then(|()| std::fs::rename(&tmp, &path)) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(fail("write", &path, e));
+        }
+        Ok(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCRIPT: EmbeddedScript = EmbeddedScript {
+        file_name: "runner.txt",
+        content: "echo hello\n",
+    };
+
+    fn mode(p: &Path) -> u32 {
+        std::fs::metadata(p).expect("metadata").permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn the_script_is_written_privately_and_reused() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let path = SCRIPT.install_in(root.path()).expect("install");
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            SCRIPT.content
+        );
+        assert!(path.starts_with(root.path().join("cryptobench/runners")));
+        assert_eq!(mode(path.parent().expect("dir")), 0o700);
+        assert_eq!(mode(&root.path().join("cryptobench")), 0o700);
+        // Reused as is: the same path and no leftover temporary files.
+        let again = SCRIPT.install_in(root.path()).expect("reinstall");
+        assert_eq!(again, path);
+        let entries = std::fs::read_dir(path.parent().expect("dir"))
+            .expect("list")
+            .count();
+        assert_eq!(entries, 1);
+    }
+
+    #[test]
+    fn a_tampered_script_is_rewritten() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let path = SCRIPT.install_in(root.path()).expect("install");
+        std::fs::write(&path, "rm -rf /\n").expect("tamper");
+        let again = SCRIPT.install_in(root.path()).expect("reinstall");
+        assert_eq!(
+            std::fs::read_to_string(again).expect("read"),
+            SCRIPT.content
+        );
+    }
+
+    #[test]
+    fn different_content_gets_its_own_directory() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let other = EmbeddedScript {
+            content: "echo other\n",
+            ..SCRIPT
+        };
+        let a = SCRIPT.install_in(root.path()).expect("a");
+        let b = other.install_in(root.path()).expect("b");
+        assert_ne!(a.parent(), b.parent());
+    }
+
+    #[test]
+    fn the_cache_root_follows_xdg_then_home() {
+        assert_eq!(
+            cache_root(Some("/x".into()), Some("/h".into())),
+            Ok(PathBuf::from("/x"))
+        );
+        assert_eq!(
+            cache_root(Some("relative".into()), Some("/h".into())),
+            Ok(PathBuf::from("/h/.cache"))
+        );
+        assert!(cache_root(None, None).is_err());
+    }
+}
