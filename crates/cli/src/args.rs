@@ -75,6 +75,9 @@ pub struct Global {
     /// Run each case on N threads at once (multi-thread runner).
     #[arg(long, global = true, value_name = "N", allow_hyphen_values = true)]
     pub threads: Option<String>,
+    /// Largest file or stdin input any command reads (default 64MiB).
+    #[arg(long, global = true, value_name = "SIZE", allow_hyphen_values = true)]
+    pub max_input: Option<String>,
     /// PHP twins every native cell, not only the headline ones (set by
     /// `paper`: a seed's table is reproduced whole in PHP).
     #[arg(skip)]

@@ -142,7 +142,9 @@ impl RunnerCommand {
             .ok()
             .and_then(|s| s.trim().parse::<f64>().ok())
             .filter(|s| *s > 0.0)
-            .map_or(DEFAULT_TIMEOUT, Duration::from_secs_f64);
+            // Checked: a huge value must not panic; an hour is the ceiling.
+            .and_then(|s| Duration::try_from_secs_f64(s.min(3600.0)).ok())
+            .unwrap_or(DEFAULT_TIMEOUT);
         Ok(Self {
             php,
             args: vec![script.into_os_string()],
