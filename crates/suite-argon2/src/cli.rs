@@ -383,7 +383,6 @@ fn ms(d: Duration) -> String {
 fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
     let target = units::parse_duration_within(&args.target, MIN_TUNE_TARGET, units::MAX_DURATION)
         .map_err(|e| Error::usage(format!("--target: {e}")))?;
-    let variant = Variant::parse(&args.variant)?;
     let cores = limits::cores();
     let lanes = if names_auto(&args.lanes) {
         cores.min(limits::MAX_LANES)
@@ -399,6 +398,7 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
             args.runs
         )));
     }
+    let variant = Variant::parse(&args.variant)?;
     let base = Params {
         threads: lanes,
         ..Params::new(variant, budget, 1, lanes)
