@@ -5,9 +5,11 @@
 //! a usage error after the limit instead of filling memory. The limit is one
 //! process-wide value (default [`DEFAULT_MAX_INPUT`], raised with the global
 //! `--max-input SIZE`), set once by the binary before any command runs.
+//! Buffers sized from user input come from [`zeroed`], which reports a
+//! failed allocation instead of aborting.
 
 use crate::units;
-use crate::Error;
+use crate::{CaseError, Error};
 use std::io::Read;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -72,6 +74,20 @@ pub fn read_file_to_string(what: &str, path: &std::path::Path) -> Result<String,
         .map_err(|_| Error::usage(format!("{what} {}: is not UTF-8 text", path.display())))
 }
 
+/// A zeroed buffer of `len` bytes for a case, or a skip reason when the
+/// memory cannot be had: a size the user chose must never abort the process.
+pub fn zeroed(len: usize) -> Result<Vec<u8>, CaseError> {
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(len).map_err(|_| {
+        CaseError::Skipped(format!(
+            "cannot allocate a {} buffer on this machine",
+            units::format_size(len as u64)
+        ))
+    })?;
+    buf.resize(len, 0);
+    Ok(buf)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +108,12 @@ mod tests {
     fn an_endless_reader_stops_at_the_limit() {
         let e = read_bounded_with("--key /dev/zero", std::io::repeat(0), 1 << 20).unwrap_err();
         assert!(e.to_string().contains("larger than 1 MiB"), "{e}");
+    }
+
+    #[test]
+    fn impossible_buffers_are_skips_not_aborts() {
+        assert_eq!(zeroed(16).unwrap(), vec![0u8; 16]);
+        assert!(matches!(zeroed(usize::MAX), Err(CaseError::Skipped(_))));
     }
 
     #[test]

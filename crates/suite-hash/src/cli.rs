@@ -32,7 +32,7 @@ pub fn suite_from(args: &HashArgs) -> Result<HashSuite, Error> {
         }
         None => None,
     };
-    let algorithms = match &args.algorithms {
+    let algorithms: Vec<String> = match &args.algorithms {
         Some(list) => list
             .split(',')
             .map(|s| s.trim().to_string())
@@ -40,6 +40,12 @@ pub fn suite_from(args: &HashArgs) -> Result<HashSuite, Error> {
             .collect(),
         None => Vec::new(),
     };
+    // An empty list would otherwise mean "all": say so instead of guessing.
+    if args.algorithms.is_some() && algorithms.is_empty() {
+        return Err(Error::usage(
+            "--algorithms: an empty list (accepted: SHA-256, SHA-512, SHA3-256, BLAKE2b-512, comma-separated; omit the flag for all)",
+        ));
+    }
     let suite = HashSuite {
         algorithms,
         sizes,
