@@ -260,7 +260,13 @@ pub fn plan_all(
         )
         .into());
     }
-    if !cases.iter().any(|c| matches!(c.setup, Setup::Ready(_))) {
+    // A peer (`openssl speed`, the argon2 CLI) only stands beside the
+    // tool's own cases; alone it is nothing to run unless asked for by name.
+    let runnable = |c: &PlannedCase| {
+        matches!(c.setup, Setup::Ready(_))
+            && (!c.spec.backend.starts_with("peer:") || cfg.backends.is_some())
+    };
+    if !cases.iter().any(runnable) {
         return Err(Error::usage(nothing_runnable(&cases)).into());
     }
     Ok((cases, php_planned))
