@@ -45,7 +45,8 @@ pub struct Argon2Args {
 pub enum Argon2Command {
     /// Hash the password on stdin; print the PHC string (or the hex tag).
     Hash(HashArgs),
-    /// Check the password on stdin against a PHC string (exit 0 = match, 1 = not).
+    /// Check the password on stdin against a PHC string (exit 0 = match, 1 = no
+    /// match, 2 = bad input or over a cap, 3 = the hash could not be computed).
     Verify(VerifyArgs),
     /// Choose parameters for a target time on this machine (RFC 9106 section 4).
     Tune(TuneArgs),
