@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn reads_up_to_the_limit_and_refuses_one_byte_more() {
-        let data = vec![7u8; 100];
+        let data = [7u8; 100];
         assert_eq!(
             read_bounded_with("stdin", &data[..], 100).unwrap().len(),
             100

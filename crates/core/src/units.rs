@@ -204,7 +204,7 @@ pub fn describe_duration(d: Duration) -> String {
         (1_000_000, "ms"),
         (1_000, "us"),
     ] {
-        if ns >= unit && ns % unit == 0 {
+        if ns >= unit && ns.is_multiple_of(unit) {
             return format!("{} {name}", ns / unit);
         }
     }
