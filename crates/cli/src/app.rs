@@ -71,6 +71,11 @@ pub fn run_config(g: &Global) -> Result<RunConfig> {
         budget.samples = parse_count("--samples", s, 3, 100_000)? as usize;
         budget.min_slow_samples = budget.min_slow_samples.min(budget.samples);
     }
+    if let Some(text) = &g.max_input {
+        let bytes = units::parse_size_within(text, 1, MAX_INPUT_CEILING)
+            .map_err(|e| Error::usage(format!("--max-input: {e}")))?;
+        cryptobench_core::input::set_max_input(bytes);
+    }
     let threads = match &g.threads {
         Some(t) => parse_count("--threads", t, 1, 1024)? as u32,
         None => 1,
@@ -115,20 +120,12 @@ pub fn parse_precision(text: &str) -> Result<f64> {
     Ok(v / 100.0)
 }
 
+/// The largest `--max-input`: 4 GiB, beyond any key, vector or password file.
+const MAX_INPUT_CEILING: u64 = 4 << 30;
+
 /// A whole number within bounds, or a usage error naming the flag.
 pub fn parse_count(flag: &str, text: &str, min: u64, max: u64) -> Result<u64> {
-    let v: u64 = text.trim().parse().map_err(|_| {
-        Error::usage(format!(
-            "{flag}: '{text}' is not a whole number (accepted: {min} to {max})"
-        ))
-    })?;
-    if v < min || v > max {
-        return Err(Error::usage(format!(
-            "{flag}: {v} is out of range (accepted: {min} to {max})"
-        ))
-        .into());
-    }
-    Ok(v)
+    units::parse_count(text, min, max).map_err(|e| Error::usage(format!("{flag}: {e}")).into())
 }
 
 /// Every backend name any suite knows, plus the peers.
@@ -342,12 +339,49 @@ pub fn plan_all(
         )
         .into());
     }
+    // A peer (`openssl speed`, the argon2 CLI) only stands beside the
+    // tool's own cases; alone it is nothing to run unless asked for by name.
+    let runnable = |c: &PlannedCase| {
+        matches!(c.setup, Setup::Ready(_))
+            && (!c.spec.backend.starts_with("peer:") || cfg.backends.is_some())
+    };
+    if !cases.iter().any(runnable) {
+        return Err(Error::usage(nothing_runnable(&cases)).into());
+    }
     let used = runtimes
         .into_iter()
         .zip(planned)
         .filter_map(|(rt, any)| any.then_some(rt))
         .collect();
     Ok((cases, used))
+}
+
+/// The message when every planned case is skipped or unavailable: the
+/// distinct reasons, at most a handful, so the user sees what to change.
+fn nothing_runnable(cases: &[PlannedCase]) -> String {
+    const SHOWN: usize = 6;
+    let mut reasons: Vec<&str> = Vec::new();
+    for c in cases {
+        if let Setup::Skipped(why) | Setup::Unavailable(why) = &c.setup {
+            if !reasons.contains(&why.as_str()) {
+                reasons.push(why);
+            }
+        }
+    }
+    let mut msg = format!(
+        "nothing to run: all {} planned cases are skipped or unavailable:",
+        cases.len()
+    );
+    for why in reasons.iter().take(SHOWN) {
+        msg.push_str(&format!("\n  - {why}"));
+    }
+    if reasons.len() > SHOWN {
+        msg.push_str(&format!(
+            "\n  ... and {} more reasons",
+            reasons.len() - SHOWN
+        ));
+    }
+    msg
 }
 
 /// [`bench`] under a given identity.

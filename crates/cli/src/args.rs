@@ -91,6 +91,9 @@ pub struct Global {
     /// database).
     #[arg(long, global = true)]
     pub force: bool,
+    /// Largest file or stdin input any command reads (default 64MiB).
+    #[arg(long, global = true, value_name = "SIZE", allow_hyphen_values = true)]
+    pub max_input: Option<String>,
     /// Runtimes twin every native cell, not only the headline ones (set by
     /// `paper`: a seed's table is reproduced whole in each runtime).
     #[arg(skip)]

@@ -5,12 +5,14 @@
 //! type them ([`units`]), case-insensitive names with "did you mean"
 //! ([`names`]), the typed [`Error`], the plain [`Table`] suites hand to the
 //! reporters, and the seams a suite plugs into ([`suite`], [`paper`]). The
-//! crate has no cryptography, no clocks and no I/O so that every other crate
-//! can depend on it without pulling anything in.
+//! crate has no cryptography, no clocks and no I/O beyond the bounded reads of
+//! user-named files ([`input`]), so that every other crate can depend on it
+//! without pulling anything in.
 #![deny(missing_docs)]
 
 pub mod chart;
 pub mod error;
+pub mod input;
 pub mod model;
 pub mod names;
 pub mod paper;

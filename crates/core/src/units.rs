@@ -6,20 +6,36 @@
 //! mean. Parsers return a message naming the accepted forms; callers add the
 //! flag name so the user sees which argument was wrong.
 
+use std::time::Duration;
+
+/// The largest message (or buffer) size any suite accepts: 1 GiB. Larger
+/// buffers say nothing new about throughput and risk exhausting memory.
+pub const MAX_MESSAGE_SIZE: u64 = 1 << 30;
+/// The largest associated data per AEAD message: 64 MiB.
+pub const MAX_AAD_SIZE: u64 = 64 << 20;
+/// The longest duration any flag accepts (sampling time, targets, deadlines): 1 h.
+pub const MAX_DURATION: Duration = Duration::from_secs(3600);
+/// The most values one list or range may name, checked before it is expanded.
+pub const MAX_LIST_VALUES: usize = 4096;
+
+const SIZE_FORMS: &str = "accepted: a byte count with an optional unit B, KB, MB, GB (x1000) or KiB, MiB, GiB (x1024), e.g. 16, 1KiB, 20MB";
+
 /// Parses one size (`16`, `1KiB`, `1KB`, `20MB`, `1.5MiB`). Zero is allowed.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
+    if t.starts_with('-') {
+        return Err(format!("'{text}' is negative ({SIZE_FORMS})"));
+    }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let accepted = "accepted: a byte count with an optional unit B, KB, MB, GB (x1000) or KiB, MiB, GiB (x1024), e.g. 16, 1KiB, 20MB";
     if num.is_empty() {
-        return Err(format!("'{text}' is not a size ({accepted})"));
+        return Err(format!("'{text}' is not a size ({SIZE_FORMS})"));
     }
     let value: f64 = num
         .parse()
-        .map_err(|_| format!("'{text}' is not a size ({accepted})"))?;
+        .map_err(|_| format!("'{text}' is not a size ({SIZE_FORMS})"))?;
     let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1.0,
         "kb" => 1e3,
@@ -30,7 +46,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "g" | "gib" => 1024.0 * 1024.0 * 1024.0,
         other => {
             return Err(format!(
-                "'{text}' has an unknown unit '{other}' ({accepted})"
+                "'{text}' has an unknown unit '{other}' ({SIZE_FORMS})"
             ))
         }
     };
@@ -38,10 +54,25 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     if bytes.fract() != 0.0 {
         return Err(format!("'{text}' is not a whole number of bytes"));
     }
-    if bytes > u64::MAX as f64 / 2.0 {
+    // Integers above 2^53 are not exact in f64; nobody means them as sizes.
+    if !bytes.is_finite() || bytes > (1u64 << 53) as f64 {
         return Err(format!("'{text}' is too large"));
     }
     Ok(bytes as u64)
+}
+
+/// Parses a size between `min` and `max` bytes; the message names the range.
+pub fn parse_size_within(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let v = parse_size(text)?;
+    if v < min || v > max {
+        return Err(format!(
+            "{} is out of range (accepted: {} to {})",
+            text.trim(),
+            format_size(min),
+            format_size(max)
+        ));
+    }
+    Ok(v)
 }
 
 /// Parses a size that must be at least one byte.
@@ -54,11 +85,27 @@ pub fn parse_positive_size(text: &str) -> Result<u64, String> {
 
 /// Parses a comma-separated list of sizes, in the order given, deduplicated.
 pub fn parse_size_list(text: &str) -> Result<Vec<u64>, String> {
+    parse_size_list_within(text, 0, u64::MAX)
+}
+
+/// [`parse_size_list`] with every size between `min` and `max` bytes and at
+/// most [`MAX_LIST_VALUES`] entries.
+pub fn parse_size_list_within(text: &str, min: u64, max: u64) -> Result<Vec<u64>, String> {
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let v = parse_size(part)?;
-        if !out.contains(&v) {
+        let v = if min == 0 && max == u64::MAX {
+            parse_size(part)?
+        } else {
+            parse_size_within(part, min, max)?
+        };
+        if seen.insert(v) {
             out.push(v);
+            if out.len() > MAX_LIST_VALUES {
+                return Err(format!(
+                    "more than {MAX_LIST_VALUES} sizes (give fewer, distinct values)"
+                ));
+            }
         }
     }
     if out.is_empty() {
@@ -67,17 +114,48 @@ pub fn parse_size_list(text: &str) -> Result<Vec<u64>, String> {
     Ok(out)
 }
 
-/// Parses a duration (`500ms`, `2s`, `1.5s`, `250us`, `1m`); must be > 0.
-pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+/// A whole number between `min` and `max`; negative and malformed input get
+/// the accepted range in the message (`-1 is out of range (accepted: 1 to 8)`).
+pub fn parse_count(text: &str, min: u64, max: u64) -> Result<u64, String> {
     let t = text.trim();
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // Negative, or too long for u64: out of range either way.
+        return match t.parse::<u64>() {
+            Ok(v) if (min..=max).contains(&v) => Ok(v),
+            _ => Err(format!("{t} is out of range (accepted: {min} to {max})")),
+        };
+    }
+    Err(format!(
+        "'{text}' is not a whole number (accepted: {min} to {max})"
+    ))
+}
+
+const DURATION_FORMS: &str =
+    "accepted: a positive number with unit ns, us, ms, s or m, e.g. 500ms, 2s";
+
+/// Parses a duration (`500ms`, `2s`, `1.5s`, `250us`, `1m`); must be > 0 and
+/// at most [`MAX_DURATION`].
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    parse_duration_within(text, Duration::from_nanos(1), MAX_DURATION)
+}
+
+/// Parses a duration between `min` and `max`; the message uses readable
+/// units ("1 ns is below the shortest accepted, 1 ms").
+pub fn parse_duration_within(text: &str, min: Duration, max: Duration) -> Result<Duration, String> {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(format!(
+            "'{text}' must be greater than zero ({DURATION_FORMS})"
+        ));
+    }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let accepted = "accepted: a positive number with unit ns, us, ms, s or m, e.g. 500ms, 2s";
     let value: f64 = num
         .parse()
-        .map_err(|_| format!("'{text}' is not a duration ({accepted})"))?;
+        .map_err(|_| format!("'{text}' is not a duration ({DURATION_FORMS})"))?;
     let secs = match unit.trim().to_ascii_lowercase().as_str() {
         "ns" => value * 1e-9,
         "us" | "µs" => value * 1e-6,
@@ -86,14 +164,51 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
         "m" | "min" => value * 60.0,
         other => {
             return Err(format!(
-                "'{text}' has an unknown unit '{other}' ({accepted})"
+                "'{text}' has an unknown unit '{other}' ({DURATION_FORMS})"
             ))
         }
     };
     if secs <= 0.0 || !secs.is_finite() {
-        return Err(format!("'{text}' must be greater than zero ({accepted})"));
+        return Err(format!(
+            "'{text}' must be greater than zero ({DURATION_FORMS})"
+        ));
     }
-    Ok(std::time::Duration::from_secs_f64(secs))
+    let too_long = || {
+        format!(
+            "{} is above the longest accepted, {}",
+            t,
+            describe_duration(max)
+        )
+    };
+    let d = Duration::try_from_secs_f64(secs).map_err(|_| too_long())?;
+    if d > max {
+        return Err(too_long());
+    }
+    if d < min {
+        return Err(format!(
+            "{} is below the shortest accepted, {}",
+            t,
+            describe_duration(min)
+        ));
+    }
+    Ok(d)
+}
+
+/// A duration in the largest unit that keeps it whole: `1 ms`, `10 s`, `1 h`.
+pub fn describe_duration(d: Duration) -> String {
+    let ns = d.as_nanos();
+    for (unit, name) in [
+        (3_600_000_000_000u128, "h"),
+        (60_000_000_000, "min"),
+        (1_000_000_000, "s"),
+        (1_000_000, "ms"),
+        (1_000, "us"),
+    ] {
+        if ns >= unit && ns.is_multiple_of(unit) {
+            return format!("{} {name}", ns / unit);
+        }
+    }
+    format!("{ns} ns")
 }
 
 /// Formats nanoseconds with an auto-scaled unit: `812 ns`, `3.41 us`, `1.20 s`.
@@ -294,6 +409,40 @@ mod tests {
         assert!(parse_duration("0").is_err());
         assert!(parse_duration("-1s").is_err());
         assert!(parse_duration("3 parsecs").is_err());
+    }
+
+    #[test]
+    fn huge_durations_are_usage_errors_not_panics() {
+        let e = parse_duration("99999999999999999999s").unwrap_err();
+        assert!(e.contains("above the longest accepted, 1 h"), "{e}");
+        assert!(parse_duration("1e400").is_err());
+        assert_eq!(parse_duration("60m").unwrap().as_secs(), 3600);
+        assert!(parse_duration("61m").is_err());
+        let e = parse_duration_within("1ns", Duration::from_millis(1), MAX_DURATION).unwrap_err();
+        assert_eq!(e, "1ns is below the shortest accepted, 1 ms");
+    }
+
+    #[test]
+    fn counts_name_their_range() {
+        assert_eq!(parse_count("8", 1, 8).unwrap(), 8);
+        assert_eq!(
+            parse_count("-1", 1, 8).unwrap_err(),
+            "-1 is out of range (accepted: 1 to 8)"
+        );
+        let e = parse_count("99999999999999999999999", 1, 8).unwrap_err();
+        assert!(e.contains("out of range"), "{e}");
+        assert!(parse_count("x", 1, 8)
+            .unwrap_err()
+            .contains("not a whole number"));
+    }
+
+    #[test]
+    fn bounded_sizes_name_their_range() {
+        let e = parse_size_within("4GiB", 1, MAX_MESSAGE_SIZE).unwrap_err();
+        assert_eq!(e, "4GiB is out of range (accepted: 1 B to 1 GiB)");
+        assert!(parse_size("9223372036854775807").is_err());
+        assert!(parse_size_list_within("16,2GiB", 1, MAX_MESSAGE_SIZE).is_err());
+        assert_eq!(parse_size_list_within("16,16", 1, 64).unwrap(), vec![16]);
     }
 
     #[test]

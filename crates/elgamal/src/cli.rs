@@ -20,7 +20,7 @@ use crate::scheme;
 use crate::suite::{ElgamalSuite, Grid};
 use cryptobench_core::{names, units, Error, RunConfig, SuiteAction};
 use cryptobench_store::output::{self, Access, OutputError, Outputs};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Options of `cryptobench elgamal`.
@@ -77,8 +77,8 @@ pub struct EncryptArgs {
     #[arg(long, default_value = "char")]
     pub encoding: String,
     /// Worker threads (1 = serial).
-    #[arg(long, default_value_t = 1)]
-    pub workers: usize,
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
+    pub workers: String,
     /// Arithmetic backend (default: the fastest for the curve).
     #[arg(long)]
     pub arith: Option<String>,
@@ -91,8 +91,8 @@ pub struct DecryptArgs {
     #[arg(long, value_name = "PATH")]
     pub key: PathBuf,
     /// Worker threads (1 = serial).
-    #[arg(long, default_value_t = 1)]
-    pub workers: usize,
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
+    pub workers: String,
     /// Arithmetic backend (default: the fastest for the curve).
     #[arg(long)]
     pub arith: Option<String>,
@@ -107,14 +107,14 @@ pub struct BenchArgs {
     /// Encodings: char, packed.
     #[arg(long, value_name = "LIST")]
     pub encoding: Option<String>,
-    /// Message lengths in characters (1024, 4KiB, ...).
-    #[arg(long, value_name = "LIST")]
+    /// Message lengths in characters (1024, 4KiB, ...; at most 1MiB).
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub lengths: Option<String>,
-    /// Executors: serial, threads.
+    /// Executors: serial, threads, mpi, hybrid (the last two under mpirun).
     #[arg(long, value_name = "LIST")]
     pub mode: Option<String>,
     /// Thread counts for mode `threads` (1 to 1000), e.g. 2,4,10,100,1000.
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub workers: Option<String>,
     /// Arithmetic backends: openssl, rustcrypto, native (default: fastest per curve).
     #[arg(long, value_name = "LIST")]
@@ -190,7 +190,7 @@ pub fn grid(b: &BenchArgs, cfg: &RunConfig) -> Result<Grid, Error> {
         .map(|l| {
             split_list(l)
                 .map(|s| {
-                    units::parse_size(s)
+                    units::parse_size_within(s, 1, MAX_LENGTH)
                         .map(|v| v as usize)
                         .map_err(|e| Error::usage(format!("--lengths: {e}")))
                 })
@@ -210,7 +210,12 @@ pub fn grid(b: &BenchArgs, cfg: &RunConfig) -> Result<Grid, Error> {
         (None, None) => None,
         (mode, workers) => {
             let modes = match mode {
-                Some(m) => names::resolve_list("mode", m, &ExecutorSpec::MODES)?,
+                // mpi and hybrid are taken by the MPI path before this; they
+                // are named so the accepted list is complete.
+                Some(m) => names::resolve_list("mode", m, &ALL_MODES)?
+                    .into_iter()
+                    .filter(|m| ExecutorSpec::MODES.contains(m))
+                    .collect(),
                 None => ExecutorSpec::MODES.to_vec(),
             };
             let counts = workers
@@ -237,17 +242,21 @@ pub fn grid(b: &BenchArgs, cfg: &RunConfig) -> Result<Grid, Error> {
     })
 }
 
+/// Every `--mode` value, the local ones and those of the MPI path.
+const ALL_MODES: [&str; 4] = ["serial", "threads", "mpi", "hybrid"];
+
+/// The longest message `--lengths` accepts: 1 MiB characters, 16 times the
+/// seed's longest, already minutes per sample with one point per character.
+pub const MAX_LENGTH: u64 = 1 << 20;
+
 fn split_list(list: &str) -> impl Iterator<Item = &str> {
     list.split(',').map(str::trim).filter(|s| !s.is_empty())
 }
 
 fn parse_workers(s: &str) -> Result<usize, Error> {
-    match s.parse::<usize>() {
-        Ok(n) if (1..=MAX_WORKERS).contains(&n) => Ok(n),
-        _ => Err(Error::usage(format!(
-            "thread count '{s}' not accepted: a whole number from 1 to {MAX_WORKERS}"
-        ))),
-    }
+    units::parse_count(s, 1, MAX_WORKERS as u64)
+        .map(|n| n as usize)
+        .map_err(|e| Error::usage(format!("--workers: {e}")))
 }
 
 fn bench(b: &BenchArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
@@ -268,8 +277,7 @@ fn executor(workers: usize) -> Result<Box<dyn Executor>, Error> {
 }
 
 fn read_file(path: &Path, what: &str) -> Result<String, Error> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Error::usage(format!("cannot read {what} {}: {e}", path.display())))
+    cryptobench_core::input::read_file_to_string(what, path)
 }
 
 fn arith_for(curve: Curve, arith: &Option<String>) -> Result<ArithKind, Error> {
@@ -319,11 +327,7 @@ fn keygen(k: &KeygenArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
 }
 
 fn read_stdin() -> Result<Vec<u8>, Error> {
-    let mut buf = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut buf)
-        .map_err(|e| Error::other(format!("reading standard input: {e}")))?;
-    Ok(buf)
+    cryptobench_core::input::read_bounded("standard input", std::io::stdin().lock())
 }
 
 fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
@@ -377,19 +381,21 @@ pub fn decrypt_text(
 }
 
 fn encrypt(e: &EncryptArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
+    let workers = parse_workers(&e.workers)?;
     let key = read_file(&e.key, "key file")?;
     let plain = read_stdin()?;
-    let text = encrypt_text(&key, &plain, &e.encoding, e.workers, &e.arith, rng(cfg))?;
+    let text = encrypt_text(&key, &plain, &e.encoding, workers, &e.arith, rng(cfg))?;
     write_stdout(text.as_bytes())?;
     Ok(SuiteAction::Done(0))
 }
 
 fn decrypt(d: &DecryptArgs) -> Result<SuiteAction, Error> {
+    let workers = parse_workers(&d.workers)?;
     let key = read_file(&d.key, "key file")?;
     let ct = read_stdin()?;
     let ct =
         String::from_utf8(ct).map_err(|_| Error::usage("ciphertext file is not UTF-8 JSON"))?;
-    let plain = decrypt_text(&key, &ct, d.workers, &d.arith)?;
+    let plain = decrypt_text(&key, &ct, workers, &d.arith)?;
     write_stdout(&plain)?;
     Ok(SuiteAction::Done(0))
 }

@@ -104,14 +104,18 @@ pub struct AeadCase {
 impl AeadCase {
     /// Builds the case: key, buffers and the keyed sealer.
     pub fn new(cfg: CaseConfig, checks: Arc<CheckCache>) -> Result<Self, CaseError> {
+        // The large buffers first, checked: a size that does not fit is a
+        // skip, not an abort.
+        let out = cryptobench_core::input::zeroed(cfg.size + cfg.tag_len)?;
+        let plain = cryptobench_core::input::zeroed(cfg.size)?;
         let mut rng = Rng::new(cfg.seed ^ cfg.size as u64);
         let key = rng.bytes(cfg.alg.key_len);
         let sealer = build(&cfg, &key)?;
         let msg = rng.bytes(cfg.size);
         let aad = rng.bytes(cfg.aad_len);
         Ok(Self {
-            out: vec![0; cfg.size + cfg.tag_len],
-            plain: vec![0; cfg.size],
+            out,
+            plain,
             nonces: Vec::new(),
             counter: 0,
             sealed_nonce: vec![0; cfg.alg.nonce_len],

@@ -26,10 +26,15 @@ pub struct AeadArgs {
     #[arg(long, value_name = "LIST")]
     pub algorithms: Option<String>,
     /// Message sizes, comma-separated (16, 1KB, 16KiB, 20MB).
-    #[arg(long, value_name = "SIZES")]
+    #[arg(long, value_name = "SIZES", allow_hyphen_values = true)]
     pub sizes: Option<String>,
     /// Associated data per message (13 gives `openssl speed -aead` conditions).
-    #[arg(long, value_name = "BYTES", default_value = "0")]
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value = "0",
+        allow_hyphen_values = true
+    )]
     pub aad: String,
     /// How each message's nonce is made (outside the timed region).
     #[arg(long, value_enum, default_value = "counter")]
@@ -38,7 +43,7 @@ pub struct AeadArgs {
     #[arg(long)]
     pub per_message_init: bool,
     /// Tag length in bytes for every algorithm that allows it.
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub tag_length: Option<String>,
     /// Operations, comma-separated: encrypt, decrypt, roundtrip.
     #[arg(long, value_name = "LIST")]
@@ -67,12 +72,14 @@ impl AeadArgs {
             None => None,
         };
         let sizes = match &self.sizes {
-            Some(text) => Some(units::parse_size_list(text).map_err(|e| {
-                Error::usage(format!("--sizes: {e}; accepted: e.g. 16,1KB,16KiB,20MB"))
-            })?),
+            Some(text) => Some(
+                units::parse_size_list_within(text, 0, units::MAX_MESSAGE_SIZE).map_err(|e| {
+                    Error::usage(format!("--sizes: {e}; accepted: e.g. 16,1KB,16KiB,20MB"))
+                })?,
+            ),
             None => None,
         };
-        let aad = units::parse_size(&self.aad).map_err(|e| {
+        let aad = units::parse_size_within(&self.aad, 0, units::MAX_AAD_SIZE).map_err(|e| {
             Error::usage(format!(
                 "--aad: {e}; accepted: a byte count such as 0, 13, 1KiB"
             ))
@@ -200,12 +207,7 @@ pub fn verify_file(file: &vectors::VectorFile, cfg: &RunConfig) -> Result<Vec<Ve
 /// `aead verify --vectors FILE`: prints one line per algorithm x backend;
 /// returns the exit code (1 on any failure).
 pub fn verify(path: &std::path::Path, cfg: &RunConfig) -> Result<u8, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Error::usage(format!(
-            "--vectors {}: cannot read the file: {e}",
-            path.display()
-        ))
-    })?;
+    let text = cryptobench_core::input::read_file_to_string("--vectors", path)?;
     let file = vectors::parse(&path.display().to_string(), &text).map_err(Error::Usage)?;
     let rows = verify_file(&file, cfg)?;
     println!(

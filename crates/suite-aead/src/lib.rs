@@ -28,7 +28,7 @@ use backend::{Backend, Params, BACKENDS};
 use case::{AeadCase, CaseConfig, NonceMode, Operation};
 use checks::CheckCache;
 use cryptobench_core::{
-    BackendInfo, CaseSpec, Error, Measurement, PlannedCase, RunConfig, Suite, Table,
+    BackendInfo, CaseSpec, Error, Measurement, PlannedCase, RunConfig, Setup, Suite, Table,
 };
 use std::sync::Arc;
 
@@ -254,7 +254,10 @@ impl Suite for AeadSuite {
                 }
             }
         }
-        if !self.options.no_peers {
+        // The peers stand beside native cases; with none to run (every one
+        // skipped, e.g. by --tag-length) they would make a run of nothing.
+        let any_native = plan.iter().any(|c| matches!(c.setup, Setup::Ready(_)));
+        if !self.options.no_peers && any_native {
             let encrypts = algs
                 .first()
                 .map(|a| self.operations(cfg, a).contains(&Operation::Encrypt))

@@ -11,7 +11,7 @@ use crate::cases::{self, Grid};
 use crate::engines::{self, Hasher, Inputs};
 use crate::params::{self, Params, Variant, Version};
 use crate::vectors::SplitMix;
-use crate::{memory, phc, tune, Argon2Suite};
+use crate::{limits, memory, phc, tune, Argon2Suite};
 use cryptobench_core::{units, Error, RunConfig, SuiteAction};
 use std::io::Read;
 use std::time::{Duration, Instant};
@@ -26,17 +26,17 @@ pub struct Argon2Args {
     #[arg(long, value_name = "LIST")]
     pub variants: Option<String>,
     /// Memory sizes: a list (16MiB,64MiB) or a doubling range (16MiB..1GiB).
-    #[arg(long, value_name = "SIZES")]
+    #[arg(long, value_name = "SIZES", allow_hyphen_values = true)]
     pub memory: Option<String>,
-    /// Lane counts: a list (1,2,4,8) or a doubling range (1..8).
-    #[arg(long, value_name = "LIST")]
+    /// Lane counts (1 to 255): a list (1,2,4,8) or a doubling range (1..8).
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub lanes: Option<String>,
-    /// Worker threads per hash (at most the lanes); one per lane unless
-    /// given. The global `--threads N` (N > 1) means the same for this suite.
-    #[arg(long, value_name = "N")]
+    /// Worker threads per hash (1 to 255, at most the lanes); one per lane
+    /// unless given. The global `--threads N` (N > 1) means the same here.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = ranged::<u32>(1, limits::MAX_LANES as i64))]
     pub workers: Option<u32>,
-    /// Passes: a list (1,3,6) or a range counting up (1..3).
-    #[arg(long, value_name = "LIST")]
+    /// Passes (1 to 1000): a list (1,3,6) or a range counting up (1..3).
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub iterations: Option<String>,
 }
 
@@ -45,7 +45,8 @@ pub struct Argon2Args {
 pub enum Argon2Command {
     /// Hash the password on stdin; print the PHC string (or the hex tag).
     Hash(HashArgs),
-    /// Check the password on stdin against a PHC string (exit 0 = match, 1 = not).
+    /// Check the password on stdin against a PHC string (exit 0 = match, 1 = no
+    /// match, 2 = bad input or over a cap, 3 = the hash could not be computed).
     Verify(VerifyArgs),
     /// Choose parameters for a target time on this machine (RFC 9106 section 4).
     Tune(TuneArgs),
@@ -58,16 +59,16 @@ pub struct HashArgs {
     #[arg(long, default_value = "id")]
     pub variant: String,
     /// Memory (e.g. 64MiB, 65536KiB).
-    #[arg(long, default_value = "64MiB")]
+    #[arg(long, default_value = "64MiB", allow_hyphen_values = true)]
     pub memory: String,
-    /// Passes over memory (t).
-    #[arg(long, short = 't', default_value_t = 3)]
+    /// Passes over memory (t), 1 to 1000.
+    #[arg(long, short = 't', default_value_t = 3, allow_hyphen_values = true, value_parser = ranged::<u32>(1, limits::MAX_PASSES as i64))]
     pub iterations: u32,
-    /// Lanes (p).
-    #[arg(long, short = 'p', default_value_t = 4)]
+    /// Lanes (p), 1 to 255.
+    #[arg(long, short = 'p', default_value_t = 4, allow_hyphen_values = true, value_parser = ranged::<u32>(1, limits::MAX_LANES as i64))]
     pub lanes: u32,
-    /// Tag length in bytes.
-    #[arg(long, short = 'l', default_value_t = 32)]
+    /// Tag length in bytes, 4 to 1024.
+    #[arg(long, short = 'l', default_value_t = 32, allow_hyphen_values = true, value_parser = ranged::<usize>(4, MAX_TAG_LEN as i64))]
     pub length: usize,
     /// Salt as text (at least 8 bytes); a random 16-byte salt when absent.
     #[arg(long)]
@@ -78,39 +79,75 @@ pub struct HashArgs {
     /// Print the tag in hex instead of the PHC string.
     #[arg(long)]
     pub raw: bool,
+    /// Refuse a hash needing more memory than this.
+    #[arg(long, value_name = "SIZE", default_value = limits::DEFAULT_MAX_MEMORY, allow_hyphen_values = true)]
+    pub max_memory: String,
+    /// Refuse a hash estimated to take longer than this (see `verify`).
+    #[arg(long, value_name = "DURATION", default_value = limits::DEFAULT_MAX_TIME, allow_hyphen_values = true)]
+    pub max_time: String,
 }
 
 /// `argon2 verify`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct VerifyArgs {
     /// The PHC string, e.g. '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$...'.
+    #[arg(allow_hyphen_values = true)]
     pub phc: String,
+    /// Refuse a string whose m is larger than this (it is untrusted input).
+    #[arg(long, value_name = "SIZE", default_value = limits::DEFAULT_MAX_MEMORY, allow_hyphen_values = true)]
+    pub max_memory: String,
+    /// Refuse a string whose estimated time (m x t at 500 MB/s per thread,
+    /// threads up to the cores) is longer than this, before hashing.
+    #[arg(long, value_name = "DURATION", default_value = limits::DEFAULT_MAX_TIME, allow_hyphen_values = true)]
+    pub max_time: String,
 }
 
 /// `argon2 tune`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct TuneArgs {
-    /// Target time of one hash.
-    #[arg(long, default_value = "500ms")]
+    /// Target time of one hash (1ms to 1h).
+    #[arg(long, default_value = "500ms", allow_hyphen_values = true)]
     pub target: String,
-    /// Largest memory one hash may use.
-    #[arg(long, default_value = "1GiB")]
+    /// Largest memory one hash may use (also bounds the published profiles timed).
+    #[arg(long, default_value = "1GiB", allow_hyphen_values = true)]
     pub max_memory: String,
     /// i, d or id.
     #[arg(long, default_value = "id")]
     pub variant: String,
-    /// Lanes: a number, or auto (one per core).
-    #[arg(long, default_value = "auto")]
+    /// Lanes: a number from 1 to 255, or auto (one per core).
+    #[arg(long, default_value = "auto", allow_hyphen_values = true)]
     pub lanes: String,
     /// Keep RFC 9106's choice (largest t at full memory) even below the target.
     #[arg(long)]
     pub strict: bool,
-    /// Runs per measurement (median; at least 3).
-    #[arg(long, default_value_t = 5)]
+    /// Runs per measurement (median; 3 to 100).
+    #[arg(long, default_value_t = 5, allow_hyphen_values = true, value_parser = ranged::<usize>(3, MAX_TUNE_RUNS as i64))]
     pub runs: usize,
     /// Do not measure the published profiles.
     #[arg(long)]
     pub no_profiles: bool,
+}
+
+/// The longest tag `hash` writes: 1 KiB (RFC 9106 allows 2^32 - 1 bytes,
+/// which no use needs).
+pub const MAX_TAG_LEN: usize = 1024;
+/// The shortest `tune --target`: below a millisecond no Argon2 point that
+/// RFC 9106 admits is meaningful.
+const MIN_TUNE_TARGET: Duration = Duration::from_millis(1);
+/// The most runs per `tune` measurement.
+pub const MAX_TUNE_RUNS: usize = 100;
+/// Exit code of `verify` when hashing itself failed (neither a match, 0,
+/// nor a mismatch, 1, nor bad input, 2).
+pub const EXIT_VERIFY_INTERNAL: u8 = 3;
+
+/// A clap parser for a whole number in `min..=max` that reads negative
+/// numbers too, so `-1` is reported as out of the accepted range.
+fn ranged<T>(min: i64, max: i64) -> clap::builder::RangedI64ValueParser<T>
+where
+    T: TryFrom<i64> + Clone + Send + Sync + 'static,
+    <T as TryFrom<i64>>::Error: Send + Sync + 'static + std::error::Error + ToString,
+{
+    clap::builder::RangedI64ValueParser::<T>::new().range(min..=max)
 }
 
 /// Runs `cryptobench argon2 ...`.
@@ -125,14 +162,26 @@ pub fn command(args: &Argon2Args, cfg: &RunConfig) -> Result<SuiteAction, Error>
             Ok(SuiteAction::Done(0))
         }
         Some(Argon2Command::Verify(v)) => {
+            let caps = limits::Caps::parse(&v.max_memory, &v.max_time)?;
+            let parsed = phc::parse(&v.phc)?;
+            caps.check(&parsed.params, limits::cores())?;
             let password = read_password()?;
-            let ok = verify(&v.phc, cfg, &password)?;
-            if ok {
-                println!("verification ok");
-                Ok(SuiteAction::Done(0))
-            } else {
-                println!("verification failed: the password does not match");
-                Ok(SuiteAction::Done(1))
+            match verify_parsed(&parsed, cfg, &password) {
+                Ok(true) => {
+                    println!("verification ok");
+                    Ok(SuiteAction::Done(0))
+                }
+                Ok(false) => {
+                    println!("verification failed: the password does not match");
+                    Ok(SuiteAction::Done(1))
+                }
+                Err(Error::Other(why)) => {
+                    eprintln!(
+                        "error: internal failure, the hash could not be computed: {why} (exit {EXIT_VERIFY_INTERNAL})"
+                    );
+                    Ok(SuiteAction::Done(EXIT_VERIFY_INTERNAL))
+                }
+                Err(e) => Err(e),
             }
         }
         Some(Argon2Command::Tune(t)) => run_tune(t, cfg),
@@ -151,7 +200,7 @@ pub fn grid(args: &Argon2Args, cfg: &RunConfig) -> Result<Grid, Error> {
     let iterations = args
         .iterations
         .as_deref()
-        .map(|s| params::parse_count_list("--iterations", s, false))
+        .map(|s| params::parse_count_list("--iterations", s, false, limits::MAX_PASSES))
         .transpose()?;
     match (variants, iterations) {
         (None, None) => {}
@@ -186,19 +235,17 @@ pub fn grid(args: &Argon2Args, cfg: &RunConfig) -> Result<Grid, Error> {
         grid.memory_kib = params::parse_memory_list(m)?;
     }
     if let Some(l) = &args.lanes {
-        grid.lanes = params::parse_count_list("--lanes", l, true)?;
-        if let Some(bad) = grid.lanes.iter().find(|&&l| l > params::MAX_LANES) {
-            return Err(Error::usage(format!(
-                "--lanes: {bad} exceeds 2^24 - 1 (RFC 9106 section 3.1)"
-            )));
-        }
+        grid.lanes = params::parse_count_list("--lanes", l, true, limits::MAX_LANES)?;
     }
     // The global --threads runs copies of a case at once elsewhere; for
     // Argon2 the seed's "threads" are the workers filling one hash's lanes.
     let global = (cfg.threads > 1).then_some(cfg.threads);
     if let Some(n) = args.workers.or(global) {
-        if n == 0 {
-            return Err(Error::usage("--workers must be at least 1"));
+        if n == 0 || n > limits::MAX_LANES {
+            return Err(Error::usage(format!(
+                "--workers (or --threads): {n} is out of range (accepted: 1 to {})",
+                limits::MAX_LANES
+            )));
         }
         grid.threads = Some(n);
     }
@@ -206,11 +253,7 @@ pub fn grid(args: &Argon2Args, cfg: &RunConfig) -> Result<Grid, Error> {
 }
 
 fn read_password() -> Result<Vec<u8>, Error> {
-    let mut password = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut password)
-        .map_err(|e| Error::other(format!("reading the password from stdin: {e}")))?;
-    Ok(password)
+    cryptobench_core::input::read_bounded("the password on stdin", std::io::stdin().lock())
 }
 
 /// The library that computes `hash` / `verify` / `tune`: the first of
@@ -254,6 +297,7 @@ pub fn hash(args: &HashArgs, cfg: &RunConfig, password: &[u8]) -> Result<String,
         tag_len: args.length,
     };
     params.validate()?;
+    limits::Caps::parse(&args.max_memory, &args.max_time)?.check(&params, limits::cores())?;
     let salt = match &args.salt {
         Some(s) => s.as_bytes().to_vec(),
         None => random_salt(cfg),
@@ -289,9 +333,17 @@ fn random_salt(cfg: &RunConfig) -> Vec<u8> {
     salt
 }
 
-/// `argon2 verify`: whether the password matches the PHC string.
+/// `argon2 verify`: whether the password matches the PHC string, under the
+/// default caps of [`limits`].
 pub fn verify(text: &str, cfg: &RunConfig, password: &[u8]) -> Result<bool, Error> {
     let parsed = phc::parse(text)?;
+    limits::Caps::parse(limits::DEFAULT_MAX_MEMORY, limits::DEFAULT_MAX_TIME)?
+        .check(&parsed.params, limits::cores())?;
+    verify_parsed(&parsed, cfg, password)
+}
+
+/// Whether the password matches an already parsed and capped PHC string.
+fn verify_parsed(parsed: &phc::Phc, cfg: &RunConfig, password: &[u8]) -> Result<bool, Error> {
     guard_memory(&parsed.params)?;
     let inputs = Inputs {
         password: password.to_vec(),
@@ -330,27 +382,24 @@ fn ms(d: Duration) -> String {
 }
 
 fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
-    let target =
-        units::parse_duration(&args.target).map_err(|e| Error::usage(format!("--target: {e}")))?;
-    let variant = Variant::parse(&args.variant)?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let target = units::parse_duration_within(&args.target, MIN_TUNE_TARGET, units::MAX_DURATION)
+        .map_err(|e| Error::usage(format!("--target: {e}")))?;
+    let cores = limits::cores();
     let lanes = if names_auto(&args.lanes) {
-        cores
+        cores.min(limits::MAX_LANES)
     } else {
-        args.lanes.trim().parse::<u32>().map_err(|_| {
-            Error::usage(format!(
-                "--lanes: '{}' is not a number or 'auto'",
-                args.lanes
-            ))
-        })?
+        units::parse_count(&args.lanes, 1, u64::from(limits::MAX_LANES))
+            .map_err(|e| Error::usage(format!("--lanes: {e}, or auto")))? as u32
     };
     let mut budget = params::parse_memory_kib(&args.max_memory)?;
-    if args.runs < 3 {
+    let max_memory_kib = budget;
+    if !(3..=MAX_TUNE_RUNS).contains(&args.runs) {
         return Err(Error::usage(format!(
-            "--runs must be at least 3 (a median of three or more), {} was given",
+            "--runs must be at least 3 (a median of three or more) and at most {MAX_TUNE_RUNS}, {} was given",
             args.runs
         )));
     }
+    let variant = Variant::parse(&args.variant)?;
     let base = Params {
         threads: lanes,
         ..Params::new(variant, budget, 1, lanes)
@@ -426,7 +475,7 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         println!("  (t + 1 passes on less memory fills the target; --strict keeps the RFC choice)");
     }
     if !args.no_profiles {
-        print_profiles(hasher.as_ref(), &inputs, target, args.runs);
+        print_profiles(hasher.as_ref(), &inputs, target, args.runs, max_memory_kib);
     }
     Ok(SuiteAction::Done(0))
 }
@@ -435,7 +484,13 @@ fn names_auto(s: &str) -> bool {
     cryptobench_core::names::fold(s) == "auto"
 }
 
-fn print_profiles(hasher: &dyn Hasher, inputs: &Inputs, target: Duration, runs: usize) {
+fn print_profiles(
+    hasher: &dyn Hasher,
+    inputs: &Inputs,
+    target: Duration,
+    runs: usize,
+    max_memory_kib: u32,
+) {
     println!();
     println!("published profiles on this machine ({}):", hasher.name());
     println!(
@@ -447,6 +502,16 @@ fn print_profiles(hasher: &dyn Hasher, inputs: &Inputs, target: Duration, runs: 
         // One run for profiles slower than 2 s, so tune stays under a minute.
         let cost = cases::expected_ns(&p.params, 2) * 1e-9;
         let n = if cost > 2.0 { 1 } else { runs };
+        if p.params.m_kib > max_memory_kib {
+            println!(
+                "  {:<32} {:<34} skipped: needs {}, over --max-memory {}",
+                p.name,
+                prefix,
+                units::format_size(p.params.memory_bytes()),
+                units::format_size(u64::from(max_memory_kib) * 1024)
+            );
+            continue;
+        }
         match time_point(hasher, &p.params, inputs, n) {
             Ok(d) => println!(
                 "  {:<32} {:<34} {:>10} {:>8.0}%  {}{}",

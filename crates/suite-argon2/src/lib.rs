@@ -40,6 +40,7 @@ pub mod cases;
 mod charts;
 pub mod cli;
 pub mod engines;
+pub mod limits;
 pub mod memory;
 pub mod params;
 pub mod phc;

@@ -259,6 +259,7 @@ pub fn parse_memory_kib(text: &str) -> Result<u32, Error> {
 /// comma-separated list of sizes; returns KiB values in order.
 pub fn parse_memory_list(text: &str) -> Result<Vec<u32>, Error> {
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         if let Some((lo, hi)) = part.split_once("..") {
             let (lo, hi) = (parse_memory_kib(lo)?, parse_memory_kib(hi)?);
@@ -269,11 +270,11 @@ pub fn parse_memory_list(text: &str) -> Result<Vec<u32>, Error> {
             }
             let mut m = u64::from(lo);
             while m <= u64::from(hi) {
-                push_unique(&mut out, m as u32);
+                push_unique(&mut out, &mut seen, m as u32)?;
                 m *= 2;
             }
         } else {
-            push_unique(&mut out, parse_memory_kib(part)?);
+            push_unique(&mut out, &mut seen, parse_memory_kib(part)?)?;
         }
     }
     if out.is_empty() {
@@ -284,22 +285,25 @@ pub fn parse_memory_list(text: &str) -> Result<Vec<u32>, Error> {
     Ok(out)
 }
 
-/// Parses counts: `1,2,4,8`, or a range `a..b` that doubles (`doubling`) or
-/// counts up by one.
-pub fn parse_count_list(flag: &str, text: &str, doubling: bool) -> Result<Vec<u32>, Error> {
-    let bad = |part: &str| {
-        Error::usage(format!(
-            "{flag}: '{part}' is not a positive whole number (accepted: a list like 1,2,4 or a range like 1..8)"
-        ))
-    };
+/// Parses counts from 1 to `max`: `1,2,4,8`, or a range `a..b` that
+/// doubles (`doubling`) or counts up by one. A range's length is checked
+/// before it is expanded, so `1..100000000` is an error at once.
+pub fn parse_count_list(
+    flag: &str,
+    text: &str,
+    doubling: bool,
+    max: u32,
+) -> Result<Vec<u32>, Error> {
+    let forms = format!(
+        "accepted: whole numbers from 1 to {max}, as a list like 1,2,4 or a range like 1..8"
+    );
     let parse = |s: &str| -> Result<u32, Error> {
-        s.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|v| *v > 0)
-            .ok_or_else(|| bad(s))
+        units::parse_count(s, 1, u64::from(max))
+            .map(|v| v as u32)
+            .map_err(|e| Error::usage(format!("{flag}: {e}; {forms}")))
     };
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         if let Some((lo, hi)) = part.split_once("..") {
             let (lo, hi) = (parse(lo)?, parse(hi)?);
@@ -308,25 +312,59 @@ pub fn parse_count_list(flag: &str, text: &str, doubling: bool) -> Result<Vec<u3
                     "{flag}: range '{part}' must go from the smaller to the larger value"
                 )));
             }
+            let steps = if doubling {
+                u64::from((hi / lo).ilog2()) + 1
+            } else {
+                u64::from(hi - lo) + 1
+            };
+            if out.len() as u64 + steps > units::MAX_LIST_VALUES as u64 {
+                return Err(Error::usage(format!(
+                    "{flag}: '{part}' names {steps} values; at most {} in all",
+                    units::MAX_LIST_VALUES
+                )));
+            }
             let mut v = u64::from(lo);
             while v <= u64::from(hi) {
-                push_unique(&mut out, v as u32);
+                if seen.insert(v as u32) {
+                    out.push(v as u32);
+                }
                 v = if doubling { v * 2 } else { v + 1 };
             }
         } else {
-            push_unique(&mut out, parse(part)?);
+            let v = parse(part)?;
+            if seen.insert(v) {
+                out.push(v);
+            }
+        }
+        if out.len() > units::MAX_LIST_VALUES {
+            return Err(Error::usage(format!(
+                "{flag}: more than {} values",
+                units::MAX_LIST_VALUES
+            )));
         }
     }
     if out.is_empty() {
-        return Err(bad(text));
+        return Err(Error::usage(format!("{flag}: no value given; {forms}")));
     }
     Ok(out)
 }
 
-fn push_unique(out: &mut Vec<u32>, v: u32) {
-    if !out.contains(&v) {
+/// Appends `v` unless seen; a list longer than [`units::MAX_LIST_VALUES`] is an error.
+fn push_unique(
+    out: &mut Vec<u32>,
+    seen: &mut std::collections::HashSet<u32>,
+    v: u32,
+) -> Result<(), Error> {
+    if seen.insert(v) {
         out.push(v);
     }
+    if out.len() > units::MAX_LIST_VALUES {
+        return Err(Error::usage(format!(
+            "--memory: more than {} sizes",
+            units::MAX_LIST_VALUES
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -413,14 +451,43 @@ mod tests {
         );
         assert!(parse_memory_list("5TiB").is_err());
         assert_eq!(
-            parse_count_list("--lanes", "1..8", true).unwrap(),
+            parse_count_list("--lanes", "1..8", true, 255).unwrap(),
             vec![1, 2, 4, 8]
         );
         assert_eq!(
-            parse_count_list("--iterations", "1..3", false).unwrap(),
+            parse_count_list("--iterations", "1..3", false, 1000).unwrap(),
             vec![1, 2, 3]
         );
-        assert!(parse_count_list("--lanes", "0", true).is_err());
-        assert!(parse_count_list("--lanes", "x", true).is_err());
+        assert!(parse_count_list("--lanes", "0", true, 255).is_err());
+        assert!(parse_count_list("--lanes", "x", true, 255).is_err());
+    }
+
+    #[test]
+    fn ranges_are_bounded_before_they_expand() {
+        let e = parse_count_list("--iterations", "1..100000000", false, 1000)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("100000000 is out of range (accepted: 1 to 1000)"),
+            "{e}"
+        );
+        let e = parse_count_list("--iterations", "1..u32::MAX", false, u32::MAX)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a whole number"), "{e}");
+        let e = parse_count_list("--iterations", "1..4294967295", false, u32::MAX)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("names 4294967295 values"), "{e}");
+        assert_eq!(
+            parse_count_list("--lanes", "1..4294967295", true, u32::MAX)
+                .unwrap()
+                .len(),
+            32
+        );
+        let e = parse_count_list("--lanes", "-1", true, 255)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("-1 is out of range (accepted: 1 to 255)"), "{e}");
     }
 }

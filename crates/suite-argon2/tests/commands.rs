@@ -20,6 +20,8 @@ fn args(variant: &str, memory: &str, t: u32, p: u32, salt: &str) -> HashArgs {
         salt: Some(salt.into()),
         argon2_version: "13".into(),
         raw: false,
+        max_memory: "1GiB".into(),
+        max_time: "10s".into(),
     }
 }
 
@@ -366,7 +368,23 @@ fn bad_tune_input_is_a_usage_error_before_anything_is_measured() {
     let cases = [
         (tune("0ms", "1GiB", "auto", 5), "--target"),
         (tune("500ms", "1GiB", "many", 5), "--lanes"),
-        (tune("500ms", "1GiB", "0", 5), "2^24 - 1"),
+        (
+            tune("500ms", "1GiB", "0", 5),
+            "0 is out of range (accepted: 1 to 255)",
+        ),
+        (
+            tune("500ms", "1GiB", "-1", 5),
+            "-1 is out of range (accepted: 1 to 255)",
+        ),
+        (
+            tune("1ns", "1GiB", "auto", 5),
+            "1ns is below the shortest accepted, 1 ms",
+        ),
+        (
+            tune("99999999999999999999s", "1GiB", "auto", 5),
+            "longest accepted, 1 h",
+        ),
+        (tune("500ms", "1GiB", "auto", 1_000_000_000), "at most 100"),
         (tune("500ms", "16KiB", "4", 5), "8 KiB per lane"),
         (tune("500ms", "1GiB", "auto", 2), "at least 3"),
     ];

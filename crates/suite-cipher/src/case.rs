@@ -146,14 +146,17 @@ impl CipherCase {
         rng.fill_bytes(&mut key);
         let mut iv = vec![0u8; p.desc.iv_len];
         rng.fill_bytes(&mut iv);
-        let mut msg = vec![0u8; p.size];
+        let zeroed = cryptobench_core::input::zeroed;
+        let mut msg = zeroed(p.size)?;
         rng.fill_bytes(&mut msg);
+        let ct = zeroed(p.size + OUT_SLACK)?;
+        let back = zeroed(p.size + 2 * OUT_SLACK)?;
         let enc = engine::build(&p.desc, Dir::Encrypt, &key, &iv).map_err(failed)?;
         let dec = engine::build(&p.desc, Dir::Decrypt, &key, &iv).map_err(failed)?;
         Ok(Self {
             direct: Self::direct(&p),
-            ct: vec![0u8; p.size + OUT_SLACK],
-            back: vec![0u8; p.size + 2 * OUT_SLACK],
+            ct,
+            back,
             ct_len: 0,
             p,
             rng,

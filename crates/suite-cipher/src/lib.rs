@@ -180,15 +180,14 @@ pub mod cli {
         };
         let sizes = match &args.sizes {
             None => None,
-            Some(list) => Some(units::parse_size_list(list).map_err(|e| {
-                Error::usage(format!(
-                    "--sizes: {e}; accepted: a comma-separated list like 16,1KiB,200KB,20MB"
-                ))
-            })?),
+            Some(list) => Some(
+                units::parse_size_list_within(list, 1, units::MAX_MESSAGE_SIZE).map_err(|e| {
+                    Error::usage(format!(
+                        "--sizes: {e}; accepted: a comma-separated list like 16,1KiB,200KB,20MB"
+                    ))
+                })?,
+            ),
         };
-        if sizes.as_ref().is_some_and(|s| s.contains(&0)) {
-            return Err(Error::usage("--sizes: a size must be at least 1 byte"));
-        }
         Ok(Options {
             ciphers: args.ciphers.clone(),
             all: args.all,

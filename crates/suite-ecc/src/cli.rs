@@ -8,7 +8,11 @@ use crate::curves::{self, Family};
 use crate::ops::Op;
 use crate::ossl::Api;
 use crate::EccSuite;
-use cryptobench_core::{names, Error, RunConfig, SuiteAction, Table};
+use cryptobench_core::{names, units, Error, RunConfig, SuiteAction, Table};
+
+/// The most keys per timed sample: 10,000, a hundred times the seed's batch;
+/// on the slowest binary curves one sample is then already minutes.
+pub const MAX_KEYS: u64 = 10_000;
 
 /// Options of `cryptobench ecc`.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -25,8 +29,8 @@ pub struct EccArgs {
     #[arg(long, value_name = "LIST")]
     pub operations: Option<String>,
     /// Keys per timed sample (the seed timed 100 keys per curve).
-    #[arg(long, value_name = "N")]
-    pub keys: Option<u64>,
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub keys: Option<String>,
     /// OpenSSL key-generation APIs: ec_key, evp (default: EC_KEY on every
     /// curve, EVP as well on the NIST curves, secp256k1, brainpoolP256r1 and
     /// sect571r1; EVP on every curve with --full).
@@ -41,11 +45,17 @@ pub struct EccArgs {
 impl EccArgs {
     /// The suite these options describe, or a usage error.
     pub fn suite(&self) -> Result<EccSuite, Error> {
-        if self.keys == Some(0) {
-            return Err(Error::usage(
-                "--keys must be at least 1: it is the number of keys generated per timed sample (the seed used 100)",
-            ));
-        }
+        let keys = self
+            .keys
+            .as_deref()
+            .map(|text| {
+                units::parse_count(text, 1, MAX_KEYS).map_err(|e| {
+                    Error::usage(format!(
+                        "--keys: {e}; it is the number of keys generated per timed sample (the seed used 100)"
+                    ))
+                })
+            })
+            .transpose()?;
         let curves = match &self.curves {
             Some(list) => Some(
                 curves::resolve_list(list)?
@@ -69,7 +79,7 @@ impl EccArgs {
             curves,
             families,
             operations,
-            keys: self.keys,
+            keys,
             apis,
         })
     }

@@ -106,6 +106,13 @@ impl Case for EccCase {
     }
     fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
         for _ in 0..iters {
+            // A fixed batch of keys on a binary curve can take minutes; the
+            // first Ctrl-C ends it between two operations, not after it.
+            if cryptobench_engine::interrupt::stop_requested() {
+                return Err(CaseError::Skipped(
+                    "interrupted in the middle of a sample".into(),
+                ));
+            }
             self.run_once()?;
         }
         Ok(())

@@ -372,11 +372,16 @@ fn aliases_resolve_and_typos_get_did_you_mean() {
 
 #[test]
 fn bad_options_are_usage_errors() {
-    let zero = EccArgs {
-        keys: Some(0),
-        ..EccArgs::default()
-    };
-    assert!(matches!(zero.suite(), Err(Error::Usage(m)) if m.contains("--keys")));
+    for bad in ["0", "-1", "1000000000", "many"] {
+        let args = EccArgs {
+            keys: Some(bad.into()),
+            ..EccArgs::default()
+        };
+        assert!(
+            matches!(args.suite(), Err(Error::Usage(m)) if m.contains("--keys") && m.contains("1 to 10000")),
+            "{bad}"
+        );
+    }
     let suite = EccSuite {
         keys: Some(0),
         ..EccSuite::default()
@@ -400,7 +405,7 @@ fn bad_options_are_usage_errors() {
         curves: Some("P-256,X25519".into()),
         operations: Some("Keygen,ECDH".into()),
         api: Some("evp".into()),
-        keys: Some(5),
+        keys: Some("5".into()),
         ..EccArgs::default()
     };
     let suite = ok.suite().unwrap();

@@ -7,7 +7,7 @@ use cryptobench_core::{units, Error, RunConfig, SuiteAction};
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct HashArgs {
     /// Algorithms, comma-separated (SHA-256, SHA-512, SHA3-256, BLAKE2b-512); default all.
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub algorithms: Option<String>,
     /// Message sizes, comma-separated (16, 1KiB, 8KiB, ...); default 16 B .. 16 KiB.
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
@@ -26,17 +26,13 @@ pub fn command(args: &HashArgs, _cfg: &RunConfig) -> Result<SuiteAction, Error> 
 pub fn suite_from(args: &HashArgs) -> Result<HashSuite, Error> {
     let sizes = match &args.sizes {
         Some(s) => {
-            let v = units::parse_size_list(s).map_err(|e| Error::usage(format!("--sizes: {e}")))?;
-            if v.contains(&0) {
-                return Err(Error::usage(
-                    "--sizes: 0 is not a message size here (1 byte or more)",
-                ));
-            }
+            let v = units::parse_size_list_within(s, 1, units::MAX_MESSAGE_SIZE)
+                .map_err(|e| Error::usage(format!("--sizes: {e}")))?;
             Some(v)
         }
         None => None,
     };
-    let algorithms = match &args.algorithms {
+    let algorithms: Vec<String> = match &args.algorithms {
         Some(list) => list
             .split(',')
             .map(|s| s.trim().to_string())
@@ -44,6 +40,12 @@ pub fn suite_from(args: &HashArgs) -> Result<HashSuite, Error> {
             .collect(),
         None => Vec::new(),
     };
+    // An empty list would otherwise mean "all": say so instead of guessing.
+    if args.algorithms.is_some() && algorithms.is_empty() {
+        return Err(Error::usage(
+            "--algorithms: an empty list (accepted: SHA-256, SHA-512, SHA3-256, BLAKE2b-512, comma-separated; omit the flag for all)",
+        ));
+    }
     let suite = HashSuite {
         algorithms,
         sizes,

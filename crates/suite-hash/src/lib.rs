@@ -105,9 +105,10 @@ struct DigestCase {
 
 impl DigestCase {
     fn new(alg: &'static Algorithm, backend: Backend, size: usize) -> Result<Self, CaseError> {
-        let message: Vec<u8> = (0..size)
-            .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3])
-            .collect();
+        let mut message = cryptobench_core::input::zeroed(size)?;
+        for (i, byte) in message.iter_mut().enumerate() {
+            *byte = (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3];
+        }
         let hasher = algorithms::Hasher::new(alg, backend)?;
         Ok(Self {
             alg,
