@@ -333,7 +333,7 @@ fn spawn_long_run(db: &Path) -> std::process::Child {
     std::process::Command::new(exe)
         .arg("--db")
         .arg(db)
-        .args(["--time", "300ms", "hash", "--no-peer"])
+        .args(["--time", "300ms", "--precision", "0.1", "hash", "--no-peer"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
