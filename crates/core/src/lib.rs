@@ -9,6 +9,7 @@
 //! can depend on it without pulling anything in.
 #![deny(missing_docs)]
 
+pub mod advice;
 pub mod chart;
 pub mod error;
 pub mod model;
