@@ -43,7 +43,7 @@ pub fn ranking(ms: &[Measurement]) -> Vec<Table> {
             let mut labels = m.labels.join(", ");
             if !marked && catalog::recommended(&m.labels) {
                 marked = true;
-                labels = format!("FASTEST RECOMMENDED; {labels}");
+                labels = format!("FASTEST WITHOUT WARNING; {labels}");
             }
             let stats = m.stats.as_ref();
             t.row([
@@ -58,7 +58,7 @@ pub fn ranking(ms: &[Measurement]) -> Vec<Table> {
                 labels,
             ]);
         }
-        t.note("recommended = none of: ECB, 64-bit block (Sweet32), broken, legacy provider; no cipher here authenticates (see the aead suite)");
+        t.note("without warning = none of: ECB, 64-bit block (Sweet32), broken, legacy provider; no cipher here authenticates, so none is recommended for encryption: use an AEAD (the aead suite)");
         tables.push(t);
     }
     if let Some(t) = peer_ratios(ms) {
@@ -104,18 +104,21 @@ pub fn headline(ms: &[Measurement]) -> Vec<String> {
                 f.backend,
                 format_rate(rate(f))
             );
+            // "Fastest", never "recommended": no cipher of this suite
+            // authenticates, so the advice for encryption is an AEAD.
             match best(true) {
                 Some(r) if r.primitive != f.primitive || r.backend != f.backend => {
                     line.push_str(&format!(
-                        "; fastest recommended: {} ({}) {}",
+                        "; fastest without a security label: {} ({}) {}",
                         r.primitive,
                         r.backend,
                         format_rate(rate(r))
                     ))
                 }
-                Some(_) => line.push_str(" (recommended)"),
-                None => line.push_str("; no recommended cipher was measured"),
+                Some(_) => {}
+                None => line.push_str("; every cipher measured carries a security label"),
             }
+            line.push_str("; none authenticates: to encrypt, use an AEAD");
             out.push(line);
         }
     }
@@ -152,7 +155,7 @@ mod headline_tests {
     }
 
     #[test]
-    fn headline_names_the_fastest_and_the_fastest_recommended_and_failures() {
+    fn headline_names_the_fastest_never_recommends_a_cipher_and_lists_failures() {
         let mut bad = m("SM4-CBC", "openssl", 16, 1.0, &[]);
         bad.status = CaseStatus::Failed;
         bad.stats = None;
@@ -172,10 +175,12 @@ mod headline_tests {
             lines[0]
         );
         assert!(
-            lines[0].contains("fastest recommended: AES-128-CTR (openssl)"),
+            lines[0].contains("fastest without a security label: AES-128-CTR (openssl)"),
             "{}",
             lines[0]
         );
+        assert!(lines[0].ends_with("none authenticates: to encrypt, use an AEAD"));
+        assert!(!lines[0].contains("recommended"), "{}", lines[0]);
         assert!(lines[1].contains("FAILED") && lines[1].contains("SM4-CBC (openssl)"));
         assert!(headline(&[]).is_empty());
     }
@@ -252,7 +257,7 @@ mod tests {
     }
 
     #[test]
-    fn ranking_is_fastest_first_and_marks_the_fastest_recommended() {
+    fn ranking_is_fastest_first_and_marks_the_fastest_without_warning() {
         let ms = vec![
             measured("AES-128-CTR", "openssl", 300.0, &["no authentication"]),
             measured("RC4", "openssl", 100.0, &["broken", "no authentication"]),
@@ -263,8 +268,8 @@ mod tests {
         let t = &tables[0];
         let order: Vec<&str> = t.rows.iter().map(|r| r[1].as_str()).collect();
         assert_eq!(order, ["RC4", "AES-128-CTR", "AES-256-CBC"]);
-        assert!(!t.rows[0][5].contains("FASTEST RECOMMENDED"));
-        assert!(t.rows[1][5].starts_with("FASTEST RECOMMENDED"));
+        assert!(!t.rows[0][5].contains("FASTEST WITHOUT WARNING"));
+        assert!(t.rows[1][5].starts_with("FASTEST WITHOUT WARNING"));
         assert!(!t.rows[2][5].contains("FASTEST"));
         let fidelity = tables
             .iter()
