@@ -178,13 +178,69 @@ fn verified(
 fn the_run_summary_and_recommend_give_the_same_advice() {
     use cryptobench_core::Suite;
     let ms = vec![
-        verified("aead", "AES-256-GCM", "openssl", "encrypt", 20_000_000, 5e6, &[]),
-        verified("aead", "AEGIS-256", "libaegis", "encrypt", 20_000_000, 4.9e6, &[]),
-        verified("aead", "AES-256-GCM", "openssl", "encrypt", 1000, 400.0, &[]),
-        verified("aead", "ChaCha20-Poly1305", "libsodium", "encrypt", 1000, 900.0, &[]),
-        verified("ecc", "prime256v1", "openssl", "ecdh", 0, 49_000.0, &[("security_bits", "128")]),
-        verified("ecc", "X25519", "openssl", "ecdh", 0, 50_000.0, &[("security_bits", "128")]),
-        verified("argon2", "Argon2id", "libargon2", "hash", 0, 20e6, &[("m_kib", "16384"), ("t", "1"), ("p", "1")]),
+        verified(
+            "aead",
+            "AES-256-GCM",
+            "openssl",
+            "encrypt",
+            20_000_000,
+            5e6,
+            &[],
+        ),
+        verified(
+            "aead",
+            "AEGIS-256",
+            "libaegis",
+            "encrypt",
+            20_000_000,
+            4.9e6,
+            &[],
+        ),
+        verified(
+            "aead",
+            "AES-256-GCM",
+            "openssl",
+            "encrypt",
+            1000,
+            400.0,
+            &[],
+        ),
+        verified(
+            "aead",
+            "ChaCha20-Poly1305",
+            "libsodium",
+            "encrypt",
+            1000,
+            900.0,
+            &[],
+        ),
+        verified(
+            "ecc",
+            "prime256v1",
+            "openssl",
+            "ecdh",
+            0,
+            49_000.0,
+            &[("security_bits", "128")],
+        ),
+        verified(
+            "ecc",
+            "X25519",
+            "openssl",
+            "ecdh",
+            0,
+            50_000.0,
+            &[("security_bits", "128")],
+        ),
+        verified(
+            "argon2",
+            "Argon2id",
+            "libargon2",
+            "hash",
+            0,
+            20e6,
+            &[("m_kib", "16384"), ("t", "1"), ("p", "1")],
+        ),
     ];
     let mut lines = cryptobench_suite_aead::summary::headline(&ms);
     lines.extend(cryptobench_suite_ecc::EccSuite::default().headline(&ms));
@@ -217,6 +273,14 @@ fn the_run_summary_and_recommend_give_the_same_advice() {
     }
     // The near-tie resolved by rule: AES-256-GCM over AEGIS-256, X25519
     // over P-256, whichever median was lower.
-    assert!(lines[0].starts_with("AEAD, bulk data: AES-256-GCM (openssl)"), "{}", lines[0]);
-    assert!(lines[2].starts_with("Curve, 128-bit: X25519"), "{}", lines[2]);
+    assert!(
+        lines[0].starts_with("AEAD, bulk data: AES-256-GCM (openssl)"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[2].starts_with("Curve, 128-bit: X25519"),
+        "{}",
+        lines[2]
+    );
 }

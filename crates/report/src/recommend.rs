@@ -12,8 +12,8 @@
 //! EC-ElGamal mode, and cites the evidence.
 
 use crate::charts::{is_caution_label, is_peer, throughput_value};
-use cryptobench_core::units::{format_ns, format_rate, format_size};
 use cryptobench_core::advice::{self, Advice};
+use cryptobench_core::units::{format_ns, format_rate, format_size};
 use cryptobench_core::{CaseStatus, CheckOutcome, Measurement, Run, Table};
 
 /// One piece of advice and the measurements behind it.

@@ -101,9 +101,15 @@ fn aead_is_the_fastest_verified_and_never_a_failed_one() {
         "{}",
         r.advice
     );
-    assert!(r.advice.contains("2.00x AES-256-GCM (openssl"), "{}", r.advice);
+    assert!(
+        r.advice.contains("2.00x AES-256-GCM (openssl"),
+        "{}",
+        r.advice
+    );
     assert!(r.advice.contains("this CPU has them"), "{}", r.advice);
-    assert!(r.advice.contains("AES-256-GCM is the interoperable default"));
+    assert!(r
+        .advice
+        .contains("AES-256-GCM is the interoperable default"));
     assert_eq!(r.evidence.len(), 2);
     assert!(r.evidence[0].contains("AEGIS-128L libaegis encrypt"));
 }
@@ -201,7 +207,8 @@ fn curves_come_from_the_curves_for_new_designs() {
     let recs = recommend(&run_of(ms), &[]);
     let r = topic(&recs, "Curve, 128-bit");
     assert!(
-        r.advice.starts_with("prime256v1 (openssl), weighed on keygen"),
+        r.advice
+            .starts_with("prime256v1 (openssl), weighed on keygen"),
         "{}",
         r.advice
     );
@@ -240,9 +247,7 @@ fn argon2_takes_the_most_memory_within_each_target() {
         recs[1].advice
     );
     assert!(
-        recs[2]
-            .advice
-            .starts_with("no measured point fits 10.0 ms"),
+        recs[2].advice.starts_with("no measured point fits 10.0 ms"),
         "{}",
         recs[2].advice
     );

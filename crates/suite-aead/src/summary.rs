@@ -526,7 +526,11 @@ mod fidelity_tests {
         assert_eq!(chacha[7], "+960 ns per message");
         let gcm = t.rows.iter().find(|r| r[0] == "AES-256-GCM").unwrap();
         assert_eq!(gcm[3], "0.950");
-        assert!(gcm[4].starts_with("slower than the peer: 0.950"), "{}", gcm[4]);
+        assert!(
+            gcm[4].starts_with("slower than the peer: 0.950"),
+            "{}",
+            gcm[4]
+        );
         assert_eq!(gcm[5], "-");
         assert_eq!(gcm[7], "-");
         assert!(!t.notes.iter().any(|n| n.contains("negative")));
