@@ -558,7 +558,7 @@ mod tests {
         );
         assert!(
             notes
-                .contains("the seed's own TEST 3 / TEST 5 give 1.82x at 200 KB and 1.69x at 20 MB")
+                .contains("the seed's own TEST 3 / TEST 5 give 1.82x at 200 KB and 1.69x at 20 MB"),
             "{notes}"
         );
         // A ratio whose interval straddles 1.5: inconclusive.
