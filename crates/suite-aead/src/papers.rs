@@ -190,11 +190,15 @@ fn judge_php(
     }
 }
 
+/// A claim, the decision on a measured speed ratio, and the seed's own
+/// figure for that ratio.
+type Claim = (&'static str, fn(&Estimate) -> Verdict, f64);
+
 /// Seed 003's claims: (claim, the decision on a speed ratio, what the
 /// seed's own table gives for it). A band claim ("2-3x") fails above the
 /// band too; "about 20% more" is 1.10-1.30; "more than twice" is >= 2 with
 /// 3% in the claim's favour.
-fn seed003_claims() -> [(&'static str, fn(&Estimate) -> Verdict, f64); 4] {
+fn seed003_claims() -> [Claim; 4] {
     let (gcm, chacha, aegis, aegis256) = (SEED003[0], SEED003[2], SEED003[4], SEED003[5]);
     [
         (
