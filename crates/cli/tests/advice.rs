@@ -274,7 +274,7 @@ fn the_run_summary_and_recommend_give_the_same_advice() {
     // The near-tie resolved by rule: AES-256-GCM over AEGIS-256, X25519
     // over P-256, whichever median was lower.
     assert!(
-        lines[0].starts_with("AEAD, bulk data: AES-256-GCM (openssl)"),
+        lines[0].starts_with("AEAD, bulk data: Use AES-256-GCM (openssl)"),
         "{}",
         lines[0]
     );

@@ -176,7 +176,7 @@ pub fn aead(ms: &[Measurement]) -> Vec<Advice<'_>> {
         let cands = at(bulk);
         if let Some((pick, ties)) = choose(&cands, aead_rule) {
             let mut text = format!(
-                "{} ({}) for bulk data, {} at {}",
+                "Use {} ({}) for bulk data, {} at {}",
                 pick.primitive,
                 pick.backend,
                 bytes_rate(pick),
@@ -217,7 +217,7 @@ pub fn aead(ms: &[Measurement]) -> Vec<Advice<'_>> {
         if let Some((pick, ties)) = choose(&at(small), aead_rule) {
             let per_s = pick.median_ns().map_or(0.0, |t| 1e9 / t);
             let mut text = format!(
-                "{} ({}) for {} messages, {per_s:.0} messages/s",
+                "Use {} ({}) for {} messages, {per_s:.0} messages/s",
                 pick.primitive,
                 pick.backend,
                 format_size(small)

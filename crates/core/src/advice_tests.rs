@@ -44,7 +44,7 @@ fn overlapping_candidates_resolve_by_rule_in_every_run() {
         .map(|l| l.split(" for bulk").next().unwrap().to_string())
         .collect();
     assert_eq!(picks[0], picks[1]);
-    assert_eq!(picks[0], "AEAD, bulk data: AES-256-GCM (openssl)");
+    assert_eq!(picks[0], "AEAD, bulk data: Use AES-256-GCM (openssl)");
     let ms = [
         sealed("AES-256-GCM", 1000.0, 0.05),
         sealed("AEGIS-256", 990.0, 0.05),
@@ -65,7 +65,7 @@ fn a_clearly_faster_candidate_wins_on_speed() {
     let a = super::aead(&ms);
     let line = a[0].line();
     assert!(
-        line.starts_with("AEAD, bulk data: AEGIS-128L (openssl)"),
+        line.starts_with("AEAD, bulk data: Use AEGIS-128L (openssl)"),
         "{line}"
     );
     assert!(line.contains("2.00x AES-256-GCM"), "{line}");
@@ -89,7 +89,10 @@ fn unauthenticated_or_failed_cases_are_never_advised() {
     );
     let ms = vec![failed, ctr, sealed("AES-256-GCM", 1000.0, 0.02)];
     let line = super::aead(&ms)[0].line();
-    assert!(line.starts_with("AEAD, bulk data: AES-256-GCM"), "{line}");
+    assert!(
+        line.starts_with("AEAD, bulk data: Use AES-256-GCM"),
+        "{line}"
+    );
 }
 
 fn curve(prim: &str, op: &str, bits: u32, ns: f64, labels: &[&str]) -> Measurement {

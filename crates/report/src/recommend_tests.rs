@@ -97,7 +97,8 @@ fn aead_is_the_fastest_verified_and_never_a_failed_one() {
     let recs = recommend(&run_of(ms), &[]);
     let r = topic(&recs, "AEAD, bulk data");
     assert!(
-        r.advice.starts_with("AEGIS-128L (libaegis) for bulk data"),
+        r.advice
+            .starts_with("Use AEGIS-128L (libaegis) for bulk data"),
         "{}",
         r.advice
     );

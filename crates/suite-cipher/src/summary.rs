@@ -1,5 +1,6 @@
 //! The suite's own tables: seed 001's TEST 7 ranking (fastest first) per
-//! operation and size, marking the fastest recommended cipher, and the
+//! operation and size, marking the fastest cipher without a security
+//! warning (none is recommended: none authenticates), and the
 //! fidelity ratios against `openssl speed`.
 
 use crate::catalog;
@@ -68,8 +69,9 @@ pub fn ranking(ms: &[Measurement]) -> Vec<Table> {
 }
 
 /// The run summary's cipher lines: at the largest size measured, the
-/// fastest verified cipher and the fastest recommended one (libraries only:
-/// no peer, no PHP), and every cipher that FAILED a check.
+/// fastest verified cipher and the fastest without a security label
+/// (libraries only: no peer, no PHP), pointing to an AEAD for encryption,
+/// and every cipher that FAILED a check.
 pub fn headline(ms: &[Measurement]) -> Vec<String> {
     let mine = || ms.iter().filter(|m| m.suite == "cipher");
     let mut out = Vec::new();
