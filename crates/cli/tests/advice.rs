@@ -147,3 +147,140 @@ fn recommend_and_report_reject_unknown_runs_and_bad_paths_with_exit_2() {
         .code(2)
         .stderr(predicate::str::contains("/nonexistent-dir/r.html"));
 }
+
+/// A verified case with a +-3% interval.
+fn verified(
+    suite: &str,
+    primitive: &str,
+    backend: &str,
+    op: &str,
+    size: u64,
+    median: f64,
+    params: &[(&str, &str)],
+) -> Measurement {
+    let mut spec = CaseSpec::new(suite, primitive, backend, "v", op).size(size);
+    for (k, v) in params {
+        spec = spec.param(k, v);
+    }
+    let mut m = spec.measurement(CaseStatus::Measured, None);
+    m.checks = vec![CheckResult::pass("kat", "")];
+    m.stats = Some(Summary {
+        median,
+        ci95: [median * 0.97, median * 1.03],
+        ops_per_s: 1e9 / median,
+        bytes_per_s: (size > 0).then(|| size as f64 * 1e9 / median),
+        ..Default::default()
+    });
+    m
+}
+
+#[test]
+fn the_run_summary_and_recommend_give_the_same_advice() {
+    use cryptobench_core::Suite;
+    let ms = vec![
+        verified(
+            "aead",
+            "AES-256-GCM",
+            "openssl",
+            "encrypt",
+            20_000_000,
+            5e6,
+            &[],
+        ),
+        verified(
+            "aead",
+            "AEGIS-256",
+            "libaegis",
+            "encrypt",
+            20_000_000,
+            4.9e6,
+            &[],
+        ),
+        verified(
+            "aead",
+            "AES-256-GCM",
+            "openssl",
+            "encrypt",
+            1000,
+            400.0,
+            &[],
+        ),
+        verified(
+            "aead",
+            "ChaCha20-Poly1305",
+            "libsodium",
+            "encrypt",
+            1000,
+            900.0,
+            &[],
+        ),
+        verified(
+            "ecc",
+            "prime256v1",
+            "openssl",
+            "ecdh",
+            0,
+            49_000.0,
+            &[("security_bits", "128")],
+        ),
+        verified(
+            "ecc",
+            "X25519",
+            "openssl",
+            "ecdh",
+            0,
+            50_000.0,
+            &[("security_bits", "128")],
+        ),
+        verified(
+            "argon2",
+            "Argon2id",
+            "libargon2",
+            "hash",
+            0,
+            20e6,
+            &[("m_kib", "16384"), ("t", "1"), ("p", "1")],
+        ),
+    ];
+    let mut lines = cryptobench_suite_aead::summary::headline(&ms);
+    lines.extend(cryptobench_suite_ecc::EccSuite::default().headline(&ms));
+    lines.extend(cryptobench_suite_argon2::report::headline(&ms));
+    let run = Run {
+        schema: SCHEMA.into(),
+        id: "r".into(),
+        started_at: "t".into(),
+        finished_at: None,
+        status: RunStatus::Complete,
+        command: vec![],
+        machine: Fingerprint::default(),
+        fleet: None,
+        measurements: ms.clone(),
+    };
+    let targets: Vec<f64> = cryptobench_suite_argon2::report::HEADLINE_TARGETS_MS
+        .iter()
+        .map(|t| t * 1e6)
+        .collect();
+    let recs = cryptobench_report::recommend::recommend(&run, &targets);
+    // Bulk, small, one curve level, three Argon2id targets.
+    assert_eq!(lines.len(), 6, "{lines:#?}");
+    for line in &lines {
+        let (topic, text) = line.split_once(": ").unwrap();
+        let rec = recs
+            .iter()
+            .find(|r| r.topic == topic)
+            .unwrap_or_else(|| panic!("recommend has no {topic}: {recs:#?}"));
+        assert!(rec.advice.starts_with(text), "{line}\n{}", rec.advice);
+    }
+    // The near-tie resolved by rule: AES-256-GCM over AEGIS-256, X25519
+    // over P-256, whichever median was lower.
+    assert!(
+        lines[0].starts_with("AEAD, bulk data: Use AES-256-GCM (openssl)"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[2].starts_with("Curve, 128-bit: X25519"),
+        "{}",
+        lines[2]
+    );
+}

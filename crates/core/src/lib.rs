@@ -10,6 +10,7 @@
 //! without pulling anything in.
 #![deny(missing_docs)]
 
+pub mod advice;
 pub mod chart;
 pub mod error;
 pub mod input;

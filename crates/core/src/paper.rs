@@ -7,6 +7,7 @@
 use crate::model::Measurement;
 use crate::suite::{RunConfig, Suite};
 use crate::table::Table;
+use crate::verdict::{Estimate, Verdict};
 use crate::Error;
 
 /// One experiment of a seed document.
@@ -20,4 +21,80 @@ pub trait Paper: Send + Sync {
     /// Published table(s) beside this machine's, with conclusions as notes
     /// ("holds here" / "differs here: ...").
     fn render(&self, measurements: &[Measurement]) -> Vec<Table>;
+}
+
+/// Fidelity band: ours / peer within it is "the same work at the same
+/// speed". Below, we are slower than the peer; above, we measured something
+/// faster than the peer's identical calls, which means the two sides do not
+/// do the same work (a faster run of the same EVP calls is not a success).
+pub const FIDELITY_BAND: (f64, f64) = (0.97, 1.03);
+
+/// The two-sided fidelity verdict on `ours / peer` (throughput ratio,
+/// above 1: ours is faster), decided on the interval, with its words.
+pub fn fidelity(ratio: Option<Estimate>) -> (Verdict, String) {
+    let Some(r) = ratio else {
+        return (Verdict::NotMeasured, "not measured".into());
+    };
+    let (lo, hi) = FIDELITY_BAND;
+    let shown = format!("{:.3} (95% {:.3}-{:.3})", r.value, r.lo, r.hi);
+    match r.within(lo, hi, 0.0) {
+        Verdict::Holds => (Verdict::Holds, format!("met: {shown}")),
+        Verdict::Differs if r.hi < lo => (
+            Verdict::Differs,
+            format!("slower than the peer: {shown}, below {lo}"),
+        ),
+        Verdict::Differs => (
+            Verdict::Differs,
+            format!("not the same work: {shown}, above {hi}"),
+        ),
+        Verdict::Inconclusive => (
+            Verdict::Inconclusive,
+            format!("inconclusive: {shown} straddles {lo}-{hi}"),
+        ),
+        Verdict::NotMeasured => (Verdict::NotMeasured, "not measured".into()),
+    }
+}
+
+/// A claim's verdict line: `claim: holds here (detail)`.
+pub fn verdict_line(claim: &str, verdict: Verdict, detail: &str) -> String {
+    if detail.is_empty() {
+        format!("{claim}: {verdict}")
+    } else {
+        format!("{claim}: {verdict} ({detail})")
+    }
+}
+
+/// `1.65x (95% 1.60-1.70)`.
+pub fn show_ratio(r: &Estimate) -> String {
+    format!("{:.2}x (95% {:.2}-{:.2})", r.value, r.lo, r.hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn est(value: f64, lo: f64, hi: f64) -> Estimate {
+        Estimate {
+            value,
+            lo,
+            hi,
+            paired: true,
+        }
+    }
+
+    #[test]
+    fn fidelity_is_two_sided() {
+        assert_eq!(fidelity(Some(est(0.99, 0.98, 1.0))).0, Verdict::Holds);
+        let (v, words) = fidelity(Some(est(1.44, 1.40, 1.48)));
+        assert_eq!(v, Verdict::Differs);
+        assert!(words.starts_with("not the same work"), "{words}");
+        let (v, words) = fidelity(Some(est(0.90, 0.88, 0.92)));
+        assert_eq!(v, Verdict::Differs);
+        assert!(words.starts_with("slower than the peer"), "{words}");
+        // 0.931 on a noisy moment whose interval reaches the band.
+        let (v, words) = fidelity(Some(est(0.931, 0.85, 1.01)));
+        assert_eq!(v, Verdict::Inconclusive);
+        assert!(words.starts_with("inconclusive"), "{words}");
+        assert_eq!(fidelity(None).0, Verdict::NotMeasured);
+    }
 }

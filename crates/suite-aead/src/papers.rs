@@ -15,7 +15,11 @@ use crate::algorithms::by_name;
 use crate::case::Operation;
 use crate::summary::{encrypt_rate, gcm_over_ccm, ops, rate};
 use crate::{AeadSuite, Options, SUITE};
-use cryptobench_core::{units, CaseStatus, Error, Measurement, Paper, RunConfig, Suite, Table};
+use cryptobench_core::paper::{show_ratio, verdict_line};
+use cryptobench_core::verdict::speedup;
+use cryptobench_core::{
+    units, CaseStatus, Error, Estimate, Measurement, Paper, RunConfig, Suite, Table, Verdict,
+};
 
 /// The seed experiments of this suite.
 pub fn papers() -> Vec<Box<dyn Paper>> {
@@ -63,6 +67,17 @@ const SEED003: [(&str, &str, f64, f64); 6] = [
 ];
 
 struct AegisPaper;
+
+/// The (faster, slower, size) pair each of [`seed003_claims`] compares.
+fn seed003_pairs() -> [(&'static str, &'static str, u64); 4] {
+    let (rate, ops) = (crate::SEED003_RATE_BYTES, crate::SEED003_OPS_BYTES);
+    [
+        ("AEGIS-128L", "AES-256-GCM", rate),
+        ("AEGIS-128L", "ChaCha20-Poly1305", rate),
+        ("AEGIS-128L", "AES-256-GCM", ops),
+        ("AEGIS-128L", "AEGIS-256", rate),
+    ]
+}
 
 /// The php backend's name in measurements.
 const PHP: &str = "php";
@@ -118,25 +133,6 @@ fn php_figure(r: &Result<f64, String>, shown: impl Fn(f64) -> String) -> String 
     }
 }
 
-/// The verdict on the PHP figures (the seed's runtime).
-fn php_verdict(
-    claim: &str,
-    measured: Result<f64, String>,
-    ok: impl Fn(f64) -> bool,
-    shown: impl Fn(f64) -> String,
-) -> String {
-    match measured {
-        Ok(x) if ok(x) => format!("{claim}, in PHP: holds here ({})", shown(x)),
-        Ok(x) => format!("{claim}, in PHP: differs here: {}", shown(x)),
-        Err(why) => format!("{claim}, in PHP: {why}"),
-    }
-}
-
-/// `a / b` of two PHP figures, or the first reason one is missing.
-fn php_ratio(a: &Result<f64, String>, b: &Result<f64, String>) -> Result<f64, String> {
-    Ok(a.clone()? / b.clone()?)
-}
-
 /// PHP sodium's (20 MB GB/s, 1 KB ops/s) for `alg`, as seed 003 measured.
 fn php_sodium_figures(ms: &[Measurement], alg: &str) -> (Result<f64, String>, Result<f64, String>) {
     let at = |size: u64, f: fn(&Measurement) -> Option<f64>| {
@@ -147,6 +143,92 @@ fn php_sodium_figures(ms: &[Measurement], alg: &str) -> (Result<f64, String>, Re
         at(crate::SEED003_RATE_BYTES, rate),
         at(crate::SEED003_OPS_BYTES, ops),
     )
+}
+
+/// The libsodium encrypt measurement of `alg` at `size`.
+fn sodium_case<'a>(ms: &'a [Measurement], alg: &str, size: u64) -> Option<&'a Measurement> {
+    ms.iter().find(|m| {
+        m.suite == SUITE
+            && m.primitive == alg
+            && m.backend == "libsodium"
+            && m.operation == "encrypt"
+            && m.input_bytes == size
+            && m.status == CaseStatus::Measured
+    })
+}
+
+/// How much faster `a` runs than `b` at `size` (libsodium, encrypt).
+fn sodium_speedup(ms: &[Measurement], a: &str, b: &str, size: u64) -> Option<Estimate> {
+    speedup(sodium_case(ms, a, size)?, sodium_case(ms, b, size)?)
+}
+
+/// The same from PHP's sodium calls, or why there is none.
+fn php_speedup(ms: &[Measurement], a: &str, b: &str, size: u64) -> Result<Estimate, String> {
+    let at = |alg: &str| php_cell(ms, alg, "sodium_crypto_aead_", "encrypt", size);
+    let (x, y) = (at(a)?, at(b)?);
+    speedup(x, y).ok_or_else(|| "no statistics".to_string())
+}
+
+/// A claim's verdict line on an interval (`claim: holds here (2.16x (95% ...))`).
+fn judge(claim: &str, est: Option<Estimate>, decide: impl Fn(&Estimate) -> Verdict) -> String {
+    match est {
+        None => verdict_line(claim, Verdict::NotMeasured, ""),
+        Some(e) => verdict_line(claim, decide(&e), &show_ratio(&e)),
+    }
+}
+
+/// The same for a PHP figure, or why there is none.
+fn judge_php(
+    claim: &str,
+    est: Result<Estimate, String>,
+    decide: impl Fn(&Estimate) -> Verdict,
+) -> String {
+    let claim = format!("{claim}, in PHP");
+    match est {
+        Ok(e) => verdict_line(&claim, decide(&e), &show_ratio(&e)),
+        Err(why) => format!("{claim}: {why}"),
+    }
+}
+
+/// A claim, the decision on a measured speed ratio, and the seed's own
+/// figure for that ratio.
+type Claim = (&'static str, fn(&Estimate) -> Verdict, f64);
+
+/// Seed 003's claims: (claim, the decision on a speed ratio, what the
+/// seed's own table gives for it). A band claim ("2-3x") fails above the
+/// band too; "about 20% more" is 1.10-1.30; "more than twice" is >= 2 with
+/// 3% in the claim's favour.
+fn seed003_claims() -> [Claim; 4] {
+    let (gcm, chacha, aegis, aegis256) = (SEED003[0], SEED003[2], SEED003[4], SEED003[5]);
+    [
+        (
+            "AEGIS is 2-3x faster than AES-GCM (20 MB)",
+            |e| e.within(2.0, 3.0, 0.05),
+            aegis.2 / gcm.2,
+        ),
+        (
+            "AEGIS is 3-4x faster than ChaCha20-Poly1305 (20 MB)",
+            |e| e.within(3.0, 4.0, 0.05),
+            aegis.2 / chacha.2,
+        ),
+        (
+            "AEGIS does more than twice AES-GCM's operations/s (1 KB)",
+            |e| e.at_least(2.0, 0.03),
+            aegis.3 / gcm.3,
+        ),
+        (
+            "AEGIS-256 costs about 20% more than AEGIS-128L (20 MB)",
+            |e| e.within(1.10, 1.30, 0.0),
+            aegis.2 / aegis256.2,
+        ),
+    ]
+}
+
+/// The seed's own figures against its claim, when they contradict it.
+fn seed_says(claim: &str, decide: fn(&Estimate) -> Verdict, seed: f64) -> Option<String> {
+    (decide(&Estimate::exact(seed)) == Verdict::Differs).then(|| {
+        format!("  the seed's own table gives {seed:.2}x for \"{claim}\": its figures contradict the claim")
+    })
 }
 
 fn sodium_figures(ms: &[Measurement], alg: &str) -> (Option<f64>, Option<f64>) {
@@ -164,19 +246,6 @@ fn sodium_figures(ms: &[Measurement], alg: &str) -> (Option<f64>, Option<f64>) {
         find(crate::SEED003_RATE_BYTES).and_then(rate),
         find(crate::SEED003_OPS_BYTES).and_then(ops),
     )
-}
-
-fn verdict(
-    claim: &str,
-    measured: Option<f64>,
-    ok: impl Fn(f64) -> bool,
-    shown: impl Fn(f64) -> String,
-) -> String {
-    match measured {
-        None => format!("{claim}: not measured here"),
-        Some(x) if ok(x) => format!("{claim}: holds here ({})", shown(x)),
-        Some(x) => format!("{claim}: differs here: {}", shown(x)),
-    }
 }
 
 impl Paper for AegisPaper {
@@ -239,36 +308,10 @@ impl Paper for AegisPaper {
         }
         if php {
             t.note("PHP columns: the php backend's sodium_crypto_aead_*_encrypt, timed inside PHP with hrtime(true), the seed's own calls.");
-            let (gcm, _) = php_sodium_figures(ms, "AES-256-GCM");
-            let (aegis, aegis_ops) = php_sodium_figures(ms, "AEGIS-128L");
-            let (aegis256, _) = php_sodium_figures(ms, "AEGIS-256");
-            let (chacha, _) = php_sodium_figures(ms, "ChaCha20-Poly1305");
-            let (_, gcm_ops) = php_sodium_figures(ms, "AES-256-GCM");
-            let x = |r: f64| format!("{r:.2}x");
-            t.note(php_verdict(
-                "AEGIS is 2-3x faster than AES-GCM (20 MB)",
-                php_ratio(&aegis, &gcm),
-                |r| r >= 2.0,
-                x,
-            ));
-            t.note(php_verdict(
-                "AEGIS is 3-4x faster than ChaCha20-Poly1305 (20 MB)",
-                php_ratio(&aegis, &chacha),
-                |r| r >= 3.0,
-                x,
-            ));
-            t.note(php_verdict(
-                "AEGIS does more than twice AES-GCM's operations/s (1 KB)",
-                php_ratio(&aegis_ops, &gcm_ops),
-                |r| r >= 2.0,
-                x,
-            ));
-            t.note(php_verdict(
-                "AEGIS-256 costs about 20% more than AEGIS-128L",
-                php_ratio(&aegis, &aegis256),
-                |r| (1.05..=1.5).contains(&r),
-                |r| format!("AEGIS-128L is {r:.2}x AEGIS-256"),
-            ));
+            let pairs = seed003_pairs();
+            for ((claim, decide, _), (x, y, size)) in seed003_claims().into_iter().zip(pairs) {
+                t.note(judge_php(claim, php_speedup(ms, x, y, size), decide));
+            }
             let overhead: Vec<String> = SEED003
                 .iter()
                 .filter_map(|(name, ours, _, _)| {
@@ -285,51 +328,21 @@ impl Paper for AegisPaper {
             }
             t.note("Natively (libsodium through the same C calls, no PHP):");
         }
-        let (aegis, aegis_ops) = sodium_figures(ms, "AEGIS-128L");
-        let (aegis256, _) = sodium_figures(ms, "AEGIS-256");
-        let (gcm, gcm_ops) = sodium_figures(ms, "AES-256-GCM");
-        let (chacha, _) = sodium_figures(ms, "ChaCha20-Poly1305");
-        let ratio = |a: Option<f64>, b: Option<f64>| Some(a? / b?);
-        let x = |r: f64| format!("{r:.2}x");
-        t.note(verdict(
-            "AEGIS is 2-3x faster than AES-GCM (20 MB)",
-            ratio(aegis, gcm),
-            |r| r >= 2.0,
-            x,
-        ));
-        let in_cache = |alg: &str| {
-            ms.iter()
-                .filter(|m| m.suite == SUITE && m.primitive == alg && m.backend == "libsodium")
-                .filter(|m| {
-                    m.operation == "encrypt" && m.input_bytes == crate::summary::IN_CACHE_BYTES
-                })
-                .find(|m| m.status == CaseStatus::Measured)
-                .and_then(rate)
-        };
-        t.note(verdict(
-            "  the same at 1 MiB (in cache: CPU-bound, where 20 MB is memory-bound)",
-            ratio(in_cache("AEGIS-128L"), in_cache("AES-256-GCM")),
-            |r| r >= 2.0,
-            x,
-        ));
-        t.note(verdict(
-            "AEGIS is 3-4x faster than ChaCha20-Poly1305 (20 MB)",
-            ratio(aegis, chacha),
-            |r| r >= 3.0,
-            x,
-        ));
-        t.note(verdict(
-            "AEGIS does more than twice AES-GCM's operations/s (1 KB)",
-            ratio(aegis_ops, gcm_ops),
-            |r| r >= 2.0,
-            x,
-        ));
-        t.note(verdict(
-            "AEGIS-256 costs about 20% more than AEGIS-128L",
-            ratio(aegis, aegis256),
-            |r| (1.05..=1.5).contains(&r),
-            |r| format!("AEGIS-128L is {r:.2}x AEGIS-256"),
-        ));
+        for ((claim, decide, seed), (x, y, size)) in
+            seed003_claims().into_iter().zip(seed003_pairs())
+        {
+            t.note(judge(claim, sodium_speedup(ms, x, y, size), decide));
+            if let Some(line) = seed_says(claim, decide, seed) {
+                t.note(line);
+            }
+            if size == crate::SEED003_RATE_BYTES && y == "AES-256-GCM" {
+                t.note(judge(
+                    "  the same at 1 MiB (in cache: CPU-bound, where 20 MB is memory-bound)",
+                    sodium_speedup(ms, x, y, crate::summary::IN_CACHE_BYTES),
+                    decide,
+                ));
+            }
+        }
         t.note(format!(
             "Availability rule (seed 003): AEGIS needs libsodium >= 1.0.19 on x86_64 or aarch64; here: {} on {}, AES-NI {}: {}",
             cryptobench_backends::sodium::version(),
@@ -381,6 +394,30 @@ impl Paper for AegisPaper {
 
 struct GcmVsCcmPaper;
 
+/// Seed 004's "GCM is 3x faster than CCM" as a band: 2-4.5x.
+fn about_three_times(e: &Estimate) -> Verdict {
+    e.within(2.0, 4.5, 0.0)
+}
+
+/// The (GCM, CCM) AES-256 measurements of `backend` and `op` at 10 MiB.
+fn gcm_ccm_cases<'a>(
+    ms: &'a [Measurement],
+    backend: &str,
+    op: &str,
+) -> Option<(&'a Measurement, &'a Measurement)> {
+    let find = |alg: &str| {
+        ms.iter().find(|m| {
+            m.suite == SUITE
+                && m.primitive == alg
+                && m.backend == backend
+                && m.operation == op
+                && m.input_bytes == SEED004_BYTES
+                && m.status == CaseStatus::Measured
+        })
+    };
+    Some((find("AES-256-GCM")?, find("AES-256-CCM")?))
+}
+
 /// Seed 004's message: `random_bytes(1024 * 1024 * 10)`.
 const SEED004_BYTES: u64 = 10 * 1024 * 1024;
 
@@ -404,13 +441,9 @@ impl Paper for GcmVsCcmPaper {
             ["backend", "operation", "GCM GB/s", "CCM GB/s", "GCM / CCM"],
         )
         .right(&[2, 3, 4]);
-        let mut openssl_ratios = Vec::new();
         for backend in ["openssl", "rustcrypto"] {
             for op in ["encrypt", "decrypt"] {
                 if let Some((g, c)) = gcm_over_ccm(ms, 256, backend, op, SEED004_BYTES) {
-                    if backend == "openssl" {
-                        openssl_ratios.push(g / c);
-                    }
                     t.row([
                         backend.to_string(),
                         op.to_string(),
@@ -422,8 +455,6 @@ impl Paper for GcmVsCcmPaper {
             }
         }
         let php = has_php(ms);
-        let mut php_ratios = Vec::new();
-        let mut php_missing = None;
         if php {
             for op in ["encrypt", "decrypt"] {
                 let fig = |alg: &str| {
@@ -432,7 +463,6 @@ impl Paper for GcmVsCcmPaper {
                 };
                 match (fig("AES-256-GCM"), fig("AES-256-CCM")) {
                     (Ok(g), Ok(c)) => {
-                        php_ratios.push(g / c);
                         t.row([
                             "php (openssl_encrypt)".to_string(),
                             op.to_string(),
@@ -450,27 +480,38 @@ impl Paper for GcmVsCcmPaper {
                             "-".into(),
                             "-".into(),
                         ]);
-                        php_missing.get_or_insert(why);
                     }
                 }
             }
-            let php_mean = (!php_ratios.is_empty())
-                .then(|| php_ratios.iter().sum::<f64>() / php_ratios.len() as f64);
-            t.note(php_verdict(
-                "GCM is about 3x faster than CCM (openssl_encrypt, as the seed)",
-                php_mean
-                    .ok_or_else(|| php_missing.clone().unwrap_or_else(|| "not measured".into())),
-                |r| (2.0..=4.5).contains(&r),
-                |r| format!("GCM is {r:.2}x CCM; seed: ~3x"),
+            for op in ["encrypt", "decrypt"] {
+                let at = |alg: &str| php_cell(ms, alg, "openssl_encrypt", op, SEED004_BYTES);
+                let est = at("AES-256-GCM").and_then(|g| {
+                    let c = at("AES-256-CCM")?;
+                    speedup(g, c).ok_or_else(|| "no statistics".to_string())
+                });
+                t.note(judge_php(
+                    &format!("GCM is about 3x faster than CCM ({op}, openssl_encrypt as the seed)"),
+                    est,
+                    about_three_times,
+                ));
+            }
+        }
+        // Each operation on its own: an average would let a slow encrypt
+        // pass on the strength of a fast decrypt.
+        let mut parts = Vec::new();
+        for op in ["encrypt", "decrypt"] {
+            let est = gcm_ccm_cases(ms, "openssl", op).and_then(|(g, c)| speedup(g, c));
+            parts.push(est.map_or(Verdict::NotMeasured, |e| about_three_times(&e)));
+            t.note(judge(
+                &format!("GCM is about 3x faster than CCM (OpenSSL, {op})"),
+                est,
+                about_three_times,
             ));
         }
-        let mean = (!openssl_ratios.is_empty())
-            .then(|| openssl_ratios.iter().sum::<f64>() / openssl_ratios.len() as f64);
-        t.note(verdict(
-            "GCM is about 3x faster than CCM (OpenSSL)",
-            mean,
-            |r| (2.0..=4.5).contains(&r),
-            |r| format!("GCM is {r:.2}x CCM; seed: ~3x"),
+        t.note(verdict_line(
+            "GCM is about 3x faster than CCM (OpenSSL, both operations)",
+            Verdict::all(parts),
+            "",
         ));
         let tamper: Vec<&Measurement> = ms
             .iter()
@@ -597,7 +638,7 @@ mod tests {
         assert!(best.rows.iter().all(|r| r[1] != PHP), "{:?}", best.rows);
         // The native verdicts stay.
         assert!(
-            notes.contains("AEGIS is 2-3x faster than AES-GCM (20 MB): holds here (2.50x)"),
+            notes.contains("AEGIS is 2-3x faster than AES-GCM (20 MB): holds here (2.50x"),
             "{notes}"
         );
     }
@@ -630,7 +671,7 @@ mod tests {
         );
         // PHP: 4.5 / 3.0 = 1.5x, while natively 10 / 4 = 2.5x.
         assert!(
-            notes.contains("AES-GCM (20 MB), in PHP: differs here: 1.50x"),
+            notes.contains("AES-GCM (20 MB), in PHP: differs here (1.50x"),
             "{notes}"
         );
     }
@@ -671,10 +712,119 @@ mod tests {
         assert_eq!(php[0][4], "1.25x");
         let notes = t.notes.join("\n");
         assert!(
-            notes
-                .contains("(openssl_encrypt, as the seed), in PHP: differs here: GCM is 1.25x CCM"),
+            notes.contains("(encrypt, openssl_encrypt as the seed), in PHP: differs here (1.25x"),
             "{notes}"
         );
-        assert!(notes.contains("(OpenSSL): holds here"), "{notes}");
+        assert!(notes.contains("(OpenSSL, encrypt): holds here"), "{notes}");
+        assert!(
+            notes.contains("(OpenSSL, decrypt): not measured"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("(OpenSSL, both operations): not measured"),
+            "{notes}"
+        );
+    }
+
+    /// A case at `gbps` whose time interval is +-`spread`.
+    fn spread(
+        alg: &str,
+        backend: &str,
+        op: &str,
+        size: u64,
+        gbps: f64,
+        spread: f64,
+    ) -> Measurement {
+        let mut m = at(alg, backend, None, op, size, gbps);
+        let s = m.stats.as_mut().unwrap();
+        s.ci95 = [s.median * (1.0 - spread), s.median * (1.0 + spread)];
+        m
+    }
+
+    fn aegis_notes(aegis_gbps: f64, spread_each: f64) -> String {
+        let big = crate::SEED003_RATE_BYTES;
+        let ms = vec![
+            spread("AES-256-GCM", "libsodium", "encrypt", big, 1.0, spread_each),
+            spread(
+                "AEGIS-128L",
+                "libsodium",
+                "encrypt",
+                big,
+                aegis_gbps,
+                spread_each,
+            ),
+        ];
+        AegisPaper.render(&ms)[0].notes.join("\n")
+    }
+
+    #[test]
+    fn aegis_band_claims_have_four_outcomes() {
+        let claim = "AEGIS is 2-3x faster than AES-GCM (20 MB): ";
+        // 8.45x is not "2-3x".
+        assert!(aegis_notes(8.45, 0.01).contains(&format!("{claim}differs here (8.45x")));
+        assert!(aegis_notes(2.5, 0.01).contains(&format!("{claim}holds here (2.50x")));
+        // 3.1x with +-5% on each side straddles the band's edge (3.15).
+        assert!(aegis_notes(3.1, 0.05).contains(&format!("{claim}inconclusive (3.10x")));
+        let none = AegisPaper.render(&[])[0].notes.join("\n");
+        assert!(none.contains(&format!("{claim}not measured")), "{none}");
+    }
+
+    #[test]
+    fn aegis_says_where_the_seed_contradicts_itself() {
+        let notes = AegisPaper.render(&[])[0].notes.join("\n");
+        // 1,925,310 / 1,168,300 ops/s against "more than twice".
+        assert!(
+            notes.contains("the seed's own table gives 1.65x for \"AEGIS does more than twice"),
+            "{notes}"
+        );
+        // 4.99 / 4.61 GB/s against "about 20% more".
+        assert!(
+            notes.contains("gives 1.08x for \"AEGIS-256 costs"),
+            "{notes}"
+        );
+        // 4.99 / 2.31 = 2.16x supports "2-3x".
+        assert!(!notes.contains("for \"AEGIS is 2-3x"), "{notes}");
+    }
+
+    #[test]
+    fn gcm_vs_ccm_judges_each_operation() {
+        let b = SEED004_BYTES;
+        // Encrypt 1.5x (below the band), decrypt 5x: the mean (3.25x)
+        // would pass; each operation on its own does not.
+        let ms = vec![
+            spread("AES-256-GCM", "openssl", "encrypt", b, 3.0, 0.01),
+            spread("AES-256-CCM", "openssl", "encrypt", b, 2.0, 0.01),
+            spread("AES-256-GCM", "openssl", "decrypt", b, 10.0, 0.01),
+            spread("AES-256-CCM", "openssl", "decrypt", b, 2.0, 0.01),
+        ];
+        let notes = GcmVsCcmPaper.render(&ms)[0].notes.join("\n");
+        assert!(
+            notes.contains("(OpenSSL, encrypt): differs here (1.50x"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("(OpenSSL, both operations): differs here"),
+            "{notes}"
+        );
+        // 2.0x with +-3% on each side straddles the band's floor.
+        let ms = vec![
+            spread("AES-256-GCM", "openssl", "encrypt", b, 4.0, 0.03),
+            spread("AES-256-CCM", "openssl", "encrypt", b, 2.0, 0.03),
+            spread("AES-256-GCM", "openssl", "decrypt", b, 6.0, 0.01),
+            spread("AES-256-CCM", "openssl", "decrypt", b, 2.0, 0.01),
+        ];
+        let notes = GcmVsCcmPaper.render(&ms)[0].notes.join("\n");
+        assert!(
+            notes.contains("(OpenSSL, encrypt): inconclusive (2.00x"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("(OpenSSL, decrypt): holds here (3.00x"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("(OpenSSL, both operations): inconclusive"),
+            "{notes}"
+        );
     }
 }

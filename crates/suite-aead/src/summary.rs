@@ -6,6 +6,7 @@
 //! entries and the binary draw the same figures.
 
 use crate::{PEER_BYTES, SEED003_OPS_BYTES, SEED003_RATE_BYTES, SUITE};
+use cryptobench_core::verdict::speedup;
 use cryptobench_core::{units, CaseStatus, Measurement, Table};
 use std::collections::BTreeMap;
 
@@ -283,16 +284,25 @@ pub fn availability_table(ms: &[Measurement]) -> Option<Table> {
     Some(t)
 }
 
-/// The fidelity target: our figure over `openssl speed`'s, same work.
-pub const FIDELITY_TARGET: f64 = 0.97;
+/// The fidelity band: our figure over `openssl speed`'s, same work.
+const FIDELITY_BAND: (f64, f64) = cryptobench_core::paper::FIDELITY_BAND;
 
-/// Rate of the OpenSSL (or peer) measurement of `alg`/`op` at 16 KiB.
-fn at_peer_size(ms: &[Measurement], alg: &str, backend: &str, op: &str) -> Option<f64> {
+/// The OpenSSL (or peer) measurement of `alg`/`op` at 16 KiB.
+fn case_at_peer_size<'a>(
+    ms: &'a [Measurement],
+    alg: &str,
+    backend: &str,
+    op: &str,
+) -> Option<&'a Measurement> {
     ms.iter()
         .filter(|m| m.suite == SUITE && m.backend == backend && m.primitive == alg)
         .filter(|m| m.operation == op && m.input_bytes == PEER_BYTES)
         .find(|m| m.status == CaseStatus::Measured)
-        .and_then(rate)
+}
+
+/// Rate of the OpenSSL (or peer) measurement of `alg`/`op` at 16 KiB.
+fn at_peer_size(ms: &[Measurement], alg: &str, backend: &str, op: &str) -> Option<f64> {
+    case_at_peer_size(ms, alg, backend, op).and_then(rate)
 }
 
 /// OpenSSL through cryptobench against `openssl speed -evp` at 16 KiB.
@@ -304,7 +314,9 @@ fn at_peer_size(ms: &[Measurement], alg: &str, backend: &str, op: &str) -> Optio
 pub fn fidelity_table(ms: &[Measurement]) -> Option<Table> {
     let mut t = Table::new(
         format!(
-            "Fidelity: OpenSSL through cryptobench vs `openssl speed -evp` at 16 KiB (target >= {FIDELITY_TARGET})"
+            "Fidelity: OpenSSL through cryptobench vs `openssl speed -evp` at 16 KiB (target {}-{} on the 95% interval)",
+            FIDELITY_BAND.0,
+            FIDELITY_BAND.1
         ),
         [
             "algorithm",
@@ -327,10 +339,12 @@ pub fn fidelity_table(ms: &[Measurement]) -> Option<Table> {
         let three = |r: Option<f64>| r.map(|r| format!("{r:.3}")).unwrap_or_else(|| "-".into());
         let stream = at_peer_size(ms, alg, "openssl", crate::stream::STREAM);
         let sealed = encrypt_rate(ms, alg, "openssl", PEER_BYTES);
-        let target = match ratio(stream) {
-            Some(r) if r >= FIDELITY_TARGET => "met".to_string(),
-            Some(_) => "missed".to_string(),
-            None => "-".to_string(),
+        let target = match (
+            case_at_peer_size(ms, alg, "openssl", crate::stream::STREAM),
+            case_at_peer_size(ms, alg, PEER, "encrypt"),
+        ) {
+            (Some(ours), Some(peer)) => cryptobench_core::paper::fidelity(speedup(ours, peer)).1,
+            _ => "-".to_string(),
         };
         let adds = match (stream, sealed) {
             (Some(s), Some(e)) => {
@@ -460,34 +474,14 @@ pub fn tables(ms: &[Measurement]) -> Vec<Table> {
     .collect()
 }
 
-/// The one-screen summary: the fastest verified AEAD at the data-rate size
-/// and its ratio to the best AES-256-GCM (seed 003's headline), and the
-/// fastest at 1 KB in operations per second.
+/// The one-screen summary: the AEAD advice `recommend` gives for the same
+/// run (one function for both, `cryptobench_core::advice::aead`), so the
+/// two never name different winners.
 pub fn headline(ms: &[Measurement]) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(size) = rate_size(ms) {
-        if let Some((alg, backend, r)) = fastest(ms, size) {
-            let vs_gcm = best_rate(ms, "AES-256-GCM", size)
-                .map(|(g, b)| format!(", {:.2}x the best AES-256-GCM ({b})", r / g))
-                .unwrap_or_default();
-            out.push(format!(
-                "AEAD: fastest verified at {}: {alg} ({backend}) {}{vs_gcm}",
-                cryptobench_core::units::format_size(size),
-                gbps(r)
-            ));
-        }
-    }
-    let one_kb = measured(ms, "encrypt")
-        .filter(|m| m.input_bytes == 1000)
-        .filter_map(|m| ops(m).map(|o| (m.primitive.clone(), m.backend.clone(), o)))
-        .max_by(|a, b| a.2.total_cmp(&b.2));
-    if let Some((alg, backend, o)) = one_kb {
-        out.push(format!(
-            "AEAD: most operations/s on 1 KB: {alg} ({backend}) {}",
-            cryptobench_core::units::format_ops(o)
-        ));
-    }
-    out
+    cryptobench_core::advice::aead(ms)
+        .iter()
+        .map(|a| a.line())
+        .collect()
 }
 
 #[cfg(test)]
@@ -526,13 +520,17 @@ mod fidelity_tests {
         let t = fidelity_table(&ms).expect("a fidelity table");
         let chacha = t.rows.iter().find(|r| r[0] == "ChaCha20-Poly1305").unwrap();
         assert_eq!(chacha[3], "0.990");
-        assert_eq!(chacha[4], "met");
+        assert!(chacha[4].starts_with("met: 0.990"), "{}", chacha[4]);
         assert_eq!(chacha[6], "0.800");
         // 5 us sealed against 4 us / 0.99 in the loop.
         assert_eq!(chacha[7], "+960 ns per message");
         let gcm = t.rows.iter().find(|r| r[0] == "AES-256-GCM").unwrap();
         assert_eq!(gcm[3], "0.950");
-        assert_eq!(gcm[4], "missed");
+        assert!(
+            gcm[4].starts_with("slower than the peer: 0.950"),
+            "{}",
+            gcm[4]
+        );
         assert_eq!(gcm[5], "-");
         assert_eq!(gcm[7], "-");
         assert!(!t.notes.iter().any(|n| n.contains("negative")));

@@ -468,13 +468,13 @@ fn papers_say_whether_each_claim_holds() {
     let aegis = papers.iter().find(|p| p.name() == "aegis").unwrap();
     let notes = aegis.render(&ms)[0].notes.join("\n");
     assert!(
-        notes.contains("2-3x faster than AES-GCM (20 MB): differs here: 1.50x"),
+        notes.contains("2-3x faster than AES-GCM (20 MB): differs here (1.50x"),
         "{notes}"
     );
     let gcm = papers.iter().find(|p| p.name() == "gcm-vs-ccm").unwrap();
     let notes = gcm.render(&ms)[0].notes.join("\n");
     assert!(
-        notes.contains("about 3x faster than CCM (OpenSSL): holds here"),
+        notes.contains("about 3x faster than CCM (OpenSSL, encrypt): holds here"),
         "{notes}"
     );
     assert_eq!(gcm.suites(&RunConfig::quick()).unwrap().len(), 1);

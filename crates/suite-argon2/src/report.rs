@@ -354,45 +354,13 @@ impl Paper for SeedPaper {
 /// parameters fit a login budget here).
 pub const HEADLINE_TARGETS_MS: [f64; 3] = [250.0, 500.0, 1000.0];
 
-/// For each target time, the measured Argon2id point (library backends
-/// only) with the most memory, then the most passes, whose median fits.
+/// For each target time, the Argon2id advice `recommend` gives for the
+/// same run (one function for both, `cryptobench_core::advice::argon2`).
 pub fn headline(measurements: &[Measurement]) -> Vec<String> {
-    let points: Vec<(&Measurement, u32, u32, u32, f64)> = measurements
-        .iter()
-        .filter(|m| {
-            m.primitive == "Argon2id" && !m.backend.starts_with("peer:") && m.operation == "hash"
-        })
-        .filter_map(|m| {
-            Some((
-                m,
-                num(m, "m_kib")?,
-                num(m, "t")?,
-                num(m, "p")?,
-                m.median_ns()?,
-            ))
-        })
-        .collect();
-    if points.is_empty() {
+    let targets: Vec<f64> = HEADLINE_TARGETS_MS.iter().map(|ms| ms * 1e6).collect();
+    let advice = cryptobench_core::advice::argon2(measurements, &targets);
+    if advice.is_empty() {
         return vec!["Argon2id: no point measured in this run (run `cryptobench argon2 tune --target 500ms`)".into()];
     }
-    HEADLINE_TARGETS_MS
-        .iter()
-        .map(|&target| {
-            let best = points
-                .iter()
-                .filter(|p| p.4 <= target * 1e6)
-                .max_by(|a, b| (a.1, a.2).cmp(&(b.1, b.2)).then(b.4.total_cmp(&a.4)));
-            match best {
-                Some((m, kib, t, lanes, ns)) => format!(
-                    "Argon2id within {target:.0} ms: m={kib} KiB, t={t}, p={lanes} on {} ({:.0} ms measured){}",
-                    m.backend,
-                    ns / 1e6,
-                    // Far under the target means the grid stopped short, not
-                    // that this is the right setting.
-                    if *ns < target * 1e6 / 2.0 { "; the largest point measured, `argon2 tune` finds the setting that fills the time" } else { "" }
-                ),
-                None => format!("Argon2id within {target:.0} ms: no measured point is that fast; see `argon2 tune`"),
-            }
-        })
-        .collect()
+    advice.iter().map(|a| a.line()).collect()
 }

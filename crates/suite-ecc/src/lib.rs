@@ -336,22 +336,13 @@ impl Suite for EccSuite {
         charts::charts(measurements)
     }
 
+    /// The curve advice `recommend` gives for the same run (one function
+    /// for both): curves for new designs per security level, binary curves
+    /// left out, ties resolved by standard status rather than by noise.
     fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
-        let rows = summary::openssl_keygen_rows(measurements);
-        summary::band_winners(&rows)
-            .into_iter()
-            .filter_map(|(band, by_ratio, by_security)| {
-                let r = by_ratio?;
-                let s = by_security.map(|s| s.curve).unwrap_or_default();
-                Some(format!(
-                    "ECC band {} bits: {} ({:.1} us/key, seed ratio {}%); per bit of security: {}",
-                    band.label,
-                    r.curve,
-                    r.time_ns / 1e3,
-                    summary::pct(r.seed_ratio_pct()),
-                    s
-                ))
-            })
+        cryptobench_core::advice::curves(measurements)
+            .iter()
+            .map(|a| a.line())
             .collect()
     }
 }

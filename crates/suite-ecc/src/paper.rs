@@ -15,7 +15,7 @@
 
 use crate::curves::Family;
 use crate::summary::{self, pct, KeygenRow};
-use cryptobench_core::{Error, Measurement, Paper, RunConfig, Suite, Table};
+use cryptobench_core::{Error, Measurement, Paper, RunConfig, Suite, Table, Verdict};
 
 /// Where the figures come from.
 pub const SOURCE: &str =
@@ -183,6 +183,13 @@ fn seed_row(curve: &str) -> Option<SeedRow> {
         .copied()
 }
 
+/// What the seed misprints, and how this paper reads it.
+const SEED_TYPOS: [&str; 3] = [
+    "Table 6 names the family \"C2tmb\" (c2tmb191v1, ...): OpenSSL's c2tnb curves",
+    "Table 11 lists the 224-255 group as \"prime239v1 (v2, v2)\": prime239v1, v2 and v3, as its own text says",
+    "c2pnb176v1 is timed in Table 5 but absent from Table 2, the seed's list of available curves",
+];
+
 /// The seed's experiment: OpenSSL key generation on every curve.
 pub struct EccKeygenPaper;
 
@@ -206,6 +213,70 @@ pub fn ranking_seed() -> Vec<(Family, f64)> {
     let mut out: Vec<(Family, f64)> = seed_tables().iter().map(|t| (t.1, t.3)).collect();
     out.sort_by(|a, b| a.1.total_cmp(&b.1));
     out
+}
+
+/// A family's average seed ratio with its interval: (family, value, lo,
+/// hi), the interval being the average of each curve's ratio at the ends
+/// of its 95% interval. Over the seed's curves only, best first.
+pub fn family_spans(rows: &[KeygenRow]) -> Vec<(Family, f64, f64, f64)> {
+    let mut out: Vec<(Family, f64, f64, f64)> = Family::ALL
+        .into_iter()
+        .filter_map(|f| {
+            let of: Vec<&KeygenRow> = rows
+                .iter()
+                .filter(|r| r.family == f && seed_row(&r.curve).is_some())
+                .collect();
+            if of.is_empty() {
+                return None;
+            }
+            let n = of.len() as f64;
+            let at = |ns: fn(&KeygenRow) -> f64| {
+                of.iter()
+                    .map(|r| r.seed_ratio_pct() * ns(r) / r.time_ns.max(1e-9))
+                    .sum::<f64>()
+                    / n
+            };
+            let lo = at(|r| {
+                if r.ci95[0] > 0.0 {
+                    r.ci95[0].min(r.time_ns)
+                } else {
+                    r.time_ns
+                }
+            });
+            let hi = at(|r| r.ci95[1].max(r.time_ns));
+            Some((f, at(|r| r.time_ns), lo, hi))
+        })
+        .collect();
+    out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.name().cmp(b.0.name())));
+    out
+}
+
+/// `Prime 1.10 (1.08-1.12) = Secp ... < Brainpool ...`: "=" where the
+/// intervals of neighbours overlap (a tie), "<" where they are apart.
+pub fn ranking_with_ties(spans: &[(Family, f64, f64, f64)]) -> String {
+    let mut s = String::new();
+    for (i, x) in spans.iter().enumerate() {
+        if i > 0 {
+            let prev = spans[i - 1];
+            s.push_str(if prev.3 < x.2 { " < " } else { " = " });
+        }
+        s.push_str(&format!(
+            "{} {:.2} ({:.2}-{:.2})",
+            x.0.name(),
+            x.1,
+            x.2,
+            x.3
+        ));
+    }
+    s
+}
+
+/// A verdict line in this paper's style (`holds here: claim (detail)`).
+fn tri(v: Verdict, claim: &str, detail: String) -> String {
+    match v {
+        Verdict::Holds => format!("holds here: {claim} ({detail})"),
+        _ => format!("{v}: {claim}: {detail}"),
+    }
 }
 
 fn verdict(holds: bool, claim: &str, detail: String) -> String {
@@ -239,7 +310,6 @@ fn spearman(xs: &[f64], ys: &[f64]) -> f64 {
 /// The conclusions of the seed, each checked against `rows`.
 pub fn conclusions(rows: &[KeygenRow]) -> Vec<String> {
     let mut out = Vec::new();
-    let here = ranking_here(rows);
     let seed = ranking_seed();
     let names = |r: &[(Family, f64)]| {
         r.iter()
@@ -247,40 +317,58 @@ pub fn conclusions(rows: &[KeygenRow]) -> Vec<String> {
             .collect::<Vec<_>>()
             .join(" < ")
     };
-    if let Some((first, ratio)) = here.first() {
-        out.push(verdict(
-            *first == Family::Prime,
+    // Families are ranked on intervals: two whose intervals overlap are a
+    // tie, never ordered by the second decimal.
+    let spans = family_spans(rows);
+    let span = |f: Family| spans.iter().find(|x| x.0 == f).copied();
+    let faster = |a: Family, b: Family| -> Verdict {
+        match (span(a), span(b)) {
+            (Some(x), Some(y)) if x.3 < y.2 => Verdict::Holds,
+            (Some(x), Some(y)) if y.3 < x.2 => Verdict::Differs,
+            (Some(_), Some(_)) => Verdict::Inconclusive,
+            _ => Verdict::NotMeasured,
+        }
+    };
+    let shown = ranking_with_ties(&spans);
+    if !spans.is_empty() {
+        let others: Vec<Verdict> = spans
+            .iter()
+            .filter(|x| x.0 != Family::Prime)
+            .map(|x| faster(Family::Prime, x.0))
+            .collect();
+        let v = if span(Family::Prime).is_none() || others.is_empty() {
+            Verdict::NotMeasured
+        } else {
+            Verdict::all(others)
+        };
+        out.push(tri(
+            v,
             "Prime curves are the most efficient family",
-            format!(
-                "here {} leads with {} %; ranking here {}",
-                first.name(),
-                pct(*ratio),
-                names(&here)
-            ),
+            format!("ranking here, 95% intervals of the average ratio: {shown}"),
         ));
     }
-    let pos = |f: Family| here.iter().position(|(g, _)| *g == f);
-    if let (Some(p), Some(b), Some(s)) = (
-        pos(Family::Prime),
-        pos(Family::Brainpool),
-        pos(Family::Secp),
-    ) {
-        out.push(verdict(
-            p < b && b < s,
+    if !spans.is_empty() {
+        out.push(tri(
+            Verdict::all([
+                faster(Family::Prime, Family::Brainpool),
+                faster(Family::Brainpool, Family::Secp),
+            ]),
             "Brainpool ranks between Prime and Secp",
-            format!("seed {}; here {}", names(&seed), names(&here)),
+            format!("seed {}; here {shown}", names(&seed)),
         ));
     }
     let binary = [Family::C2pnb, Family::C2tnb, Family::Sect];
-    if here.len() >= 3 {
-        let tail: Vec<Family> = here[here.len() - 3..].iter().map(|(f, _)| *f).collect();
-        out.push(verdict(
-            binary.iter().all(|f| tail.contains(f)),
+    let pairs: Vec<Verdict> = spans
+        .iter()
+        .filter(|x| !binary.contains(&x.0))
+        .flat_map(|x| binary.iter().map(move |b| (x.0, *b)))
+        .map(|(f, b)| faster(f, b))
+        .collect();
+    if spans.len() >= 3 && !pairs.is_empty() {
+        out.push(tri(
+            Verdict::all(pairs),
             "the binary families (C2pnb, C2tnb, Sect) are the least efficient",
-            format!(
-                "the last three here: {}",
-                tail.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
-            ),
+            format!("here {shown}"),
         ));
     }
     let on_seed: Vec<&KeygenRow> = rows
@@ -429,6 +517,13 @@ impl EccKeygenPaper {
         t.note(
             "Here: averages over the seed's curves only, so the two columns rank the same sets.",
         );
+        t.note(format!(
+            "Here with 95% intervals (\"=\" marks a tie: overlapping intervals are not ordered): {}",
+            ranking_with_ties(&family_spans(rows))
+        ));
+        for typo in SEED_TYPOS {
+            t.note(format!("seed typo corrected here: {typo}"));
+        }
         t
     }
 
@@ -612,5 +707,52 @@ mod tests {
         assert_eq!(tables[1].headers.len(), 5);
         assert_eq!(tables[2].headers.len(), 5);
         assert!(!tables[1].notes.iter().any(|n| n.contains("in PHP")));
+    }
+
+    fn row(curve: &str, family: Family, ms: f64, spread: f64) -> KeygenRow {
+        KeygenRow {
+            curve: curve.into(),
+            family,
+            key_bits: 256,
+            security_bits: 128,
+            time_ns: ms * 1e6,
+            mean_ns: ms * 1e6,
+            ci95: [ms * 1e6 * (1.0 - spread), ms * 1e6 * (1.0 + spread)],
+            path: "openssl".into(),
+            labels: vec![],
+        }
+    }
+
+    #[test]
+    fn families_whose_intervals_overlap_are_a_tie() {
+        let claim = "Prime curves are the most efficient family";
+        let line = |rows: &[KeygenRow]| {
+            conclusions(rows)
+                .into_iter()
+                .find(|l| l.contains(claim))
+                .unwrap()
+        };
+        // 0.39 % against 0.41 %, each +-10%: a tie, whichever is lower.
+        for (p, s) in [(1.0, 1.05), (1.05, 1.0)] {
+            let tied = [
+                row("prime256v1", Family::Prime, p, 0.1),
+                row("secp256k1", Family::Secp, s, 0.1),
+            ];
+            let l = line(&tied);
+            assert!(l.starts_with("inconclusive"), "{l}");
+            assert!(l.contains(" = "), "{l}");
+        }
+        let apart = [
+            row("prime256v1", Family::Prime, 1.0, 0.01),
+            row("secp256k1", Family::Secp, 1.5, 0.01),
+        ];
+        let l = line(&apart);
+        assert!(l.starts_with("holds here"), "{l}");
+        assert!(l.contains("Prime 0.39 (0.39-0.39) < Secp"), "{l}");
+        let reversed = [
+            row("prime256v1", Family::Prime, 1.5, 0.01),
+            row("secp256k1", Family::Secp, 1.0, 0.01),
+        ];
+        assert!(line(&reversed).starts_with("differs here"));
     }
 }

@@ -437,9 +437,29 @@ pub fn tables(measurements: &[Measurement]) -> Vec<Table> {
             "openssl speed ecdsap256 sign".to_string(),
             format!("{peer:.0}"),
         ]);
+        // Decided on the interval: a noisy moment is "inconclusive", not
+        // a miss.
+        let peer_case = measurements.iter().find(|m| {
+            m.backend.starts_with("peer:") && m.primitive == "prime256v1" && m.operation == "sign"
+        });
+        let ours_case = measured(measurements)
+            .filter(|m| {
+                m.backend == "openssl" && m.primitive == "prime256v1" && m.operation == "keygen"
+            })
+            .max_by(|a, b| ops(a).total_cmp(&ops(b)));
+        let est = match (ours_case, peer_case) {
+            (Some(o), Some(p)) => cryptobench_core::verdict::speedup(o, p),
+            _ => None,
+        };
+        let verdict = est.map_or(cryptobench_core::Verdict::NotMeasured, |e| {
+            e.at_least(1.0, 0.0)
+        });
         t.note(format!(
-            "keygen / sign = {:.2}x (target >= 1.0: a key generation is one fixed-base multiplication, a signature that plus an inversion)",
-            ours / peer.max(1e-9)
+            "keygen / sign = {}: {verdict} (target >= 1.0: a key generation is one fixed-base multiplication, a signature that plus an inversion)",
+            est.map_or_else(
+                || format!("{:.2}x", ours / peer.max(1e-9)),
+                |e| cryptobench_core::paper::show_ratio(&e)
+            )
         ));
         out.push(t);
     }
@@ -485,4 +505,46 @@ pub fn render_text(t: &Table) -> String {
     }
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod fidelity_tests {
+    use super::*;
+    use cryptobench_core::{CaseSpec, Summary};
+
+    fn case(backend: &str, op: &str, us: f64, spread: f64) -> Measurement {
+        let mut m = CaseSpec::new(crate::SUITE, "prime256v1", backend, "v", op)
+            .measurement(CaseStatus::Measured, None);
+        m.stats = Some(Summary {
+            median: us * 1e3,
+            ci95: [us * 1e3 * (1.0 - spread), us * 1e3 * (1.0 + spread)],
+            ops_per_s: 1e6 / us,
+            ..Summary::default()
+        });
+        m
+    }
+
+    fn note(keygen_us: f64, spread: f64) -> String {
+        let ms = vec![
+            case("peer:openssl-speed", "sign", 20.0, 0.02),
+            case("openssl", "keygen", keygen_us, spread),
+        ];
+        let t = tables(&ms)
+            .into_iter()
+            .find(|t| t.title.starts_with("ecc fidelity"))
+            .expect("a fidelity table");
+        t.notes.join("\n")
+    }
+
+    #[test]
+    fn keygen_over_sign_is_decided_on_the_interval() {
+        assert!(
+            note(10.0, 0.02).contains("2.00x (95% "),
+            "{}",
+            note(10.0, 0.02)
+        );
+        assert!(note(10.0, 0.02).contains(": holds here"));
+        assert!(note(40.0, 0.02).contains(": differs here"));
+        assert!(note(20.0, 0.1).contains(": inconclusive"));
+    }
 }

@@ -1,0 +1,553 @@
+//! One source for every piece of advice.
+//!
+//! The `run` summary lines (each suite's `headline()`) and `recommend` both
+//! call these functions, so they can never name different winners for the
+//! same run. Picking the fastest median flips from run to run when two
+//! candidates are close, so a candidate whose time interval reaches within
+//! [`TIE_MARGIN`] of the fastest one's is *tied* with it, and ties resolve
+//! by a stated rule: security level, then standard and interop status, then
+//! a fixed backend order. Speed decides only between candidates that are
+//! clearly apart.
+
+use crate::model::{is_caution_label, CaseStatus, CheckOutcome, Measurement};
+use crate::units::{format_ns, format_rate, format_size};
+use crate::verdict::{speedup, time_ratio};
+
+/// Two candidates closer than this (relative time, on their intervals)
+/// are tied: the rule decides, not the noise.
+pub const TIE_MARGIN: f64 = 0.05;
+
+/// One piece of advice and the measurements it rests on.
+#[derive(Debug, Clone)]
+pub struct Advice<'a> {
+    /// What the advice is about (`AEAD, bulk data`, `Curve, 128-bit`, ...).
+    pub topic: String,
+    /// The advice, one sentence or a few.
+    pub text: String,
+    /// The measurements it rests on.
+    pub evidence: Vec<&'a Measurement>,
+}
+
+impl Advice<'_> {
+    /// The one-line form printed by `run` (`topic: text`).
+    pub fn line(&self) -> String {
+        format!("{}: {}", self.topic, self.text)
+    }
+}
+
+/// Backends in tie-break order: the widely deployed system libraries first.
+const BACKEND_ORDER: [&str; 6] = [
+    "openssl",
+    "libsodium",
+    "libargon2",
+    "libaegis",
+    "rustcrypto",
+    "libmcrypt",
+];
+
+fn backend_rank(backend: &str) -> usize {
+    BACKEND_ORDER
+        .iter()
+        .position(|b| *b == backend)
+        .unwrap_or(BACKEND_ORDER.len())
+}
+
+/// Measured, every check passed, a library we call (not a peer or PHP).
+pub fn verified(m: &Measurement) -> bool {
+    m.status == CaseStatus::Measured
+        && m.stats.as_ref().is_some_and(|s| s.median > 0.0)
+        && m.checks.iter().all(|c| c.outcome != CheckOutcome::Fail)
+        && !m.backend.starts_with("peer:")
+        && m.backend != "php"
+        && !m.backend.starts_with("php:")
+}
+
+/// Verified and without any security warning.
+pub fn recommendable(m: &Measurement) -> bool {
+    verified(m) && !m.labels.iter().any(|l| is_caution_label(l))
+}
+
+/// `a` is tied with `best` (same work): its time is not clearly above.
+pub fn tied(a: &Measurement, best: &Measurement) -> bool {
+    time_ratio(a, best).is_some_and(|r| r.lo <= 1.0 + TIE_MARGIN)
+}
+
+/// The candidate the rule picks, and every candidate tied with the
+/// fastest. `rule` orders candidates (smaller is preferred); the backend
+/// order and the names break what the rule leaves equal, so the choice is
+/// the same for the same set of tied candidates whatever their medians.
+pub fn choose<'a, K: Ord>(
+    candidates: &[&'a Measurement],
+    rule: impl Fn(&Measurement) -> K,
+) -> Option<(&'a Measurement, Vec<&'a Measurement>)> {
+    let fastest = candidates.iter().copied().min_by(|a, b| {
+        let (ta, tb) = (a.median_ns().unwrap_or(f64::MAX), b.median_ns());
+        ta.total_cmp(&tb.unwrap_or(f64::MAX))
+    })?;
+    let mut ties: Vec<&Measurement> = candidates
+        .iter()
+        .copied()
+        .filter(|m| m.case_key() == fastest.case_key() || tied(m, fastest))
+        .collect();
+    ties.sort_by(|a, b| {
+        (rule(a), backend_rank(&a.backend), &a.backend, &a.primitive).cmp(&(
+            rule(b),
+            backend_rank(&b.backend),
+            &b.backend,
+            &b.primitive,
+        ))
+    });
+    Some((ties[0], ties))
+}
+
+/// Key length in bits an AEAD name carries (ChaCha20 and XChaCha20: 256).
+fn aead_key_bits(name: &str) -> u32 {
+    if name.contains("ChaCha20") {
+        return 256;
+    }
+    name.split('-')
+        .filter_map(|p| p.trim_end_matches('L').parse::<u32>().ok())
+        .next()
+        .unwrap_or(0)
+}
+
+/// Standard and interop status of an AEAD, 0 = most widely specified.
+fn aead_standing(name: &str) -> u32 {
+    if name.ends_with("-GCM") {
+        0 // NIST SP 800-38D, TLS 1.2/1.3
+    } else if name == "ChaCha20-Poly1305" {
+        1 // RFC 8439, TLS 1.3
+    } else if name.ends_with("-GCM-SIV") || name.ends_with("-CCM") {
+        2 // RFC 8452; NIST SP 800-38C
+    } else if name.ends_with("-OCB") || name.starts_with("XChaCha20") {
+        3 // RFC 7253; draft
+    } else if name.starts_with("AEGIS") {
+        4 // CFRG draft, few implementations
+    } else {
+        5
+    }
+}
+
+/// The AEAD tie-break rule: higher key length, then standard status.
+fn aead_rule(m: &Measurement) -> (std::cmp::Reverse<u32>, u32) {
+    (
+        std::cmp::Reverse(aead_key_bits(&m.primitive)),
+        aead_standing(&m.primitive),
+    )
+}
+
+const AEAD_RULE: &str = "ties broken by key length, standard status, backend";
+
+fn names(ms: &[&Measurement]) -> String {
+    ms.iter()
+        .map(|m| format!("{} ({})", m.primitive, m.backend))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn bytes_rate(m: &Measurement) -> String {
+    match m.stats.as_ref() {
+        Some(s) if m.input_bytes > 0 && s.median > 0.0 => {
+            format_rate(m.input_bytes as f64 * 1e9 / s.median)
+        }
+        _ => "-".into(),
+    }
+}
+
+/// AEAD advice: the bulk-data choice at the largest size measured and the
+/// small-message choice at the smallest size of at least 1000 bytes.
+/// Only authenticated ciphers are candidates.
+pub fn aead(ms: &[Measurement]) -> Vec<Advice<'_>> {
+    let enc: Vec<&Measurement> = ms
+        .iter()
+        .filter(|m| m.suite == "aead" && m.operation == "encrypt" && recommendable(m))
+        .collect();
+    let mut sizes: Vec<u64> = enc.iter().map(|m| m.input_bytes).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut out = Vec::new();
+    let at = |size: u64| -> Vec<&Measurement> {
+        enc.iter()
+            .copied()
+            .filter(|m| m.input_bytes == size)
+            .collect()
+    };
+    if let Some(&bulk) = sizes.last() {
+        let cands = at(bulk);
+        if let Some((pick, ties)) = choose(&cands, aead_rule) {
+            let mut text = format!(
+                "Use {} ({}) for bulk data, {} at {}",
+                pick.primitive,
+                pick.backend,
+                bytes_rate(pick),
+                format_size(bulk)
+            );
+            let mut evidence = vec![pick];
+            let gcm = choose(
+                &cands
+                    .iter()
+                    .copied()
+                    .filter(|m| m.primitive == "AES-256-GCM")
+                    .collect::<Vec<_>>(),
+                |_| 0,
+            );
+            if let Some((g, _)) = gcm.filter(|(g, _)| g.primitive != pick.primitive) {
+                if let Some(s) = speedup(pick, g) {
+                    text.push_str(&format!(
+                        ", {:.2}x AES-256-GCM ({}; 95% interval {:.2}-{:.2})",
+                        s.value, g.backend, s.lo, s.hi
+                    ));
+                }
+                evidence.push(g);
+            }
+            push_ties(&mut text, &mut evidence, pick, &ties, AEAD_RULE);
+            out.push(Advice {
+                topic: "AEAD, bulk data".into(),
+                text,
+                evidence,
+            });
+        }
+    }
+    let small = sizes
+        .iter()
+        .copied()
+        .find(|&s| s >= 1000)
+        .or(sizes.first().copied());
+    if let Some(small) = small.filter(|s| Some(s) != sizes.last()) {
+        if let Some((pick, ties)) = choose(&at(small), aead_rule) {
+            let per_s = pick.median_ns().map_or(0.0, |t| 1e9 / t);
+            let mut text = format!(
+                "Use {} ({}) for {} messages, {per_s:.0} messages/s",
+                pick.primitive,
+                pick.backend,
+                format_size(small)
+            );
+            let mut evidence = vec![pick];
+            push_ties(&mut text, &mut evidence, pick, &ties, AEAD_RULE);
+            out.push(Advice {
+                topic: "AEAD, small messages".into(),
+                text,
+                evidence,
+            });
+        }
+    }
+    out
+}
+
+fn push_ties<'a>(
+    text: &mut String,
+    evidence: &mut Vec<&'a Measurement>,
+    pick: &Measurement,
+    ties: &[&'a Measurement],
+    rule: &str,
+) {
+    let others: Vec<&Measurement> = ties
+        .iter()
+        .copied()
+        .filter(|m| m.case_key() != pick.case_key())
+        .collect();
+    if !others.is_empty() {
+        text.push_str(&format!(
+            "; tied within {:.0}% on the intervals with {} ({rule})",
+            TIE_MARGIN * 100.0,
+            names(&others)
+        ));
+        evidence.extend(others);
+    }
+}
+
+/// Security levels of the curve advice: (name, lowest security bits,
+/// highest security bits).
+pub const CURVE_LEVELS: [(&str, u32, u32); 3] = [
+    ("128-bit", 126, 191),
+    ("192-bit", 192, 223),
+    ("256-bit", 224, u32::MAX),
+];
+
+/// Standard and interop status of a curve, 0 = most widely deployed.
+fn curve_standing(name: &str) -> u32 {
+    let n = name.to_ascii_lowercase();
+    match n.as_str() {
+        "x25519" | "ed25519" => 0, // RFC 7748/8032, TLS 1.3 default
+        "prime256v1" | "p-256" | "secp384r1" | "p-384" | "secp521r1" | "p-521" => 1,
+        "x448" | "ed448" => 2,
+        _ if n.starts_with("brainpool") => 3,
+        _ => 4,
+    }
+}
+
+/// Why a curve is kept out of curve advice, if it is.
+fn curve_excluded(m: &Measurement) -> Option<&'static str> {
+    let p = m.primitive.to_ascii_lowercase();
+    let binary = p.starts_with("c2")
+        || p.starts_with("sect")
+        || p.starts_with("oakley-ec2n")
+        || m.labels.iter().any(|l| l.contains("binary curve"));
+    if binary {
+        Some("deprecated binary curve")
+    } else if m
+        .labels
+        .iter()
+        .any(|l| l == "not for new designs" || is_caution_label(l))
+    {
+        Some("not for new designs")
+    } else {
+        None
+    }
+}
+
+/// The operations a curve is used for; keygen alone is the fallback.
+const CURVE_USE_OPS: [&str; 3] = ["ecdh", "sign", "verify"];
+
+/// One curve's cost: the summed medians (and interval ends) of the
+/// operations weighed, at its fastest backend per operation.
+struct CurveCost<'a> {
+    curve: String,
+    ops: Vec<&'a Measurement>,
+    value: f64,
+    lo: f64,
+    hi: f64,
+}
+
+fn curve_cost<'a>(ms: &[&'a Measurement], curve: &str, op_set: &[&str]) -> Option<CurveCost<'a>> {
+    let mut cost = CurveCost {
+        curve: curve.to_string(),
+        ops: Vec::new(),
+        value: 0.0,
+        lo: 0.0,
+        hi: 0.0,
+    };
+    for op in op_set {
+        let cands: Vec<&Measurement> = ms
+            .iter()
+            .copied()
+            .filter(|m| m.primitive == curve && m.operation == *op)
+            .collect();
+        let (m, _) = choose(&cands, |_| 0)?;
+        let s = m.stats.as_ref()?;
+        let (lo, hi) = if s.ci95[0] > 0.0 && s.ci95[1] >= s.ci95[0] {
+            (s.ci95[0].min(s.median), s.ci95[1].max(s.median))
+        } else {
+            (s.median, s.median)
+        };
+        cost.value += s.median;
+        cost.lo += lo;
+        cost.hi += hi;
+        cost.ops.push(m);
+    }
+    Some(cost)
+}
+
+/// Curve advice per security level: the curves of today's designs only,
+/// weighed on ECDH/sign/verify where measured (key generation otherwise),
+/// ties resolved by standard status.
+pub fn curves(ms: &[Measurement]) -> Vec<Advice<'_>> {
+    let ecc: Vec<&Measurement> = ms
+        .iter()
+        .filter(|m| m.suite == "ecc" && verified(m))
+        .collect();
+    let bits = |m: &Measurement| m.param("security_bits").and_then(|b| b.parse::<u32>().ok());
+    let mut out = Vec::new();
+    for (level, lo_bits, hi_bits) in CURVE_LEVELS {
+        let in_level: Vec<&Measurement> = ecc
+            .iter()
+            .copied()
+            .filter(|m| bits(m).is_some_and(|b| (lo_bits..=hi_bits).contains(&b)))
+            .collect();
+        let (kept, left_out): (Vec<&Measurement>, Vec<&Measurement>) = in_level
+            .iter()
+            .copied()
+            .partition(|m| curve_excluded(m).is_none());
+        let mut curves: Vec<String> = kept.iter().map(|m| m.primitive.clone()).collect();
+        curves.sort();
+        curves.dedup();
+        // Each curve on the use operations it has, else on keygen.
+        let costs: Vec<(CurveCost, &str)> = curves
+            .iter()
+            .filter_map(|c| {
+                let has: Vec<&str> = CURVE_USE_OPS
+                    .iter()
+                    .copied()
+                    .filter(|op| kept.iter().any(|m| &m.primitive == c && m.operation == *op))
+                    .collect();
+                if has.is_empty() {
+                    curve_cost(&kept, c, &["keygen"]).map(|k| (k, "key generation"))
+                } else {
+                    curve_cost(&kept, c, &has).map(|k| (k, "use"))
+                }
+            })
+            .collect();
+        // Curves with their use measured outrank keygen-only ones: keygen
+        // alone says little about a handshake or a signature.
+        let weighed_on_use = costs.iter().any(|(_, w)| *w == "use");
+        let costs: Vec<&CurveCost> = costs
+            .iter()
+            .filter(|(_, w)| !weighed_on_use || *w == "use")
+            .map(|(c, _)| c)
+            .collect();
+        let Some(fastest) = costs.iter().min_by(|a, b| a.value.total_cmp(&b.value)) else {
+            continue;
+        };
+        let mut ties: Vec<&CurveCost> = costs
+            .iter()
+            .copied()
+            .filter(|c| c.lo <= fastest.hi * (1.0 + TIE_MARGIN))
+            .collect();
+        ties.sort_by(|a, b| {
+            (curve_standing(&a.curve), &a.curve).cmp(&(curve_standing(&b.curve), &b.curve))
+        });
+        let pick = ties[0];
+        let weighed: Vec<String> = pick
+            .ops
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} {}",
+                    m.operation,
+                    m.median_ns().map_or("-".into(), format_ns)
+                )
+            })
+            .collect();
+        let mut text = format!(
+            "{} ({}), weighed on {}",
+            pick.curve,
+            pick.ops[0].backend,
+            weighed.join(" + ")
+        );
+        let mut evidence: Vec<&Measurement> = pick.ops.clone();
+        let others: Vec<String> = ties
+            .iter()
+            .filter(|c| c.curve != pick.curve)
+            .map(|c| c.curve.clone())
+            .collect();
+        if !others.is_empty() {
+            text.push_str(&format!(
+                "; tied within {:.0}% on the intervals with {} (ties broken by standard status)",
+                TIE_MARGIN * 100.0,
+                others.join(", ")
+            ));
+            for c in ties.iter().filter(|c| c.curve != pick.curve) {
+                evidence.extend(c.ops.iter().copied());
+            }
+        }
+        let mut binary: Vec<String> = left_out
+            .iter()
+            .filter(|m| curve_excluded(m) == Some("deprecated binary curve"))
+            .map(|m| m.primitive.clone())
+            .collect();
+        binary.sort();
+        binary.dedup();
+        if !binary.is_empty() {
+            text.push_str(&format!(
+                "; left out as deprecated binary curves: {}",
+                binary.join(", ")
+            ));
+        }
+        out.push(Advice {
+            topic: format!("Curve, {level}"),
+            text,
+            evidence,
+        });
+    }
+    out
+}
+
+/// A grid whose largest point takes less than this share of a target
+/// stops short of it: the advice says so instead of pretending.
+const GRID_SHORT_SHARE: f64 = 0.25;
+
+fn num(m: &Measurement, k: &str) -> u64 {
+    m.param(k).and_then(|v| v.parse().ok()).unwrap_or(0)
+}
+
+/// Argon2id advice per latency target: the measured point with the most
+/// memory, then passes, then fewest lanes (RFC 9106 section 4) whose whole
+/// interval fits the target; the backend order breaks ties. When even the
+/// grid's largest point is far under the target, the advice says where the
+/// grid stops and points to `cryptobench argon2 tune`.
+pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> {
+    let points: Vec<&Measurement> = ms
+        .iter()
+        .filter(|m| m.suite == "argon2" && m.primitive == "Argon2id" && m.operation == "hash")
+        .filter(|m| recommendable(m))
+        .collect();
+    if points.is_empty() {
+        return Vec::new();
+    }
+    let upper = |m: &Measurement| {
+        m.stats
+            .as_ref()
+            .map_or(f64::MAX, |s| s.ci95[1].max(s.median))
+    };
+    let grid_max_kib = points.iter().map(|m| num(m, "m_kib")).max().unwrap_or(0);
+    let mut out = Vec::new();
+    for &target in targets_ns {
+        let shown = format_ns(target);
+        let flag = shown.replace(' ', "");
+        let pick = points
+            .iter()
+            .copied()
+            .filter(|m| upper(m) <= target)
+            .min_by_key(|m| {
+                (
+                    std::cmp::Reverse(num(m, "m_kib")),
+                    std::cmp::Reverse(num(m, "t")),
+                    num(m, "p"),
+                    backend_rank(&m.backend),
+                    m.backend.clone(),
+                )
+            });
+        let advice = match pick {
+            Some(m) => {
+                let took = m.median_ns().unwrap_or(0.0);
+                let mut text = format!(
+                    "m = {} MiB, t = {}, p = {} ({}), {} per hash",
+                    num(m, "m_kib") / 1024,
+                    num(m, "t"),
+                    num(m, "p"),
+                    m.backend,
+                    format_ns(took)
+                );
+                if num(m, "m_kib") == grid_max_kib && took < target * GRID_SHORT_SHARE {
+                    text.push_str(&format!(
+                        "; the measured grid stops at {} MiB, far below what {shown} allows: \
+                         run `cryptobench argon2 tune --target {flag}` for the setting that fills it",
+                        grid_max_kib / 1024
+                    ));
+                } else {
+                    text.push_str(&format!(
+                        "; `cryptobench argon2 tune --target {flag}` refines it"
+                    ));
+                }
+                Advice {
+                    topic: format!("Argon2id, {shown}"),
+                    text,
+                    evidence: vec![m],
+                }
+            }
+            None => {
+                let quickest = points
+                    .iter()
+                    .copied()
+                    .min_by(|a, b| upper(a).total_cmp(&upper(b)));
+                Advice {
+                    topic: format!("Argon2id, {shown}"),
+                    text: format!(
+                        "no measured point fits {shown} (the cheapest took {}): run \
+                         `cryptobench argon2 tune --target {flag}`",
+                        quickest
+                            .and_then(|m| m.median_ns())
+                            .map_or("-".into(), format_ns)
+                    ),
+                    evidence: quickest.into_iter().collect(),
+                }
+            }
+        };
+        out.push(advice);
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "advice_tests.rs"]
+mod tests;

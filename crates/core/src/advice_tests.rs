@@ -1,0 +1,189 @@
+use super::*;
+use crate::{CaseSpec, Summary};
+
+/// A verified case with median `ns` and a 95% interval of +-`spread`.
+fn case(
+    suite: &str,
+    prim: &str,
+    backend: &str,
+    op: &str,
+    size: u64,
+    ns: f64,
+    spread: f64,
+) -> Measurement {
+    let mut m = CaseSpec::new(suite, prim, backend, "v", op)
+        .size(size)
+        .measurement(CaseStatus::Measured, None);
+    m.stats = Some(Summary {
+        median: ns,
+        ci95: [ns * (1.0 - spread), ns * (1.0 + spread)],
+        ..Summary::default()
+    });
+    m
+}
+
+fn sealed(prim: &str, ns: f64, spread: f64) -> Measurement {
+    case("aead", prim, "openssl", "encrypt", 20_000_000, ns, spread)
+}
+
+#[test]
+fn overlapping_candidates_resolve_by_rule_in_every_run() {
+    // Two runs of the same machine: the medians swap places, the
+    // intervals overlap, the choice stays.
+    let first = vec![
+        sealed("AES-256-GCM", 1000.0, 0.05),
+        sealed("AEGIS-256", 990.0, 0.05),
+    ];
+    let second = vec![
+        sealed("AES-256-GCM", 990.0, 0.05),
+        sealed("AEGIS-256", 1000.0, 0.05),
+    ];
+    let picks: Vec<String> = [first, second]
+        .iter()
+        .map(|ms| super::aead(ms)[0].line())
+        .map(|l| l.split(" for bulk").next().unwrap().to_string())
+        .collect();
+    assert_eq!(picks[0], picks[1]);
+    assert_eq!(picks[0], "AEAD, bulk data: Use AES-256-GCM (openssl)");
+    let ms = [
+        sealed("AES-256-GCM", 1000.0, 0.05),
+        sealed("AEGIS-256", 990.0, 0.05),
+    ];
+    let line = super::aead(&ms)[0].line();
+    assert!(
+        line.contains("tied within 5% on the intervals with AEGIS-256"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_clearly_faster_candidate_wins_on_speed() {
+    let ms = vec![
+        sealed("AES-256-GCM", 2000.0, 0.02),
+        sealed("AEGIS-128L", 1000.0, 0.02),
+    ];
+    let a = super::aead(&ms);
+    let line = a[0].line();
+    assert!(
+        line.starts_with("AEAD, bulk data: Use AEGIS-128L (openssl)"),
+        "{line}"
+    );
+    assert!(line.contains("2.00x AES-256-GCM"), "{line}");
+    assert!(!line.contains("tied"), "{line}");
+}
+
+#[test]
+fn unauthenticated_or_failed_cases_are_never_advised() {
+    let mut failed = sealed("AEGIS-128L", 100.0, 0.01);
+    failed
+        .checks
+        .push(crate::CheckResult::fail("kat", "mismatch"));
+    let ctr = case(
+        "cipher",
+        "AES-128-CTR",
+        "openssl",
+        "encrypt",
+        20_000_000,
+        50.0,
+        0.01,
+    );
+    let ms = vec![failed, ctr, sealed("AES-256-GCM", 1000.0, 0.02)];
+    let line = super::aead(&ms)[0].line();
+    assert!(
+        line.starts_with("AEAD, bulk data: Use AES-256-GCM"),
+        "{line}"
+    );
+}
+
+fn curve(prim: &str, op: &str, bits: u32, ns: f64, labels: &[&str]) -> Measurement {
+    let mut m = case("ecc", prim, "openssl", op, 0, ns, 0.02);
+    m.params.insert("security_bits".into(), bits.to_string());
+    m.labels = labels.iter().map(|l| l.to_string()).collect();
+    m
+}
+
+#[test]
+fn curve_advice_leaves_binary_curves_out_and_weighs_use() {
+    let binary = ["binary curve (removed from TLS 1.3)", "not for new designs"];
+    let ms = vec![
+        curve("c2tnb191v3", "keygen", 95, 10.0, &binary),
+        curve("sect571r1", "keygen", 285, 10.0, &binary),
+        curve("secp521r1", "keygen", 260, 900.0, &[]),
+        curve("X448", "keygen", 224, 100.0, &[]),
+        // X448 generates keys faster, P-521 agrees faster: use decides.
+        curve("secp521r1", "ecdh", 260, 300.0, &[]),
+        curve("X448", "ecdh", 224, 600.0, &[]),
+    ];
+    let advice = curves(&ms);
+    assert_eq!(advice.len(), 1, "{advice:?}");
+    let line = advice[0].line();
+    assert!(
+        line.starts_with("Curve, 256-bit: secp521r1 (openssl), weighed on ecdh"),
+        "{line}"
+    );
+    assert!(
+        line.contains("left out as deprecated binary curves: sect571r1"),
+        "{line}"
+    );
+}
+
+#[test]
+fn curve_ties_go_to_the_standard_curve() {
+    for (a, b) in [(100.0, 101.0), (101.0, 100.0)] {
+        let ms = vec![
+            curve("prime256v1", "ecdh", 128, a, &[]),
+            curve("brainpoolP256r1", "ecdh", 128, b, &[]),
+        ];
+        let line = curves(&ms)[0].line();
+        assert!(line.starts_with("Curve, 128-bit: prime256v1"), "{line}");
+        assert!(
+            line.contains("tied within 5% on the intervals with brainpoolP256r1"),
+            "{line}"
+        );
+    }
+}
+
+fn argon(m_mib: u64, t: u32, ms_taken: f64) -> Measurement {
+    let mut m = case(
+        "argon2",
+        "Argon2id",
+        "libargon2",
+        "hash",
+        0,
+        ms_taken * 1e6,
+        0.02,
+    );
+    m.params.insert("m_kib".into(), (m_mib * 1024).to_string());
+    m.params.insert("t".into(), t.to_string());
+    m.params.insert("p".into(), "1".into());
+    m
+}
+
+#[test]
+fn argon2_says_where_the_grid_stops() {
+    let ms = vec![argon(4, 1, 5.0), argon(16, 1, 20.0), argon(16, 3, 60.0)];
+    let a = argon2(&ms, &[100e6, 2e9, 1e6]);
+    assert!(a[0].text.starts_with("m = 16 MiB, t = 3"), "{}", a[0].text);
+    assert!(a[0].text.contains("refines it"), "{}", a[0].text);
+    assert!(
+        a[1].text.contains("the measured grid stops at 16 MiB"),
+        "{}",
+        a[1].text
+    );
+    assert!(
+        a[1].text.contains("argon2 tune --target 2.00s"),
+        "{}",
+        a[1].text
+    );
+    assert!(
+        a[2].text.starts_with("no measured point fits"),
+        "{}",
+        a[2].text
+    );
+    // A point whose interval reaches past the target does not fit.
+    let mut edge = argon(32, 1, 98.0);
+    edge.stats.as_mut().unwrap().ci95[1] = 103e6;
+    let two = [edge, argon(16, 1, 20.0)];
+    let a = argon2(&two, &[100e6]);
+    assert!(a[0].text.starts_with("m = 16 MiB"), "{}", a[0].text);
+}
