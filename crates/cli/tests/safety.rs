@@ -324,7 +324,13 @@ fn sigterm_keeps_the_run_and_exits_143() {
         .arg(&db)
         // A precision no case reaches keeps every case for its whole 2 s.
         .args(["--time", "2s", "--precision", "0.1", "hash"])
-        .args(["--algorithms", "SHA-256,SHA-512", "--sizes", "64,1KiB", "--no-peer"])
+        .args([
+            "--algorithms",
+            "SHA-256,SHA-512",
+            "--sizes",
+            "64,1KiB",
+            "--no-peer",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -60,6 +60,9 @@ pub fn time_batch(
     Ok((iters, t1.saturating_sub(t0) as f64, cpu))
 }
 
+/// Largest batch calibration tries.
+const MAX_BATCH: u64 = 1 << 40;
+
 /// The batch size a case settled on, and what calibration learned.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Calibration {
@@ -102,7 +105,9 @@ pub fn calibrate(
         // A self-timed case may do more operations than asked (an external
         // tool's own loop): the batch's cost is its wall time, not ops x iters.
         cal.batch_ns = wall;
-        if fixed.is_some() || wall >= min_sample {
+        // A batch that takes no measurable time even at MAX_BATCH (an
+        // operation the compiler removed) must not grow it forever.
+        if fixed.is_some() || wall >= min_sample || iters >= MAX_BATCH {
             if fixed.is_none() {
                 iters = ops;
             }
@@ -113,7 +118,7 @@ pub fn calibrate(
         } else {
             (min_sample / wall * 1.2).clamp(2.0, 10.0)
         };
-        iters = ((iters as f64) * factor).ceil() as u64;
+        iters = (((iters as f64) * factor).ceil() as u64).min(MAX_BATCH);
         if stop_requested() {
             cal.interrupted = true;
             return Ok(cal);
@@ -361,6 +366,21 @@ mod tests {
             s.wall.len() as f64 * per_sample_ms <= 300.0 + per_sample_ms * 2.0
                 || s.wall.len() == 15
         );
+    }
+
+    #[test]
+    fn a_batch_that_takes_no_time_does_not_grow_forever() {
+        struct Nothing;
+        impl Case for Nothing {
+            fn run_batch(&mut self, _: u64) -> Result<(), CaseError> {
+                Ok(())
+            }
+        }
+        let clock = MockClock::default();
+        let mut b = budget();
+        b.warmup = Duration::ZERO;
+        let cal = calibrate(&mut Nothing, &b, &clock).unwrap();
+        assert_eq!(cal.iters, MAX_BATCH);
     }
 
     #[test]

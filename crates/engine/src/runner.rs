@@ -278,15 +278,18 @@ mod tests {
     use cryptobench_core::{Case, CaseError};
 
     fn ready(suite: &str, primitive: &str, op: &str, bytes: u64) -> PlannedCase {
-        struct Nop;
+        struct Nop(u64);
         impl Case for Nop {
-            fn run_batch(&mut self, _: u64) -> Result<(), CaseError> {
+            fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+                for i in 0..iters * 50 {
+                    self.0 = std::hint::black_box(self.0.wrapping_mul(31).wrapping_add(i));
+                }
                 Ok(())
             }
         }
         PlannedCase::ready(
             CaseSpec::new(suite, primitive, "b", "1", op).size(bytes),
-            || Ok(Box::new(Nop) as Box<dyn Case>),
+            || Ok(Box::new(Nop(1)) as Box<dyn Case>),
         )
     }
 
