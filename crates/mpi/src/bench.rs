@@ -192,9 +192,7 @@ fn shared_keys<A: Arithmetic>(
     let text = if world.is_root() {
         let material = match &opts.key_file {
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    Error::usage(format!("cannot read key file {}: {e}", path.display()))
-                })?;
+                let text = cryptobench_core::input::read_file_to_string("key file", path)?;
                 KeyFile::parse(&text)?
             }
             None => Keys::generate(engine.clone(), RngSource::Os)?
@@ -222,9 +220,8 @@ fn messages(world: &World, opts: &MpiBenchOptions) -> Result<Vec<Vec<u8>>, Error
     }
     match &opts.message_file {
         Some(path) => {
-            let data = std::fs::read(path).map_err(|e| {
-                Error::usage(format!("cannot read message file {}: {e}", path.display()))
-            })?;
+            // Bounded like every file a user names (--max-input).
+            let data = cryptobench_core::input::read_file("message file", path)?;
             if data.is_empty() {
                 return Err(Error::usage(format!(
                     "message file {} is empty: accepted 1 or more bytes",
