@@ -15,6 +15,16 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// `--seed`: a whole number, with the accepted range when it is not.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse().map_err(|_| {
+        format!(
+            "'{text}' is not a whole number (accepted: 0 to {})",
+            u64::MAX
+        )
+    })
+}
+
 /// The help heading of the options that shape a measurement.
 const MEASUREMENT: &str = "Measurement options";
 
@@ -82,7 +92,7 @@ pub struct Global {
     #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "LIST")]
     pub backend: Option<String>,
     /// Reproducible randomness (for tests).
-    #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "N")]
+    #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "N", allow_hyphen_values = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Run each case on N threads at once (multi-thread runner).
     #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "N", allow_hyphen_values = true)]
@@ -209,10 +219,15 @@ pub struct CompareArgs {
     /// Candidate run.
     pub candidate: String,
     /// Noise threshold in percent (default 2).
-    #[arg(long, value_name = "PCT", default_value = "2")]
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value = "2",
+        allow_hyphen_values = true
+    )]
     pub threshold: String,
     /// Exit 1 when any case is slower by more than PCT percent.
-    #[arg(long, value_name = "PCT")]
+    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
     pub fail_on_regression: Option<String>,
 }
 

@@ -245,7 +245,10 @@ fn bad_input_on_rank_0_aborts_the_job() {
         2,
         &["--message", "/nonexistent/message.txt", "--mode", "mpi"],
     );
-    failed_with(&job, "rank 0 of 2 failed: cannot read message file");
+    failed_with(
+        &job,
+        "rank 0 of 2 failed: message file /nonexistent/message.txt: cannot read",
+    );
     failed_with(&job, "aborting the MPI job");
 }
 
