@@ -83,6 +83,17 @@ pub struct Run {
 }
 
 impl Run {
+    /// The noise floor this run's canary measured (a fraction), if any.
+    pub fn noise_floor(&self) -> Option<f64> {
+        self.canary()
+            .and_then(|m| m.extra.get(NOISE_FLOOR_KEY).copied())
+    }
+    /// The canary's measurement, when the run timed one.
+    pub fn canary(&self) -> Option<&Measurement> {
+        self.measurements
+            .iter()
+            .find(|m| m.is_canary() && m.status == CaseStatus::Measured)
+    }
     /// True when any measurement carries a failed check.
     pub fn has_failures(&self) -> bool {
         self.measurements

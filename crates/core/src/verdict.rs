@@ -197,8 +197,14 @@ fn same_rounds(a: &Measurement, b: &Measurement) -> Option<Estimate> {
 /// A deterministic bootstrap seed (FNV-1a of a case key), so the same
 /// stored run always gives the same interval.
 pub fn seed_of(key: &str) -> u64 {
-    key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    fnv1a(key.as_bytes())
+}
+
+/// FNV-1a, 64 bits: a cheap, stable hash for seeds and content addresses
+/// (not for anything an attacker chooses).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
     })
 }
 

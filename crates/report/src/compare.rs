@@ -72,23 +72,6 @@ impl RunComparison {
     }
 }
 
-fn floor_of(run: &Run) -> Option<f64> {
-    run.measurements
-        .iter()
-        .find(|m| m.is_canary())
-        .and_then(|m| {
-            m.extra
-                .get(cryptobench_core::model::NOISE_FLOOR_KEY)
-                .copied()
-        })
-}
-
-fn canary_of(run: &Run) -> Option<&Measurement> {
-    run.measurements
-        .iter()
-        .find(|m| m.is_canary() && m.status == CaseStatus::Measured)
-}
-
 /// Pairs the measured cases of two runs by case key and compares them.
 pub fn compare_runs(baseline: &Run, candidate: &Run, threshold: f64) -> Vec<ComparedCase> {
     compare_full(baseline, candidate, threshold).cases
@@ -111,7 +94,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             pairs.push((b, c));
         }
     }
-    let (drift, drift_from_canary) = match (canary_of(baseline), canary_of(candidate)) {
+    let (drift, drift_from_canary) = match (baseline.canary(), candidate.canary()) {
         (Some(b), Some(c)) => (time_ratio(c, b), true),
         _ => {
             let raw: Vec<f64> = pairs
@@ -129,7 +112,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         cases: Vec::new(),
         drift,
         drift_from_canary,
-        floors: (floor_of(baseline), floor_of(candidate)),
+        floors: (baseline.noise_floor(), candidate.noise_floor()),
         threshold,
     };
     let limit = out.effective_threshold();

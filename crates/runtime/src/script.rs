@@ -48,9 +48,7 @@ pub fn cache_root(
 /// FNV-1a, 64 bits: a content address for the directory name. Reuse also
 /// compares the bytes, so a collision costs a rewrite, never a wrong script.
 fn content_hash(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    cryptobench_core::verdict::fnv1a(bytes)
 }
 
 impl EmbeddedScript {
