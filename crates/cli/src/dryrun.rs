@@ -68,9 +68,33 @@ pub fn plan_table(cases: &[PlannedCase], suites: &[Box<dyn Suite>], budget: &Bud
     t
 }
 
-/// Plans `suites` and prints the table.
+/// One planned case as a JSON object: what it is and whether it would run
+/// (the case list `--format json` prints, which plan comparisons diff).
+fn case_json(c: &PlannedCase) -> serde_json::Value {
+    let (setup, reason) = match &c.setup {
+        Setup::Ready(_) => ("ready", ""),
+        Setup::Skipped(r) => ("skipped", r.as_str()),
+        Setup::Unavailable(r) => ("unavailable", r.as_str()),
+    };
+    let s = &c.spec;
+    serde_json::json!({
+        "suite": s.suite, "primitive": s.primitive, "backend": s.backend,
+        "operation": s.operation, "params": s.params, "input_bytes": s.input_bytes,
+        "threads": s.threads, "labels": s.labels, "group": s.group,
+        "setup": setup, "reason": reason,
+    })
+}
+
+/// Plans `suites` and prints the table, or with `--format json` the case
+/// list, one JSON object a line.
 pub fn print_plan(g: &Global, cfg: &RunConfig, suites: &[Box<dyn Suite>]) -> Result<u8> {
     let (cases, _) = app::plan_all(g, cfg, suites)?;
+    if g.format.eq_ignore_ascii_case("json") {
+        for c in &cases {
+            println!("{}", case_json(c));
+        }
+        return Ok(0);
+    }
     println!(
         "{}",
         text::render(&plan_table(&cases, suites, &cfg.budget), false)
