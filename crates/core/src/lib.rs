@@ -30,8 +30,8 @@ pub use model::{
 };
 pub use paper::Paper;
 pub use suite::{
-    Availability, BatchTime, Budget, Case, CaseFactory, CaseSpec, PlannedCase, RunConfig, Setup,
-    Suite, SuiteAction,
+    Availability, BatchTime, Budget, Case, CaseFactory, CaseSpec, Offer, PlannedCase, RunConfig,
+    Setup, Suite, SuiteAction,
 };
 pub use table::{Align, Table};
 pub use verdict::{Estimate, Verdict};

@@ -133,6 +133,30 @@ pub enum Availability {
     Unavailable(String),
 }
 
+/// What one backend does with one algorithm, the same three answers in every
+/// capability registry (AEAD, cipher, digest, key agreement, EC arithmetic).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Offer {
+    /// The library is not about this algorithm at all: no cell is planned.
+    NotOffered,
+    /// The library is about it but cannot run it here (reason shown as an
+    /// unavailable cell: "needs AES-NI", "OpenSSL 3.2+").
+    Unavailable(String),
+    /// It runs.
+    Runs,
+}
+
+impl Offer {
+    /// `Runs` when `offered`, `NotOffered` otherwise.
+    pub fn when(offered: bool) -> Self {
+        if offered {
+            Offer::Runs
+        } else {
+            Offer::NotOffered
+        }
+    }
+}
+
 /// What a case is, before it is built: everything a measurement records
 /// except the numbers.
 #[derive(Debug, Clone, PartialEq)]

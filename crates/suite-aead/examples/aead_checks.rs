@@ -2,17 +2,18 @@
 //!
 //! `cargo run --release -p cryptobench-suite-aead --example aead_checks`
 
+use cryptobench_core::Offer;
 use cryptobench_suite_aead::algorithms::ALGORITHMS;
-use cryptobench_suite_aead::backend::BACKENDS;
+use cryptobench_suite_aead::backend;
 use cryptobench_suite_aead::checks::all_checks;
 
 fn main() {
     let mut failures = 0;
     for alg in ALGORITHMS {
-        for backend in BACKENDS {
+        for &backend in backend::all() {
             match backend.offers(alg) {
-                None => continue,
-                Some(Err(reason)) => {
+                Offer::NotOffered => continue,
+                Offer::Unavailable(reason) => {
                     println!(
                         "{:<27} {:<10} unavailable: {reason}",
                         alg.name,
@@ -20,7 +21,7 @@ fn main() {
                     );
                     continue;
                 }
-                Some(Ok(())) => {}
+                Offer::Runs => {}
             }
             for c in all_checks(alg, backend, alg.default_tag, 0, 42) {
                 if c.outcome == cryptobench_core::CheckOutcome::Fail {

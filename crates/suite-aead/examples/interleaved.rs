@@ -12,7 +12,7 @@
 
 use cryptobench_core::Case;
 use cryptobench_suite_aead::algorithms::{by_name, Algorithm};
-use cryptobench_suite_aead::backend::{Backend, Params, Sealer};
+use cryptobench_suite_aead::backend::{self, Backend, Params, Sealer};
 use cryptobench_suite_aead::checks::CheckCache;
 use cryptobench_suite_aead::stream::StreamCase;
 use std::sync::Arc;
@@ -73,10 +73,10 @@ fn main() {
     for size in [1_048_576usize, 20_000_000] {
         let msg = vec![0x5au8; size];
         let contenders = [
-            ("AEGIS-128L", Backend::LibAegis),
-            ("AEGIS-128L", Backend::Sodium),
-            ("AES-256-GCM", Backend::OpenSsl),
-            ("AES-256-GCM", Backend::Sodium),
+            ("AEGIS-128L", backend::by_name("libaegis").unwrap()),
+            ("AEGIS-128L", backend::by_name("libsodium").unwrap()),
+            ("AES-256-GCM", backend::openssl()),
+            ("AES-256-GCM", backend::by_name("libsodium").unwrap()),
         ];
         let mut best = vec![0f64; contenders.len()];
         let mut copy_best = 0f64;
@@ -132,7 +132,7 @@ fn main() {
         let alg = by_name(name).unwrap();
         let cache = Arc::new(CheckCache::new(1));
         let mut stream = StreamCase::new(alg, 16384, cache).unwrap();
-        let mut s = sealer(alg, Backend::OpenSsl);
+        let mut s = sealer(alg, backend::openssl());
         let msg = vec![1u8; 16384];
         let mut out = vec![0u8; 16384 + 16];
         let (mut peer, mut same, mut sealed) = (0f64, 0f64, 0f64);

@@ -14,7 +14,7 @@
 //! size, so [`CheckCache`] runs them once and every size shares the result.
 
 use crate::algorithms::{Algorithm, Family};
-use crate::backend::{open_vec, seal_vec, Backend, Params, Sealer, BACKENDS};
+use crate::backend::{self, open_vec, seal_vec, Backend, Params, Sealer};
 use crate::vectors::{self, VectorFile, VectorReport};
 use cryptobench_core::CheckResult;
 use std::collections::HashMap;
@@ -302,7 +302,11 @@ pub fn interop(alg: &Algorithm, backend: Backend, tag_len: usize, rng: &mut Rng)
     };
     let mut peers = Vec::new();
     let mut failures = Vec::new();
-    for other in BACKENDS.iter().copied().filter(|b| *b != backend) {
+    for other in backend::all()
+        .iter()
+        .copied()
+        .filter(|b| b.name() != backend.name())
+    {
         let Ok(mut theirs) = other.build(alg, &params) else {
             continue;
         };
@@ -368,7 +372,8 @@ pub fn all_checks(
     results
 }
 
-type Key = (&'static str, Backend, usize, usize);
+/// Algorithm, backend (by name), tag and AAD lengths.
+type Key = (&'static str, &'static str, usize, usize);
 
 /// Runs [`all_checks`] once per algorithm x backend x tag x AAD length and
 /// hands every case of that combination the same results.
@@ -397,7 +402,7 @@ impl CheckCache {
     ) -> Vec<CheckResult> {
         let slot = {
             let mut map = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-            map.entry((alg.name, backend, tag_len, aad_len))
+            map.entry((alg.name, backend.name(), tag_len, aad_len))
                 .or_default()
                 .clone()
         };

@@ -7,11 +7,12 @@
 //! read or parse is a usage error (exit 2) that says why.
 
 use crate::algorithms::{self, Algorithm};
-use crate::backend::BACKENDS;
+use crate::backend;
 use crate::case::{NonceMode, Operation};
 use crate::checks;
 use crate::vectors;
 use crate::{AeadSuite, Options};
+use cryptobench_core::Offer;
 use cryptobench_core::{names, units, Error, RunConfig, SuiteAction};
 use std::path::PathBuf;
 
@@ -172,19 +173,19 @@ pub fn verify_file(file: &vectors::VectorFile, cfg: &RunConfig) -> Result<Vec<Ve
         if !file.groups.iter().any(|g| g.key_bits == alg.key_len * 8) {
             continue;
         }
-        for backend in BACKENDS {
+        for &backend in backend::all() {
             if !cfg.wants_backend(backend.name()) {
                 continue;
             }
             match backend.offers(alg) {
-                None => continue,
-                Some(Err(reason)) => rows.push(VerifyRow {
+                Offer::NotOffered => continue,
+                Offer::Unavailable(reason) => rows.push(VerifyRow {
                     algorithm: alg.name,
                     backend: backend.name(),
                     verdict: "skipped",
                     detail: format!("unavailable: {reason}"),
                 }),
-                Some(Ok(())) => {
+                Offer::Runs => {
                     let report = vectors::run(file, alg, backend);
                     let check = checks::report_check("verify", &report);
                     rows.push(VerifyRow {

@@ -24,11 +24,12 @@ pub mod summary;
 pub mod vectors;
 
 use algorithms::{Algorithm, Family, ALGORITHMS};
-use backend::{Backend, Params, BACKENDS};
+use backend::{Backend, Params};
 use case::{AeadCase, CaseConfig, NonceMode, Operation};
 use checks::CheckCache;
 use cryptobench_core::{
-    BackendInfo, CaseSpec, Error, Measurement, PlannedCase, RunConfig, Setup, Suite, Table,
+    Availability, BackendInfo, CaseSpec, Error, Measurement, Offer, PlannedCase, RunConfig, Setup,
+    Suite, Table,
 };
 use std::sync::Arc;
 
@@ -156,14 +157,14 @@ impl Suite for AeadSuite {
     }
 
     fn backends(&self) -> Vec<BackendInfo> {
-        BACKENDS
+        backend::all()
             .iter()
             .map(|b| BackendInfo {
                 name: b.name().into(),
                 version: b.version(),
-                unavailable: match b {
-                    Backend::Sodium => cryptobench_backends::sodium::init().err(),
-                    _ => None,
+                unavailable: match b.availability() {
+                    Availability::Available => None,
+                    Availability::Unavailable(reason) => Some(reason),
                 },
             })
             .collect()
@@ -184,18 +185,18 @@ impl Suite for AeadSuite {
             let alg: &'static Algorithm = alg;
             let tag = self.options.tag_len.unwrap_or(alg.default_tag);
             let ops = self.operations(cfg, alg);
-            for backend in BACKENDS {
+            for &backend in backend::all() {
                 if !cfg.wants_backend(backend.name()) {
                     continue;
                 }
                 let first = self.spec(alg, backend, Operation::Encrypt, headline, tag);
                 match backend.offers(alg) {
-                    None => continue,
-                    Some(Err(reason)) => {
+                    Offer::NotOffered => continue,
+                    Offer::Unavailable(reason) => {
                         plan.push(PlannedCase::unavailable(first, reason));
                         continue;
                     }
-                    Some(Ok(())) => {}
+                    Offer::Runs => {}
                 }
                 if !alg.tag_lens.contains(&tag) {
                     let allowed: Vec<String> = alg.tag_lens.iter().map(|t| t.to_string()).collect();
@@ -291,7 +292,8 @@ impl AeadSuite {
         cache: &Arc<CheckCache>,
     ) -> Vec<PlannedCase> {
         use cryptobench_engine::peers::{openssl_speed_evp, OPENSSL_SPEED};
-        if !cfg.wants_backend(OPENSSL_SPEED) && !cfg.wants_backend(Backend::OpenSsl.name()) {
+        let openssl = backend::openssl();
+        if !cfg.wants_backend(OPENSSL_SPEED) && !cfg.wants_backend(openssl.name()) {
             return Vec::new();
         }
         // Only beside an OpenSSL case of the same size and operation.
@@ -312,9 +314,9 @@ impl AeadSuite {
                 continue;
             };
             out.push(openssl_speed_evp(SUITE, name, evp, "encrypt", PEER_BYTES));
-            if cfg.wants_backend(Backend::OpenSsl.name()) {
+            if cfg.wants_backend(openssl.name()) {
                 // The peer's own loop, run here: isolates the harness.
-                let backend = Backend::OpenSsl;
+                let backend = openssl;
                 let spec = CaseSpec::new(
                     SUITE,
                     name,

@@ -9,7 +9,6 @@
 //! (target >= 0.97) while "encrypt / peer" shows what a real message costs.
 
 use crate::algorithms::Algorithm;
-use crate::backend::Backend;
 use crate::checks::{CheckCache, Rng};
 use cryptobench_core::{Case, CaseError, CheckResult};
 use openssl::cipher::Cipher;
@@ -58,7 +57,7 @@ impl StreamCase {
 
 impl Case for StreamCase {
     fn checks(&mut self) -> Vec<CheckResult> {
-        self.checks.get(self.alg, Backend::OpenSsl, 16, 0)
+        self.checks.get(self.alg, crate::backend::openssl(), 16, 0)
     }
 
     fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {

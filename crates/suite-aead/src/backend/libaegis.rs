@@ -8,13 +8,14 @@
 //! headers) take separate input and output buffers, which is what the other
 //! backends get too.
 
-use super::{open_parts, seal_parts, zero_ok, Params, Rejected, Sealer, Unsupported};
+use super::{open_parts, seal_parts, zero_ok, AeadBackend, Params, Rejected, Sealer, Unsupported};
 use crate::algorithms::{Algorithm, Family};
+use cryptobench_core::Offer;
 use std::ffi::c_int;
 use std::sync::Once;
 
 /// The `aegis` crate bundles libaegis; its version names both.
-pub(super) const VERSION: &str = "libaegis (aegis crate 0.9.20)";
+const VERSION: &str = "libaegis (aegis crate 0.9.20)";
 
 type EncryptDetached = unsafe extern "C" fn(
     *mut u8,
@@ -71,11 +72,32 @@ fn init() {
     });
 }
 
-pub(super) fn offers(alg: &Algorithm) -> Option<Result<(), String>> {
-    super::is_aegis(alg.family).then_some(Ok(()))
+/// libaegis through the `aegis` crate.
+pub(super) struct LibAegis;
+
+impl AeadBackend for LibAegis {
+    fn name(&self) -> &'static str {
+        "libaegis"
+    }
+
+    fn version(&self) -> String {
+        VERSION.to_string()
+    }
+
+    fn offers(&self, alg: &Algorithm) -> Offer {
+        Offer::when(super::is_aegis(alg.family))
+    }
+
+    fn build_sealer(
+        &self,
+        alg: &Algorithm,
+        p: &Params<'_>,
+    ) -> Result<Box<dyn Sealer>, Unsupported> {
+        build(alg, p)
+    }
 }
 
-pub(super) fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
+fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
     init();
     let (encrypt, decrypt): (EncryptDetached, DecryptDetached) = match alg.family {
         Family::Aegis128L => (aegis128l_encrypt_detached, aegis128l_decrypt_detached),

@@ -1,4 +1,4 @@
-//! One interface over four libraries: [`Sealer`] seals and opens messages
+//! One interface over the AEAD libraries: [`Sealer`] seals and opens messages
 //! with a key fixed when it is built.
 //!
 //! Building a sealer is the key schedule (OpenSSL context with its key,
@@ -9,6 +9,7 @@
 //! planner turns them into "skipped: reason" cells.
 
 use crate::algorithms::{Algorithm, Family};
+use cryptobench_core::{Availability, Offer};
 use std::fmt;
 
 mod libaegis;
@@ -17,73 +18,38 @@ mod rustcrypto;
 mod sodium;
 mod upper_state;
 
-/// The four libraries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Backend {
-    /// System OpenSSL through the EVP interface.
-    OpenSsl,
-    /// Vendored libsodium 1.0.22.
-    Sodium,
-    /// RustCrypto's pure-Rust crates.
-    RustCrypto,
-    /// libaegis through the `aegis` crate.
-    LibAegis,
-}
-
-/// Every backend, in table order.
-pub const BACKENDS: [Backend; 4] = [
-    Backend::OpenSsl,
-    Backend::Sodium,
-    Backend::RustCrypto,
-    Backend::LibAegis,
-];
-
-impl Backend {
+/// One AEAD library: what it offers and how it builds a keyed [`Sealer`].
+/// Adding a library is one module implementing this plus one line in
+/// [`all`]; the planner, the checks and the tests enumerate the registry.
+pub trait AeadBackend: Sync {
     /// Name on the command line and in results.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::OpenSsl => cryptobench_backends::openssl_lib::NAME,
-            Backend::Sodium => cryptobench_backends::sodium::NAME,
-            Backend::RustCrypto => cryptobench_backends::rustcrypto::NAME,
-            Backend::LibAegis => "libaegis",
-        }
-    }
-
+    fn name(&self) -> &'static str;
     /// The library's version string.
-    pub fn version(self) -> String {
-        match self {
-            Backend::OpenSsl => cryptobench_backends::openssl_lib::version(),
-            Backend::Sodium => cryptobench_backends::sodium::version(),
-            Backend::RustCrypto => rustcrypto::VERSION.to_string(),
-            Backend::LibAegis => libaegis::VERSION.to_string(),
-        }
+    fn version(&self) -> String;
+    /// Whether the library can run here at all.
+    fn availability(&self) -> Availability {
+        Availability::Available
     }
-
-    /// Whether this backend implements `alg` here.
-    ///
-    /// `None`: the library is not about this algorithm at all (libaegis and
-    /// AES-GCM), so no cell is planned. `Some(Err(reason))`: a cell worth
-    /// showing as unavailable (OpenSSL 3.0 and AES-GCM-SIV, libsodium's
-    /// AES-256-GCM without AES-NI). `Some(Ok(()))`: it runs.
-    pub fn offers(self, alg: &Algorithm) -> Option<Result<(), String>> {
-        match self {
-            Backend::OpenSsl => openssl_evp::offers(alg),
-            Backend::Sodium => sodium::offers(alg),
-            Backend::RustCrypto => rustcrypto::offers(alg),
-            Backend::LibAegis => libaegis::offers(alg),
-        }
-    }
-
-    /// Builds a sealer with this key (the key schedule).
-    pub fn build(
-        self,
+    /// What it does with `alg`: not about it (libaegis and AES-GCM: no cell
+    /// is planned), unavailable with the reason (OpenSSL 3.0 and
+    /// AES-GCM-SIV, libsodium's AES-256-GCM without AES-NI), or runs.
+    fn offers(&self, alg: &Algorithm) -> Offer;
+    /// Builds a sealer with this key (the key schedule). Called by
+    /// [`AeadBackend::build`] once the algorithm is offered and the key
+    /// length is right.
+    fn build_sealer(
+        &self,
         alg: &Algorithm,
         params: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported> {
+    ) -> Result<Box<dyn Sealer>, Unsupported>;
+
+    /// Builds a sealer after checking that this backend offers `alg` and
+    /// that the key has the algorithm's length.
+    fn build(&self, alg: &Algorithm, params: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
         match self.offers(alg) {
-            Some(Ok(())) => {}
-            Some(Err(reason)) => return Err(Unsupported(reason)),
-            None => {
+            Offer::Runs => {}
+            Offer::Unavailable(reason) => return Err(Unsupported(reason)),
+            Offer::NotOffered => {
                 return Err(Unsupported(format!(
                     "{} does not implement {}",
                     self.name(),
@@ -99,13 +65,38 @@ impl Backend {
                 params.key.len()
             )));
         }
-        match self {
-            Backend::OpenSsl => openssl_evp::build(alg, params),
-            Backend::Sodium => sodium::build(alg, params),
-            Backend::RustCrypto => rustcrypto::build(alg, params),
-            Backend::LibAegis => libaegis::build(alg, params),
-        }
+        self.build_sealer(alg, params)
     }
+}
+
+/// A registered backend.
+pub type Backend = &'static dyn AeadBackend;
+
+impl fmt::Debug for dyn AeadBackend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Every backend, in table order.
+pub fn all() -> &'static [Backend] {
+    &[
+        &openssl_evp::OpenSsl,
+        &sodium::Sodium,
+        &rustcrypto::RustCrypto,
+        &libaegis::LibAegis,
+    ]
+}
+
+/// The OpenSSL backend: the `openssl speed` peer and its stream loop are
+/// OpenSSL's own and are compared with it alone.
+pub fn openssl() -> Backend {
+    &openssl_evp::OpenSsl
+}
+
+/// A backend by its name.
+pub fn by_name(name: &str) -> Option<Backend> {
+    all().iter().copied().find(|b| b.name() == name)
 }
 
 /// What a sealer is built with.

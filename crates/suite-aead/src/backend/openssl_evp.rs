@@ -16,8 +16,11 @@
 //! upper vector state that OpenSSL's Poly1305 code leaves behind
 //! ([`super::upper_state`]); `examples/evp_overhead.rs` times both changes.
 
-use super::{open_parts, seal_parts, upper_state, Params, Rejected, Sealer, Unsupported};
+use super::{
+    open_parts, seal_parts, upper_state, AeadBackend, Params, Rejected, Sealer, Unsupported,
+};
 use crate::algorithms::{Algorithm, Family};
+use cryptobench_core::Offer;
 use foreign_types::ForeignTypeRef;
 use openssl::cipher::{Cipher, CipherRef};
 use openssl::cipher_ctx::CipherCtx;
@@ -41,23 +44,47 @@ extern "C" {
 /// `OSSL_CIPHER_PARAM_AEAD_TAG` ("tag"), NUL-terminated.
 const PARAM_TAG: &[u8] = b"tag\0";
 
-/// What OpenSSL offers; AES-GCM-SIV is looked up at run time (3.2+).
-pub(super) fn offers(alg: &Algorithm) -> Option<Result<(), String>> {
-    match alg.family {
-        Family::Gcm | Family::Ccm | Family::Ocb | Family::ChaChaIetf => Some(Ok(())),
-        Family::GcmSiv => Some(fetch_gcm_siv(alg).map(|_| ())),
-        Family::XChaCha => Some(Err(format!(
-            "{} has no XChaCha20-Poly1305",
-            cryptobench_backends::openssl_lib::version()
-        ))),
-        Family::ChaChaOriginal => Some(Err(
-            "OpenSSL implements only the IETF ChaCha20-Poly1305 (96-bit nonce)".into(),
-        )),
-        Family::Aegis128L | Family::Aegis256 => Some(Err(format!(
-            "{} has no AEGIS",
-            cryptobench_backends::openssl_lib::version()
-        ))),
-        _ => None,
+/// System OpenSSL through the EVP interface.
+pub(super) struct OpenSsl;
+
+impl AeadBackend for OpenSsl {
+    fn name(&self) -> &'static str {
+        cryptobench_backends::openssl_lib::NAME
+    }
+
+    fn version(&self) -> String {
+        cryptobench_backends::openssl_lib::version()
+    }
+
+    /// AES-GCM-SIV is looked up at run time (3.2+).
+    fn offers(&self, alg: &Algorithm) -> Offer {
+        match alg.family {
+            Family::Gcm | Family::Ccm | Family::Ocb | Family::ChaChaIetf => Offer::Runs,
+            Family::GcmSiv => match fetch_gcm_siv(alg) {
+                Ok(_) => Offer::Runs,
+                Err(reason) => Offer::Unavailable(reason),
+            },
+            Family::XChaCha => Offer::Unavailable(format!(
+                "{} has no XChaCha20-Poly1305",
+                cryptobench_backends::openssl_lib::version()
+            )),
+            Family::ChaChaOriginal => Offer::Unavailable(
+                "OpenSSL implements only the IETF ChaCha20-Poly1305 (96-bit nonce)".into(),
+            ),
+            Family::Aegis128L | Family::Aegis256 => Offer::Unavailable(format!(
+                "{} has no AEGIS",
+                cryptobench_backends::openssl_lib::version()
+            )),
+            _ => Offer::NotOffered,
+        }
+    }
+
+    fn build_sealer(
+        &self,
+        alg: &Algorithm,
+        p: &Params<'_>,
+    ) -> Result<Box<dyn Sealer>, Unsupported> {
+        build(alg, p)
     }
 }
 
@@ -112,7 +139,7 @@ fn cipher_for(alg: &Algorithm) -> Result<CipherHandle, Unsupported> {
     Ok(CipherHandle::Static(c))
 }
 
-pub(super) fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
+fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
     let family = alg.family;
     // Tag lengths OpenSSL accepts per mode (its own limits, not the specs').
     let tag_ok = match family {
@@ -422,7 +449,7 @@ impl Sealer for EvpSealer {
 mod tests {
     use super::*;
     use crate::algorithms::by_name;
-    use crate::backend::{open_vec, seal_vec, Backend};
+    use crate::backend::{open_vec, seal_vec};
     use openssl::symm::{self, Cipher as SymmCipher};
 
     /// The `openssl` crate's one-shot API: a reference that goes through
@@ -446,7 +473,7 @@ mod tests {
                     nonce_len: nonce.len(),
                     tag_len,
                 };
-                let mut rc = Backend::RustCrypto.build(alg, &p).unwrap();
+                let mut rc = super::super::rustcrypto::RustCrypto.build(alg, &p).unwrap();
                 return seal_vec(rc.as_mut(), nonce, aad, msg).unwrap();
             }
             "AES-128-OCB" => SymmCipher::aes_128_ocb(),

@@ -6,27 +6,50 @@
 //! unsupported (a skipped Wycheproof group, a skipped benchmark cell) rather
 //! than growing the binary with every combination.
 
-use super::{split_sealed, Params, Rejected, Sealer, Unsupported};
+use super::{split_sealed, AeadBackend, Params, Rejected, Sealer, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use aead::array::Array;
 use aead::consts::{U10, U11, U12, U13, U14, U16, U4, U6, U7, U8, U9};
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit};
 use aes::{Aes128, Aes192, Aes256};
+use cryptobench_core::Offer;
 
 /// The crates and versions behind this backend.
-pub(super) const VERSION: &str =
+const VERSION: &str =
     "RustCrypto aes-gcm 0.11, ccm 0.6, ocb3 0.2, aes-gcm-siv 0.12, chacha20poly1305 0.11";
 
-pub(super) fn offers(alg: &Algorithm) -> Option<Result<(), String>> {
-    match alg.family {
-        Family::Gcm | Family::Ccm | Family::Ocb | Family::GcmSiv => Some(Ok(())),
-        Family::ChaChaIetf | Family::XChaCha => Some(Ok(())),
-        Family::ChaChaOriginal => Some(Err(
-            "chacha20poly1305 implements the IETF and X variants, not the original 64-bit nonce one"
-                .into(),
-        )),
-        _ => None,
+/// RustCrypto's pure-Rust crates.
+pub(super) struct RustCrypto;
+
+impl AeadBackend for RustCrypto {
+    fn name(&self) -> &'static str {
+        cryptobench_backends::rustcrypto::NAME
+    }
+
+    fn version(&self) -> String {
+        VERSION.to_string()
+    }
+
+    fn offers(&self, alg: &Algorithm) -> Offer {
+        match alg.family {
+            Family::Gcm | Family::Ccm | Family::Ocb | Family::GcmSiv => Offer::Runs,
+            Family::ChaChaIetf | Family::XChaCha => Offer::Runs,
+            Family::ChaChaOriginal => Offer::Unavailable(
+                "chacha20poly1305 implements the IETF and X variants, not the original 64-bit \
+                 nonce one"
+                    .into(),
+            ),
+            _ => Offer::NotOffered,
+        }
+    }
+
+    fn build_sealer(
+        &self,
+        alg: &Algorithm,
+        p: &Params<'_>,
+    ) -> Result<Box<dyn Sealer>, Unsupported> {
+        build(alg, p)
     }
 }
 
@@ -152,7 +175,7 @@ macro_rules! ocb {
     };
 }
 
-pub(super) fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
+fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
     let fixed = |nonce: usize| -> Result<(), Unsupported> {
         if p.nonce_len != nonce || p.tag_len != 16 {
             return Err(Unsupported(format!(

@@ -8,8 +8,9 @@
 //! have no key schedule to keep. libsodium's AEGIS has 256-bit tags only,
 //! and its AES-256-GCM exists only on CPUs with AES-NI and PCLMUL.
 
-use super::{open_parts, seal_parts, zero_ok, Params, Rejected, Sealer, Unsupported};
+use super::{open_parts, seal_parts, zero_ok, AeadBackend, Params, Rejected, Sealer, Unsupported};
 use crate::algorithms::{Algorithm, Family};
+use cryptobench_core::{Availability, Offer};
 use libsodium_sys as ffi;
 
 type EncryptDetached = unsafe extern "C" fn(
@@ -45,23 +46,57 @@ pub(crate) fn aes256gcm_available() -> bool {
     unsafe { ffi::crypto_aead_aes256gcm_is_available() == 1 }
 }
 
-pub(super) fn offers(alg: &Algorithm) -> Option<Result<(), String>> {
-    if let Err(e) = cryptobench_backends::sodium::init() {
-        return Some(Err(e));
+/// Vendored libsodium.
+pub(super) struct Sodium;
+
+impl AeadBackend for Sodium {
+    fn name(&self) -> &'static str {
+        cryptobench_backends::sodium::NAME
     }
-    match alg.family {
-        Family::Gcm if alg.key_len == 32 => Some(if aes256gcm_available() {
-            Ok(())
-        } else {
-            Err("libsodium's AES-256-GCM needs AES-NI and PCLMUL (crypto_aead_aes256gcm_is_available() = 0)".into())
-        }),
-        Family::ChaChaIetf | Family::ChaChaOriginal | Family::XChaCha => Some(Ok(())),
-        Family::Aegis128L | Family::Aegis256 => Some(Ok(())),
-        _ => None,
+
+    fn version(&self) -> String {
+        cryptobench_backends::sodium::version()
+    }
+
+    fn availability(&self) -> Availability {
+        match cryptobench_backends::sodium::init() {
+            Ok(()) => Availability::Available,
+            Err(reason) => Availability::Unavailable(reason.to_string()),
+        }
+    }
+
+    fn offers(&self, alg: &Algorithm) -> Offer {
+        if let Availability::Unavailable(reason) = self.availability() {
+            return Offer::Unavailable(reason);
+        }
+        match alg.family {
+            Family::Gcm if alg.key_len == 32 => {
+                if aes256gcm_available() {
+                    Offer::Runs
+                } else {
+                    Offer::Unavailable(
+                        "libsodium's AES-256-GCM needs AES-NI and PCLMUL \
+                         (crypto_aead_aes256gcm_is_available() = 0)"
+                            .into(),
+                    )
+                }
+            }
+            Family::ChaChaIetf | Family::ChaChaOriginal | Family::XChaCha => Offer::Runs,
+            Family::Aegis128L | Family::Aegis256 => Offer::Runs,
+            _ => Offer::NotOffered,
+        }
+    }
+
+    fn build_sealer(
+        &self,
+        alg: &Algorithm,
+        p: &Params<'_>,
+    ) -> Result<Box<dyn Sealer>, Unsupported> {
+        build(alg, p)
     }
 }
 
-pub(super) fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
+fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
     let (nonce_len, tag_len) = match alg.family {
         Family::Gcm => (12, 16),
         Family::ChaChaIetf => (12, 16),
@@ -87,7 +122,7 @@ pub(super) fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, 
     if alg.family == Family::Gcm {
         let mut state = Box::new(ffi::crypto_aead_aes256gcm_state { opaque: [0; 512] });
         // SAFETY: the state is a properly aligned, owned buffer and the key is
-        // 32 bytes (checked by Backend::build).
+        // 32 bytes (checked by backend::build).
         let rc = unsafe { ffi::crypto_aead_aes256gcm_beforenm(&mut *state, p.key.as_ptr()) };
         if rc != 0 {
             return Err(Unsupported("libsodium AES-256-GCM key setup failed".into()));
