@@ -1,10 +1,5 @@
-//! The digest algorithms, their known-answer vectors (source next to each)
-//! and one `Hasher` type over both backends.
-
-use crate::Backend;
-use cryptobench_core::CaseError;
-use openssl::md::Md;
-use openssl::md_ctx::MdCtx;
+//! The digest algorithms and their known-answer vectors (source next to
+//! each); the libraries that compute them are in [`crate::backend`].
 
 /// A known-answer vector.
 pub struct Kat {
@@ -80,62 +75,3 @@ pub static ALGORITHMS: [Algorithm; 4] = [
         fidelity_target: false,
     },
 ];
-
-/// A reusable digest context of one backend.
-pub enum Hasher {
-    /// OpenSSL's EVP_MD_CTX with an EVP_MD fetched once from the provider.
-    OpenSsl(MdCtx, Md),
-    /// RustCrypto SHA-256.
-    Sha256,
-    /// RustCrypto SHA-512.
-    Sha512,
-    /// RustCrypto SHA3-256.
-    Sha3_256,
-    /// RustCrypto BLAKE2b-512.
-    Blake2b512,
-}
-
-impl Hasher {
-    /// A context for `alg` on `backend`.
-    pub fn new(alg: &Algorithm, backend: Backend) -> Result<Self, CaseError> {
-        Ok(match backend {
-            Backend::OpenSsl => {
-                // Fetch the EVP_MD once, as `openssl speed` does: with OpenSSL 3 an
-                // un-fetched digest (EVP_sha256()) is fetched again on every
-                // init, which costs more than hashing a short message.
-                let md = Md::fetch(None, alg.openssl_fetch, None).map_err(|e| {
-                    CaseError::Skipped(format!("this OpenSSL has no {}: {e}", alg.name))
-                })?;
-                let ctx = MdCtx::new().map_err(|e| CaseError::Failed(e.to_string()))?;
-                Hasher::OpenSsl(ctx, md)
-            }
-            Backend::RustCrypto => match alg.name {
-                "SHA-256" => Hasher::Sha256,
-                "SHA-512" => Hasher::Sha512,
-                "SHA3-256" => Hasher::Sha3_256,
-                "BLAKE2b-512" => Hasher::Blake2b512,
-                other => return Err(CaseError::Skipped(format!("RustCrypto: no {other}"))),
-            },
-        })
-    }
-
-    /// Digest of `data` (one complete init-update-final).
-    pub fn digest(&mut self, data: &[u8]) -> Vec<u8> {
-        use sha2::Digest;
-        match self {
-            Hasher::OpenSsl(ctx, md) => {
-                // These calls fail only on allocation or provider errors, which
-                // the known-answer check exposes before anything is timed.
-                let mut out = vec![0u8; md.size()];
-                ctx.digest_init(md).expect("EVP_DigestInit_ex");
-                ctx.digest_update(data).expect("EVP_DigestUpdate");
-                ctx.digest_final(&mut out).expect("EVP_DigestFinal_ex");
-                out
-            }
-            Hasher::Sha256 => sha2::Sha256::digest(data).to_vec(),
-            Hasher::Sha512 => sha2::Sha512::digest(data).to_vec(),
-            Hasher::Sha3_256 => sha3::Sha3_256::digest(data).to_vec(),
-            Hasher::Blake2b512 => blake2::Blake2b512::digest(data).to_vec(),
-        }
-    }
-}

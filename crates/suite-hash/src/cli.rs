@@ -73,14 +73,15 @@ mod tests {
         let mut checked = 0;
         for c in cases
             .iter()
-            .filter(|c| c.spec.backend != "peer:openssl-speed")
+            .filter(|c| c.spec.backend != cryptobench_engine::peers::OPENSSL_SPEED)
         {
             let Setup::Ready(f) = &c.setup else {
                 panic!("{} not ready", c.spec.primitive)
             };
             let checks = f().unwrap().checks();
             assert!(checks.iter().any(|x| x.name.starts_with("kat:")));
-            assert!(checks.iter().any(|x| x.name.starts_with("agree:")));
+            let agreements = checks.iter().filter(|x| x.name.starts_with("agree:"));
+            assert_eq!(agreements.count(), crate::backend::all().len() - 1);
             for x in checks {
                 assert_eq!(
                     x.outcome,
@@ -94,7 +95,11 @@ mod tests {
             }
             checked += 1;
         }
-        assert_eq!(checked, 4 * 2 * crate::QUICK_SIZES.len());
+        let backends = crate::backend::all().len();
+        assert_eq!(
+            checked,
+            crate::ALGORITHMS.len() * backends * crate::QUICK_SIZES.len()
+        );
     }
 
     #[test]
@@ -116,12 +121,5 @@ mod tests {
             ..HashArgs::default()
         })
         .is_err());
-    }
-
-    #[test]
-    fn a_wrong_digest_fails_the_kat() {
-        let alg = &crate::ALGORITHMS[0];
-        let mut h = crate::algorithms::Hasher::new(alg, crate::Backend::RustCrypto).unwrap();
-        assert_ne!(hex::encode(h.digest(b"abd")), alg.vectors[0].digest);
     }
 }

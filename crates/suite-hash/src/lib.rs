@@ -10,14 +10,16 @@
 #![deny(missing_docs)]
 
 mod algorithms;
+pub mod backend;
 pub mod cli;
 
 pub use algorithms::{Algorithm, ALGORITHMS};
+pub use backend::{Backend, DigestBackend, Digester};
 
-use cryptobench_backends::{openssl_lib, rustcrypto};
+use cryptobench_backends::openssl_lib;
 use cryptobench_core::{
-    names, units, BackendInfo, Case, CaseError, CaseSpec, CheckResult, Error, Measurement, Paper,
-    PlannedCase, RunConfig, Suite, Table,
+    names, units, BackendInfo, Case, CaseError, CaseSpec, CheckResult, Error, Measurement, Offer,
+    Paper, PlannedCase, RunConfig, Suite, Table,
 };
 use cryptobench_engine::peers;
 use std::hint::black_box;
@@ -30,39 +32,6 @@ pub const QUICK_SIZES: [u64; 3] = [16, 1024, 16384];
 pub const FIDELITY_SIZE: u64 = 16384;
 /// The one algorithm `--quick` compares with `openssl speed`.
 const QUICK_PEER: &str = "SHA-256";
-
-/// RustCrypto crates in use, for the backend version string.
-const RUSTCRYPTO_CRATES: [(&str, &str); 3] =
-    [("sha2", "0.10"), ("sha3", "0.10"), ("blake2", "0.10")];
-
-/// Which library computes the digest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    /// OpenSSL EVP through the `openssl` crate.
-    OpenSsl,
-    /// The RustCrypto crates.
-    RustCrypto,
-}
-
-impl Backend {
-    /// Both backends.
-    pub const ALL: [Backend; 2] = [Backend::OpenSsl, Backend::RustCrypto];
-
-    /// Backend name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::OpenSsl => openssl_lib::NAME,
-            Backend::RustCrypto => rustcrypto::NAME,
-        }
-    }
-
-    fn info(self) -> BackendInfo {
-        match self {
-            Backend::OpenSsl => openssl_lib::info(),
-            Backend::RustCrypto => rustcrypto::info(&RUSTCRYPTO_CRATES),
-        }
-    }
-}
 
 /// The hash suite with its options.
 #[derive(Debug, Clone, Default)]
@@ -100,7 +69,7 @@ struct DigestCase {
     alg: &'static Algorithm,
     backend: Backend,
     message: Vec<u8>,
-    hasher: algorithms::Hasher,
+    hasher: Box<dyn Digester>,
 }
 
 impl DigestCase {
@@ -109,7 +78,7 @@ impl DigestCase {
         for (i, byte) in message.iter_mut().enumerate() {
             *byte = (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3];
         }
-        let hasher = algorithms::Hasher::new(alg, backend)?;
+        let hasher = backend.build(alg)?;
         Ok(Self {
             alg,
             backend,
@@ -134,28 +103,29 @@ impl Case for DigestCase {
                 },
             ));
         }
-        // Cross-backend agreement on this case's own message.
-        let other = match self.backend {
-            Backend::OpenSsl => Backend::RustCrypto,
-            Backend::RustCrypto => Backend::OpenSsl,
-        };
-        match algorithms::Hasher::new(self.alg, other) {
-            Ok(mut h) => {
-                let (a, b) = (self.hasher.digest(&self.message), h.digest(&self.message));
-                out.push(CheckResult::from_bool(
-                    format!("agree:{}", other.name()),
-                    a == b,
-                    if a == b {
-                        format!("{} bytes, same digest", self.message.len())
-                    } else {
-                        format!("{} vs {}", hex::encode(a), hex::encode(b))
-                    },
-                ));
+        // Agreement with every other backend on this case's own message.
+        for &other in backend::all() {
+            if other.name() == self.backend.name() || other.offers(self.alg) != Offer::Runs {
+                continue;
             }
-            Err(e) => out.push(CheckResult::skipped(
-                format!("agree:{}", other.name()),
-                e.to_string(),
-            )),
+            match other.build(self.alg) {
+                Ok(mut h) => {
+                    let (a, b) = (self.hasher.digest(&self.message), h.digest(&self.message));
+                    out.push(CheckResult::from_bool(
+                        format!("agree:{}", other.name()),
+                        a == b,
+                        if a == b {
+                            format!("{} bytes, same digest", self.message.len())
+                        } else {
+                            format!("{} vs {}", hex::encode(a), hex::encode(b))
+                        },
+                    ));
+                }
+                Err(e) => out.push(CheckResult::skipped(
+                    format!("agree:{}", other.name()),
+                    e.to_string(),
+                )),
+            }
         }
         out
     }
@@ -178,7 +148,7 @@ impl Suite for HashSuite {
     }
 
     fn backends(&self) -> Vec<BackendInfo> {
-        Backend::ALL.iter().map(|b| b.info()).collect()
+        backend::all().iter().map(|&b| backend::info(b)).collect()
     }
 
     fn primitives(&self) -> Vec<String> {
@@ -194,22 +164,17 @@ impl Suite for HashSuite {
         };
         let mut cases = Vec::new();
         for alg in &algorithms {
-            for backend in Backend::ALL
-                .into_iter()
-                .filter(|b| cfg.wants_backend(b.name()))
+            for &backend in backend::all()
+                .iter()
+                .filter(|b| cfg.wants_backend(b.name()) && b.offers(alg) == Offer::Runs)
             {
-                let info = backend.info();
+                let version = backend.version();
                 for &size in &sizes {
-                    let spec = CaseSpec::new(
-                        "hash",
-                        alg.name,
-                        backend.name(),
-                        info.version.clone(),
-                        "digest",
-                    )
-                    .size(size)
-                    .labels(alg.labels.iter().copied())
-                    .threads(cfg.threads);
+                    let spec =
+                        CaseSpec::new("hash", alg.name, backend.name(), version.clone(), "digest")
+                            .size(size)
+                            .labels(alg.labels.iter().copied())
+                            .threads(cfg.threads);
                     let alg: &'static Algorithm = alg;
                     cases.push(PlannedCase::ready(spec, move || {
                         Ok(Box::new(DigestCase::new(alg, backend, size as usize)?)
@@ -331,6 +296,7 @@ pub fn papers() -> Vec<Box<dyn Paper>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cryptobench_core::CheckOutcome;
 
     fn peers_planned(cfg: &RunConfig) -> Vec<String> {
         let cases = HashSuite::default().plan(cfg).unwrap();
@@ -339,6 +305,53 @@ mod tests {
             .filter(|c| c.spec.backend == peers::OPENSSL_SPEED)
             .map(|c| c.spec.primitive.clone())
             .collect()
+    }
+
+    /// A digest that hashes something else: what a broken backend looks like.
+    struct Misdigests(Box<dyn Digester>);
+
+    impl Digester for Misdigests {
+        fn digest(&mut self, data: &[u8]) -> Vec<u8> {
+            let mut altered = data.to_vec();
+            altered.push(0);
+            self.0.digest(&altered)
+        }
+    }
+
+    fn case(alg: &'static Algorithm, backend: Backend, hasher: Box<dyn Digester>) -> DigestCase {
+        DigestCase {
+            alg,
+            backend,
+            message: vec![7; 100],
+            hasher,
+        }
+    }
+
+    #[test]
+    fn a_wrong_digest_fails_the_known_answers_and_the_agreement() {
+        for alg in &ALGORITHMS {
+            for &b in backend::all() {
+                let broken = Box::new(Misdigests(b.build(alg).unwrap()));
+                let checks = case(alg, b, broken).checks();
+                assert!(!checks.is_empty());
+                for c in &checks {
+                    assert_eq!(
+                        c.outcome,
+                        CheckOutcome::Fail,
+                        "{} {}: {c:?}",
+                        alg.name,
+                        b.name()
+                    );
+                }
+                let kat = &checks[0];
+                assert!(
+                    kat.detail
+                        .starts_with(&format!("expected {}, got ", alg.vectors[0].digest)),
+                    "{}",
+                    kat.detail
+                );
+            }
+        }
     }
 
     #[test]
