@@ -10,8 +10,11 @@ const CRATES: [(&str, &str); 3] = [("sha2", "0.10"), ("sha3", "0.10"), ("blake2"
 /// The RustCrypto crates.
 pub(super) struct RustCrypto;
 
+/// A one-shot digest function.
+type DigestFn = fn(&[u8]) -> Vec<u8>;
+
 /// One RustCrypto digest type per algorithm, found by name.
-fn digest_fn(alg: &Algorithm) -> Option<fn(&[u8]) -> Vec<u8>> {
+fn digest_fn(alg: &Algorithm) -> Option<DigestFn> {
     use sha2::Digest;
     Some(match alg.name {
         "SHA-256" => |d| sha2::Sha256::digest(d).to_vec(),
@@ -43,7 +46,7 @@ impl DigestBackend for RustCrypto {
 }
 
 /// The crates' one-shot `digest` (no context to keep).
-struct Stateless(fn(&[u8]) -> Vec<u8>);
+struct Stateless(DigestFn);
 
 impl Digester for Stateless {
     fn digest(&mut self, data: &[u8]) -> Vec<u8> {
