@@ -74,6 +74,53 @@ pub struct Workload {
     pub efficiency: f64,
 }
 
+/// The figures one `mpi`-mode run records for an operation (the
+/// measurement's `wall_s`, `compute_s` and `pack_s`), seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RankRun {
+    /// Wall time of the whole operation.
+    pub wall_s: f64,
+    /// Rank 0's encryption or decryption work.
+    pub compute_s: f64,
+    /// Rank 0's packing and unpacking.
+    pub pack_s: f64,
+}
+
+impl RankRun {
+    /// The time a rank is busy with its share.
+    fn busy_s(&self) -> f64 {
+        self.compute_s + self.pack_s
+    }
+}
+
+impl Workload {
+    /// The workload of one operation from a 1-rank run and a `ranks`-rank
+    /// run of the same message on one machine: the serial fraction is the
+    /// 1-rank time outside the busy work; the efficiency E compares the
+    /// many-rank busy time of the largest share with that share of the
+    /// 1-rank busy time (on separate hosts E would be 1).
+    pub fn from_runs(
+        one: RankRun,
+        many: RankRun,
+        ranks: usize,
+        units: usize,
+        chars: usize,
+        bytes_per_char: f64,
+        collectives: usize,
+    ) -> Self {
+        let share = units.div_ceil(ranks.max(1)) as f64 / units.max(1) as f64;
+        Workload {
+            t1_s: one.wall_s,
+            serial_fraction: ((one.wall_s - one.busy_s()) / one.wall_s).clamp(0.0, 1.0),
+            chars,
+            units,
+            bytes_per_char,
+            collectives,
+            efficiency: one.busy_s() * share / many.busy_s(),
+        }
+    }
+}
+
 /// The model's time for `hosts` ranks, seconds.
 pub fn predict_time(w: &Workload, net: &Network, hosts: usize) -> f64 {
     let p = hosts.max(1);
@@ -176,6 +223,44 @@ mod tests {
         let transfer = 67.0 * 65536.0 * 63.0 / 64.0 / 117e6;
         let expected = 2.0 / (2.0 / 64.0 + transfer + 2.0 * 6.0 * 50e-6);
         assert!((g - expected).abs() < 1e-9, "{g} vs {expected}");
+    }
+
+    /// The 2-rank prediction from two recorded runs, worked by hand: what the
+    /// live check (scripts/mpi-model-check) does with fresh figures.
+    #[test]
+    fn two_rank_prediction_from_recorded_runs() {
+        let one = RankRun {
+            wall_s: 0.40,
+            compute_s: 0.36,
+            pack_s: 0.02,
+        };
+        let two = RankRun {
+            wall_s: 0.23,
+            compute_s: 0.20,
+            pack_s: 0.01,
+        };
+        let w = Workload::from_runs(one, two, 2, 4096, 4096, 67.0, 2);
+        // Serial fraction: (0.40 - 0.38) / 0.40; E: (0.38 / 2) / 0.21.
+        assert!((w.serial_fraction - 0.05).abs() < 1e-12, "{w:?}");
+        assert!((w.efficiency - 0.19 / 0.21).abs() < 1e-12, "{w:?}");
+        let net = Network::SHARED_MEMORY;
+        let expected = 0.40 * 0.05
+            + 0.40 * 0.95 * 0.5 / (0.19 / 0.21)
+            + 67.0 * 4096.0 * 0.5 / net.bandwidth_bytes_per_s
+            + 2.0 * 1.0 * net.latency_s;
+        let predicted = predict_time(&w, &net, 2);
+        assert!(
+            (predicted - expected).abs() < 1e-12,
+            "{predicted} vs {expected}"
+        );
+        // 0.02 + 0.21 + 27 us + 2 us: within 1% of the 2-rank wall time.
+        assert!(
+            (predicted - two.wall_s).abs() / two.wall_s < 0.01,
+            "{predicted}"
+        );
+        // An odd number of units: the larger share sets E.
+        let uneven = Workload::from_runs(one, two, 2, 3, 3, 67.0, 2);
+        assert!((uneven.efficiency - 0.38 * (2.0 / 3.0) / 0.21).abs() < 1e-12);
     }
 
     #[test]
