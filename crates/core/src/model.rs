@@ -396,6 +396,19 @@ pub struct Fingerprint {
     pub git_revision: String,
 }
 
+/// Backend-name prefix of a peer: an outside program (`openssl speed`, the
+/// `argon2` CLI) measured in the same run as a reference, not a library the
+/// suites call.
+pub const PEER_PREFIX: &str = "peer:";
+
+/// Backend name of every `openssl speed` measurement.
+pub const OPENSSL_SPEED: &str = "peer:openssl-speed";
+
+/// Whether `backend` names a peer (see [`PEER_PREFIX`]).
+pub fn is_peer(backend: &str) -> bool {
+    backend.starts_with(PEER_PREFIX)
+}
+
 /// Whether a label warns about security: such results are marked in the
 /// report, never recommended, and left out of PHP's default grid.
 pub fn is_caution_label(label: &str) -> bool {

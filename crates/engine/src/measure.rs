@@ -238,7 +238,7 @@ pub fn measure_case(
     clock: &dyn Clock,
 ) -> Option<Measurement> {
     if spec.threads > 1 {
-        return crate::threads::measure_threads(spec, factory, budget);
+        return crate::threads::measure_threads(spec, factory, budget, clock);
     }
     let member = crate::group::Member { spec, factory };
     let mut out = crate::group::measure_group("", &[member], budget, clock, None, 0);

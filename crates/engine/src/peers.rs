@@ -9,8 +9,7 @@
 use cryptobench_core::{BatchTime, Case, CaseError, CaseSpec, PlannedCase};
 use std::process::Command;
 
-/// Backend name of every `openssl speed` measurement.
-pub const OPENSSL_SPEED: &str = "peer:openssl-speed";
+pub use cryptobench_core::model::OPENSSL_SPEED;
 
 /// Seconds per `openssl speed` invocation (its smallest unit).
 const SECONDS: u32 = 1;

@@ -199,7 +199,7 @@ fn measure_members(
                     .measurement(CaseStatus::Unavailable, Some(r.clone())),
             ),
             Setup::Ready(f) if case.spec.threads > 1 => guarded(&case.spec, || {
-                crate::threads::measure_threads(&case.spec, f, budget)
+                crate::threads::measure_threads(&case.spec, f, budget, clock)
             }),
             Setup::Ready(f) => {
                 ready.push((

@@ -4,7 +4,7 @@
 //! is credited for work done while another still runs). Per-thread rates and
 //! the scaling efficiency against one thread are kept in `extra`.
 
-use crate::clock::{Clock, MonotonicClock};
+use crate::clock::Clock;
 use crate::interrupt::stop_requested;
 use crate::measure::{build_checked, finish, from_case_error, sample, time_batch, Sampled};
 use cryptobench_core::{Budget, CaseFactory, CaseSpec, Measurement};
@@ -13,14 +13,15 @@ use std::sync::{Arc, Barrier, Mutex};
 /// Per thread, per round: (start ns, end ns, ops/s of that batch).
 type RoundLog = Arc<Mutex<Vec<Vec<(u64, u64, f64)>>>>;
 
-/// Measures `spec.threads` concurrent instances of a case.
+/// Measures `spec.threads` concurrent instances of a case on `clock` (the
+/// same clock, shared by every thread, the single-thread path uses).
 pub fn measure_threads(
     spec: &CaseSpec,
     factory: &CaseFactory,
     budget: &Budget,
+    clock: &dyn Clock,
 ) -> Option<Measurement> {
     let n = spec.threads.max(1) as usize;
-    let clock = MonotonicClock;
     let (mut first, mut m) = match build_checked(spec, factory) {
         Ok(x) => x,
         Err(done) => return Some(*done),
@@ -28,7 +29,7 @@ pub fn measure_threads(
 
     // Single-thread reference: calibrates the batch and gives the baseline
     // rate for the scaling efficiency.
-    let single = match sample(first.as_mut(), budget, &clock) {
+    let single = match sample(first.as_mut(), budget, clock) {
         Ok(s) if s.interrupted => return None,
         Ok(s) => s,
         Err(e) => return Some(from_case_error(spec, e, m.checks)),
@@ -54,7 +55,7 @@ pub fn measure_threads(
                 for _ in 0..rounds {
                     barrier.wait();
                     let start = clock.now_ns();
-                    let r = time_batch(case.as_mut(), iters, &clock);
+                    let r = time_batch(case.as_mut(), iters, clock);
                     let end = clock.now_ns();
                     match r {
                         Ok((ops, wall, _)) => results
@@ -127,6 +128,7 @@ pub fn measure_threads(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::mock::MockClock;
     use cryptobench_core::{Case, CaseError, CaseStatus};
     use std::time::Duration;
 
@@ -146,7 +148,7 @@ mod tests {
         let factory: CaseFactory = Arc::new(|| Ok(Box::new(Spin(1)) as Box<dyn Case>));
         let spec = CaseSpec::new("t", "spin", "b", "1", "op").threads(2);
         let budget = Budget::quick();
-        let m = measure_threads(&spec, &factory, &budget).unwrap();
+        let m = measure_threads(&spec, &factory, &budget, &crate::clock::MonotonicClock).unwrap();
         assert_eq!(m.status, CaseStatus::Measured);
         assert_eq!(m.threads, 2);
         assert!(m.samples_ns.len() >= 3);
@@ -165,5 +167,33 @@ mod tests {
         let total = m.extra["total_ops_per_s"];
         assert!((total - 2.0 * m.extra["per_thread_ops_per_s"]).abs() < 1e-6 * total);
         let _ = Duration::from_millis(1);
+    }
+
+    /// Work that takes exactly 1 us of the mock clock per operation.
+    struct Ticks(Arc<MockClock>);
+    impl Case for Ticks {
+        fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+            for _ in 0..iters {
+                self.0.advance(1_000);
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn threads_are_timed_on_the_injected_clock() {
+        let clock = Arc::new(MockClock::default());
+        let shared = clock.clone();
+        let factory: CaseFactory =
+            Arc::new(move || Ok(Box::new(Ticks(shared.clone())) as Box<dyn Case>));
+        let spec = CaseSpec::new("t", "ticks", "b", "1", "op").threads(2);
+        let m = measure_threads(&spec, &factory, &Budget::quick(), clock.as_ref()).unwrap();
+        assert_eq!(m.status, CaseStatus::Measured);
+        // Each round spans both threads' ticks: 2 x iters us for 2 x iters
+        // operations, whatever the interleaving.
+        for s in &m.samples_ns {
+            assert_eq!(*s, 1_000.0, "{:?}", m.samples_ns);
+        }
+        assert_eq!(m.extra["single_thread_ops_per_s"], 1e6);
     }
 }

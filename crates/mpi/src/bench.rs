@@ -16,7 +16,7 @@
 
 use crate::dist::{self, Fault, Hybrid, Mpi, PhaseSummary, RoundReport};
 use crate::world::World;
-use cryptobench_core::{names, CaseStatus, CheckResult, Error, Measurement, Summary, Table};
+use cryptobench_core::{names, CaseStatus, CheckResult, Error, Measurement, Table};
 use cryptobench_elgamal::arith::{ArithKind, Arithmetic};
 use cryptobench_elgamal::cipher::{CurveEngine, Keys};
 use cryptobench_elgamal::curve::Curve;
@@ -398,7 +398,7 @@ fn distributed_cell<A: Arithmetic>(
         let walls: Vec<f64> = phases.iter().map(|p| p.wall()).collect();
         let mut m = measurement(keys, opts, mode, ranks, op, len, &walls, checks[0].clone());
         m.checks.push(checks[1].clone());
-        let median = median_index(&walls);
+        let median = cryptobench_stats::median_index(&walls).unwrap_or(0);
         breakdown(&mut m, phases[median]);
         let moved = reports[median].bytes_moved;
         let op_bytes = if op == "encrypt" { moved - len } else { len };
@@ -407,13 +407,6 @@ fn distributed_cell<A: Arithmetic>(
         out.push(m);
     }
     Ok(Some(out))
-}
-
-/// Index of the median sample (the lower one for an even count).
-fn median_index(xs: &[f64]) -> usize {
-    let mut idx: Vec<usize> = (0..xs.len()).collect();
-    idx.sort_by(|&a, &b| xs[a].total_cmp(&xs[b]));
-    idx[(xs.len() - 1) / 2]
 }
 
 /// The seed's breakdown of one round into `extra`.
@@ -448,23 +441,10 @@ fn measurement<A: Arithmetic>(
     let curve = keys.curve();
     let kind = keys.arith().kind();
     let samples_ns: Vec<f64> = samples_s.iter().map(|s| s * 1e9).collect();
-    let st = cryptobench_stats::summarize(&samples_ns, 0x6d70_6900);
-    let stats = Summary {
-        median: st.median,
-        ci95: [st.ci95.0, st.ci95.1],
-        p25: st.p25,
-        p75: st.p75,
-        min: st.min,
-        max: st.max,
-        mean: st.mean,
-        stddev: st.stddev,
-        mad: st.mad,
-        ops_per_s: 1e9 / st.median,
-        bytes_per_s: Some(len as f64 * 1e9 / st.median),
-        cycles_per_byte: None,
-        outliers: st.outliers.clone(),
-        precision: None,
-    };
+    // The engine's statistics (its bootstrap seed, its cycles per byte):
+    // the figures compare with every other suite's.
+    let workers = (mode.threads() * ranks) as u32;
+    let stats = cryptobench_engine::measure::summarize(&samples_ns, len as u64, workers);
     let mut params = BTreeMap::new();
     params.insert("encoding".into(), opts.encoding.name().to_string());
     params.insert("mode".into(), mode.name().to_string());
@@ -627,11 +607,5 @@ mod tests {
         assert!(e.contains("hybrid"), "{e}");
         assert!(Mode::parse_list("mpi", &[0]).is_err());
         assert!(Mode::parse_list("mpi", &[1001]).is_err());
-    }
-
-    #[test]
-    fn median_index_picks_the_middle_sample() {
-        assert_eq!(median_index(&[3.0, 1.0, 2.0]), 2);
-        assert_eq!(median_index(&[5.0]), 0);
     }
 }

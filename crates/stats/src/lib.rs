@@ -66,6 +66,14 @@ pub fn median(xs: &[f64]) -> f64 {
     quantile(xs, 0.5)
 }
 
+/// Index of the median element of `xs` (the lower middle one for an even
+/// count), for picking the sample whose details to show. `None` when empty.
+pub fn median_index(xs: &[f64]) -> Option<usize> {
+    let mut idx: Vec<usize> = (0..xs.len()).collect();
+    idx.sort_by(|&a, &b| xs[a].total_cmp(&xs[b]));
+    idx.get(xs.len().checked_sub(1)? / 2).copied()
+}
+
 /// Arithmetic mean. NaN for an empty slice.
 pub fn mean(xs: &[f64]) -> f64 {
     if xs.is_empty() {

@@ -195,6 +195,14 @@ fn higher_level_gives_wider_interval() {
 }
 
 #[test]
+fn median_index_picks_the_lower_middle_sample() {
+    assert_eq!(median_index(&[3.0, 1.0, 2.0]), Some(2));
+    assert_eq!(median_index(&[4.0, 1.0, 3.0, 2.0]), Some(3));
+    assert_eq!(median_index(&[5.0]), Some(0));
+    assert_eq!(median_index(&[]), None);
+}
+
+#[test]
 fn median_in_place_matches_median() {
     for n in 1..12 {
         let xs = jittered(10.0, 0.5, n, n as u64);

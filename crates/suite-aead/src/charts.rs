@@ -200,7 +200,7 @@ mod tests {
             fake("AEGIS-128L", "libaegis", "encrypt", 20_000_000, 15e9),
             fake(
                 "AES-256-GCM",
-                "peer:openssl-speed",
+                cryptobench_core::model::OPENSSL_SPEED,
                 "encrypt",
                 20_000_000,
                 5e9,

@@ -6,15 +6,13 @@
 //! entries and the binary draw the same figures.
 
 use crate::{PEER_BYTES, SEED003_OPS_BYTES, SEED003_RATE_BYTES, SUITE};
+use cryptobench_core::model::OPENSSL_SPEED as PEER;
 use cryptobench_core::verdict::speedup;
 use cryptobench_core::{units, CaseStatus, Measurement, Table};
 use std::collections::BTreeMap;
 
 /// A message that stays in the caches: where AEADs run at CPU speed.
 pub const IN_CACHE_BYTES: u64 = 1_048_576;
-
-/// Backend name of the `openssl speed` peer.
-const PEER: &str = "peer:openssl-speed";
 
 /// Bytes per second of a measured case.
 pub fn rate(m: &Measurement) -> Option<f64> {

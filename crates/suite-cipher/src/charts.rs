@@ -9,13 +9,9 @@
 //! peer-ratio section.
 
 use crate::catalog;
+use cryptobench_core::model::is_peer;
 use cryptobench_core::units::format_size;
 use cryptobench_core::{CaseStatus, Chart, ChartKind, Measurement, Series};
-
-/// Backends that are outside references, not libraries this suite calls.
-fn is_peer(backend: &str) -> bool {
-    backend.starts_with("peer:")
-}
 
 /// MB/s (10^6 bytes per second) of a measured case with statistics.
 fn mb_per_s(m: &Measurement) -> Option<f64> {
@@ -215,7 +211,13 @@ mod tests {
             measured("AES-128-CTR", "rustcrypto", "encrypt", 1024, 2500.0),
             measured("DES-EDE3-CBC", "openssl", "encrypt", 1024, 10.0),
             measured("AES-128-CTR", "openssl", "encrypt", 16, 100.0),
-            measured("AES-128-CTR", "peer:openssl-speed", "encrypt", 16, 120.0),
+            measured(
+                "AES-128-CTR",
+                cryptobench_core::model::OPENSSL_SPEED,
+                "encrypt",
+                16,
+                120.0,
+            ),
             measured("AES-128-CTR", "openssl", "roundtrip", 1024, 900.0),
             failed,
         ];

@@ -4,11 +4,10 @@
 //! fidelity ratios against `openssl speed`.
 
 use crate::catalog;
+use cryptobench_core::model::OPENSSL_SPEED as PEER;
 use cryptobench_core::units::{format_ns, format_rate, format_size};
 use cryptobench_core::{CaseStatus, Measurement, Table};
 use std::collections::BTreeMap;
-
-const PEER: &str = "peer:openssl-speed";
 
 /// Ranking tables plus the peer ratio table when peers ran.
 pub fn ranking(ms: &[Measurement]) -> Vec<Table> {

@@ -9,14 +9,11 @@
 
 use crate::curves::{self, Band, BANDS};
 use crate::summary::{family_averages, keygen_rows, KeygenRow};
+use cryptobench_core::model::is_peer;
 use cryptobench_core::{Chart, ChartKind, Measurement, Series};
 
 /// Label every non-recommended curve carries (see `Curve::labels`).
 const NOT_RECOMMENDED: &str = "not for new designs";
-
-fn is_peer(backend: &str) -> bool {
-    backend.starts_with("peer:")
-}
 
 /// Fig. 1 and the per-band curve charts, each only when it has data.
 pub fn charts(ms: &[Measurement]) -> Vec<Chart> {

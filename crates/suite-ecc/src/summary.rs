@@ -526,7 +526,7 @@ mod fidelity_tests {
 
     fn note(keygen_us: f64, spread: f64) -> String {
         let ms = vec![
-            case("peer:openssl-speed", "sign", 20.0, 0.02),
+            case(cryptobench_core::model::OPENSSL_SPEED, "sign", 20.0, 0.02),
             case("openssl", "keygen", keygen_us, spread),
         ];
         let t = tables(&ms)
