@@ -8,35 +8,56 @@
 //! `BF-CFB`, `DES-EDE3`); ciphers OpenSSL lacks get names in the same style
 //! (`BF-CFB8`, `TWOFISH-256-CBC`).
 
+use crate::engine::{Dir, Engine};
+use cryptobench_core::Availability;
 use std::fmt;
 
-/// The library a cipher is taken from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Backend {
-    /// The system OpenSSL (default + legacy providers).
-    OpenSsl,
-    /// libmcrypt, loaded at run time.
-    Mcrypt,
-    /// The RustCrypto crates.
-    RustCrypto,
-}
-
-impl Backend {
+/// One cipher library: what it offers (its catalog of [`CipherDesc`]s) and
+/// how it builds an [`Engine`]. Adding a library is one module implementing
+/// this plus one line in [`crate::registry::all`].
+pub trait CipherBackend: Sync {
     /// Name on the command line and in results.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::OpenSsl => "openssl",
-            Backend::Mcrypt => "libmcrypt",
-            Backend::RustCrypto => "rustcrypto",
-        }
+    fn name(&self) -> &'static str;
+    /// The library's version string (empty when it is missing).
+    fn version(&self) -> String;
+    /// Whether the library can run here at all (libmcrypt is loaded only
+    /// when installed).
+    fn availability(&self) -> Availability {
+        Availability::Available
     }
-    /// Every backend, in plan order.
-    pub const ALL: [Backend; 3] = [Backend::OpenSsl, Backend::Mcrypt, Backend::RustCrypto];
+    /// Every cipher it offers here, named canonically.
+    fn ciphers(&self) -> Vec<CipherDesc>;
+    /// The engine of `desc` (one of [`CipherBackend::ciphers`]) for one
+    /// direction with this key and IV; `key` may differ in length from
+    /// `desc.key_len` (known-answer vectors).
+    fn engine(
+        &self,
+        desc: &CipherDesc,
+        dir: Dir,
+        key: &[u8],
+        iv: &[u8],
+    ) -> Result<Box<dyn Engine>, String>;
 }
 
-impl fmt::Display for Backend {
+/// A registered backend.
+pub type Backend = &'static dyn CipherBackend;
+
+impl fmt::Display for dyn CipherBackend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl fmt::Debug for dyn CipherBackend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Backends are one each, so the name is the identity.
+impl PartialEq for dyn CipherBackend {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
     }
 }
 
@@ -227,7 +248,7 @@ mod tests {
     fn desc(name: &str, family: &str, mode: Mode, key_bits: usize, block: usize) -> CipherDesc {
         CipherDesc {
             name: name.into(),
-            backend: Backend::OpenSsl,
+            backend: &crate::openssl_backend::OpenSsl,
             native: name.into(),
             family: family.into(),
             mode,

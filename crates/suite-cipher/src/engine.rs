@@ -17,8 +17,7 @@
 //! already opaque to the compiler (OpenSSL through FFI) loops over it
 //! directly, as `openssl speed` loops over `EVP_EncryptUpdate`.
 
-use crate::catalog::{Backend, CipherDesc};
-use crate::{mcrypt, openssl_backend, rustcrypto};
+use crate::catalog::CipherDesc;
 
 /// Encrypting or decrypting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,11 +67,7 @@ pub fn build(
     key: &[u8],
     iv: &[u8],
 ) -> Result<Box<dyn Engine>, String> {
-    match desc.backend {
-        Backend::OpenSsl => openssl_backend::engine(desc, dir, key, iv),
-        Backend::Mcrypt => mcrypt::engine(desc, dir, key, iv),
-        Backend::RustCrypto => rustcrypto::engine(desc, dir, key, iv),
-    }
+    desc.backend.engine(desc, dir, key, iv)
 }
 
 /// Encrypts or decrypts one whole message with a fresh engine (checks only:
@@ -157,7 +152,7 @@ mod tests {
 
     #[test]
     fn the_openssl_loop_refuses_a_short_output_buffer() {
-        let reg = Registry::load(|b| b == crate::catalog::Backend::OpenSsl);
+        let reg = Registry::load(|b| b.name() == cryptobench_backends::openssl_lib::NAME);
         let d = &reg.by_name["AES-128-CTR"][0];
         let mut e = build(d, Dir::Encrypt, &[1; 16], &[2; 16]).unwrap();
         let err = e.process_repeat(&[0u8; 64], &mut [0u8; 64], 3).unwrap_err();

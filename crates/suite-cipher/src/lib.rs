@@ -57,7 +57,8 @@ pub mod vectors;
 
 pub use case::Op;
 use cryptobench_core::{
-    BackendInfo, Error, Measurement, Paper, PlannedCase, RunConfig, Suite, SuiteAction, Table,
+    Availability, BackendInfo, Error, Measurement, Paper, PlannedCase, RunConfig, Suite,
+    SuiteAction, Table,
 };
 pub use plan::Options;
 
@@ -83,21 +84,17 @@ impl Suite for CipherSuite {
         "symmetric ciphers (OpenSSL, libmcrypt, RustCrypto): encrypt, decrypt, round trip, 4 B to 20 MB"
     }
     fn backends(&self) -> Vec<BackendInfo> {
-        let mut out = vec![cryptobench_backends::openssl_lib::info()];
-        out.push(match mcrypt::version() {
-            Ok(v) => BackendInfo {
-                name: catalog::Backend::Mcrypt.name().into(),
-                version: v,
-                unavailable: None,
-            },
-            Err(e) => BackendInfo {
-                name: catalog::Backend::Mcrypt.name().into(),
-                version: String::new(),
-                unavailable: Some(e),
-            },
-        });
-        out.push(cryptobench_backends::rustcrypto::info(&rustcrypto::CRATES));
-        out
+        registry::all()
+            .iter()
+            .map(|b| BackendInfo {
+                name: b.name().into(),
+                version: b.version(),
+                unavailable: match b.availability() {
+                    Availability::Available => None,
+                    Availability::Unavailable(reason) => Some(reason),
+                },
+            })
+            .collect()
     }
     fn primitives(&self) -> Vec<String> {
         registry::Registry::load(|_| true)

@@ -10,11 +10,15 @@
 //! full-block ones. So PHP's `mcrypt_module_open('blowfish', '', 'cfb', '')`
 //! in the seed is Blowfish-CFB8, named `BF-CFB8` here.
 
-use crate::catalog::{Backend, CipherDesc, Mode};
+use crate::catalog::{CipherBackend, CipherDesc, Mode};
 use crate::engine::{Dir, Engine};
+use cryptobench_core::Availability;
 use libloading::Library;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::OnceLock;
+
+/// Backend name.
+pub const NAME: &str = "libmcrypt";
 
 /// What to tell the user when the library is missing.
 pub const MISSING: &str = "libmcrypt not installed (apt-get install libmcrypt4)";
@@ -240,6 +244,40 @@ fn mode_shape(mode: &str) -> Option<(Mode, &'static str)> {
     })
 }
 
+/// libmcrypt, when installed.
+pub struct Mcrypt;
+
+impl CipherBackend for Mcrypt {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn version(&self) -> String {
+        version().unwrap_or_default()
+    }
+
+    fn availability(&self) -> Availability {
+        match version() {
+            Ok(_) => Availability::Available,
+            Err(reason) => Availability::Unavailable(reason),
+        }
+    }
+
+    fn ciphers(&self) -> Vec<CipherDesc> {
+        ciphers()
+    }
+
+    fn engine(
+        &self,
+        desc: &CipherDesc,
+        dir: Dir,
+        key: &[u8],
+        iv: &[u8],
+    ) -> Result<Box<dyn Engine>, String> {
+        engine(desc, dir, key, iv)
+    }
+}
+
 /// Every algorithm x mode libmcrypt lists and can open here (empty when the
 /// library is missing).
 pub fn ciphers() -> Vec<CipherDesc> {
@@ -267,7 +305,7 @@ pub fn ciphers() -> Vec<CipherDesc> {
                 };
                 out.push(CipherDesc {
                     name,
-                    backend: Backend::Mcrypt,
+                    backend: &Mcrypt,
                     native: format!("{algorithm}/{mode_name}"),
                     family,
                     mode,
@@ -300,7 +338,7 @@ struct McryptEngine {
 /// Whether libmcrypt must restart (key + IV) between messages of this size
 /// in this mode (see `McryptEngine::restart_mid_block`).
 pub fn restarts_per_message(desc: &CipherDesc, size: usize) -> bool {
-    desc.backend == Backend::Mcrypt
+    desc.backend.name() == NAME
         && desc.native.ends_with("/ncfb")
         && !size.is_multiple_of(desc.block)
 }

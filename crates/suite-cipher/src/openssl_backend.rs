@@ -9,7 +9,7 @@
 //! name; the aliases stay accepted on the command line through
 //! [`aliases`].
 
-use crate::catalog::{Backend, CipherDesc, Mode};
+use crate::catalog::{CipherBackend, CipherDesc, Mode};
 use crate::engine::{Dir, Engine};
 use foreign_types::ForeignTypeRef;
 use openssl::cipher::Cipher;
@@ -217,7 +217,7 @@ fn enumerated() -> &'static Enumerated {
             let desc = CipherDesc {
                 key_bits: key_bits(&family, &name, mode, raw.key_len),
                 name: name.clone(),
-                backend: Backend::OpenSsl,
+                backend: &OpenSsl,
                 native: raw.name.clone(),
                 family,
                 mode,
@@ -233,6 +233,33 @@ fn enumerated() -> &'static Enumerated {
             aliases,
         }
     })
+}
+
+/// System OpenSSL through EVP, legacy provider included.
+pub struct OpenSsl;
+
+impl CipherBackend for OpenSsl {
+    fn name(&self) -> &'static str {
+        cryptobench_backends::openssl_lib::NAME
+    }
+
+    fn version(&self) -> String {
+        cryptobench_backends::openssl_lib::version()
+    }
+
+    fn ciphers(&self) -> Vec<CipherDesc> {
+        ciphers()
+    }
+
+    fn engine(
+        &self,
+        desc: &CipherDesc,
+        dir: Dir,
+        key: &[u8],
+        iv: &[u8],
+    ) -> Result<Box<dyn Engine>, String> {
+        engine(desc, dir, key, iv)
+    }
 }
 
 /// Every cipher the providers offer, one per canonical name, AEAD and TLS

@@ -57,8 +57,8 @@ const fn p(
     }
 }
 
-const MC: Backend = Backend::Mcrypt;
-const OS: Backend = Backend::OpenSsl;
+const MC: Backend = &crate::mcrypt::Mcrypt;
+const OS: Backend = &crate::openssl_backend::OpenSsl;
 const E: Op = Op::Encrypt;
 const R: Op = Op::Roundtrip;
 const BF: &str = "BF-CFB8";
@@ -139,9 +139,10 @@ const PHP: &str = "php";
 
 /// The PHP call the seed made for a published row.
 fn php_api(backend: Backend) -> &'static str {
-    match backend {
-        Backend::Mcrypt => "mcrypt_encrypt",
-        _ => "openssl_encrypt",
+    if backend.name() == crate::mcrypt::NAME {
+        "mcrypt_encrypt"
+    } else {
+        "openssl_encrypt"
     }
 }
 

@@ -249,16 +249,6 @@ fn spec(desc: &CipherDesc, op: Op, size: u64, per_message_init: bool) -> CaseSpe
     s
 }
 
-fn backend_version(b: Backend) -> String {
-    match b {
-        Backend::OpenSsl => cryptobench_backends::openssl_lib::version(),
-        Backend::Mcrypt => crate::mcrypt::version().unwrap_or_default(),
-        Backend::RustCrypto => {
-            cryptobench_backends::rustcrypto::info(&crate::rustcrypto::CRATES).version
-        }
-    }
-}
-
 /// Every case of the run.
 pub fn plan(o: &Options, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
     let reg = registry(cfg);
@@ -272,14 +262,14 @@ pub fn plan(o: &Options, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
     } else {
         SLOW_LIMIT_NS
     };
-    let versions: Vec<(Backend, String)> = Backend::ALL
+    let versions: Vec<(&str, String)> = crate::registry::all()
         .iter()
-        .map(|&b| (b, backend_version(b)))
+        .map(|b| (b.name(), b.version()))
         .collect();
     let version = |b: Backend| {
         versions
             .iter()
-            .find(|(x, _)| *x == b)
+            .find(|(x, _)| *x == b.name())
             .map(|(_, v)| v.clone())
             .unwrap_or_default()
     };
@@ -291,8 +281,8 @@ pub fn plan(o: &Options, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
         && ops.contains(&Op::Encrypt)
         && cfg.wants_backend(cryptobench_engine::peers::OPENSSL_SPEED);
     let mut out = Vec::new();
-    if let Some(reason) = &reg.mcrypt_missing {
-        let s = CaseSpec::new("cipher", "*", Backend::Mcrypt.name(), "", "encrypt");
+    for (backend, reason) in &reg.missing {
+        let s = CaseSpec::new("cipher", "*", *backend, "", "encrypt");
         out.push(PlannedCase::unavailable(s, reason.clone()));
     }
     for name in &names {
@@ -321,7 +311,8 @@ pub fn plan(o: &Options, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
                 .collect();
             // The `openssl speed` comparison needs our OpenSSL encrypt at
             // the peer sizes even when the run's sizes lack them.
-            if peers && desc.backend == Backend::OpenSsl && crate::peers::has_peer(name) {
+            let openssl = desc.backend.name() == cryptobench_backends::openssl_lib::NAME;
+            if peers && openssl && crate::peers::has_peer(name) {
                 for size in crate::peers::PEER_SIZES {
                     if !cells.contains(&(Op::Encrypt, size)) {
                         cells.push((Op::Encrypt, size));
@@ -401,8 +392,8 @@ pub fn listing(o: &Options, cfg: &RunConfig) -> Result<String, Error> {
             catalog::labels(d).join(", ")
         ));
     }
-    if let Some(reason) = &reg.mcrypt_missing {
-        text.push_str(&format!("libmcrypt: unavailable: {reason}\n"));
+    for (backend, reason) in &reg.missing {
+        text.push_str(&format!("{backend}: unavailable: {reason}\n"));
     }
     Ok(text)
 }

@@ -4,43 +4,55 @@
 use crate::catalog::{Backend, CipherDesc};
 use crate::{mcrypt, openssl_backend, rustcrypto};
 use cryptobench_core::names::{self, fold};
-use cryptobench_core::Error;
+use cryptobench_core::{Availability, Error};
 use std::collections::BTreeMap;
+
+/// Every cipher backend, in table order.
+pub fn all() -> &'static [Backend] {
+    &[
+        &openssl_backend::OpenSsl,
+        &mcrypt::Mcrypt,
+        &rustcrypto::RustCrypto,
+    ]
+}
+
+/// A backend by its name.
+pub fn by_name(name: &str) -> Option<Backend> {
+    all().iter().copied().find(|b| b.name() == name)
+}
+
+/// A backend's place in [`all`] (the order of a cipher's descriptions).
+fn rank(b: Backend) -> usize {
+    all()
+        .iter()
+        .position(|x| x.name() == b.name())
+        .unwrap_or(usize::MAX)
+}
 
 /// The ciphers of the backends in use, by canonical name.
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     /// Canonical name -> its descriptions, one per backend, in backend order.
     pub by_name: BTreeMap<String, Vec<CipherDesc>>,
-    /// Why libmcrypt is missing, if it is.
-    pub mcrypt_missing: Option<String>,
+    /// The backends missing here, with the reason.
+    pub missing: Vec<(&'static str, String)>,
 }
 
 impl Registry {
     /// Enumerates the backends `wants` admits.
     pub fn load(wants: impl Fn(Backend) -> bool) -> Self {
-        let mut all = Vec::new();
-        if wants(Backend::OpenSsl) {
-            all.extend(openssl_backend::ciphers());
-        }
-        let mcrypt_missing = if wants(Backend::Mcrypt) {
-            match mcrypt::version() {
-                Ok(_) => {
-                    all.extend(mcrypt::ciphers());
-                    None
-                }
-                Err(e) => Some(e),
+        let mut descs = Vec::new();
+        let mut missing = Vec::new();
+        for &backend in all().iter().filter(|&&b| wants(b)) {
+            match backend.availability() {
+                Availability::Available => descs.extend(backend.ciphers()),
+                Availability::Unavailable(reason) => missing.push((backend.name(), reason)),
             }
-        } else {
-            None
-        };
-        if wants(Backend::RustCrypto) {
-            all.extend(rustcrypto::ciphers());
         }
         let mut by_name: BTreeMap<String, Vec<CipherDesc>> = BTreeMap::new();
         // Group case-insensitively under the first spelling seen (OpenSSL's).
         let mut spelling: BTreeMap<String, String> = BTreeMap::new();
-        for d in all {
+        for d in descs {
             let key = spelling
                 .entry(fold(&d.name))
                 .or_insert_with(|| d.name.clone())
@@ -50,12 +62,9 @@ impl Registry {
             by_name.entry(key).or_default().push(d);
         }
         for descs in by_name.values_mut() {
-            descs.sort_by_key(|d| d.backend);
+            descs.sort_by_key(|d| rank(d.backend));
         }
-        Self {
-            by_name,
-            mcrypt_missing,
-        }
+        Self { by_name, missing }
     }
 
     /// Canonical names, sorted.

@@ -7,7 +7,7 @@
 //! the round keys instead of recomputing them, the same split as OpenSSL's
 //! "key once, IV per message set".
 
-use crate::catalog::{Backend, CipherDesc, Mode};
+use crate::catalog::{CipherBackend, CipherDesc, Mode};
 use crate::engine::{Dir, Engine};
 use cipher::array::Array;
 use cipher::common::InnerInit;
@@ -40,7 +40,7 @@ fn desc(name: String, family: &str, mode: Mode, key_len: usize, block: usize) ->
     };
     CipherDesc {
         name,
-        backend: Backend::RustCrypto,
+        backend: &RustCrypto,
         native: String::new(),
         family: family.into(),
         mode,
@@ -53,6 +53,33 @@ fn desc(name: String, family: &str, mode: Mode, key_len: usize, block: usize) ->
         },
         block,
         legacy: false,
+    }
+}
+
+/// The RustCrypto block and stream cipher crates.
+pub struct RustCrypto;
+
+impl CipherBackend for RustCrypto {
+    fn name(&self) -> &'static str {
+        cryptobench_backends::rustcrypto::NAME
+    }
+
+    fn version(&self) -> String {
+        cryptobench_backends::rustcrypto::info(&CRATES).version
+    }
+
+    fn ciphers(&self) -> Vec<CipherDesc> {
+        ciphers()
+    }
+
+    fn engine(
+        &self,
+        desc: &CipherDesc,
+        dir: Dir,
+        key: &[u8],
+        iv: &[u8],
+    ) -> Result<Box<dyn Engine>, String> {
+        engine(desc, dir, key, iv)
     }
 }
 
