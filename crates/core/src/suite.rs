@@ -133,6 +133,21 @@ pub enum Availability {
     Unavailable(String),
 }
 
+impl Availability {
+    /// A backend as the run's fingerprint lists it: name, version, and the
+    /// reason it is unavailable, if it is.
+    pub fn info(self, name: &str, version: String) -> crate::BackendInfo {
+        crate::BackendInfo {
+            name: name.into(),
+            version,
+            unavailable: match self {
+                Availability::Available => None,
+                Availability::Unavailable(reason) => Some(reason),
+            },
+        }
+    }
+}
+
 /// What one backend does with one algorithm, the same three answers in every
 /// capability registry (AEAD, cipher, digest, key agreement, EC arithmetic).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -28,8 +28,7 @@ use backend::{Backend, Params};
 use case::{AeadCase, CaseConfig, NonceMode, Operation};
 use checks::CheckCache;
 use cryptobench_core::{
-    Availability, BackendInfo, CaseSpec, Error, Measurement, Offer, PlannedCase, RunConfig, Setup,
-    Suite, Table,
+    BackendInfo, CaseSpec, Error, Measurement, Offer, PlannedCase, RunConfig, Setup, Suite, Table,
 };
 use std::sync::Arc;
 
@@ -159,14 +158,7 @@ impl Suite for AeadSuite {
     fn backends(&self) -> Vec<BackendInfo> {
         backend::all()
             .iter()
-            .map(|b| BackendInfo {
-                name: b.name().into(),
-                version: b.version(),
-                unavailable: match b.availability() {
-                    Availability::Available => None,
-                    Availability::Unavailable(reason) => Some(reason),
-                },
-            })
+            .map(|b| b.availability().info(b.name(), b.version()))
             .collect()
     }
 

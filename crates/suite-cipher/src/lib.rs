@@ -57,8 +57,7 @@ pub mod vectors;
 
 pub use case::Op;
 use cryptobench_core::{
-    Availability, BackendInfo, Error, Measurement, Paper, PlannedCase, RunConfig, Suite,
-    SuiteAction, Table,
+    BackendInfo, Error, Measurement, Paper, PlannedCase, RunConfig, Suite, SuiteAction, Table,
 };
 pub use plan::Options;
 
@@ -86,14 +85,7 @@ impl Suite for CipherSuite {
     fn backends(&self) -> Vec<BackendInfo> {
         registry::all()
             .iter()
-            .map(|b| BackendInfo {
-                name: b.name().into(),
-                version: b.version(),
-                unavailable: match b.availability() {
-                    Availability::Available => None,
-                    Availability::Unavailable(reason) => Some(reason),
-                },
-            })
+            .map(|b| b.availability().info(b.name(), b.version()))
             .collect()
     }
     fn primitives(&self) -> Vec<String> {

@@ -274,7 +274,36 @@ impl CipherBackend for Mcrypt {
         key: &[u8],
         iv: &[u8],
     ) -> Result<Box<dyn Engine>, String> {
-        engine(desc, dir, key, iv)
+        let (algorithm, mode) = desc
+            .native
+            .split_once('/')
+            .ok_or_else(|| format!("not a libmcrypt name: {}", desc.native))?;
+        let module = Module::open(algorithm, mode)
+            .ok_or_else(|| format!("mcrypt_module_open({algorithm}, {mode}) failed"))?;
+        let (_, iv_len, _) = module.sizes();
+        let iv_len = if mode == "ecb" || mode == "stream" {
+            0
+        } else {
+            iv_len
+        };
+        if iv.len() < iv_len {
+            return Err(format!("IV must be {iv_len} bytes"));
+        }
+        // libmcrypt reads iv_size bytes even where the mode ignores them.
+        let mut full_iv = iv.to_vec();
+        full_iv.resize(module.sizes().1.max(iv.len()), 0);
+        let restart_mid_block = (mode == "ncfb").then_some(desc.block.max(1));
+        let mut engine = McryptEngine {
+            module,
+            dir,
+            key: Vec::new(),
+            iv: Vec::new(),
+            iv_len: full_iv.len(),
+            restart_mid_block,
+            done: 0,
+        };
+        engine.rekey(key, &full_iv)?;
+        Ok(Box::new(engine))
     }
 }
 
@@ -386,43 +415,4 @@ impl Engine for McryptEngine {
         }
         Ok(n)
     }
-}
-
-/// Builds the libmcrypt engine for `desc`.
-pub fn engine(
-    desc: &CipherDesc,
-    dir: Dir,
-    key: &[u8],
-    iv: &[u8],
-) -> Result<Box<dyn Engine>, String> {
-    let (algorithm, mode) = desc
-        .native
-        .split_once('/')
-        .ok_or_else(|| format!("not a libmcrypt name: {}", desc.native))?;
-    let module = Module::open(algorithm, mode)
-        .ok_or_else(|| format!("mcrypt_module_open({algorithm}, {mode}) failed"))?;
-    let (_, iv_len, _) = module.sizes();
-    let iv_len = if mode == "ecb" || mode == "stream" {
-        0
-    } else {
-        iv_len
-    };
-    if iv.len() < iv_len {
-        return Err(format!("IV must be {iv_len} bytes"));
-    }
-    // libmcrypt reads iv_size bytes even where the mode ignores them.
-    let mut full_iv = iv.to_vec();
-    full_iv.resize(module.sizes().1.max(iv.len()), 0);
-    let restart_mid_block = (mode == "ncfb").then_some(desc.block.max(1));
-    let mut engine = McryptEngine {
-        module,
-        dir,
-        key: Vec::new(),
-        iv: Vec::new(),
-        iv_len: full_iv.len(),
-        restart_mid_block,
-        done: 0,
-    };
-    engine.rekey(key, &full_iv)?;
-    Ok(Box::new(engine))
 }

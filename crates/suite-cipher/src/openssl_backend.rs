@@ -258,7 +258,40 @@ impl CipherBackend for OpenSsl {
         key: &[u8],
         iv: &[u8],
     ) -> Result<Box<dyn Engine>, String> {
-        engine(desc, dir, key, iv)
+        let _ = cryptobench_backends::openssl_lib::ensure_providers();
+        let cipher = Cipher::fetch(None, &desc.native, None)
+            .map_err(|e| format!("OpenSSL cannot fetch {}: {e}", desc.native))?;
+        if desc.iv_len > 0 && iv.len() < desc.iv_len {
+            return Err(format!("IV must be {} bytes", desc.iv_len));
+        }
+        let ctx = CipherCtx::new().map_err(|e| e.to_string())?;
+        let update: UpdateFn = match dir {
+            Dir::Encrypt => openssl_sys::EVP_EncryptUpdate,
+            Dir::Decrypt => openssl_sys::EVP_DecryptUpdate,
+        };
+        let mut engine = OpensslEngine {
+            ctx,
+            dir,
+            update,
+            reinit_each: !desc.mode.chains(),
+            iv: iv[..desc.iv_len.min(iv.len())].to_vec(),
+            has_iv: desc.iv_len > 0,
+        };
+        // Cipher first, then the key length (variable for BF, RC2, RC4, CAST5),
+        // then key and IV: the key schedule is computed here, once.
+        let has_iv = engine.has_iv;
+        engine.has_iv = false;
+        engine.init(Some(&cipher), None)?;
+        engine.has_iv = has_iv;
+        if key.len() != engine.ctx.key_length() {
+            engine
+                .ctx
+                .set_key_length(key.len())
+                .map_err(|e| format!("key length {} refused: {e}", key.len()))?;
+        }
+        engine.ctx.set_padding(false);
+        engine.init(None, Some(key))?;
+        Ok(Box::new(engine))
     }
 }
 
@@ -392,49 +425,6 @@ impl Engine for OpensslEngine {
         let len = Self::checked_len(input, out)?;
         self.update_loop(input, out, len, times)
     }
-}
-
-/// Builds the OpenSSL engine for `desc`.
-pub fn engine(
-    desc: &CipherDesc,
-    dir: Dir,
-    key: &[u8],
-    iv: &[u8],
-) -> Result<Box<dyn Engine>, String> {
-    let _ = cryptobench_backends::openssl_lib::ensure_providers();
-    let cipher = Cipher::fetch(None, &desc.native, None)
-        .map_err(|e| format!("OpenSSL cannot fetch {}: {e}", desc.native))?;
-    if desc.iv_len > 0 && iv.len() < desc.iv_len {
-        return Err(format!("IV must be {} bytes", desc.iv_len));
-    }
-    let ctx = CipherCtx::new().map_err(|e| e.to_string())?;
-    let update: UpdateFn = match dir {
-        Dir::Encrypt => openssl_sys::EVP_EncryptUpdate,
-        Dir::Decrypt => openssl_sys::EVP_DecryptUpdate,
-    };
-    let mut engine = OpensslEngine {
-        ctx,
-        dir,
-        update,
-        reinit_each: !desc.mode.chains(),
-        iv: iv[..desc.iv_len.min(iv.len())].to_vec(),
-        has_iv: desc.iv_len > 0,
-    };
-    // Cipher first, then the key length (variable for BF, RC2, RC4, CAST5),
-    // then key and IV: the key schedule is computed here, once.
-    let has_iv = engine.has_iv;
-    engine.has_iv = false;
-    engine.init(Some(&cipher), None)?;
-    engine.has_iv = has_iv;
-    if key.len() != engine.ctx.key_length() {
-        engine
-            .ctx
-            .set_key_length(key.len())
-            .map_err(|e| format!("key length {} refused: {e}", key.len()))?;
-    }
-    engine.ctx.set_padding(false);
-    engine.init(None, Some(key))?;
-    Ok(Box::new(engine))
 }
 
 #[cfg(test)]

@@ -56,33 +56,6 @@ fn desc(name: String, family: &str, mode: Mode, key_len: usize, block: usize) ->
     }
 }
 
-/// The RustCrypto block and stream cipher crates.
-pub struct RustCrypto;
-
-impl CipherBackend for RustCrypto {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::rustcrypto::NAME
-    }
-
-    fn version(&self) -> String {
-        cryptobench_backends::rustcrypto::info(&CRATES).version
-    }
-
-    fn ciphers(&self) -> Vec<CipherDesc> {
-        ciphers()
-    }
-
-    fn engine(
-        &self,
-        desc: &CipherDesc,
-        dir: Dir,
-        key: &[u8],
-        iv: &[u8],
-    ) -> Result<Box<dyn Engine>, String> {
-        engine(desc, dir, key, iv)
-    }
-}
-
 /// The RustCrypto ciphers, named as OpenSSL names them.
 pub fn ciphers() -> Vec<CipherDesc> {
     let mut out = Vec::new();
@@ -367,132 +340,149 @@ impl Engine for ChaChaEngine {
     }
 }
 
-/// Builds the RustCrypto engine for `desc`.
-pub fn engine(
-    desc: &CipherDesc,
-    dir: Dir,
-    key: &[u8],
-    iv: &[u8],
-) -> Result<Box<dyn Engine>, String> {
-    match (desc.family.as_str(), key.len()) {
-        ("CHACHA20", _) => {
-            let stream = chacha(key, iv)?;
-            let mut k = [0u8; 32];
-            k.copy_from_slice(key);
-            Ok(Box::new(ChaChaEngine { key: k, stream }))
+/// The RustCrypto block and stream cipher crates.
+pub struct RustCrypto;
+
+impl CipherBackend for RustCrypto {
+    fn name(&self) -> &'static str {
+        cryptobench_backends::rustcrypto::NAME
+    }
+
+    fn version(&self) -> String {
+        cryptobench_backends::rustcrypto::info(&CRATES).version
+    }
+
+    fn ciphers(&self) -> Vec<CipherDesc> {
+        ciphers()
+    }
+
+    fn engine(
+        &self,
+        desc: &CipherDesc,
+        dir: Dir,
+        key: &[u8],
+        iv: &[u8],
+    ) -> Result<Box<dyn Engine>, String> {
+        match (desc.family.as_str(), key.len()) {
+            ("CHACHA20", _) => {
+                let stream = chacha(key, iv)?;
+                let mut k = [0u8; 32];
+                k.copy_from_slice(key);
+                Ok(Box::new(ChaChaEngine { key: k, stream }))
+            }
+            ("AES", 16) => block_engine::<aes::Aes128>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(aes::Aes128),
+                    ctr: Some(ctr128),
+                },
+            ),
+            ("AES", 24) => block_engine::<aes::Aes192>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(aes::Aes192),
+                    ctr: Some(ctr128),
+                },
+            ),
+            ("AES", 32) => block_engine::<aes::Aes256>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(aes::Aes256),
+                    ctr: Some(ctr128),
+                },
+            ),
+            ("CAMELLIA", 16) => block_engine::<camellia::Camellia128>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(camellia::Camellia128),
+                    ctr: Some(ctr128),
+                },
+            ),
+            ("CAMELLIA", 24) => block_engine::<camellia::Camellia192>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(camellia::Camellia192),
+                    ctr: Some(ctr128),
+                },
+            ),
+            ("CAMELLIA", 32) => block_engine::<camellia::Camellia256>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(camellia::Camellia256),
+                    ctr: Some(ctr128),
+                },
+            ),
+            ("DES-EDE3", _) => block_engine::<des::TdesEde3>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(des::TdesEde3),
+                    ctr: None,
+                },
+            ),
+            ("DES", _) => block_engine::<des::Des>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(des::Des),
+                    ctr: None,
+                },
+            ),
+            ("BF-LE", _) => block_engine::<blowfish::BlowfishLE>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(blowfish::BlowfishLE),
+                    ctr: None,
+                },
+            ),
+            ("BF", _) => block_engine::<blowfish::Blowfish>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(blowfish::Blowfish),
+                    ctr: None,
+                },
+            ),
+            ("CAST5", _) => block_engine::<cast5::Cast5>(
+                desc,
+                dir,
+                key,
+                iv,
+                StreamModes {
+                    ofb: ofb_for!(cast5::Cast5),
+                    ctr: None,
+                },
+            ),
+            (family, n) => Err(format!(
+                "RustCrypto {family} with a {n}-byte key is not offered here"
+            )),
         }
-        ("AES", 16) => block_engine::<aes::Aes128>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(aes::Aes128),
-                ctr: Some(ctr128),
-            },
-        ),
-        ("AES", 24) => block_engine::<aes::Aes192>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(aes::Aes192),
-                ctr: Some(ctr128),
-            },
-        ),
-        ("AES", 32) => block_engine::<aes::Aes256>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(aes::Aes256),
-                ctr: Some(ctr128),
-            },
-        ),
-        ("CAMELLIA", 16) => block_engine::<camellia::Camellia128>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(camellia::Camellia128),
-                ctr: Some(ctr128),
-            },
-        ),
-        ("CAMELLIA", 24) => block_engine::<camellia::Camellia192>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(camellia::Camellia192),
-                ctr: Some(ctr128),
-            },
-        ),
-        ("CAMELLIA", 32) => block_engine::<camellia::Camellia256>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(camellia::Camellia256),
-                ctr: Some(ctr128),
-            },
-        ),
-        ("DES-EDE3", _) => block_engine::<des::TdesEde3>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(des::TdesEde3),
-                ctr: None,
-            },
-        ),
-        ("DES", _) => block_engine::<des::Des>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(des::Des),
-                ctr: None,
-            },
-        ),
-        ("BF-LE", _) => block_engine::<blowfish::BlowfishLE>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(blowfish::BlowfishLE),
-                ctr: None,
-            },
-        ),
-        ("BF", _) => block_engine::<blowfish::Blowfish>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(blowfish::Blowfish),
-                ctr: None,
-            },
-        ),
-        ("CAST5", _) => block_engine::<cast5::Cast5>(
-            desc,
-            dir,
-            key,
-            iv,
-            StreamModes {
-                ofb: ofb_for!(cast5::Cast5),
-                ctr: None,
-            },
-        ),
-        (family, n) => Err(format!(
-            "RustCrypto {family} with a {n}-byte key is not offered here"
-        )),
     }
 }

@@ -93,40 +93,36 @@ impl AeadBackend for LibAegis {
         alg: &Algorithm,
         p: &Params<'_>,
     ) -> Result<Box<dyn Sealer>, Unsupported> {
-        build(alg, p)
+        init();
+        let (encrypt, decrypt): (EncryptDetached, DecryptDetached) = match alg.family {
+            Family::Aegis128L => (aegis128l_encrypt_detached, aegis128l_decrypt_detached),
+            Family::Aegis128X2 => (aegis128x2_encrypt_detached, aegis128x2_decrypt_detached),
+            Family::Aegis128X4 => (aegis128x4_encrypt_detached, aegis128x4_decrypt_detached),
+            Family::Aegis256 => (aegis256_encrypt_detached, aegis256_decrypt_detached),
+            Family::Aegis256X2 => (aegis256x2_encrypt_detached, aegis256x2_decrypt_detached),
+            Family::Aegis256X4 => (aegis256x4_encrypt_detached, aegis256x4_decrypt_detached),
+            _ => return Err(Unsupported(format!("libaegis has no {}", alg.name))),
+        };
+        if p.nonce_len != alg.nonce_len {
+            return Err(Unsupported(format!(
+                "{} takes {}-byte nonces only",
+                alg.name, alg.nonce_len
+            )));
+        }
+        if p.tag_len != 16 && p.tag_len != 32 {
+            return Err(Unsupported(format!(
+                "AEGIS tags are 16 or 32 bytes, not {}",
+                p.tag_len
+            )));
+        }
+        Ok(Box::new(AegisSealer {
+            key: p.key.to_vec(),
+            nonce_len: p.nonce_len,
+            tag_len: p.tag_len,
+            encrypt,
+            decrypt,
+        }))
     }
-}
-
-fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
-    init();
-    let (encrypt, decrypt): (EncryptDetached, DecryptDetached) = match alg.family {
-        Family::Aegis128L => (aegis128l_encrypt_detached, aegis128l_decrypt_detached),
-        Family::Aegis128X2 => (aegis128x2_encrypt_detached, aegis128x2_decrypt_detached),
-        Family::Aegis128X4 => (aegis128x4_encrypt_detached, aegis128x4_decrypt_detached),
-        Family::Aegis256 => (aegis256_encrypt_detached, aegis256_decrypt_detached),
-        Family::Aegis256X2 => (aegis256x2_encrypt_detached, aegis256x2_decrypt_detached),
-        Family::Aegis256X4 => (aegis256x4_encrypt_detached, aegis256x4_decrypt_detached),
-        _ => return Err(Unsupported(format!("libaegis has no {}", alg.name))),
-    };
-    if p.nonce_len != alg.nonce_len {
-        return Err(Unsupported(format!(
-            "{} takes {}-byte nonces only",
-            alg.name, alg.nonce_len
-        )));
-    }
-    if p.tag_len != 16 && p.tag_len != 32 {
-        return Err(Unsupported(format!(
-            "AEGIS tags are 16 or 32 bytes, not {}",
-            p.tag_len
-        )));
-    }
-    Ok(Box::new(AegisSealer {
-        key: p.key.to_vec(),
-        nonce_len: p.nonce_len,
-        tag_len: p.tag_len,
-        encrypt,
-        decrypt,
-    }))
 }
 
 struct AegisSealer {

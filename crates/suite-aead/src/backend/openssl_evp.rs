@@ -84,7 +84,36 @@ impl AeadBackend for OpenSsl {
         alg: &Algorithm,
         p: &Params<'_>,
     ) -> Result<Box<dyn Sealer>, Unsupported> {
-        build(alg, p)
+        let family = alg.family;
+        // Tag lengths OpenSSL accepts per mode (its own limits, not the specs').
+        let tag_ok = match family {
+            Family::Gcm => (1..=16).contains(&p.tag_len),
+            Family::Ccm => matches!(p.tag_len, 4 | 6 | 8 | 10 | 12 | 14 | 16),
+            Family::Ocb => (1..=16).contains(&p.tag_len),
+            _ => p.tag_len == 16,
+        };
+        if !tag_ok {
+            return Err(Unsupported(format!(
+                "OpenSSL's {} does not take {}-byte tags",
+                alg.name, p.tag_len
+            )));
+        }
+        let cipher = cipher_for(alg)?;
+        // The sealing context is keyed now (it also proves the sizes are
+        // accepted); the opening one on first use, so that a sealer built per
+        // message (`--per-message-init`) pays for one key schedule, not two.
+        let seal_ctx = keyed_context(alg, &cipher, p, true).map_err(Unsupported)?;
+        Ok(Box::new(EvpSealer {
+            seal_ctx,
+            open_ctx: None,
+            key: p.key.to_vec(),
+            alg: *alg,
+            ccm: family == Family::Ccm,
+            clear_upper: family == Family::ChaChaIetf && upper_state::available(),
+            nonce_len: p.nonce_len,
+            tag_len: p.tag_len,
+            cipher,
+        }))
     }
 }
 
@@ -137,39 +166,6 @@ fn cipher_for(alg: &Algorithm) -> Result<CipherHandle, Unsupported> {
         _ => return Err(Unsupported(format!("OpenSSL has no {}", alg.name))),
     };
     Ok(CipherHandle::Static(c))
-}
-
-fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
-    let family = alg.family;
-    // Tag lengths OpenSSL accepts per mode (its own limits, not the specs').
-    let tag_ok = match family {
-        Family::Gcm => (1..=16).contains(&p.tag_len),
-        Family::Ccm => matches!(p.tag_len, 4 | 6 | 8 | 10 | 12 | 14 | 16),
-        Family::Ocb => (1..=16).contains(&p.tag_len),
-        _ => p.tag_len == 16,
-    };
-    if !tag_ok {
-        return Err(Unsupported(format!(
-            "OpenSSL's {} does not take {}-byte tags",
-            alg.name, p.tag_len
-        )));
-    }
-    let cipher = cipher_for(alg)?;
-    // The sealing context is keyed now (it also proves the sizes are
-    // accepted); the opening one on first use, so that a sealer built per
-    // message (`--per-message-init`) pays for one key schedule, not two.
-    let seal_ctx = keyed_context(alg, &cipher, p, true).map_err(Unsupported)?;
-    Ok(Box::new(EvpSealer {
-        seal_ctx,
-        open_ctx: None,
-        key: p.key.to_vec(),
-        alg: *alg,
-        ccm: family == Family::Ccm,
-        clear_upper: family == Family::ChaChaIetf && upper_state::available(),
-        nonce_len: p.nonce_len,
-        tag_len: p.tag_len,
-        cipher,
-    }))
 }
 
 /// A context for one direction with the cipher, sizes and key set.
@@ -513,7 +509,7 @@ mod tests {
                 nonce_len: alg.nonce_len,
                 tag_len,
             };
-            let mut sealer = build(alg, &p).unwrap();
+            let mut sealer = OpenSsl.build(alg, &p).unwrap();
             for (i, &size) in sizes.iter().enumerate() {
                 let msg: Vec<u8> = (0..size).map(|b| (b * 7 + i) as u8).collect();
                 for aad in [&b""[..], b"header"] {
@@ -547,11 +543,11 @@ mod tests {
             nonce_len: 12,
             tag_len: 16,
         };
-        let mut reused = build(alg, &p).unwrap();
+        let mut reused = OpenSsl.build(alg, &p).unwrap();
         for n in 0u8..50 {
             let nonce = [n; 12];
             let msg = vec![n; 100 + n as usize * 37];
-            let mut fresh = build(alg, &p).unwrap();
+            let mut fresh = OpenSsl.build(alg, &p).unwrap();
             assert_eq!(
                 seal_vec(reused.as_mut(), &nonce, b"", &msg).unwrap(),
                 seal_vec(fresh.as_mut(), &nonce, b"", &msg).unwrap()
@@ -568,7 +564,7 @@ mod tests {
             nonce_len: 12,
             tag_len: 16,
         };
-        let mut s = build(alg, &p).unwrap();
+        let mut s = OpenSsl.build(alg, &p).unwrap();
         let mut out = [0u8; 20];
         assert_eq!(s.seal(&[0; 11], b"", &[0; 4], &mut out), Err(Rejected));
         assert_eq!(s.seal(&[0; 12], b"", &[0; 5], &mut out), Err(Rejected));

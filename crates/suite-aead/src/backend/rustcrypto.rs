@@ -19,40 +19,6 @@ use cryptobench_core::Offer;
 const VERSION: &str =
     "RustCrypto aes-gcm 0.11, ccm 0.6, ocb3 0.2, aes-gcm-siv 0.12, chacha20poly1305 0.11";
 
-/// RustCrypto's pure-Rust crates.
-pub(super) struct RustCrypto;
-
-impl AeadBackend for RustCrypto {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::rustcrypto::NAME
-    }
-
-    fn version(&self) -> String {
-        VERSION.to_string()
-    }
-
-    fn offers(&self, alg: &Algorithm) -> Offer {
-        match alg.family {
-            Family::Gcm | Family::Ccm | Family::Ocb | Family::GcmSiv => Offer::Runs,
-            Family::ChaChaIetf | Family::XChaCha => Offer::Runs,
-            Family::ChaChaOriginal => Offer::Unavailable(
-                "chacha20poly1305 implements the IETF and X variants, not the original 64-bit \
-                 nonce one"
-                    .into(),
-            ),
-            _ => Offer::NotOffered,
-        }
-    }
-
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        p: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported> {
-        build(alg, p)
-    }
-}
-
 /// A RustCrypto cipher instance (its key schedule) behind [`Sealer`].
 struct Keyed<A> {
     cipher: A,
@@ -175,36 +141,66 @@ macro_rules! ocb {
     };
 }
 
-fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
-    let fixed = |nonce: usize| -> Result<(), Unsupported> {
-        if p.nonce_len != nonce || p.tag_len != 16 {
-            return Err(Unsupported(format!(
-                "RustCrypto {} takes {nonce}-byte nonces and 16-byte tags only",
-                alg.name
-            )));
+/// RustCrypto's pure-Rust crates.
+pub(super) struct RustCrypto;
+
+impl AeadBackend for RustCrypto {
+    fn name(&self) -> &'static str {
+        cryptobench_backends::rustcrypto::NAME
+    }
+
+    fn version(&self) -> String {
+        VERSION.to_string()
+    }
+
+    fn offers(&self, alg: &Algorithm) -> Offer {
+        match alg.family {
+            Family::Gcm | Family::Ccm | Family::Ocb | Family::GcmSiv => Offer::Runs,
+            Family::ChaChaIetf | Family::XChaCha => Offer::Runs,
+            Family::ChaChaOriginal => Offer::Unavailable(
+                "chacha20poly1305 implements the IETF and X variants, not the original 64-bit \
+                 nonce one"
+                    .into(),
+            ),
+            _ => Offer::NotOffered,
         }
-        Ok(())
-    };
-    match (alg.family, alg.key_len) {
-        (Family::Gcm, 16) => gcm!(p, alg, Aes128),
-        (Family::Gcm, 24) => gcm!(p, alg, Aes192),
-        (Family::Gcm, 32) => gcm!(p, alg, Aes256),
-        (Family::Ccm, 16) => ccm!(p, alg, Aes128),
-        (Family::Ccm, 32) => ccm!(p, alg, Aes256),
-        (Family::Ocb, 16) => ocb!(p, alg, Aes128),
-        (Family::Ocb, 32) => ocb!(p, alg, Aes256),
-        (Family::GcmSiv, 16) => {
-            fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes128GcmSiv>(p.key, 16))
+    }
+
+    fn build_sealer(
+        &self,
+        alg: &Algorithm,
+        p: &Params<'_>,
+    ) -> Result<Box<dyn Sealer>, Unsupported> {
+        let fixed = |nonce: usize| -> Result<(), Unsupported> {
+            if p.nonce_len != nonce || p.tag_len != 16 {
+                return Err(Unsupported(format!(
+                    "RustCrypto {} takes {nonce}-byte nonces and 16-byte tags only",
+                    alg.name
+                )));
+            }
+            Ok(())
+        };
+        match (alg.family, alg.key_len) {
+            (Family::Gcm, 16) => gcm!(p, alg, Aes128),
+            (Family::Gcm, 24) => gcm!(p, alg, Aes192),
+            (Family::Gcm, 32) => gcm!(p, alg, Aes256),
+            (Family::Ccm, 16) => ccm!(p, alg, Aes128),
+            (Family::Ccm, 32) => ccm!(p, alg, Aes256),
+            (Family::Ocb, 16) => ocb!(p, alg, Aes128),
+            (Family::Ocb, 32) => ocb!(p, alg, Aes256),
+            (Family::GcmSiv, 16) => {
+                fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes128GcmSiv>(p.key, 16))
+            }
+            (Family::GcmSiv, 32) => {
+                fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes256GcmSiv>(p.key, 16))
+            }
+            (Family::ChaChaIetf, _) => {
+                fixed(12).and_then(|_| keyed::<chacha20poly1305::ChaCha20Poly1305>(p.key, 16))
+            }
+            (Family::XChaCha, _) => {
+                fixed(24).and_then(|_| keyed::<chacha20poly1305::XChaCha20Poly1305>(p.key, 16))
+            }
+            _ => Err(Unsupported(format!("RustCrypto has no {} here", alg.name))),
         }
-        (Family::GcmSiv, 32) => {
-            fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes256GcmSiv>(p.key, 16))
-        }
-        (Family::ChaChaIetf, _) => {
-            fixed(12).and_then(|_| keyed::<chacha20poly1305::ChaCha20Poly1305>(p.key, 16))
-        }
-        (Family::XChaCha, _) => {
-            fixed(24).and_then(|_| keyed::<chacha20poly1305::XChaCha20Poly1305>(p.key, 16))
-        }
-        _ => Err(Unsupported(format!("RustCrypto has no {} here", alg.name))),
     }
 }

@@ -92,72 +92,68 @@ impl AeadBackend for Sodium {
         alg: &Algorithm,
         p: &Params<'_>,
     ) -> Result<Box<dyn Sealer>, Unsupported> {
-        build(alg, p)
-    }
-}
-
-fn build(alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
-    let (nonce_len, tag_len) = match alg.family {
-        Family::Gcm => (12, 16),
-        Family::ChaChaIetf => (12, 16),
-        Family::ChaChaOriginal => (8, 16),
-        Family::XChaCha => (24, 16),
-        Family::Aegis128L => (16, 32),
-        Family::Aegis256 => (32, 32),
-        _ => return Err(Unsupported(format!("libsodium has no {}", alg.name))),
-    };
-    if p.nonce_len != nonce_len {
-        return Err(Unsupported(format!(
-            "libsodium's {} takes {nonce_len}-byte nonces only",
-            alg.name
-        )));
-    }
-    if p.tag_len != tag_len {
-        return Err(Unsupported(format!(
-            "libsodium's {} has {}-bit tags only",
-            alg.name,
-            tag_len * 8
-        )));
-    }
-    if alg.family == Family::Gcm {
-        let mut state = Box::new(ffi::crypto_aead_aes256gcm_state { opaque: [0; 512] });
-        // SAFETY: the state is a properly aligned, owned buffer and the key is
-        // 32 bytes (checked by backend::build).
-        let rc = unsafe { ffi::crypto_aead_aes256gcm_beforenm(&mut *state, p.key.as_ptr()) };
-        if rc != 0 {
-            return Err(Unsupported("libsodium AES-256-GCM key setup failed".into()));
+        let (nonce_len, tag_len) = match alg.family {
+            Family::Gcm => (12, 16),
+            Family::ChaChaIetf => (12, 16),
+            Family::ChaChaOriginal => (8, 16),
+            Family::XChaCha => (24, 16),
+            Family::Aegis128L => (16, 32),
+            Family::Aegis256 => (32, 32),
+            _ => return Err(Unsupported(format!("libsodium has no {}", alg.name))),
+        };
+        if p.nonce_len != nonce_len {
+            return Err(Unsupported(format!(
+                "libsodium's {} takes {nonce_len}-byte nonces only",
+                alg.name
+            )));
         }
-        return Ok(Box::new(SodiumAesGcm { state }));
+        if p.tag_len != tag_len {
+            return Err(Unsupported(format!(
+                "libsodium's {} has {}-bit tags only",
+                alg.name,
+                tag_len * 8
+            )));
+        }
+        if alg.family == Family::Gcm {
+            let mut state = Box::new(ffi::crypto_aead_aes256gcm_state { opaque: [0; 512] });
+            // SAFETY: the state is a properly aligned, owned buffer and the key is
+            // 32 bytes (checked by backend::build).
+            let rc = unsafe { ffi::crypto_aead_aes256gcm_beforenm(&mut *state, p.key.as_ptr()) };
+            if rc != 0 {
+                return Err(Unsupported("libsodium AES-256-GCM key setup failed".into()));
+            }
+            return Ok(Box::new(SodiumAesGcm { state }));
+        }
+        let (encrypt, decrypt): (EncryptDetached, DecryptDetached) = match alg.family {
+            Family::ChaChaIetf => (
+                ffi::crypto_aead_chacha20poly1305_ietf_encrypt_detached,
+                ffi::crypto_aead_chacha20poly1305_ietf_decrypt_detached,
+            ),
+            Family::ChaChaOriginal => (
+                ffi::crypto_aead_chacha20poly1305_encrypt_detached,
+                ffi::crypto_aead_chacha20poly1305_decrypt_detached,
+            ),
+            Family::XChaCha => (
+                ffi::crypto_aead_xchacha20poly1305_ietf_encrypt_detached,
+                ffi::crypto_aead_xchacha20poly1305_ietf_decrypt_detached,
+            ),
+            Family::Aegis128L => (
+                ffi::crypto_aead_aegis128l_encrypt_detached,
+                ffi::crypto_aead_aegis128l_decrypt_detached,
+            ),
+            _ => (
+                ffi::crypto_aead_aegis256_encrypt_detached,
+                ffi::crypto_aead_aegis256_decrypt_detached,
+            ),
+        };
+        Ok(Box::new(SodiumKeyed {
+            key: p.key.to_vec(),
+            nonce_len,
+            tag_len,
+            encrypt,
+            decrypt,
+        }))
     }
-    let (encrypt, decrypt): (EncryptDetached, DecryptDetached) = match alg.family {
-        Family::ChaChaIetf => (
-            ffi::crypto_aead_chacha20poly1305_ietf_encrypt_detached,
-            ffi::crypto_aead_chacha20poly1305_ietf_decrypt_detached,
-        ),
-        Family::ChaChaOriginal => (
-            ffi::crypto_aead_chacha20poly1305_encrypt_detached,
-            ffi::crypto_aead_chacha20poly1305_decrypt_detached,
-        ),
-        Family::XChaCha => (
-            ffi::crypto_aead_xchacha20poly1305_ietf_encrypt_detached,
-            ffi::crypto_aead_xchacha20poly1305_ietf_decrypt_detached,
-        ),
-        Family::Aegis128L => (
-            ffi::crypto_aead_aegis128l_encrypt_detached,
-            ffi::crypto_aead_aegis128l_decrypt_detached,
-        ),
-        _ => (
-            ffi::crypto_aead_aegis256_encrypt_detached,
-            ffi::crypto_aead_aegis256_decrypt_detached,
-        ),
-    };
-    Ok(Box::new(SodiumKeyed {
-        key: p.key.to_vec(),
-        nonce_len,
-        tag_len,
-        encrypt,
-        decrypt,
-    }))
 }
 
 /// An algorithm that takes the raw key on every call.

@@ -48,12 +48,7 @@ pub fn all() -> &'static [Backend] {
 
 /// `backend` as the run's fingerprint lists it.
 pub fn info(backend: Backend) -> BackendInfo {
-    BackendInfo {
-        name: backend.name().into(),
-        version: backend.version(),
-        unavailable: match backend.availability() {
-            Availability::Available => None,
-            Availability::Unavailable(reason) => Some(reason),
-        },
-    }
+    backend
+        .availability()
+        .info(backend.name(), backend.version())
 }
