@@ -40,6 +40,7 @@
 
 #![deny(missing_docs)]
 
+pub mod backend;
 mod charts;
 pub mod cli;
 pub mod curves;
@@ -51,12 +52,13 @@ pub mod rc;
 pub mod sodium;
 pub mod summary;
 
-use crate::curves::{Curve, Family, Kind};
+use crate::backend::Backend;
+use crate::curves::{Curve, Family};
 use crate::ops::{CurveOps, EccCase, Op};
 use crate::ossl::Api;
 use cryptobench_core::{
-    BackendInfo, CaseError, CaseSpec, Error, Measurement, Paper, PlannedCase, RunConfig, Suite,
-    Table,
+    BackendInfo, CaseError, CaseSpec, Error, Measurement, Offer, Paper, PlannedCase, RunConfig,
+    Suite, Table,
 };
 
 /// Suite name.
@@ -179,23 +181,17 @@ impl EccSuite {
         out
     }
 
-    fn spec(&self, curve: &Curve, backend: &BackendInfo, op: Op) -> CaseSpec {
-        CaseSpec::new(
-            SUITE,
-            curve.name.clone(),
-            &backend.name,
-            &backend.version,
-            op.name(),
-        )
-        .param("family", curve.family.name())
-        .param("key_bits", curve.key_bits)
-        .param("security_bits", curve.security_bits())
-        .labels(curve.labels())
-        .size(if op == Op::Ecdh || op == Op::Keygen {
-            0
-        } else {
-            32
-        })
+    fn spec(&self, curve: &Curve, backend: &str, version: &str, op: Op) -> CaseSpec {
+        CaseSpec::new(SUITE, curve.name.clone(), backend, version, op.name())
+            .param("family", curve.family.name())
+            .param("key_bits", curve.key_bits)
+            .param("security_bits", curve.security_bits())
+            .labels(curve.labels())
+            .size(if op == Op::Ecdh || op == Op::Keygen {
+                0
+            } else {
+                32
+            })
     }
 }
 
@@ -232,10 +228,6 @@ fn planned(
     })
 }
 
-fn rustcrypto_info() -> BackendInfo {
-    cryptobench_backends::rustcrypto::info(&rc::CRATES)
-}
-
 impl Suite for EccSuite {
     fn name(&self) -> &'static str {
         SUITE
@@ -244,11 +236,10 @@ impl Suite for EccSuite {
         "EC key generation on every named curve (seed 000), ECDH, ECDSA, EdDSA"
     }
     fn backends(&self) -> Vec<BackendInfo> {
-        vec![
-            cryptobench_backends::openssl_lib::info(),
-            rustcrypto_info(),
-            cryptobench_backends::sodium::info(),
-        ]
+        backend::all()
+            .iter()
+            .map(|b| b.availability().info(b.name(), b.version()))
+            .collect()
     }
     fn primitives(&self) -> Vec<String> {
         curves::catalogue().iter().map(|c| c.name.clone()).collect()
@@ -262,66 +253,42 @@ impl Suite for EccSuite {
         let keys = self
             .keys
             .unwrap_or(if cfg.quick { QUICK_KEYS } else { SEED_KEYS });
-        let openssl = cryptobench_backends::openssl_lib::info();
-        let rust = rustcrypto_info();
-        let sodium = cryptobench_backends::sodium::info();
+        let backends: Vec<(Backend, String)> = backend::all()
+            .iter()
+            .filter(|b| cfg.wants_backend(b.name()))
+            .map(|&b| (b, b.version()))
+            .collect();
+        let first = backend::all()[0];
+        let first_version = first.version();
         let mut plan = Vec::new();
         for curve in self.selected() {
             for op in self.operations() {
                 let per_sample = (op == Op::Keygen).then_some(keys);
                 if let Some(why) = op_unsupported(curve, op) {
-                    plan.push(PlannedCase::unavailable(
-                        self.spec(curve, &openssl, op),
-                        why,
-                    ));
+                    let spec = self.spec(curve, first.name(), &first_version, op);
+                    plan.push(PlannedCase::unavailable(spec, why));
                     continue;
                 }
-                if cfg.wants_backend(&openssl.name) {
-                    let apis = match curve.kind {
-                        Kind::Weierstrass(_) if op == Op::Keygen => self.keygen_apis(curve, cfg),
-                        _ => vec![Api::Evp],
-                    };
-                    for api in apis {
-                        let spec = self.spec(curve, &openssl, op).param("api", api.name());
-                        if let Some(why) = &curve.unsupported {
-                            plan.push(PlannedCase::unavailable(spec, why.clone()));
-                            continue;
-                        }
-                        plan.push(planned(spec, op, per_sample, move || {
-                            Ok(match curve.kind {
-                                Kind::Weierstrass(_) => {
-                                    Box::new(ossl::OsslEc::new(curve, api, op)?)
-                                }
-                                kind => Box::new(ossl::OsslEdx::new(kind, op)?),
-                            })
-                        }));
-                    }
-                }
-                if cfg.wants_backend(&rust.name) && rc::CURVES.contains(&curve.name.as_str()) {
-                    let spec = self.spec(curve, &rust, op);
-                    if let Some(why) = rc::unsupported(&curve.name, op) {
-                        plan.push(PlannedCase::unavailable(spec, why));
-                    } else {
-                        plan.push(planned(spec, op, per_sample, move || {
-                            rc::ops_for(curve, op)
-                        }));
-                    }
-                }
-                if cfg.wants_backend(&sodium.name)
-                    && matches!(curve.kind, Kind::Ed25519 | Kind::X25519)
-                {
-                    let spec = self.spec(curve, &sodium, op);
-                    if let Some(why) = &sodium.unavailable {
-                        plan.push(PlannedCase::unavailable(spec, why.clone()));
+                let keygen_apis = self.keygen_apis(curve, cfg);
+                for &(backend, ref version) in &backends {
+                    let offer = backend.offers(curve, op);
+                    if offer == Offer::NotOffered {
                         continue;
                     }
-                    let kind = curve.kind;
-                    plan.push(planned(spec, op, per_sample, move || {
-                        Ok(match kind {
-                            Kind::Ed25519 => Box::new(sodium::SodiumEd25519::new()?),
-                            _ => Box::new(sodium::SodiumX25519::new()?),
-                        })
-                    }));
+                    for api in backend.apis(curve, op, &keygen_apis) {
+                        let mut spec = self.spec(curve, backend.name(), version, op);
+                        if let Some(api) = api {
+                            spec = spec.param("api", api.name());
+                        }
+                        match &offer {
+                            Offer::Unavailable(why) => {
+                                plan.push(PlannedCase::unavailable(spec, why.clone()))
+                            }
+                            _ => plan.push(planned(spec, op, per_sample, move || {
+                                backend.build(curve, op, api)
+                            })),
+                        }
+                    }
                 }
             }
         }
