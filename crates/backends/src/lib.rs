@@ -10,9 +10,30 @@
 
 pub use cryptobench_core::BackendInfo;
 
+/// Why a library cannot be initialised.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BackendError {
+    /// `sodium_init` returned an error.
+    #[error("sodium_init failed")]
+    SodiumInit,
+    /// OpenSSL's default provider did not load.
+    #[error("default provider: {0}")]
+    DefaultProvider(String),
+    /// OpenSSL's legacy provider (DES, Blowfish, RC4, ...) did not load.
+    #[error("legacy provider not loadable: {0}")]
+    LegacyProvider(String),
+}
+
+/// Strings are what the older runner code carries; `?` converts.
+impl From<BackendError> for String {
+    fn from(e: BackendError) -> Self {
+        e.to_string()
+    }
+}
+
 /// OpenSSL through the `openssl` crate (the system libssl).
 pub mod openssl_lib {
-    use super::BackendInfo;
+    use super::{BackendError, BackendInfo};
     use std::sync::OnceLock;
 
     /// Backend name used on the command line and in results.
@@ -35,17 +56,17 @@ pub mod openssl_lib {
     /// Loads the default and legacy providers once for the whole process.
     /// Returns why the legacy provider is missing, if it is (the default
     /// provider stays usable either way).
-    pub fn ensure_providers() -> Result<(), String> {
-        static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
+    pub fn ensure_providers() -> Result<(), BackendError> {
+        static LOADED: OnceLock<Result<(), BackendError>> = OnceLock::new();
         LOADED
             .get_or_init(|| {
                 // Loading any provider explicitly stops OpenSSL from loading the
                 // default one implicitly, so both are loaded and kept for good.
                 let default = openssl::provider::Provider::try_load(None, "default", true)
-                    .map_err(|e| format!("default provider: {e}"))?;
+                    .map_err(|e| BackendError::DefaultProvider(e.to_string()))?;
                 std::mem::forget(default);
                 let legacy = openssl::provider::Provider::try_load(None, "legacy", true)
-                    .map_err(|e| format!("legacy provider not loadable: {e}"))?;
+                    .map_err(|e| BackendError::LegacyProvider(e.to_string()))?;
                 std::mem::forget(legacy);
                 Ok(())
             })
@@ -55,7 +76,7 @@ pub mod openssl_lib {
 
 /// libsodium through `libsodium-sys-stable` (vendored, not the system one).
 pub mod sodium {
-    use super::BackendInfo;
+    use super::{BackendError, BackendInfo};
     use std::ffi::CStr;
     use std::sync::OnceLock;
 
@@ -63,13 +84,13 @@ pub mod sodium {
     pub const NAME: &str = "libsodium";
 
     /// Calls `sodium_init` once; returns why it failed, if it did.
-    pub fn init() -> Result<(), String> {
-        static INIT: OnceLock<Result<(), String>> = OnceLock::new();
+    pub fn init() -> Result<(), BackendError> {
+        static INIT: OnceLock<Result<(), BackendError>> = OnceLock::new();
         INIT.get_or_init(|| {
             // SAFETY: sodium_init is thread-safe and idempotent.
             let rc = unsafe { libsodium_sys::sodium_init() };
             if rc < 0 {
-                Err("sodium_init failed".into())
+                Err(BackendError::SodiumInit)
             } else {
                 Ok(())
             }
@@ -89,7 +110,7 @@ pub mod sodium {
         BackendInfo {
             name: NAME.into(),
             version: version(),
-            unavailable: init().err(),
+            unavailable: init().err().map(|e| e.to_string()),
         }
     }
 }

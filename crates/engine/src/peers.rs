@@ -14,16 +14,36 @@ pub use cryptobench_core::model::OPENSSL_SPEED;
 /// Seconds per `openssl speed` invocation (its smallest unit).
 const SECONDS: u32 = 1;
 
+/// Why a peer cannot run or what its output lacked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PeerError {
+    /// The `openssl` executable is not on the PATH.
+    #[error("openssl command not found ({0}); install the Debian package openssl")]
+    OpensslMissing(String),
+    /// `openssl version` ran and failed.
+    #[error("`openssl version` failed")]
+    VersionFailed,
+    /// `openssl speed -mr` printed no result line of the wanted kind.
+    #[error("no '{0}' line in openssl speed output")]
+    NoResultLine(&'static str),
+    /// A result line that does not parse, or reports nothing.
+    #[error("{what} in '{line}'")]
+    BadResultLine {
+        /// What is wrong with it.
+        what: &'static str,
+        /// The line as printed.
+        line: String,
+    },
+}
+
 /// The `openssl` executable's version line, or why it is missing.
-pub fn openssl_cli_version() -> Result<String, String> {
+pub fn openssl_cli_version() -> Result<String, PeerError> {
     let out = Command::new("openssl")
         .arg("version")
         .output()
-        .map_err(|e| {
-            format!("openssl command not found ({e}); install the Debian package openssl")
-        })?;
+        .map_err(|e| PeerError::OpensslMissing(e.to_string()))?;
     if !out.status.success() {
-        return Err("`openssl version` failed".into());
+        return Err(PeerError::VersionFailed);
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
@@ -60,21 +80,25 @@ impl SpeedLine {
 
 /// Parses `openssl speed -mr` output: (count, seconds) of the first line of
 /// the wanted kind.
-pub fn parse_mr(output: &str, line: SpeedLine) -> Result<(u64, f64), String> {
+pub fn parse_mr(output: &str, line: SpeedLine) -> Result<(u64, f64), PeerError> {
     let tag = line.tag();
     let l = output
         .lines()
         .find(|l| l.starts_with(tag))
-        .ok_or_else(|| format!("no '{tag}' line in openssl speed output"))?;
+        .ok_or(PeerError::NoResultLine(tag))?;
+    let bad = |what| PeerError::BadResultLine {
+        what,
+        line: l.to_string(),
+    };
     let fields: Vec<&str> = l[tag.len()..].split(':').collect();
     let (count, secs) = match (fields.first(), fields.last()) {
         (Some(c), Some(s)) if fields.len() >= 3 => (c, s),
-        _ => return Err(format!("malformed line '{l}'")),
+        _ => return Err(bad("malformed line")),
     };
-    let count: u64 = count.parse().map_err(|_| format!("bad count in '{l}'"))?;
-    let secs: f64 = secs.parse().map_err(|_| format!("bad time in '{l}'"))?;
+    let count: u64 = count.parse().map_err(|_| bad("bad count"))?;
+    let secs: f64 = secs.parse().map_err(|_| bad("bad time"))?;
     if count == 0 || secs.is_nan() || secs <= 0.0 {
-        return Err(format!("empty measurement in '{l}'"));
+        return Err(bad("empty measurement"));
     }
     Ok((count, secs))
 }
@@ -120,7 +144,8 @@ impl SpeedCase {
                 err.lines().next().unwrap_or("")
             )));
         }
-        let (count, secs) = parse_mr(&text, self.line).map_err(CaseError::Failed)?;
+        let (count, secs) =
+            parse_mr(&text, self.line).map_err(|e| CaseError::Failed(e.to_string()))?;
         Ok(BatchTime {
             iters: count,
             wall_ns: secs * 1e9,
@@ -138,7 +163,7 @@ fn planned(spec: CaseSpec, args: Vec<String>, line: SpeedLine) -> PlannedCase {
                 line,
             }) as Box<dyn Case>)
         }),
-        Err(why) => PlannedCase::unavailable(spec, why),
+        Err(why) => PlannedCase::unavailable(spec, why.to_string()),
     }
 }
 

@@ -349,7 +349,7 @@ impl Hasher for Sodium {
         cryptobench_backends::sodium::version()
     }
     fn available(&self) -> Result<(), String> {
-        cryptobench_backends::sodium::init()
+        Ok(cryptobench_backends::sodium::init()?)
     }
     fn supports(&self, params: &Params, inputs: &Inputs) -> Result<(), String> {
         if params.variant == Variant::D {

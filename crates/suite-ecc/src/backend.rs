@@ -136,7 +136,7 @@ impl EccBackend for Sodium {
     fn availability(&self) -> Availability {
         match cryptobench_backends::sodium::init() {
             Ok(()) => Availability::Available,
-            Err(why) => Availability::Unavailable(why),
+            Err(why) => Availability::Unavailable(why.to_string()),
         }
     }
 
