@@ -13,8 +13,9 @@ use crate::params::{self, Params, Variant, Version};
 use crate::vectors::SplitMix;
 use crate::{limits, memory, phc, tune, Argon2Suite};
 use cryptobench_core::{units, Error, RunConfig, SuiteAction};
+use cryptobench_engine::clock::{Clock, MonotonicClock};
 use std::io::Read;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Options of `cryptobench argon2`.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -358,7 +359,7 @@ fn verify_parsed(parsed: &phc::Phc, cfg: &RunConfig, password: &[u8]) -> Result<
     Ok(phc::tags_equal(&tag, &parsed.tag))
 }
 
-/// Median time of `runs` hashes at `params`.
+/// Median time of `runs` hashes at `params`, on the engine's clock.
 fn time_point(
     hasher: &dyn Hasher,
     params: &Params,
@@ -366,15 +367,21 @@ fn time_point(
     runs: usize,
 ) -> Result<Duration, String> {
     memory::check(params.memory_bytes(), memory::available_bytes())?;
+    let clock = MonotonicClock;
     let mut out = vec![0u8; params.tag_len];
-    let mut times = Vec::with_capacity(runs);
+    let mut times_ns = Vec::with_capacity(runs);
     for _ in 0..runs {
-        let start = Instant::now();
+        let start = clock.now_ns();
         hasher.hash(params, inputs, &mut out)?;
-        times.push(start.elapsed());
+        times_ns.push(clock.now_ns().saturating_sub(start) as f64);
         std::hint::black_box(&out);
     }
-    Ok(tune::median(times))
+    let median = cryptobench_stats::median(&times_ns);
+    Ok(Duration::from_nanos(if median.is_finite() {
+        median as u64
+    } else {
+        0
+    }))
 }
 
 fn ms(d: Duration) -> String {
