@@ -122,4 +122,15 @@ mod tests {
         assert_eq!(t.rows[2][..4], ["total", "0", "2", "1"]);
         assert!((seconds_per_case(&Budget::standard()) - 0.39).abs() < 1e-9);
     }
+
+    #[test]
+    fn the_case_list_says_what_each_case_is_and_why_it_does_not_run() {
+        let spec = CaseSpec::new("aead", "AES-256-GCM", "libsodium", "1", "encrypt").size(16);
+        let line = case_json(&PlannedCase::unavailable(spec, "needs AES-NI"));
+        assert_eq!(line["suite"], "aead");
+        assert_eq!(line["backend"], "libsodium");
+        assert_eq!(line["input_bytes"], 16);
+        assert_eq!(line["setup"], "unavailable");
+        assert_eq!(line["reason"], "needs AES-NI");
+    }
 }
