@@ -105,6 +105,14 @@ pub mod sodium {
         format!("libsodium {}", v.to_string_lossy())
     }
 
+    /// Whether libsodium runs here (`sodium_init` succeeded).
+    pub fn availability() -> cryptobench_core::Availability {
+        match init() {
+            Ok(()) => cryptobench_core::Availability::Available,
+            Err(why) => cryptobench_core::Availability::Unavailable(why.to_string()),
+        }
+    }
+
     /// libsodium as a backend.
     pub fn info() -> BackendInfo {
         BackendInfo {

@@ -134,10 +134,7 @@ impl EccBackend for Sodium {
     }
 
     fn availability(&self) -> Availability {
-        match cryptobench_backends::sodium::init() {
-            Ok(()) => Availability::Available,
-            Err(why) => Availability::Unavailable(why.to_string()),
-        }
+        cryptobench_backends::sodium::availability()
     }
 
     fn offers(&self, curve: &Curve, _op: Op) -> Offer {

@@ -59,10 +59,7 @@ impl AeadBackend for Sodium {
     }
 
     fn availability(&self) -> Availability {
-        match cryptobench_backends::sodium::init() {
-            Ok(()) => Availability::Available,
-            Err(reason) => Availability::Unavailable(reason.to_string()),
-        }
+        cryptobench_backends::sodium::availability()
     }
 
     fn offers(&self, alg: &Algorithm) -> Offer {
