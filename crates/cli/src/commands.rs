@@ -53,7 +53,7 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
         Command::Show(a) => show(&g, &a.run),
         Command::Export(a) => export(&g, &a),
         Command::Compare(a) => compare(&g, &a),
-        Command::Paper(a) => paper(&g, &a),
+        Command::Paper(a) => paper(&g, &a, world),
         Command::Report(a) => report(&g, &a),
         Command::Recommend(a) => crate::advice::recommend_command(&g, &a),
         Command::Noise(a) => noise(&g, &a),
@@ -284,7 +284,7 @@ fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
     Ok(0)
 }
 
-fn paper(g: &Global, a: &PaperArgs) -> Result<u8> {
+fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8> {
     let papers = registry::papers();
     let Some(name) = &a.name else {
         let mut t = Table::new(
@@ -307,17 +307,50 @@ fn paper(g: &Global, a: &PaperArgs) -> Result<u8> {
         .find(|p| p.name() == chosen)
         .expect("resolved");
     let cfg = run_config(g)?;
+    let distributed = paper_distributed_half(chosen, &cfg, world)?;
+    if !world.is_root() {
+        return Ok(0);
+    }
     let mut g = g.clone();
     g.twin_every_cell = true;
     let g = &g;
     let outcome = app::bench(g, &cfg, paper.suites(&cfg)?, false)?;
+    let mut measured = outcome.run.measurements.clone();
+    measured.extend(distributed);
     if !g.quiet {
         outln!("{}\n{}\n", paper.title(), tables::run_header(&outcome.run))?;
-        for t in paper.render(&outcome.run.measurements) {
+        for t in paper.render(&measured) {
             outln!("{}", text::render(&t, false))?;
         }
     }
     Ok(outcome.exit_code())
+}
+
+/// Under `mpirun`, every rank measures seed 002's distributed programs
+/// first (rank 0 gets the measurements); alone there is nothing to do.
+fn paper_distributed_half(
+    chosen: &str,
+    cfg: &cryptobench_core::RunConfig,
+    world: &cryptobench_mpi::World,
+) -> Result<Vec<cryptobench_core::Measurement>> {
+    if world.size() < 2 {
+        return Ok(Vec::new());
+    }
+    if chosen != cryptobench_mpi::paper::PAPER {
+        return Err(Error::usage(format!(
+            "`paper {chosen}` was started as one of {} MPI ranks; only `paper {}` has a distributed half: start the others without mpirun",
+            world.size(),
+            cryptobench_mpi::paper::PAPER
+        ))
+        .into());
+    }
+    let mut out = Vec::new();
+    for opts in cryptobench_mpi::paper::options(cfg) {
+        if let Some(ms) = cryptobench_mpi::bench(world, &opts)? {
+            out.extend(ms);
+        }
+    }
+    Ok(out)
 }
 
 /// Where `report` writes: `--out`, else a single `-o FILE` (the global
