@@ -701,6 +701,25 @@ mod tests {
     }
 
     #[test]
+    fn the_seeds_typos_are_printed_where_the_code_corrects_them() {
+        let notes: Vec<String> = EccKeygenPaper
+            .render(&run(false))
+            .into_iter()
+            .flat_map(|t| t.notes)
+            .collect();
+        for needle in [
+            "seed typo corrected here: Table 6 names the family \"C2tmb\"",
+            "\"prime239v1 (v2, v2)\": prime239v1, v2 and v3",
+            "c2pnb176v1 is timed in Table 5 but absent from Table 2",
+        ] {
+            assert!(
+                notes.iter().any(|n| n.contains(needle)),
+                "{needle}: {notes:#?}"
+            );
+        }
+    }
+
+    #[test]
     fn no_php_column_without_php_measurements() {
         let tables = EccKeygenPaper.render(&run(false));
         assert_eq!(tables[0].headers.len(), 8);
