@@ -6,6 +6,9 @@ use crate::args::{
 };
 use crate::{output, registry};
 use anyhow::Result;
+use cryptobench_core::paper_method::{
+    seed_budget, seed_suites, to_seed_statistic, Method, SeedCounts, OURS_DESCRIBED,
+};
 use cryptobench_core::{names, Error, Suite, SuiteAction, Table};
 use cryptobench_report::{tables, text};
 use cryptobench_stats::Verdict;
@@ -306,7 +309,30 @@ fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8
         .iter()
         .find(|p| p.name() == chosen)
         .expect("resolved");
-    let cfg = run_config(g)?;
+    let method = match &a.method {
+        Some(text) => Method::parse(text)?,
+        None => Method::default(),
+    };
+    let mut cfg = run_config(g)?;
+    let (suites, described) = match method {
+        Method::Ours => (paper.suites(&cfg)?, OURS_DESCRIBED.to_string()),
+        Method::Seed => {
+            let counts = seed_counts_for(paper.as_ref(), &papers)?;
+            if let Some(flag) = g
+                .given()
+                .into_iter()
+                .find(|f| ["--time", "--samples", "--precision", "--min-sample"].contains(f))
+            {
+                return Err(output::usage(format!(
+                    "{flag} sets our sampling; --method seed uses the seed's own counts ({}): drop {flag} or use --method ours",
+                    counts.stated
+                )));
+            }
+            let described = counts.describe(&cfg);
+            cfg.budget = seed_budget(counts.runs_for(&cfg));
+            (seed_suites(paper.suites(&cfg)?, counts, &cfg), described)
+        }
+    };
     let distributed = paper_distributed_half(chosen, &cfg, world)?;
     if !world.is_root() {
         return Ok(0);
@@ -314,16 +340,43 @@ fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8
     let mut g = g.clone();
     g.twin_every_cell = true;
     let g = &g;
-    let outcome = app::bench(g, &cfg, paper.suites(&cfg)?, false)?;
+    let outcome = app::bench(g, &cfg, suites, false)?;
     let mut measured = outcome.run.measurements.clone();
     measured.extend(distributed);
+    if method == Method::Seed {
+        to_seed_statistic(&mut measured);
+    }
     if !g.quiet {
-        outln!("{}\n{}\n", paper.title(), tables::run_header(&outcome.run))?;
+        outln!(
+            "{}\n{}\n{described}\n",
+            paper.title(),
+            tables::run_header(&outcome.run)
+        )?;
         for t in paper.render(&measured) {
             outln!("{}", text::render(&t, false))?;
         }
     }
     Ok(outcome.exit_code())
+}
+
+/// The seed's counts of `paper`, or a usage error naming the papers whose
+/// seeds state theirs.
+fn seed_counts_for(
+    paper: &dyn cryptobench_core::Paper,
+    papers: &[Box<dyn cryptobench_core::Paper>],
+) -> Result<SeedCounts> {
+    paper.seed_counts().ok_or_else(|| {
+        let with: Vec<&str> = papers
+            .iter()
+            .filter(|p| p.seed_counts().is_some())
+            .map(|p| p.name())
+            .collect();
+        output::usage(format!(
+            "--method seed: the seed of `paper {}` states no counts to repeat; --method seed works for {}",
+            paper.name(),
+            with.join(", ")
+        ))
+    })
 }
 
 /// Under `mpirun`, every rank measures seed 002's distributed programs

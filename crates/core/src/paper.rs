@@ -21,6 +21,11 @@ pub trait Paper: Send + Sync {
     /// Published table(s) beside this machine's, with conclusions as notes
     /// ("holds here" / "differs here: ...").
     fn render(&self, measurements: &[Measurement]) -> Vec<Table>;
+    /// The seed's own counts for `--method seed`; `None` when the seed
+    /// states none.
+    fn seed_counts(&self) -> Option<crate::paper_method::SeedCounts> {
+        None
+    }
 }
 
 /// Fidelity band: ours / peer within it is "the same work at the same

@@ -87,6 +87,14 @@ impl Paper for EcElgamalParallel {
             peer: Some(false),
         }))])
     }
+    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
+        // Seed 002, IV.C: "every solution will be run for 10 times ... Average of the 10".
+        Some(cryptobench_core::paper_method::SeedCounts {
+            stated: "10 runs per variation, mean time",
+            runs: 10,
+            loops: |_| vec![1],
+        })
+    }
     fn render(&self, measurements: &[Measurement]) -> Vec<Table> {
         let here = measured_speedups(measurements);
         let distributed = here.iter().any(|s| s.distributed);

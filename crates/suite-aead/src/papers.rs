@@ -268,6 +268,22 @@ impl Paper for AegisPaper {
             vec![Operation::Encrypt],
         )?])
     }
+    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
+        // Seed 003: "a 20 MB block ... the average of 100 iterations" and
+        // "1 KB of data, taking the average from 1 million iterations"
+        // (100 samples of 10^4 calls: the same mean of 10^6).
+        Some(cryptobench_core::paper_method::SeedCounts {
+            stated: "100 x 20 MB and 10^6 x 1 KB (as 100 samples of 10^4), means",
+            runs: 100,
+            loops: |spec| {
+                if spec.input_bytes >= 1 << 20 {
+                    vec![1]
+                } else {
+                    vec![10_000]
+                }
+            },
+        })
+    }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
         let php = has_php(ms);
         let mut columns = vec![

@@ -110,11 +110,33 @@ const FIVE_THOUSAND_LOOPS: [(&str, u64, f64); 12] = [
     ("TEST 6", 4096, 0.000080),
 ];
 
+/// The largest size with loop columns (the seed's "1-4 kB").
+const FIVE_THOUSAND_MAX_BYTES: u64 = 4096;
+
+/// `--method seed` plans each small case at 1000 and at 5000 loops (param
+/// `loops`); our method has no such param.
+fn loops_of(m: &Measurement) -> Option<u64> {
+    m.param("loops").and_then(|l| l.parse().ok())
+}
+
 fn five_thousand(test: &str, bytes: u64) -> Option<f64> {
     FIVE_THOUSAND_LOOPS
         .iter()
         .find(|(t, b, _)| *t == test && *b == bytes)
         .map(|x| x.2)
+}
+
+/// The 5000-loop column: published, and here when `--method seed` ran it.
+fn five_thousand_cell(ms: &[Measurement], p: &Published) -> String {
+    let Some(seed) = five_thousand(p.test, p.bytes) else {
+        return "-".into();
+    };
+    match secs(here_at(ms, p.cipher, p.backend, p.op, p.bytes, |l| {
+        l == Some(5000)
+    })) {
+        Some(here) => format!("{seed} | {here:.7}"),
+        None => seed.to_string(),
+    }
 }
 
 /// "Only insignificant overhead", as a time ratio AES-256 / AES-128.
@@ -149,12 +171,24 @@ fn here<'a>(
     op: Op,
     bytes: u64,
 ) -> Option<&'a Measurement> {
+    here_at(ms, cipher, backend, op, bytes, |l| l != Some(5000))
+}
+
+fn here_at<'a>(
+    ms: &'a [Measurement],
+    cipher: &str,
+    backend: Backend,
+    op: Op,
+    bytes: u64,
+    loops: impl Fn(Option<u64>) -> bool,
+) -> Option<&'a Measurement> {
     ms.iter().find(|m| {
         m.suite == "cipher"
             && m.primitive.eq_ignore_ascii_case(cipher)
             && m.backend == backend.name()
             && m.operation == op.name()
             && m.input_bytes == bytes
+            && loops(loops_of(m))
     })
 }
 
@@ -269,6 +303,21 @@ impl Paper for OpensslVsMcrypt {
             Box::new(CipherSuite::new(crate::paper_test7::options(cfg))),
         ])
     }
+    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
+        // Seed 001: "avg. results of 50 runs" of 1000 and 5000 loops at 1-4 B
+        // and 1-4 kB; one call per run at 200 kB, 2 MB and 20 MB.
+        Some(cryptobench_core::paper_method::SeedCounts {
+            stated: "50 runs x 1000 and 5000 loops at 1-4 B and 1-4 kB, 50 runs of one call at 200 kB, 2 MB and 20 MB, means",
+            runs: 50,
+            loops: |spec| {
+                if spec.input_bytes <= FIVE_THOUSAND_MAX_BYTES {
+                    vec![1000, 5000]
+                } else {
+                    vec![1]
+                }
+            },
+        })
+    }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
         let php = has_php(ms);
         let mut columns = vec![
@@ -277,7 +326,7 @@ impl Paper for OpensslVsMcrypt {
             "cipher (backend)",
             "operation",
             "published s",
-            "5000 loops s",
+            "5000 loops s (seed | here)",
             "here s",
             "here size",
         ];
@@ -297,7 +346,7 @@ impl Paper for OpensslVsMcrypt {
                 format!("{} ({})", p.cipher, p.backend.name()),
                 p.op.name().to_string(),
                 format!("{}", p.seconds),
-                five_thousand(p.test, p.bytes).map_or("-".into(), |s| s.to_string()),
+                five_thousand_cell(ms, p),
                 fmt_s(secs(m)),
                 format_size(p.bytes),
             ];

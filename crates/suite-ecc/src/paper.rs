@@ -593,6 +593,14 @@ impl Paper for EccKeygenPaper {
     fn suites(&self, _cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
         Ok(vec![Box::new(crate::EccSuite::seed())])
     }
+    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
+        // Seed 000: "the time to generate 100 keys for each elliptic curve", averaged.
+        Some(cryptobench_core::paper_method::SeedCounts {
+            stated: "100 keys per curve, mean time per key",
+            runs: 100,
+            loops: |_| vec![1],
+        })
+    }
     fn render(&self, measurements: &[Measurement]) -> Vec<Table> {
         let rows = summary::openssl_keygen_rows(measurements);
         let php_rows = php_keygen_rows(measurements);
