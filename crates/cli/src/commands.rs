@@ -113,6 +113,7 @@ fn run(g: &Global, a: &RunArgs, world: &cryptobench_mpi::World) -> Result<u8> {
     if a.fleet {
         return crate::fleet::run_fleet(g, a, &cfg, suites, world);
     }
+    let suites = crate::advice::with_argon2_tune(g, &cfg, suites);
     let outcome = app::bench(g, &cfg, suites, true)?;
     output::print_run_with(g, &outcome.run, &outcome.suites, output::Detail::Summary)?;
     if !g.quiet {
