@@ -316,7 +316,10 @@ fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8
     };
     let mut cfg = run_config(g)?;
     let (suites, described) = match method {
-        Method::Ours => (paper.suites(&cfg)?, OURS_DESCRIBED.to_string()),
+        Method::Ours => {
+            cfg.budget = paper.budget(&cfg);
+            (paper.suites(&cfg)?, OURS_DESCRIBED.to_string())
+        }
         Method::Seed => {
             let counts = seed_counts_for(paper.as_ref(), &papers)?;
             if let Some(flag) = g
