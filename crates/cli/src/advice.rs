@@ -65,22 +65,33 @@ pub fn with_argon2_tune(
             tune::short_tune_budget(cfg.quick, cfg.full).as_secs()
         );
     }
+    let mut tuned = Vec::new();
     match tune::short_tune_here(&targets, cfg) {
         Err(why) => eprintln!("note: Argon2id advice without a short tune: {why}"),
         Ok((backend, found)) => {
             for f in found {
                 match f.found {
-                    Ok(trial) => suites.push(Box::new(TunedPoint {
+                    Ok(trial) => tuned.push(TunedPoint {
                         backend,
                         trial,
                         target: f.target,
-                    })),
+                    }),
                     Err(why) => eprintln!(
                         "note: Argon2id {}: the short tune found no setting ({why}); the advice uses the grid",
                         units::format_ns(f.target.as_nanos() as f64)
                     ),
                 }
             }
+        }
+    }
+    if !tuned.is_empty() {
+        // One argon2 suite (one report section): the grid, then the tuned points.
+        if let Some(i) = suites
+            .iter()
+            .position(|s| s.name() == cryptobench_suite_argon2::cases::SUITE)
+        {
+            let grid = suites.remove(i);
+            suites.insert(i, Box::new(WithTuned { grid, tuned }));
         }
     }
     suites
@@ -94,19 +105,51 @@ struct TunedPoint {
     target: Duration,
 }
 
-impl Suite for TunedPoint {
+/// The argon2 suite with the tuned points planned after its grid; tables,
+/// headline and charts are the suite's own.
+struct WithTuned {
+    grid: Box<dyn Suite>,
+    tuned: Vec<TunedPoint>,
+}
+
+impl Suite for WithTuned {
     fn name(&self) -> &'static str {
-        cryptobench_suite_argon2::cases::SUITE
+        self.grid.name()
     }
     fn about(&self) -> &'static str {
-        "Argon2id at the setting the short tune chose for an advice target"
+        self.grid.about()
     }
     fn backends(&self) -> Vec<cryptobench_core::BackendInfo> {
-        Vec::new()
+        self.grid.backends()
     }
     fn primitives(&self) -> Vec<String> {
-        Vec::new()
+        self.grid.primitives()
     }
+    fn plan(&self, cfg: &RunConfig) -> std::result::Result<Vec<PlannedCase>, Error> {
+        let mut planned = self.grid.plan(cfg)?;
+        for t in &self.tuned {
+            planned.extend(t.plan(cfg)?);
+        }
+        Ok(planned)
+    }
+    fn summarize(
+        &self,
+        measurements: &[cryptobench_core::Measurement],
+    ) -> Vec<cryptobench_core::Table> {
+        self.grid.summarize(measurements)
+    }
+    fn headline(&self, measurements: &[cryptobench_core::Measurement]) -> Vec<String> {
+        self.grid.headline(measurements)
+    }
+    fn charts(
+        &self,
+        measurements: &[cryptobench_core::Measurement],
+    ) -> Vec<cryptobench_core::Chart> {
+        self.grid.charts(measurements)
+    }
+}
+
+impl TunedPoint {
     fn plan(&self, cfg: &RunConfig) -> std::result::Result<Vec<PlannedCase>, Error> {
         let p = self.trial.params;
         let grid = cryptobench_suite_argon2::cases::Grid {

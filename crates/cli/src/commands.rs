@@ -337,7 +337,12 @@ fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8
             (seed_suites(paper.suites(&cfg)?, counts, &cfg), described)
         }
     };
-    let distributed = paper_distributed_half(chosen, &cfg, world)?;
+    // The seed's own run count applies to the distributed half too.
+    let seed_runs = match method {
+        Method::Seed => paper.seed_counts().map(|c| c.runs_for(&cfg)),
+        Method::Ours => None,
+    };
+    let distributed = paper_distributed_half(chosen, &cfg, seed_runs, world)?;
     if !world.is_root() {
         return Ok(0);
     }
@@ -388,6 +393,7 @@ fn seed_counts_for(
 fn paper_distributed_half(
     chosen: &str,
     cfg: &cryptobench_core::RunConfig,
+    seed_runs: Option<usize>,
     world: &cryptobench_mpi::World,
 ) -> Result<Vec<cryptobench_core::Measurement>> {
     if world.size() < 2 {
@@ -402,7 +408,10 @@ fn paper_distributed_half(
         .into());
     }
     let mut out = Vec::new();
-    for opts in cryptobench_mpi::paper::options(cfg) {
+    for mut opts in cryptobench_mpi::paper::options(cfg) {
+        if let Some(runs) = seed_runs {
+            opts.samples = runs;
+        }
         if let Some(ms) = cryptobench_mpi::bench(world, &opts)? {
             out.extend(ms);
         }
