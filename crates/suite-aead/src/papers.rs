@@ -18,8 +18,8 @@ use crate::{AeadSuite, Options, SUITE};
 use cryptobench_core::paper::{show_ratio, verdict_line, with_groups, with_rounds};
 use cryptobench_core::verdict::speedup;
 use cryptobench_core::{
-    units, Budget, CaseSpec, CaseStatus, Error, Estimate, Measurement, Paper, RunConfig, Suite,
-    Table, Verdict,
+    units, Budget, CaseStatus, Error, Estimate, Measurement, Paper, RunConfig, Suite, Table,
+    Verdict,
 };
 
 /// The seed experiments of this suite.
@@ -69,33 +69,9 @@ const SEED003: [(&str, &str, f64, f64); 6] = [
 
 struct AegisPaper;
 
-/// Sampling time per case the band claims get even with `--quick`: a
-/// 20 MB encryption is one call per round, and the quick budget's 50 ms
-/// gave 3-5 rounds, an interval wide enough to straddle a band edge one
-/// run and clear it the next.
-const CLAIM_TIME_PER_CASE: std::time::Duration = std::time::Duration::from_secs(1);
-/// Fewest rounds of a slow (one call per sample) case the claims rest on.
-const CLAIM_MIN_ROUNDS: usize = 10;
-
-/// Seed 003's compared libsodium cases share one group per size (four
-/// members: the most a 20 MB group holds), so every claim's ratio is paired.
-fn seed003_group(spec: &CaseSpec) -> Option<String> {
-    const COMPARED: [&str; 4] = [
-        "AES-256-GCM",
-        "ChaCha20-Poly1305",
-        "AEGIS-128L",
-        "AEGIS-256",
-    ];
-    (spec.backend == "libsodium" && COMPARED.contains(&spec.primitive.as_str()))
-        .then(|| format!("paper-aegis/{}/{}B", spec.operation, spec.input_bytes))
-}
-
-/// Seed 004's GCM and CCM of one backend and operation in one group.
-fn seed004_group(spec: &CaseSpec) -> Option<String> {
-    ["AES-256-GCM", "AES-256-CCM"]
-        .contains(&spec.primitive.as_str())
-        .then(|| format!("paper-gcm-vs-ccm/{}/{}", spec.backend, spec.operation))
-}
+#[path = "papers_groups.rs"]
+mod groups;
+use groups::{seed003_group, seed004_group, CLAIM_MIN_ROUNDS, CLAIM_TIME_PER_CASE};
 
 /// The (faster, slower, size) pair each of [`seed003_claims`] compares.
 fn seed003_pairs() -> [(&'static str, &'static str, u64); 4] {

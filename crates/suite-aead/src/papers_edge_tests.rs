@@ -2,7 +2,7 @@
 //! `paper aegis` and `paper gcm-vs-ccm` from flipping between runs.
 
 use super::*;
-use cryptobench_core::Summary;
+use cryptobench_core::{CaseSpec, Summary};
 
 const BIG: u64 = crate::SEED003_RATE_BYTES;
 
