@@ -93,52 +93,6 @@ const PUBLISHED: [Published; 24] = [
     p("TEST 6", A128, OS, R, "20 MB", 20_000_000, 0.4062),
 ];
 
-/// The seed's 5000-loop column ("5000 loops / ø 1 cycle", seconds per
-/// call) for its 1-4 B and 1-4 kB rows: (test, bytes, seconds).
-const FIVE_THOUSAND_LOOPS: [(&str, u64, f64); 12] = [
-    ("TEST 1", 4, 0.000259),
-    ("TEST 2", 4, 0.000508),
-    ("TEST 3", 4, 0.000006),
-    ("TEST 4", 4, 0.000011),
-    ("TEST 5", 4, 0.000006),
-    ("TEST 6", 4, 0.000012),
-    ("TEST 1", 4096, 0.000577),
-    ("TEST 2", 4096, 0.001157),
-    ("TEST 3", 4096, 0.000041),
-    ("TEST 4", 4096, 0.000109),
-    ("TEST 5", 4096, 0.000026),
-    ("TEST 6", 4096, 0.000080),
-];
-
-/// The largest size with loop columns (the seed's "1-4 kB").
-const FIVE_THOUSAND_MAX_BYTES: u64 = 4096;
-
-/// `--method seed` plans each small case at 1000 and at 5000 loops (param
-/// `loops`); our method has no such param.
-fn loops_of(m: &Measurement) -> Option<u64> {
-    m.param("loops").and_then(|l| l.parse().ok())
-}
-
-fn five_thousand(test: &str, bytes: u64) -> Option<f64> {
-    FIVE_THOUSAND_LOOPS
-        .iter()
-        .find(|(t, b, _)| *t == test && *b == bytes)
-        .map(|x| x.2)
-}
-
-/// The 5000-loop column: published, and here when `--method seed` ran it.
-fn five_thousand_cell(ms: &[Measurement], p: &Published) -> String {
-    let Some(seed) = five_thousand(p.test, p.bytes) else {
-        return "-".into();
-    };
-    match secs(here_at(ms, p.cipher, p.backend, p.op, p.bytes, |l| {
-        l == Some(5000)
-    })) {
-        Some(here) => format!("{seed} | {here:.7}"),
-        None => seed.to_string(),
-    }
-}
-
 /// "Only insignificant overhead", as a time ratio AES-256 / AES-128.
 const INSIGNIFICANT: f64 = 1.5;
 
@@ -161,9 +115,15 @@ fn seed_contradicts_insignificant() -> String {
 /// The seed's two "broken" ciphers, checked here with a round trip.
 const CFB1: [&str; 2] = ["DES-CFB1", "DES-EDE3-CFB1"];
 
+#[path = "paper_loops.rs"]
+mod loops;
+use loops::{five_thousand_cell, loops_of, FIVE_THOUSAND_MAX_BYTES};
+
 /// The paper entry.
 pub struct OpensslVsMcrypt;
 
+/// The cell of a published row: with `--method seed`'s two loop counts,
+/// the shorter loop (the seed's 1000-loop column).
 fn here<'a>(
     ms: &'a [Measurement],
     cipher: &str,
@@ -171,25 +131,27 @@ fn here<'a>(
     op: Op,
     bytes: u64,
 ) -> Option<&'a Measurement> {
-    here_at(ms, cipher, backend, op, bytes, |l| l != Some(5000))
+    cells(ms, cipher, backend, op, bytes)
+        .into_iter()
+        .min_by_key(|m| loops_of(m).unwrap_or(0))
 }
 
-fn here_at<'a>(
+fn cells<'a>(
     ms: &'a [Measurement],
     cipher: &str,
     backend: Backend,
     op: Op,
     bytes: u64,
-    loops: impl Fn(Option<u64>) -> bool,
-) -> Option<&'a Measurement> {
-    ms.iter().find(|m| {
-        m.suite == "cipher"
-            && m.primitive.eq_ignore_ascii_case(cipher)
-            && m.backend == backend.name()
-            && m.operation == op.name()
-            && m.input_bytes == bytes
-            && loops(loops_of(m))
-    })
+) -> Vec<&'a Measurement> {
+    ms.iter()
+        .filter(|m| {
+            m.suite == "cipher"
+                && m.primitive.eq_ignore_ascii_case(cipher)
+                && m.backend == backend.name()
+                && m.operation == op.name()
+                && m.input_bytes == bytes
+        })
+        .collect()
 }
 
 /// The php backend's name in measurements.
@@ -691,6 +653,27 @@ mod tests {
         assert_eq!(t[0].rows[0][4], "0.000268");
         // The 5000-loop column beside the 1000-loop one; none at 200 kB.
         assert_eq!(t[0].rows[0][5], "0.000259");
+        // With --method seed's two loop counts (here scaled as --quick
+        // does), the shorter is "here s" and the longer fills the column.
+        let first = &PUBLISHED[0];
+        let mut ms: Vec<Measurement> = [(100, 2e-4), (500, 3e-4)]
+            .into_iter()
+            .map(|(loops, s)| {
+                let mut x = m(first.cipher, first.backend, first.op, first.bytes, s);
+                x.params.insert("loops".into(), loops.to_string());
+                x
+            })
+            .collect();
+        ms.extend(
+            PUBLISHED
+                .iter()
+                .skip(1)
+                .map(|p| m(p.cipher, p.backend, p.op, p.bytes, p.seconds)),
+        );
+        let seeded = OpensslVsMcrypt.render(&ms);
+        assert_eq!(seeded[0].rows[0][5], "0.000259 | 0.0003000");
+        assert_eq!(seeded[0].rows[0][6], "0.0002000");
+        assert_eq!(seeded[0].rows[1][5], "0.000508");
         assert_eq!(t[0].rows[9][5], "0.000109");
         assert_eq!(t[0].rows[12][5], "-");
         // Same factor on both sides: the ratio is unchanged then and now.
