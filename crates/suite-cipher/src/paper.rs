@@ -552,7 +552,10 @@ impl Paper for OpensslVsMcrypt {
                         .iter()
                         .filter(at)
                         .filter(|m| CFB1.contains(&m.primitive.as_str()))
-                        .map(|m| format!("{} {}", m.primitive, ms_of(m)))
+                        .map(|m| match loops_of(m) {
+                            Some(l) => format!("{} {} ({l} loops)", m.primitive, ms_of(m)),
+                            None => format!("{} {}", m.primitive, ms_of(m)),
+                        })
                         .collect();
                     let est = time_ratio(c, o);
                     format!(
