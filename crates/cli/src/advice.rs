@@ -6,11 +6,14 @@ use crate::app::open_store_for_reading;
 use crate::args::{Global, RecommendArgs};
 use crate::registry;
 use anyhow::Result;
-use cryptobench_core::{units, Error, Run, RunConfig};
+use cryptobench_core::advice::TUNED_FOR_NS;
+use cryptobench_core::{units, Error, PlannedCase, Run, RunConfig, Suite};
 use cryptobench_report::html::{Extras, PaperSection};
 use cryptobench_report::recommend::{self, DEFAULT_ARGON2_TARGETS_NS};
 use cryptobench_store::Store;
+use cryptobench_suite_argon2::tune;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
 
 /// `cryptobench recommend [RUN] [--target LIST]`.
 pub fn recommend_command(g: &Global, a: &RecommendArgs) -> Result<u8> {
@@ -32,6 +35,138 @@ pub fn recommend_command(g: &Global, a: &RecommendArgs) -> Result<u8> {
         ),
     }
     Ok(0)
+}
+
+/// When the run measures the argon2 suite: a short tune per advice target
+/// (at most 15 s with `--quick`) whose chosen settings join the run as
+/// Argon2id points marked with their target, so the `run` summary and a
+/// later `recommend` (one advice function over the same stored points) can
+/// name a setting within +-10% of each target instead of the grid's largest
+/// point far below it. A target the tune cannot fill is said on stderr and
+/// keeps the grid's advice.
+pub fn with_argon2_tune(
+    g: &Global,
+    cfg: &RunConfig,
+    mut suites: Vec<Box<dyn Suite>>,
+) -> Vec<Box<dyn Suite>> {
+    if !suites
+        .iter()
+        .any(|s| s.name() == cryptobench_suite_argon2::cases::SUITE)
+    {
+        return suites;
+    }
+    let targets: Vec<Duration> = DEFAULT_ARGON2_TARGETS_NS
+        .iter()
+        .map(|&ns| Duration::from_nanos(ns as u64))
+        .collect();
+    if !g.quiet {
+        eprintln!(
+            "argon2: short tune for the advice targets (at most {} s)",
+            tune::short_tune_budget(cfg.quick, cfg.full).as_secs()
+        );
+    }
+    let mut tuned = Vec::new();
+    match tune::short_tune_here(&targets, cfg) {
+        Err(why) => eprintln!("note: Argon2id advice without a short tune: {why}"),
+        Ok((backend, found)) => {
+            for f in found {
+                match f.found {
+                    Ok(trial) => tuned.push(TunedPoint {
+                        backend,
+                        trial,
+                        target: f.target,
+                    }),
+                    Err(why) => eprintln!(
+                        "note: Argon2id {}: the short tune found no setting ({why}); the advice uses the grid",
+                        units::format_ns(f.target.as_nanos() as f64)
+                    ),
+                }
+            }
+        }
+    }
+    if !tuned.is_empty() {
+        // One argon2 suite (one report section): the grid, then the tuned points.
+        if let Some(i) = suites
+            .iter()
+            .position(|s| s.name() == cryptobench_suite_argon2::cases::SUITE)
+        {
+            let grid = suites.remove(i);
+            suites.insert(i, Box::new(WithTuned { grid, tuned }));
+        }
+    }
+    suites
+}
+
+/// One setting the short tune chose, measured by the engine like any grid
+/// point and marked with its target.
+struct TunedPoint {
+    backend: &'static str,
+    trial: tune::Trial,
+    target: Duration,
+}
+
+/// The argon2 suite with the tuned points planned after its grid; tables,
+/// headline and charts are the suite's own.
+struct WithTuned {
+    grid: Box<dyn Suite>,
+    tuned: Vec<TunedPoint>,
+}
+
+impl Suite for WithTuned {
+    fn name(&self) -> &'static str {
+        self.grid.name()
+    }
+    fn about(&self) -> &'static str {
+        self.grid.about()
+    }
+    fn backends(&self) -> Vec<cryptobench_core::BackendInfo> {
+        self.grid.backends()
+    }
+    fn primitives(&self) -> Vec<String> {
+        self.grid.primitives()
+    }
+    fn plan(&self, cfg: &RunConfig) -> std::result::Result<Vec<PlannedCase>, Error> {
+        let mut planned = self.grid.plan(cfg)?;
+        for t in &self.tuned {
+            planned.extend(t.plan(cfg)?);
+        }
+        Ok(planned)
+    }
+    fn summarize(
+        &self,
+        measurements: &[cryptobench_core::Measurement],
+    ) -> Vec<cryptobench_core::Table> {
+        self.grid.summarize(measurements)
+    }
+    fn headline(&self, measurements: &[cryptobench_core::Measurement]) -> Vec<String> {
+        self.grid.headline(measurements)
+    }
+    fn charts(
+        &self,
+        measurements: &[cryptobench_core::Measurement],
+    ) -> Vec<cryptobench_core::Chart> {
+        self.grid.charts(measurements)
+    }
+}
+
+impl TunedPoint {
+    fn plan(&self, cfg: &RunConfig) -> std::result::Result<Vec<PlannedCase>, Error> {
+        let p = self.trial.params;
+        let grid = cryptobench_suite_argon2::cases::Grid {
+            cells: vec![(p.variant, p.t)],
+            memory_kib: vec![p.m_kib],
+            lanes: vec![p.lanes],
+            threads: None,
+            backends: Some(vec![self.backend.to_string()]),
+        };
+        let mut planned = cryptobench_suite_argon2::Argon2Suite { grid: Some(grid) }.plan(cfg)?;
+        for c in &mut planned {
+            c.spec
+                .params
+                .insert(TUNED_FOR_NS.to_string(), self.target.as_nanos().to_string());
+        }
+        Ok(planned)
+    }
 }
 
 /// Why a run's advice may be partial, if it is.

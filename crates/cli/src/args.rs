@@ -236,6 +236,11 @@ pub struct CompareArgs {
 pub struct PaperArgs {
     /// Experiment name (omit to list them).
     pub name: Option<String>,
+    /// `ours` (adaptive precision, paired groups, medians; the default) or
+    /// `seed` (the seed's own counts and arithmetic means; may run long,
+    /// `--quick` divides the counts by 10)
+    #[arg(long, value_name = "METHOD")]
+    pub method: Option<String>,
 }
 
 /// `cryptobench report`.

@@ -6,6 +6,9 @@ use crate::args::{
 };
 use crate::{output, registry};
 use anyhow::Result;
+use cryptobench_core::paper_method::{
+    seed_budget, seed_suites, to_seed_statistic, Method, SeedCounts, OURS_DESCRIBED,
+};
 use cryptobench_core::{names, Error, Suite, SuiteAction, Table};
 use cryptobench_report::{tables, text};
 use cryptobench_stats::Verdict;
@@ -53,7 +56,7 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
         Command::Show(a) => show(&g, &a.run),
         Command::Export(a) => export(&g, &a),
         Command::Compare(a) => compare(&g, &a),
-        Command::Paper(a) => paper(&g, &a),
+        Command::Paper(a) => paper(&g, &a, world),
         Command::Report(a) => report(&g, &a),
         Command::Recommend(a) => crate::advice::recommend_command(&g, &a),
         Command::Noise(a) => noise(&g, &a),
@@ -110,6 +113,7 @@ fn run(g: &Global, a: &RunArgs, world: &cryptobench_mpi::World) -> Result<u8> {
     if a.fleet {
         return crate::fleet::run_fleet(g, a, &cfg, suites, world);
     }
+    let suites = crate::advice::with_argon2_tune(g, &cfg, suites);
     let outcome = app::bench(g, &cfg, suites, true)?;
     output::print_run_with(g, &outcome.run, &outcome.suites, output::Detail::Summary)?;
     if !g.quiet {
@@ -284,7 +288,7 @@ fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
     Ok(0)
 }
 
-fn paper(g: &Global, a: &PaperArgs) -> Result<u8> {
+fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8> {
     let papers = registry::papers();
     let Some(name) = &a.name else {
         let mut t = Table::new(
@@ -306,18 +310,113 @@ fn paper(g: &Global, a: &PaperArgs) -> Result<u8> {
         .iter()
         .find(|p| p.name() == chosen)
         .expect("resolved");
-    let cfg = run_config(g)?;
+    let method = match &a.method {
+        Some(text) => Method::parse(text)?,
+        None => Method::default(),
+    };
+    let mut cfg = run_config(g)?;
+    let (suites, described) = match method {
+        Method::Ours => {
+            cfg.budget = paper.budget(&cfg);
+            (paper.suites(&cfg)?, OURS_DESCRIBED.to_string())
+        }
+        Method::Seed => {
+            let counts = seed_counts_for(paper.as_ref(), &papers)?;
+            if let Some(flag) = g
+                .given()
+                .into_iter()
+                .find(|f| ["--time", "--samples", "--precision", "--min-sample"].contains(f))
+            {
+                return Err(output::usage(format!(
+                    "{flag} sets our sampling; --method seed uses the seed's own counts ({}): drop {flag} or use --method ours",
+                    counts.stated
+                )));
+            }
+            let described = counts.describe(&cfg);
+            cfg.budget = seed_budget(counts.runs_for(&cfg));
+            (seed_suites(paper.suites(&cfg)?, counts, &cfg), described)
+        }
+    };
+    // The seed's own run count applies to the distributed half too.
+    let seed_runs = match method {
+        Method::Seed => paper.seed_counts().map(|c| c.runs_for(&cfg)),
+        Method::Ours => None,
+    };
+    let distributed = paper_distributed_half(chosen, &cfg, seed_runs, world)?;
+    if !world.is_root() {
+        return Ok(0);
+    }
     let mut g = g.clone();
     g.twin_every_cell = true;
     let g = &g;
-    let outcome = app::bench(g, &cfg, paper.suites(&cfg)?, false)?;
+    let outcome = app::bench(g, &cfg, suites, false)?;
+    let mut measured = outcome.run.measurements.clone();
+    measured.extend(distributed);
+    if method == Method::Seed {
+        to_seed_statistic(&mut measured);
+    }
     if !g.quiet {
-        outln!("{}\n{}\n", paper.title(), tables::run_header(&outcome.run))?;
-        for t in paper.render(&outcome.run.measurements) {
+        outln!(
+            "{}\n{}\n{described}\n",
+            paper.title(),
+            tables::run_header(&outcome.run)
+        )?;
+        for t in paper.render(&measured) {
             outln!("{}", text::render(&t, false))?;
         }
     }
     Ok(outcome.exit_code())
+}
+
+/// The seed's counts of `paper`, or a usage error naming the papers whose
+/// seeds state theirs.
+fn seed_counts_for(
+    paper: &dyn cryptobench_core::Paper,
+    papers: &[Box<dyn cryptobench_core::Paper>],
+) -> Result<SeedCounts> {
+    paper.seed_counts().ok_or_else(|| {
+        let with: Vec<&str> = papers
+            .iter()
+            .filter(|p| p.seed_counts().is_some())
+            .map(|p| p.name())
+            .collect();
+        output::usage(format!(
+            "--method seed: the seed of `paper {}` states no counts to repeat; --method seed works for {}",
+            paper.name(),
+            with.join(", ")
+        ))
+    })
+}
+
+/// Under `mpirun`, every rank measures seed 002's distributed programs
+/// first (rank 0 gets the measurements); alone there is nothing to do.
+fn paper_distributed_half(
+    chosen: &str,
+    cfg: &cryptobench_core::RunConfig,
+    seed_runs: Option<usize>,
+    world: &cryptobench_mpi::World,
+) -> Result<Vec<cryptobench_core::Measurement>> {
+    if world.size() < 2 {
+        return Ok(Vec::new());
+    }
+    if chosen != cryptobench_mpi::paper::PAPER {
+        return Err(Error::usage(format!(
+            "`paper {chosen}` was started as one of {} MPI ranks; only `paper {}` has a distributed half: start the others without mpirun",
+            world.size(),
+            cryptobench_mpi::paper::PAPER
+        ))
+        .into());
+    }
+    let mut out = Vec::new();
+    for mut opts in cryptobench_mpi::paper::options(cfg) {
+        if let Some(runs) = seed_runs {
+            opts.samples = runs;
+        }
+        if let Some(ms) = cryptobench_mpi::bench(world, &opts)? {
+            out.extend(ms);
+        }
+    }
+    Ok(out)
 }
 
 /// Where `report` writes: `--out`, else a single `-o FILE` (the global

@@ -456,6 +456,14 @@ pub fn curves(ms: &[Measurement]) -> Vec<Advice<'_>> {
 /// stops short of it: the advice says so instead of pretending.
 const GRID_SHORT_SHARE: f64 = 0.25;
 
+/// Param of a point the `run` summary's short tune chose for a target
+/// (nanoseconds): that point answers its target when it lands within
+/// [`TUNE_TOLERANCE`] of it.
+pub const TUNED_FOR_NS: &str = "tuned_for_ns";
+
+/// How close a tuned point must land to its target (+-10%).
+pub const TUNE_TOLERANCE: f64 = 0.10;
+
 fn num(m: &Measurement, k: &str) -> u64 {
     m.param(k).and_then(|v| v.parse().ok()).unwrap_or(0)
 }
@@ -464,7 +472,10 @@ fn num(m: &Measurement, k: &str) -> u64 {
 /// memory, then passes, then fewest lanes (RFC 9106 section 4) whose whole
 /// interval fits the target; the backend order breaks ties. When even the
 /// grid's largest point is far under the target, the advice says where the
-/// grid stops and points to `cryptobench argon2 tune`.
+/// grid stops and points to `cryptobench argon2 tune`. A point the run's
+/// short tune chose for the target ([`TUNED_FOR_NS`]) answers it when it
+/// lands within [`TUNE_TOLERANCE`]; otherwise the line says how far it
+/// landed and falls back to the grid.
 pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> {
     let points: Vec<&Measurement> = ms
         .iter()
@@ -484,6 +495,41 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
     for &target in targets_ns {
         let shown = format_ns(target);
         let flag = shown.replace(' ', "");
+        let tuned = points
+            .iter()
+            .copied()
+            .find(|m| num(m, TUNED_FOR_NS) == target as u64 && target >= 1.0);
+        let mut missed = String::new();
+        if let Some(m) = tuned {
+            let took = m.median_ns().unwrap_or(0.0);
+            let share = took / target;
+            let setting = format!(
+                "m = {} MiB, t = {}, p = {} ({})",
+                num(m, "m_kib") / 1024,
+                num(m, "t"),
+                num(m, "p"),
+                m.backend
+            );
+            if (share - 1.0).abs() <= TUNE_TOLERANCE {
+                out.push(Advice {
+                    topic: format!("Argon2id, {shown}"),
+                    text: format!(
+                        "{setting}, {} per hash ({:.0}% of the target, tuned in this run)",
+                        format_ns(took),
+                        share * 100.0
+                    ),
+                    evidence: vec![m],
+                });
+                continue;
+            }
+            missed = format!(
+                " (the run's short tune chose {setting}, which took {} here, {:.0}% of the target: \
+                 outside +-{:.0}%, the machine's speed changed between the tune and the measurement)",
+                format_ns(took),
+                share * 100.0,
+                TUNE_TOLERANCE * 100.0
+            );
+        }
         let pick = points
             .iter()
             .copied()
@@ -519,6 +565,7 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
                         "; `cryptobench argon2 tune --target {flag}` refines it"
                     ));
                 }
+                text.push_str(&missed);
                 Advice {
                     topic: format!("Argon2id, {shown}"),
                     text,
@@ -538,7 +585,7 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
                         quickest
                             .and_then(|m| m.median_ns())
                             .map_or("-".into(), format_ns)
-                    ),
+                    ) + &missed,
                     evidence: quickest.into_iter().collect(),
                 }
             }

@@ -187,3 +187,34 @@ fn argon2_says_where_the_grid_stops() {
     let a = argon2(&two, &[100e6]);
     assert!(a[0].text.starts_with("m = 16 MiB"), "{}", a[0].text);
 }
+
+#[test]
+fn argon2_takes_the_tuned_point_when_it_lands_within_ten_percent() {
+    let tuned = |m_mib: u64, t: u32, ms_taken: f64, target_ms: u64| {
+        let mut m = argon(m_mib, t, ms_taken);
+        m.params
+            .insert(TUNED_FOR_NS.into(), (target_ms * 1_000_000).to_string());
+        m
+    };
+    let grid = [argon(16, 1, 20.0), argon(16, 3, 60.0)];
+    let mut ms = grid.to_vec();
+    ms.push(tuned(300, 1, 240.0, 250));
+    ms.push(tuned(600, 1, 560.0, 500));
+    let a = argon2(&ms, &[250e6, 500e6, 1e9]);
+    assert!(
+        a[0].text.starts_with("m = 300 MiB, t = 1")
+            && a[0].text.contains("96% of the target, tuned"),
+        "{}",
+        a[0].text
+    );
+    // 112% of 500 ms: outside +-10%, said, and the grid answers.
+    assert!(a[1].text.starts_with("m = 300 MiB"), "{}", a[1].text);
+    assert!(
+        a[1].text
+            .contains("took 560 ms here, 112% of the target: outside +-10%"),
+        "{}",
+        a[1].text
+    );
+    // No tuned point for 1 s: the grid rule as before.
+    assert!(!a[2].text.contains("short tune"), "{}", a[2].text);
+}

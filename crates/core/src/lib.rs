@@ -17,6 +17,7 @@ pub mod input;
 pub mod model;
 pub mod names;
 pub mod paper;
+pub mod paper_method;
 pub mod suite;
 pub mod table;
 pub mod units;

@@ -5,10 +5,11 @@
 //! from the seed beside this machine's, with a verdict line per conclusion.
 
 use crate::model::Measurement;
-use crate::suite::{RunConfig, Suite};
+use crate::suite::{Budget, RunConfig, Suite};
 use crate::table::Table;
 use crate::verdict::{Estimate, Verdict};
 use crate::Error;
+use std::time::Duration;
 
 /// One experiment of a seed document.
 pub trait Paper: Send + Sync {
@@ -21,6 +22,72 @@ pub trait Paper: Send + Sync {
     /// Published table(s) beside this machine's, with conclusions as notes
     /// ("holds here" / "differs here: ...").
     fn render(&self, measurements: &[Measurement]) -> Vec<Table>;
+    /// The seed's own counts for `--method seed`; `None` when the seed
+    /// states none.
+    fn seed_counts(&self) -> Option<crate::paper_method::SeedCounts> {
+        None
+    }
+    /// The sampling budget of this paper's run (default: the run's own).
+    /// A paper whose claims sit near a band edge asks for more rounds, so
+    /// the intervals of its ratios can clear the edge instead of
+    /// straddling it one run and not the next.
+    fn budget(&self, cfg: &RunConfig) -> Budget {
+        cfg.budget.clone()
+    }
+}
+
+/// `budget` with at least `min_time` per case and `min_rounds` samples for
+/// slow operations: more rounds for the ratios a paper's claims rest on.
+pub fn with_rounds(budget: &Budget, min_time: Duration, min_rounds: usize) -> Budget {
+    Budget {
+        time_per_case: budget.time_per_case.max(min_time),
+        min_slow_samples: budget.min_slow_samples.max(min_rounds),
+        ..budget.clone()
+    }
+}
+
+/// `inner` with the cases a paper compares put in named comparison groups
+/// (`group_of` names a case's group, `None` leaves it in the default one),
+/// so each ratio a claim rests on is a median of per-round ratios of one
+/// group, not a quotient of medians the engine took in different chunks of
+/// a large default group (at 20 MB a group holds at most four members).
+pub fn with_groups(
+    inner: Box<dyn Suite>,
+    group_of: fn(&crate::CaseSpec) -> Option<String>,
+) -> Box<dyn Suite> {
+    Box::new(Grouped { inner, group_of })
+}
+
+struct Grouped {
+    inner: Box<dyn Suite>,
+    group_of: fn(&crate::CaseSpec) -> Option<String>,
+}
+
+impl Suite for Grouped {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn about(&self) -> &'static str {
+        self.inner.about()
+    }
+    fn backends(&self) -> Vec<crate::BackendInfo> {
+        self.inner.backends()
+    }
+    fn primitives(&self) -> Vec<String> {
+        self.inner.primitives()
+    }
+    fn plan(&self, cfg: &RunConfig) -> Result<Vec<crate::PlannedCase>, Error> {
+        let mut planned = self.inner.plan(cfg)?;
+        for c in &mut planned {
+            if let Some(g) = (self.group_of)(&c.spec) {
+                c.spec.group = Some(g);
+            }
+        }
+        Ok(planned)
+    }
+    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
+        self.inner.summarize(measurements)
+    }
 }
 
 /// Fidelity band: ours / peer within it is "the same work at the same

@@ -29,6 +29,7 @@ pub mod executor;
 pub mod format;
 pub mod keys;
 pub mod paper;
+mod paper_tables;
 pub mod scheme;
 pub mod suite;
 pub mod summary;

@@ -7,7 +7,8 @@
 //! [`comm`] (the byte collectives), [`dist`] (the `mpi` and `hybrid`
 //! executors and one distributed round), [`bench`] (the benchmark entry
 //! point, measurements in the elgamal suite's conventions), [`fleet`]
-//! (every rank's run gathered to rank 0), [`integrate`] (the elgamal
+//! (every rank's run gathered to rank 0), [`paper`] (seed 002's
+//! distributed half for `paper ecelgamal-parallel`), [`integrate`] (the elgamal
 //! command's flags to benchmark options) and [`model`] (predicted speedup on
 //! 2..64 hosts); [`watchdog`] ends a job whose rank stopped answering.
 //! docs/mpi.md tells how to launch it.
@@ -19,6 +20,7 @@ pub mod dist;
 pub mod fleet;
 pub mod integrate;
 pub mod model;
+pub mod paper;
 pub mod watchdog;
 pub mod world;
 

@@ -15,10 +15,11 @@ use crate::algorithms::by_name;
 use crate::case::Operation;
 use crate::summary::{encrypt_rate, gcm_over_ccm, ops, rate};
 use crate::{AeadSuite, Options, SUITE};
-use cryptobench_core::paper::{show_ratio, verdict_line};
+use cryptobench_core::paper::{show_ratio, verdict_line, with_groups, with_rounds};
 use cryptobench_core::verdict::speedup;
 use cryptobench_core::{
-    units, CaseStatus, Error, Estimate, Measurement, Paper, RunConfig, Suite, Table, Verdict,
+    units, Budget, CaseStatus, Error, Estimate, Measurement, Paper, RunConfig, Suite, Table,
+    Verdict,
 };
 
 /// The seed experiments of this suite.
@@ -67,6 +68,10 @@ const SEED003: [(&str, &str, f64, f64); 6] = [
 ];
 
 struct AegisPaper;
+
+#[path = "papers_groups.rs"]
+mod groups;
+use groups::{seed003_group, seed004_group, CLAIM_MIN_ROUNDS, CLAIM_TIME_PER_CASE};
 
 /// The (faster, slower, size) pair each of [`seed003_claims`] compares.
 fn seed003_pairs() -> [(&'static str, &'static str, u64); 4] {
@@ -257,16 +262,38 @@ impl Paper for AegisPaper {
     }
     fn suites(&self, _cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
         let algs: Vec<&str> = SEED003.iter().map(|r| r.1).collect();
-        Ok(vec![suite_with(
-            &algs,
-            // 1 MiB as well: in cache, to tell CPU speed from memory bandwidth.
-            vec![
-                crate::SEED003_OPS_BYTES,
-                crate::summary::IN_CACHE_BYTES,
-                crate::SEED003_RATE_BYTES,
-            ],
-            vec![Operation::Encrypt],
-        )?])
+        Ok(vec![with_groups(
+            suite_with(
+                &algs,
+                // 1 MiB as well: in cache, to tell CPU speed from memory bandwidth.
+                vec![
+                    crate::SEED003_OPS_BYTES,
+                    crate::summary::IN_CACHE_BYTES,
+                    crate::SEED003_RATE_BYTES,
+                ],
+                vec![Operation::Encrypt],
+            )?,
+            seed003_group,
+        )])
+    }
+    fn budget(&self, cfg: &RunConfig) -> Budget {
+        with_rounds(&cfg.budget, CLAIM_TIME_PER_CASE, CLAIM_MIN_ROUNDS)
+    }
+    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
+        // Seed 003: "a 20 MB block ... the average of 100 iterations" and
+        // "1 KB of data, taking the average from 1 million iterations"
+        // (100 samples of 10^4 calls: the same mean of 10^6).
+        Some(cryptobench_core::paper_method::SeedCounts {
+            stated: "100 x 20 MB and 10^6 x 1 KB (as 100 samples of 10^4), means",
+            runs: 100,
+            loops: |spec| {
+                if spec.input_bytes >= 1 << 20 {
+                    vec![1]
+                } else {
+                    vec![10_000]
+                }
+            },
+        })
     }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
         let php = has_php(ms);
@@ -429,11 +456,17 @@ impl Paper for GcmVsCcmPaper {
         "GCM vs CCM (seed 004: E. Zimuel, Authenticated Encryption in PHP 7.1, 2016)"
     }
     fn suites(&self, _cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
-        Ok(vec![suite_with(
-            &["AES-256-GCM", "AES-256-CCM"],
-            vec![SEED004_BYTES],
-            vec![Operation::Encrypt, Operation::Decrypt],
-        )?])
+        Ok(vec![with_groups(
+            suite_with(
+                &["AES-256-GCM", "AES-256-CCM"],
+                vec![SEED004_BYTES],
+                vec![Operation::Encrypt, Operation::Decrypt],
+            )?,
+            seed004_group,
+        )])
+    }
+    fn budget(&self, cfg: &RunConfig) -> Budget {
+        with_rounds(&cfg.budget, CLAIM_TIME_PER_CASE, CLAIM_MIN_ROUNDS)
     }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
         let mut t = Table::new(
@@ -828,3 +861,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "papers_edge_tests.rs"]
+mod edge_tests;

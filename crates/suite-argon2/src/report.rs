@@ -342,6 +342,14 @@ impl Paper for SeedPaper {
             .map(|g| Box::new(Argon2Suite { grid: Some(g) }) as Box<dyn Suite>)
             .collect())
     }
+    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
+        // Seed 000: "The number of iterations for each type of measurement was 10".
+        Some(cryptobench_core::paper_method::SeedCounts {
+            stated: "10 calls per setting, mean time",
+            runs: 10,
+            loops: |_| vec![1],
+        })
+    }
     fn render(&self, measurements: &[Measurement]) -> Vec<Table> {
         seed::render(
             &Index::new(measurements),

@@ -48,6 +48,7 @@ pub mod engine;
 pub mod mcrypt;
 pub mod openssl_backend;
 mod paper;
+mod paper_test7;
 mod peers;
 pub mod plan;
 pub mod registry;

@@ -115,9 +115,15 @@ fn seed_contradicts_insignificant() -> String {
 /// The seed's two "broken" ciphers, checked here with a round trip.
 const CFB1: [&str; 2] = ["DES-CFB1", "DES-EDE3-CFB1"];
 
+#[path = "paper_loops.rs"]
+mod loops;
+use loops::{five_thousand_cell, loops_of, FIVE_THOUSAND_MAX_BYTES};
+
 /// The paper entry.
 pub struct OpensslVsMcrypt;
 
+/// The cell of a published row: with `--method seed`'s two loop counts,
+/// the shorter loop (the seed's 1000-loop column).
 fn here<'a>(
     ms: &'a [Measurement],
     cipher: &str,
@@ -125,13 +131,27 @@ fn here<'a>(
     op: Op,
     bytes: u64,
 ) -> Option<&'a Measurement> {
-    ms.iter().find(|m| {
-        m.suite == "cipher"
-            && m.primitive.eq_ignore_ascii_case(cipher)
-            && m.backend == backend.name()
-            && m.operation == op.name()
-            && m.input_bytes == bytes
-    })
+    cells(ms, cipher, backend, op, bytes)
+        .into_iter()
+        .min_by_key(|m| loops_of(m).unwrap_or(0))
+}
+
+fn cells<'a>(
+    ms: &'a [Measurement],
+    cipher: &str,
+    backend: Backend,
+    op: Op,
+    bytes: u64,
+) -> Vec<&'a Measurement> {
+    ms.iter()
+        .filter(|m| {
+            m.suite == "cipher"
+                && m.primitive.eq_ignore_ascii_case(cipher)
+                && m.backend == backend.name()
+                && m.operation == op.name()
+                && m.input_bytes == bytes
+        })
+        .collect()
 }
 
 /// The php backend's name in measurements.
@@ -243,7 +263,23 @@ impl Paper for OpensslVsMcrypt {
         Ok(vec![
             Box::new(CipherSuite::new(main)),
             Box::new(CipherSuite::new(cfb1)),
+            Box::new(CipherSuite::new(crate::paper_test7::options(cfg))),
         ])
+    }
+    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
+        // Seed 001: "avg. results of 50 runs" of 1000 and 5000 loops at 1-4 B
+        // and 1-4 kB; one call per run at 200 kB, 2 MB and 20 MB.
+        Some(cryptobench_core::paper_method::SeedCounts {
+            stated: "50 runs x 1000 and 5000 loops at 1-4 B and 1-4 kB, 50 runs of one call at 200 kB, 2 MB and 20 MB, means",
+            runs: 50,
+            loops: |spec| {
+                if spec.input_bytes <= FIVE_THOUSAND_MAX_BYTES {
+                    vec![1000, 5000]
+                } else {
+                    vec![1]
+                }
+            },
+        })
     }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
         let php = has_php(ms);
@@ -253,6 +289,7 @@ impl Paper for OpensslVsMcrypt {
             "cipher (backend)",
             "operation",
             "published s",
+            "5000 loops s (seed | here)",
             "here s",
             "here size",
         ];
@@ -263,7 +300,7 @@ impl Paper for OpensslVsMcrypt {
             "seed 001 TEST 1-6: seconds per call, published vs here",
             columns,
         )
-        .right(&[4, 5, 7]);
+        .right(&[4, 5, 6, 8]);
         for p in &PUBLISHED {
             let m = here(ms, p.cipher, p.backend, p.op, p.bytes);
             let mut row = vec![
@@ -272,6 +309,7 @@ impl Paper for OpensslVsMcrypt {
                 format!("{} ({})", p.cipher, p.backend.name()),
                 p.op.name().to_string(),
                 format!("{}", p.seconds),
+                five_thousand_cell(ms, p),
                 fmt_s(secs(m)),
                 format_size(p.bytes),
             ];
@@ -287,9 +325,10 @@ impl Paper for OpensslVsMcrypt {
             t.row(row);
         }
         t.note(format!(
-            "published: {SOURCE}; 1-4 B and 1-4 kB rows are the 1000-loop column"
+            "published: {SOURCE}; 1-4 B and 1-4 kB rows: the 1000-loop column, with the 5000-loop column beside it (the seed published no 5000-loop figure at 200 kB and 20 MB)"
         ));
         t.note("here: median per call with key and IV set per call (--per-message-init), as a PHP call does");
+        t.note("seed inconsistency corrected here: its footnote 2 says \"OpenSSL AES 128 or (256) with CFB mode\", but its TEST 5/6 code calls AES-128-CBC, which is what is measured; its footnote 1 \"Blowfish with CFB mode\" is libmcrypt's 8-bit CFB (BF-CFB8)");
         if php {
             t.note("PHP s: the php backend's mcrypt_encrypt (libmcrypt rows) or openssl_encrypt (OpenSSL rows), timed inside PHP with hrtime(true); a round trip is encrypt then decrypt, as the seed's TEST 2, 4, 6");
         }
@@ -514,7 +553,10 @@ impl Paper for OpensslVsMcrypt {
                         .iter()
                         .filter(at)
                         .filter(|m| CFB1.contains(&m.primitive.as_str()))
-                        .map(|m| format!("{} {}", m.primitive, ms_of(m)))
+                        .map(|m| match loops_of(m) {
+                            Some(l) => format!("{} {} ({l} loops)", m.primitive, ms_of(m)),
+                            None => format!("{} {}", m.primitive, ms_of(m)),
+                        })
                         .collect();
                     let est = time_ratio(c, o);
                     format!(
@@ -535,7 +577,9 @@ impl Paper for OpensslVsMcrypt {
         ));
         r.note("conclusion \"Mcrypt can use rotating ciphers (random IV)\": not a speed claim; every cipher here takes a fresh random IV, and the seed's OpenSSL code (IV = md5(password)) reuses one IV per password: do not copy it");
         r.note("conclusion \"Mcrypt uses a long time abandoned C library\": still true; libmcrypt 2.5.8 (2007) is the last release");
-        vec![t, r]
+        let mut out = vec![t, r];
+        out.extend(crate::paper_test7::render(ms));
+        out
     }
 }
 
@@ -611,6 +655,31 @@ mod tests {
         let t = render(0.1);
         assert_eq!(t[0].rows.len(), PUBLISHED.len());
         assert_eq!(t[0].rows[0][4], "0.000268");
+        // The 5000-loop column beside the 1000-loop one; none at 200 kB.
+        assert_eq!(t[0].rows[0][5], "0.000259");
+        // With --method seed's two loop counts (here scaled as --quick
+        // does), the shorter is "here s" and the longer fills the column.
+        let first = &PUBLISHED[0];
+        let mut ms: Vec<Measurement> = [(100, 2e-4), (500, 3e-4)]
+            .into_iter()
+            .map(|(loops, s)| {
+                let mut x = m(first.cipher, first.backend, first.op, first.bytes, s);
+                x.params.insert("loops".into(), loops.to_string());
+                x
+            })
+            .collect();
+        ms.extend(
+            PUBLISHED
+                .iter()
+                .skip(1)
+                .map(|p| m(p.cipher, p.backend, p.op, p.bytes, p.seconds)),
+        );
+        let seeded = OpensslVsMcrypt.render(&ms);
+        assert_eq!(seeded[0].rows[0][5], "0.000259 | 0.0003000");
+        assert_eq!(seeded[0].rows[0][6], "0.0002000");
+        assert_eq!(seeded[0].rows[1][5], "0.000508");
+        assert_eq!(t[0].rows[9][5], "0.000109");
+        assert_eq!(t[0].rows[12][5], "-");
         // Same factor on both sides: the ratio is unchanged then and now.
         let row = &t[1].rows[0];
         assert_eq!(row[2], row[3], "{row:?}");
@@ -660,9 +729,9 @@ mod tests {
                 ),
         );
         let t = OpensslVsMcrypt.render(&ms);
-        assert_eq!(t[0].headers.len(), 8);
-        assert_eq!(t[0].rows[0][7], "0.0000150");
-        assert_eq!(t[0].rows[2][7], "0.0000100");
+        assert_eq!(t[0].headers.len(), 9);
+        assert_eq!(t[0].rows[0][8], "0.0000150");
+        assert_eq!(t[0].rows[2][8], "0.0000100");
         assert_eq!(t[1].headers.len(), 8);
         assert_eq!(t[1].rows[0][6], "1.5x");
         let notes = t[1].notes.join("\n");
@@ -690,7 +759,7 @@ mod tests {
     #[test]
     fn no_php_columns_without_php_measurements() {
         let t = render(0.1);
-        assert_eq!(t[0].headers.len(), 7);
+        assert_eq!(t[0].headers.len(), 8);
         assert_eq!(t[1].headers.len(), 6);
         assert!(!t[1].notes.iter().any(|n| n.contains("in PHP")));
     }

@@ -593,6 +593,14 @@ impl Paper for EccKeygenPaper {
     fn suites(&self, _cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
         Ok(vec![Box::new(crate::EccSuite::seed())])
     }
+    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
+        // Seed 000: "the time to generate 100 keys for each elliptic curve", averaged.
+        Some(cryptobench_core::paper_method::SeedCounts {
+            stated: "100 keys per curve, mean time per key",
+            runs: 100,
+            loops: |_| vec![1],
+        })
+    }
     fn render(&self, measurements: &[Measurement]) -> Vec<Table> {
         let rows = summary::openssl_keygen_rows(measurements);
         let php_rows = php_keygen_rows(measurements);
@@ -698,6 +706,25 @@ mod tests {
         );
         assert!(notes.contains("\nholds here: Prime curves"), "{notes}");
         assert_eq!(tables[2].headers.len(), 7);
+    }
+
+    #[test]
+    fn the_seeds_typos_are_printed_where_the_code_corrects_them() {
+        let notes: Vec<String> = EccKeygenPaper
+            .render(&run(false))
+            .into_iter()
+            .flat_map(|t| t.notes)
+            .collect();
+        for needle in [
+            "seed typo corrected here: Table 6 names the family \"C2tmb\"",
+            "\"prime239v1 (v2, v2)\": prime239v1, v2 and v3",
+            "c2pnb176v1 is timed in Table 5 but absent from Table 2",
+        ] {
+            assert!(
+                notes.iter().any(|n| n.contains(needle)),
+                "{needle}: {notes:#?}"
+            );
+        }
     }
 
     #[test]

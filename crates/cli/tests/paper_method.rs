@@ -1,0 +1,52 @@
+//! `paper --method`: refused before anything is measured when it cannot
+//! apply (exit 2 with what is accepted).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn bin() -> Command {
+    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
+    c.env("NO_COLOR", "1");
+    c
+}
+
+#[test]
+fn a_misspelt_method_gets_a_suggestion() {
+    bin()
+        .args(["paper", "aegis", "--method", "sed", "--no-db"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean seed"));
+}
+
+#[test]
+fn a_seed_without_stated_counts_is_refused() {
+    bin()
+        .args(["paper", "gcm-vs-ccm", "--method", "seed", "--no-db"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("states no counts")
+                .and(predicate::str::contains("openssl-vs-mcrypt")),
+        );
+}
+
+#[test]
+fn our_sampling_flags_do_not_mix_with_the_seed_method() {
+    bin()
+        .args([
+            "paper", "aegis", "--method", "seed", "--time", "1s", "--no-db",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("drop --time"));
+}
+
+#[test]
+fn method_is_a_paper_flag_only() {
+    bin()
+        .args(["run", "--method", "seed", "--no-db"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--method"));
+}

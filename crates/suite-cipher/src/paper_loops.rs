@@ -1,0 +1,68 @@
+//! Seed 001's loop columns: its 1-4 B and 1-4 kB rows were published for
+//! 1000 and 5000 loops, and `--method seed` plans those cases at both
+//! counts (param `loops`; divided by 10 with `--quick`).
+
+use super::{cells, secs, Backend, Op, Published};
+use cryptobench_core::Measurement;
+
+/// The seed's 5000-loop column ("5000 loops / ø 1 cycle", seconds per
+/// call) for its 1-4 B and 1-4 kB rows: (test, bytes, seconds).
+pub(super) const FIVE_THOUSAND_LOOPS: [(&str, u64, f64); 12] = [
+    ("TEST 1", 4, 0.000259),
+    ("TEST 2", 4, 0.000508),
+    ("TEST 3", 4, 0.000006),
+    ("TEST 4", 4, 0.000011),
+    ("TEST 5", 4, 0.000006),
+    ("TEST 6", 4, 0.000012),
+    ("TEST 1", 4096, 0.000577),
+    ("TEST 2", 4096, 0.001157),
+    ("TEST 3", 4096, 0.000041),
+    ("TEST 4", 4096, 0.000109),
+    ("TEST 5", 4096, 0.000026),
+    ("TEST 6", 4096, 0.000080),
+];
+
+/// The largest size with loop columns (the seed's "1-4 kB").
+pub(super) const FIVE_THOUSAND_MAX_BYTES: u64 = 4096;
+
+/// `--method seed` plans each small case at 1000 and at 5000 loops (param
+/// `loops`); our method has no such param.
+pub(super) fn loops_of(m: &Measurement) -> Option<u64> {
+    m.param("loops").and_then(|l| l.parse().ok())
+}
+
+pub(super) fn five_thousand(test: &str, bytes: u64) -> Option<f64> {
+    FIVE_THOUSAND_LOOPS
+        .iter()
+        .find(|(t, b, _)| *t == test && *b == bytes)
+        .map(|x| x.2)
+}
+
+/// The 5000-loop column: published, and here when `--method seed` ran it.
+pub(super) fn five_thousand_cell(ms: &[Measurement], p: &Published) -> String {
+    let Some(seed) = five_thousand(p.test, p.bytes) else {
+        return "-".into();
+    };
+    match secs(longer_loop(ms, p.cipher, p.backend, p.op, p.bytes)) {
+        Some(here) => format!("{seed} | {here:.7}"),
+        None => seed.to_string(),
+    }
+}
+
+/// The longer of two loop counts (the seed's 5000, divided by 10 with
+/// `--quick`); `None` unless the case ran at two loop counts.
+fn longer_loop<'a>(
+    ms: &'a [Measurement],
+    cipher: &str,
+    backend: Backend,
+    op: Op,
+    bytes: u64,
+) -> Option<&'a Measurement> {
+    let looped: Vec<&Measurement> = cells(ms, cipher, backend, op, bytes)
+        .into_iter()
+        .filter(|m| loops_of(m).is_some())
+        .collect();
+    let longest = looped.iter().copied().max_by_key(|m| loops_of(m))?;
+    let shortest = looped.iter().copied().min_by_key(|m| loops_of(m))?;
+    (loops_of(longest) > loops_of(shortest)).then_some(longest)
+}
