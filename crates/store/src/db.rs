@@ -53,7 +53,7 @@
 use crate::json_repair::parse_measurement;
 use crate::liveness::{process_start_tick, reap_dead_runs, this_host};
 use crate::output::SQLITE_MAGIC;
-use crate::StoreError;
+use crate::{select, StoreError};
 use cryptobench_core::{Fingerprint, Measurement, Run, RunStatus};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use std::collections::HashMap;
@@ -259,13 +259,13 @@ impl Store {
         &self.path
     }
 
-    fn conn(&self) -> MutexGuard<'_, Connection> {
+    pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (its own
         // transactions roll back), so a poisoned lock is still usable.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn err(&self, e: rusqlite::Error) -> StoreError {
+    pub(crate) fn err(&self, e: rusqlite::Error) -> StoreError {
         sql_err(&self.path, e)
     }
 
@@ -510,10 +510,19 @@ impl Store {
 
     /// Turns what the user typed into a stored run id.
     ///
-    /// Accepted: an exact id, `latest`, `latest~N` (N runs before the
-    /// latest), or a prefix that matches exactly one id (case-insensitive).
+    /// Accepted: an exact id, `latest` (the newest `run` made on this
+    /// host), `latest-paper`, `latest-any`, each with `~N` (N runs before),
+    /// or a prefix that matches exactly one id (case-insensitive).
     pub fn resolve_id(&self, id: &str) -> Result<String, StoreError> {
-        let known = ids(&self.conn()).map_err(|e| self.err(e))?;
+        Ok(self.resolve_id_noting(id)?.0)
+    }
+
+    /// [`Store::resolve_id`], with a note when `latest` passed over a newer
+    /// run (a `paper`, a suite command, an imported run) to say which run
+    /// was chosen and why.
+    pub fn resolve_id_noting(&self, id: &str) -> Result<(String, Option<String>), StoreError> {
+        let listed = self.listed().map_err(|e| self.err(e))?;
+        let known: Vec<String> = listed.iter().map(|r| r.id.clone()).collect();
         let wanted = id.trim();
         let not_found = || StoreError::NotFound {
             id: id.to_string(),
@@ -523,14 +532,13 @@ impl Store {
             return Err(not_found());
         }
         if known.iter().any(|k| k == wanted) {
-            return Ok(wanted.to_string());
+            return Ok((wanted.to_string(), None));
         }
         let lower = wanted.to_ascii_lowercase();
-        if let Some(back) = latest_offset(&lower) {
-            return match back {
-                Some(n) => known.get(n).cloned().ok_or_else(not_found),
-                None => Err(not_found()),
-            };
+        if let Some((form, back)) = select::latest_form(&lower) {
+            let back = back.ok_or_else(not_found)?;
+            let picked = select::pick(form, back, &listed, &this_host()).ok_or_else(not_found)?;
+            return Ok((picked.id, picked.note));
         }
         let matches: Vec<String> = known
             .iter()
@@ -539,12 +547,30 @@ impl Store {
             .collect();
         match matches.len() {
             0 => Err(not_found()),
-            1 => Ok(matches[0].clone()),
+            1 => Ok((matches[0].clone(), None)),
             _ => Err(StoreError::Ambiguous {
                 prefix: id.to_string(),
                 matches,
             }),
         }
+    }
+
+    /// Every run's id, kind and host, newest first.
+    fn listed(&self) -> rusqlite::Result<Vec<select::Listed>> {
+        let conn = self.conn();
+        let mut stmt =
+            conn.prepare("SELECT id, command, host FROM runs ORDER BY started_at DESC, id DESC")?;
+        let rows = stmt.query_map([], |r| {
+            let command: String = r.get(1)?;
+            let words: Vec<String> = serde_json::from_str(&command).unwrap_or_default();
+            Ok(select::Listed {
+                id: r.get(0)?,
+                kind: select::kind_of(&words),
+                host: r.get(2)?,
+                command: crate::shell_join(&words),
+            })
+        })?;
+        rows.collect()
     }
 
     fn parse_status(&self, id: &str, status: &str) -> Result<RunStatus, StoreError> {
@@ -558,17 +584,6 @@ impl Store {
             detail,
         }
     }
-}
-
-/// `latest` -> Some(Some(0)), `latest~N` -> Some(Some(N)), `latest~x` ->
-/// Some(None) (malformed), anything else -> None.
-fn latest_offset(lower: &str) -> Option<Option<usize>> {
-    let rest = lower.strip_prefix("latest")?;
-    if rest.is_empty() {
-        return Some(Some(0));
-    }
-    let n = rest.strip_prefix('~')?;
-    Some(n.parse().ok())
 }
 
 /// Looks at an existing file without writing to it.
@@ -728,7 +743,7 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(|e| StoreError::Other(format!("cannot encode: {e}")))
 }
 
-fn insert_measurement(
+pub(crate) fn insert_measurement(
     conn: &Connection,
     run_id: &str,
     seq: i64,
@@ -760,7 +775,7 @@ fn insert_measurement(
 }
 
 /// Every run id, newest first.
-fn ids(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+pub(crate) fn ids(conn: &Connection) -> rusqlite::Result<Vec<String>> {
     conn.prepare("SELECT id FROM runs ORDER BY started_at DESC, id DESC")?
         .query_map([], |r| r.get(0))?
         .collect()
@@ -768,16 +783,6 @@ fn ids(conn: &Connection) -> rusqlite::Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn latest_forms() {
-        assert_eq!(latest_offset("latest"), Some(Some(0)));
-        assert_eq!(latest_offset("latest~2"), Some(Some(2)));
-        assert_eq!(latest_offset("latest~x"), Some(None));
-        assert_eq!(latest_offset("2026"), None);
-    }
-
     #[test]
     fn shell_quoting() {
         let args = ["cryptobench", "run", "-o", "md:my file.md", "it's"].map(String::from);
