@@ -135,8 +135,12 @@ pub enum Command {
     Show(ShowArgs),
     /// Export a stored run as json, csv or md.
     Export(ExportArgs),
-    /// Compare two stored runs case by case.
+    /// Compare runs case by case: two of one machine (drift removed), or
+    /// several machines side by side with ratios to a baseline.
     Compare(CompareArgs),
+    /// Store runs measured on other machines (their JSON files), keeping
+    /// each run's id, host and fingerprint.
+    Import(ImportArgs),
     /// The seed papers' experiments beside this machine's figures.
     Paper(PaperArgs),
     /// Write a stored run as one self-contained HTML page with charts.
@@ -194,11 +198,34 @@ pub struct ListArgs {
     pub what: Option<String>,
 }
 
+/// Which cases of a stored run `show` and `compare` print.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CaseFilter {
+    /// Only these suites (comma-separated, e.g. aead,hash).
+    #[arg(long, value_name = "LIST")]
+    pub suite: Option<String>,
+    /// Only primitives whose name contains this text (case-insensitive,
+    /// e.g. GCM); `--backend LIST` filters backends.
+    #[arg(long, visible_alias = "primitive", value_name = "TEXT")]
+    pub algorithm: Option<String>,
+}
+
 /// `cryptobench show`.
 #[derive(Debug, Clone, Args)]
 pub struct ShowArgs {
-    /// Run id.
+    /// Run: id, unique prefix, `latest[~N]`, `latest-paper`, `latest-any`,
+    /// or a run's JSON file.
     pub run: String,
+    #[command(flatten)]
+    pub filter: CaseFilter,
+}
+
+/// `cryptobench import`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// Run files (what `export --format json` and `runs/RUN.json` hold).
+    #[arg(required = true, value_name = "RUN.json")]
+    pub files: Vec<PathBuf>,
 }
 
 /// `cryptobench export`.
@@ -214,10 +241,15 @@ pub struct ExportArgs {
 /// `cryptobench compare`.
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
-    /// Baseline run.
-    pub baseline: String,
-    /// Candidate run.
-    pub candidate: String,
+    /// The runs (ids, `latest[~N]`, or JSON files): the first is the
+    /// baseline unless `--baseline` names one.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<String>,
+    /// The run the others are compared with (listed or not).
+    #[arg(long, value_name = "RUN")]
+    pub baseline: Option<String>,
+    #[command(flatten)]
+    pub filter: CaseFilter,
     /// Noise threshold in percent (default 2).
     #[arg(
         long,
@@ -241,12 +273,15 @@ pub struct PaperArgs {
 /// `cryptobench report`.
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
-    /// Run id (id, unique prefix, `latest` or `latest~N`).
-    pub run: String,
+    /// The run the page describes (id, unique prefix, `latest[~N]`, or a
+    /// JSON file), then runs of other machines to put side by side.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<String>,
     /// Where to write the page (default cryptobench-report.html); `-o FILE` works too.
     #[arg(long = "out", value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// A second run to compare against (ratios with confidence intervals).
+    /// The run to compare against (ratios with confidence intervals); with
+    /// runs of other machines, the one their ratios are to.
     #[arg(long, value_name = "RUN")]
     pub baseline: Option<String>,
 }
@@ -320,6 +355,7 @@ impl Command {
             Command::Show(_) => "show",
             Command::Export(_) => "export",
             Command::Compare(_) => "compare",
+            Command::Import(_) => "import",
             Command::Paper(_) => "paper",
             Command::Report(_) => "report",
             Command::Recommend(_) => "recommend",
@@ -351,12 +387,12 @@ impl Command {
             "argon2 verify" | "aead verify" => &["--backend"],
             "elgamal keygen" => &["--seed", "-o", "--force"],
             "elgamal encrypt" => &["--seed"],
-            "show" => &["--db", "--format"],
+            "show" | "compare" => &["--db", "--format", "--backend"],
             "export" => &["--db", "--format", "--force"],
             "report" => &["--db", "-o", "--force"],
-            "recommend" => &["--db", "--format"],
-            "runs" | "compare" => &["--db"],
-            "noise" => &["--format"],
+            "recommend" | "runs" => &["--db", "--format"],
+            "import" => &["--db"],
+            "noise" | "list" => &["--format"],
             _ => &[],
         }
     }
@@ -381,8 +417,8 @@ impl Command {
                      (a stored run: `cryptobench export RUN --format json --to FILE`)"
                 ),
                 "--format" => format!(
-                    "--format {} is not used by `{cmd}`, which prints a table (--format applies to \
-                     the measuring commands, show, export, recommend and noise)",
+                    "--format {} is not used by `{cmd}`, which prints no table (--format applies to \
+                     the measuring commands, list, runs, show, compare, export, recommend and noise)",
                     g.format
                 ),
                 _ => format!(

@@ -4,12 +4,15 @@
 // First, so its `outln!` is visible in every module below.
 #[macro_use]
 mod output;
+mod across;
 mod advice;
 mod app;
 mod args;
 mod commands;
 mod dryrun;
 mod fleet;
+mod formats;
+mod listing;
 mod registry;
 
 use clap::Parser;

@@ -141,7 +141,12 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
 /// but dividing by it adds the canary's noise to every case: measured on
 /// a 5% slowdown (the `sensitivity` example), raw samples over the drift
 /// caught it in 9-10 of 10 comparisons, per-round canary ratios in 7-8.
-fn compare_case(b: &Measurement, c: &Measurement, limit: f64, drift: Option<f64>) -> Comparison {
+pub(crate) fn compare_case(
+    b: &Measurement,
+    c: &Measurement,
+    limit: f64,
+    drift: Option<f64>,
+) -> Comparison {
     let d = drift.unwrap_or(1.0);
     let raw = if b.samples_ns.len() >= 2 && c.samples_ns.len() >= 2 {
         let scaled: Vec<f64> = c.samples_ns.iter().map(|x| x / d).collect();

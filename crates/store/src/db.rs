@@ -562,7 +562,13 @@ impl Store {
             conn.prepare("SELECT id, command, host FROM runs ORDER BY started_at DESC, id DESC")?;
         let rows = stmt.query_map([], |r| {
             let command: String = r.get(1)?;
-            let words: Vec<String> = serde_json::from_str(&command).unwrap_or_default();
+            let mut words: Vec<String> = serde_json::from_str(&command).unwrap_or_default();
+            // The program as a name, not the path it was started from.
+            if let Some(program) = words.first_mut() {
+                if let Some(name) = Path::new(program.as_str()).file_name() {
+                    *program = name.to_string_lossy().into_owned();
+                }
+            }
             Ok(select::Listed {
                 id: r.get(0)?,
                 kind: select::kind_of(&words),

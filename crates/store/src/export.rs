@@ -94,10 +94,20 @@ pub fn write_target(target: &OutputTarget, run: &Run, outputs: &Outputs) -> Resu
     let bytes = exporter(&target.format)
         .map_err(|e| StoreError::Other(e.to_string()))?
         .serialize(run)?;
+    write_bytes(target, &bytes, outputs)
+}
+
+/// Writes an export's bytes (made here or completed by the caller) to the
+/// target's file under the rules of `outputs`, or to stdout.
+pub fn write_bytes(
+    target: &OutputTarget,
+    bytes: &[u8],
+    outputs: &Outputs,
+) -> Result<(), StoreError> {
     match &target.path {
         None => {
             let mut out = std::io::stdout().lock();
-            match out.write_all(&bytes).and_then(|()| out.flush()) {
+            match out.write_all(bytes).and_then(|()| out.flush()) {
                 // `cryptobench export latest | head` is not an error.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 Err(e) => Err(StoreError::Other(format!(
@@ -107,7 +117,7 @@ pub fn write_target(target: &OutputTarget, run: &Run, outputs: &Outputs) -> Resu
                 Ok(()) => Ok(()),
             }
         }
-        Some(path) => Ok(outputs.write(path, &bytes, Access::Public)?),
+        Some(path) => Ok(outputs.write(path, bytes, Access::Public)?),
     }
 }
 

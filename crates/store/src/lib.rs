@@ -25,8 +25,8 @@ mod select;
 
 pub use db::{default_path, RunRow, Store, STORE_SCHEMA};
 pub use export::{
-    exporter, parse_target, write_target, CsvExporter, Exporter, JsonExporter, MarkdownExporter,
-    OutputTarget, CSV_COLUMNS, FORMATS,
+    exporter, parse_target, write_bytes, write_target, CsvExporter, Exporter, JsonExporter,
+    MarkdownExporter, OutputTarget, CSV_COLUMNS, FORMATS,
 };
 pub use import::{parse_run_file, Imported};
 pub use liveness::this_host;
@@ -179,7 +179,7 @@ impl From<StoreError> for cryptobench_core::Error {
 }
 
 /// Joins arguments for display, single-quoting those a shell would split.
-pub(crate) fn shell_join(args: &[String]) -> String {
+pub fn shell_join(args: &[String]) -> String {
     args.iter()
         .map(|a| {
             let plain = !a.is_empty()

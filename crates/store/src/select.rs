@@ -102,13 +102,13 @@ pub(crate) fn pick(form: &str, back: usize, rows: &[Listed], here: &str) -> Opti
         let why = if chosen.kind == Kind::Run && chosen.host == here {
             "the newest `run` on this host"
         } else if chosen.host == here {
-            "the newest run on this host (no `run` is stored from it)"
+            "the newest run on this host, which has no `run` stored"
         } else {
             "the newest run"
         };
         format!(
-            "`latest` is run {} ({why}); the newest stored run is {} (`{}`), addressed as `latest-any`",
-            chosen.id, newest.id, newest.command
+            "`latest` is run {}, {why}; the newest stored run, {} (host {}, `{}`), is `latest-any`",
+            chosen.id, newest.id, newest.host, newest.command
         )
     });
     Some(Picked {
