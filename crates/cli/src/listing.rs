@@ -54,7 +54,7 @@ fn availability(unavailable: Option<String>) -> String {
 fn backends_table(suites: &[Box<dyn cryptobench_core::Suite>]) -> Table {
     let mut t = Table::new(
         "Backends, runtimes, peers and executors",
-        ["kind", "name", "suites", "version", "availability"],
+        ["kind", "name", "version", "availability", "used by"],
     );
     // One row per backend, with the suites that use it.
     let mut backends: Vec<(BackendInfo, Vec<&str>)> = Vec::new();
@@ -70,9 +70,9 @@ fn backends_table(suites: &[Box<dyn cryptobench_core::Suite>]) -> Table {
         t.row([
             "backend".to_string(),
             b.name,
-            used_by.join(","),
             b.version,
             availability(b.unavailable),
+            used_by.join(", "),
         ]);
     }
     for rt in registry::runtimes() {
@@ -80,48 +80,51 @@ fn backends_table(suites: &[Box<dyn cryptobench_core::Suite>]) -> Table {
         t.row([
             "runtime".to_string(),
             b.name,
-            "twins of native cases".into(),
             b.version,
             availability(b.unavailable),
+            "twins of the native cases".into(),
         ]);
     }
     let peer = cryptobench_engine::peers::openssl_cli_version();
     t.row([
         "peer".to_string(),
         "peer:openssl-speed".into(),
-        "hash,cipher,aead,ecc".into(),
         peer.clone().unwrap_or_default(),
         availability(peer.err()),
+        "hash, cipher, aead, ecc".into(),
     ]);
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     t.row([
         "executor",
         "serial",
-        "all",
         "-",
-        "available (one thread, the default)",
+        "available",
+        "every suite (the default)",
     ]);
     t.row([
         "executor".to_string(),
         "threads".into(),
-        "all (--threads N), elgamal".into(),
         "-".into(),
-        format!("available ({cpus} logical CPUs here)"),
+        format!("available ({cpus} logical CPUs)"),
+        "every suite (--threads N), elgamal --workers".into(),
     ]);
     let (version, why) = match mpirun_version() {
         Ok(v) => (v, None),
         Err(why) => (String::new(), Some(why)),
     };
-    for (name, about) in [("mpi", "elgamal, run --fleet"), ("hybrid", "elgamal")] {
+    for (name, about) in [
+        ("mpi", "elgamal --mode mpi, run --fleet (docs/mpi.md)"),
+        ("hybrid", "elgamal --mode hybrid"),
+    ] {
         t.row([
             "executor".to_string(),
             name.into(),
-            about.into(),
             version.clone(),
             match &why {
-                None => "available under mpirun (see docs/mpi.md)".to_string(),
+                None => "available under mpirun".to_string(),
                 Some(why) => format!("unavailable: {why}"),
             },
+            about.into(),
         ]);
     }
     t

@@ -9,7 +9,7 @@
 //! column and the parameters tell every row apart.
 
 use crate::compare::compare_case;
-use crate::tables::{params, size};
+use crate::tables::{size, variants};
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
 use cryptobench_stats::{Comparison, Verdict};
@@ -158,7 +158,7 @@ pub fn machines_table(m: &Machines<'_>) -> Table {
             "backend",
             "op",
             "size",
-            "params",
+            "variant",
             "machine",
             median.as_str(),
             "ratio",
@@ -167,7 +167,8 @@ pub fn machines_table(m: &Machines<'_>) -> Table {
         ],
     )
     .right(&[4, 7, 8, 9]);
-    for case in &m.cases {
+    let firsts: Vec<&Measurement> = m.cases.iter().map(|c| c.rows[0].measurement).collect();
+    for (case, variant) in m.cases.iter().zip(variants(&firsts)) {
         for row in &case.rows {
             let ms = row.measurement;
             let (ratio, ci, verdict) = match &row.ratio {
@@ -184,7 +185,7 @@ pub fn machines_table(m: &Machines<'_>) -> Table {
                 ms.backend.clone(),
                 ms.operation.clone(),
                 size(ms),
-                params(ms),
+                variant.clone(),
                 m.label(row.run),
                 ms.median_ns()
                     .map(|v| unit.format_bare(v))

@@ -19,6 +19,43 @@ pub(crate) fn params(m: &Measurement) -> String {
         .join(" ")
 }
 
+/// For each measurement, the parameters that tell it apart from another
+/// with the same suite, primitive, backend, operation and size (`t=3 p=4`
+/// beside `t=1 p=1`; `mode=threads threads=4` beside `mode=serial`), and
+/// the engine's thread count when that differs. Empty when nothing does.
+pub fn variants(ms: &[&Measurement]) -> Vec<String> {
+    let group = |m: &Measurement| {
+        (
+            m.suite.clone(),
+            m.primitive.clone(),
+            m.backend.clone(),
+            m.operation.clone(),
+            m.input_bytes,
+        )
+    };
+    ms.iter()
+        .map(|m| {
+            let peers: Vec<&&Measurement> = ms.iter().filter(|o| group(o) == group(m)).collect();
+            let mut keys: Vec<&String> = peers
+                .iter()
+                .flat_map(|o| o.params.keys())
+                .filter(|k| !k.contains("command"))
+                .collect();
+            keys.sort();
+            keys.dedup();
+            let mut out: Vec<String> = keys
+                .into_iter()
+                .filter(|k| peers.iter().any(|o| o.params.get(*k) != m.params.get(*k)))
+                .filter_map(|k| Some(format!("{k}={}", m.params.get(k)?)))
+                .collect();
+            if peers.iter().any(|o| o.threads != m.threads) {
+                out.push(format!("thr={}", m.threads));
+            }
+            out.join(" ")
+        })
+        .collect()
+}
+
 /// Whether a case's input is counted in message characters rather than
 /// bytes (EC-ElGamal encrypts one point per character): such a case says
 /// `chars`, and cycles per byte mean nothing for it.
@@ -329,6 +366,25 @@ mod tests {
         assert_eq!(t.rows[0][0], "fast");
         assert_eq!(t.rows[1][0], "slow");
         assert_eq!(t.rows[0][8], "10.2 GB/s");
+    }
+
+    #[test]
+    fn variants_name_only_the_parameters_that_tell_cases_apart() {
+        let argon = |t: u32, p: u32| {
+            CaseSpec::new("argon2", "Argon2id", "libargon2", "20171227", "hash")
+                .size(16 << 20)
+                .param("m_kib", 16384)
+                .param("t", t)
+                .param("p", p)
+                .measurement(CaseStatus::Measured, None)
+        };
+        let (a, b, c) = (argon(1, 1), argon(3, 4), argon(3, 1));
+        let other = measured("SHA-256", &[100.0]);
+        let v = variants(&[&a, &b, &c, &other]);
+        assert_eq!(v, ["p=1 t=1", "p=4 t=3", "p=1 t=3", ""]);
+        let mut threads = argon(1, 1);
+        threads.threads = 4;
+        assert_eq!(variants(&[&a, &threads]), ["thr=1", "thr=4"]);
     }
 
     #[test]
