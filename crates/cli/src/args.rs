@@ -365,36 +365,7 @@ impl Command {
 
     /// The global options this command reads; any other is refused.
     fn accepts(&self) -> &'static [&'static str] {
-        const BENCH: &[&str] = &[
-            "--quick",
-            "--full",
-            "--precision",
-            "--time",
-            "--samples",
-            "--min-sample",
-            "--threads",
-            "--backend",
-            "--seed",
-            "--db",
-            "--no-db",
-            "-o",
-            "--format",
-            "--force",
-        ];
-        match self.name() {
-            "run" | "hash" | "cipher" | "aead" | "ecc" | "argon2" | "elgamal" | "paper" => BENCH,
-            "argon2 hash" | "argon2 tune" => &["--backend", "--seed"],
-            "argon2 verify" | "aead verify" => &["--backend"],
-            "elgamal keygen" => &["--seed", "-o", "--force"],
-            "elgamal encrypt" => &["--seed"],
-            "show" | "compare" => &["--db", "--format", "--backend"],
-            "export" => &["--db", "--format", "--force"],
-            "report" => &["--db", "-o", "--force"],
-            "recommend" | "runs" => &["--db", "--format"],
-            "import" => &["--db"],
-            "noise" | "list" => &["--format"],
-            _ => &[],
-        }
+        accepted_globals(self.name())
     }
 
     /// A usage error naming the first global option this command would
@@ -427,5 +398,118 @@ impl Command {
             }
         };
         Err(format!("{why}; drop {flag}"))
+    }
+}
+
+/// The global options whose use a command checks (the rest, such as
+/// `--quiet` and `--wide`, every command takes).
+const CHECKED: [&str; 14] = [
+    "--quick",
+    "--full",
+    "--precision",
+    "--time",
+    "--samples",
+    "--min-sample",
+    "--threads",
+    "--backend",
+    "--seed",
+    "--db",
+    "--no-db",
+    "-o",
+    "--format",
+    "--force",
+];
+
+/// The command line definition, its help fitted to the subcommand named
+/// in `argv`: `compare --help` offers no `--quick`, and `--backend`, a
+/// filter there, is listed among its own options. Only one subcommand's
+/// help is ever shown, so the global options are fitted where they are
+/// defined; hidden options still parse (and are refused with a reason).
+pub fn command(argv: &[std::ffi::OsString]) -> clap::Command {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let words: Vec<&str> = argv.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let Some(at) = words.iter().position(|w| cmd.find_subcommand(w).is_some()) else {
+        return cmd;
+    };
+    let top = words[at];
+    let nested = cmd.find_subcommand(top).and_then(|sub| {
+        words[at + 1..]
+            .iter()
+            .find(|w| sub.find_subcommand(w).is_some())
+    });
+    let name = match nested {
+        Some(&"bench") if top == "elgamal" => top.to_string(),
+        Some(n) => format!("{top} {n}"),
+        None => top.to_string(),
+    };
+    fit_help(cmd, &name)
+}
+
+/// Hides the checked global options `name` does not read.
+fn fit_help(mut cmd: clap::Command, name: &str) -> clap::Command {
+    let accepted = accepted_globals(name);
+    let measures = accepted.contains(&"--quick");
+    let flags: Vec<(clap::Id, String)> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .filter_map(|a| {
+            let flag = match (a.get_long(), a.get_short()) {
+                (_, Some(short)) => format!("-{short}"),
+                (Some(long), None) => format!("--{long}"),
+                _ => return None,
+            };
+            Some((a.get_id().clone(), flag))
+        })
+        .filter(|(_, flag)| CHECKED.contains(&flag.as_str()))
+        .collect();
+    for (id, flag) in flags {
+        let hide = !accepted.contains(&flag.as_str());
+        // Outside the measuring commands an accepted option (the filter
+        // `--backend`) is one of the command's own.
+        let own = !hide && !measures;
+        cmd = cmd.mut_arg(id, |a| {
+            let a = a.hide(hide);
+            if own {
+                a.help_heading(None::<&str>)
+            } else {
+                a
+            }
+        });
+    }
+    cmd
+}
+
+/// The global options a command (as typed: `argon2 verify`) reads.
+pub fn accepted_globals(name: &str) -> &'static [&'static str] {
+    const BENCH: &[&str] = &[
+        "--quick",
+        "--full",
+        "--precision",
+        "--time",
+        "--samples",
+        "--min-sample",
+        "--threads",
+        "--backend",
+        "--seed",
+        "--db",
+        "--no-db",
+        "-o",
+        "--format",
+        "--force",
+    ];
+    match name {
+        "run" | "hash" | "cipher" | "aead" | "ecc" | "argon2" | "elgamal" | "paper" => BENCH,
+        "argon2 hash" | "argon2 tune" => &["--backend", "--seed"],
+        "argon2 verify" | "aead verify" => &["--backend"],
+        "elgamal keygen" => &["--seed", "-o", "--force"],
+        "elgamal encrypt" => &["--seed"],
+        "show" | "compare" => &["--db", "--format", "--backend"],
+        "export" => &["--db", "--format", "--force"],
+        "report" => &["--db", "-o", "--force"],
+        "recommend" | "runs" => &["--db", "--format"],
+        "import" => &["--db"],
+        "noise" | "list" => &["--format"],
+        _ => &[],
     }
 }

@@ -19,7 +19,7 @@ fn quick_hash(db: &Path) {
         .args(["--quick", "--precision", "0.1", "--db"])
         .arg(db)
         .args(["hash", "--algorithms", "SHA-256", "--sizes", "64,1KiB"])
-        .arg("--no-peer")
+        .arg("--no-peers")
         .assert()
         .success();
 }
@@ -281,4 +281,80 @@ fn no_line_of_list_is_wider_than_120_columns() {
     let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
     assert!(widest <= 120, "a line of {widest} columns");
     assert!(text.contains("mpi") && text.contains("php"), "{text}");
+}
+
+#[test]
+fn the_hint_keeps_db_and_latest_is_the_newest_run_not_a_later_suite_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("my runs.db");
+    let out = bin()
+        .args(["--quick", "--precision", "0.1", "--db"])
+        .arg(&db)
+        .args(["run", "--suite", "hash", "--no-report"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let hint = text
+        .lines()
+        .find(|l| l.starts_with("every case:"))
+        .expect("the hint");
+    assert!(
+        hint.contains(&format!("--db '{}' show ", db.display())),
+        "{hint}"
+    );
+    let run_id = hint
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .trim_matches('`')
+        .to_string();
+    quick_hash(&db);
+    let shown = bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["--format", "json", "show", "latest"])
+        .output()
+        .unwrap();
+    let run: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(run["id"], run_id.as_str(), "latest is the `run`");
+    let note = String::from_utf8_lossy(&shown.stderr);
+    assert!(note.contains("latest-any"), "{note}");
+    let any = stdout(&db, &["--format", "json", "show", "latest-any"]);
+    let any: serde_json::Value = serde_json::from_str(&any).unwrap();
+    assert_ne!(any["id"], run_id.as_str());
+}
+
+#[test]
+fn help_shows_each_command_its_own_options_and_one_spelling() {
+    let help = |args: &[&str]| {
+        let out = bin().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let compare = help(&["compare", "--help"]);
+    assert!(
+        !compare.contains("--quick") && !compare.contains("--no-db"),
+        "{compare}"
+    );
+    assert!(!compare.contains("Measurement options"), "{compare}");
+    assert!(
+        compare.contains("--backend") && compare.contains("--suite"),
+        "{compare}"
+    );
+    let hash = help(&["hash", "--help"]);
+    assert!(hash.contains("--no-peers") && hash.contains("Measurement options"));
+    assert!(!hash.contains("--no-peer "), "the old spelling is hidden");
+    let ecc = help(&["ecc", "--help"]);
+    assert!(
+        ecc.contains("--list ") && !ecc.contains("--list-curves"),
+        "{ecc}"
+    );
+    // The old spellings still work.
+    assert!(help(&["ecc", "--list-curves"]).contains("secp256k1"));
+    assert!(help(&["ecc", "--list"]).contains("secp256k1"));
 }
