@@ -358,3 +358,28 @@ fn help_shows_each_command_its_own_options_and_one_spelling() {
     assert!(help(&["ecc", "--list-curves"]).contains("secp256k1"));
     assert!(help(&["ecc", "--list"]).contains("secp256k1"));
 }
+
+#[test]
+fn show_of_one_suite_fits_100_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    bin()
+        .args(["--quick", "--precision", "0.1", "--db"])
+        .arg(&db)
+        .args(["aead", "--algorithms", "AES-256-GCM,ChaCha20-Poly1305"])
+        .args(["--sizes", "64,16KiB", "--no-peers"])
+        .assert()
+        .success();
+    let out = bin()
+        .env("COLUMNS", "100")
+        .arg("--db")
+        .arg(&db)
+        .args(["show", "latest", "--suite", "aead"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("AES-256-GCM"), "{text}");
+    let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 100, "a line of {widest} columns:\n{text}");
+}
