@@ -131,7 +131,7 @@ pub enum Command {
     Elgamal(cryptobench_elgamal::cli::ElgamalArgs),
     /// List stored runs, newest first.
     Runs,
-    /// Show a stored run (id, unique prefix, `latest` or `latest~N`).
+    /// Show a run as tables (`latest` is the newest `run` on this host).
     Show(ShowArgs),
     /// Export a stored run as json, csv or md.
     Export(ExportArgs),
@@ -162,7 +162,8 @@ pub struct NoiseArgs {
 /// `cryptobench recommend`.
 #[derive(Debug, Clone, Args)]
 pub struct RecommendArgs {
-    /// Run id (id, unique prefix, `latest` or `latest~N`; default `latest`).
+    /// Run: id, unique prefix, `latest[~N]` (the default), `latest-paper`,
+    /// `latest-any`, or a run's JSON file.
     pub run: Option<String>,
     /// Argon2id latency targets, comma-separated (default 250ms,500ms,1s).
     #[arg(long, value_name = "LIST")]
@@ -231,7 +232,8 @@ pub struct ImportArgs {
 /// `cryptobench export`.
 #[derive(Debug, Clone, Args)]
 pub struct ExportArgs {
-    /// Run id.
+    /// Run: id, unique prefix, `latest[~N]`, `latest-paper`, `latest-any`,
+    /// or a run's JSON file.
     pub run: String,
     /// Where to write (default stdout).
     #[arg(long = "to", value_name = "PATH")]

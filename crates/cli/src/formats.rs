@@ -113,10 +113,18 @@ pub fn export_bytes(format: &str, run: &Run, suites: &[Box<dyn Suite>]) -> Resul
     }
     let recs = recommend::recommend(run, &recommend::DEFAULT_ARGON2_TARGETS_NS);
     if !recs.is_empty() {
+        // A list, not a table: an advice's evidence spans several lines.
         extra.push_str("\n## Recommendations\n\n");
-        let mut table = recommend::recommendation_table(run, &recs);
-        table.title.clear();
-        extra.push_str(&text::render_markdown(&table));
+        for r in &recs {
+            extra.push_str(&format!(
+                "- **{}**: {}\n",
+                r.topic,
+                r.advice.replace('\n', " ")
+            ));
+            for e in &r.evidence {
+                extra.push_str(&format!("  - {}\n", e.replace('\n', " ")));
+            }
+        }
     }
     let mut out = md[..at].to_string();
     out.push_str(&extra);

@@ -382,4 +382,17 @@ fn show_of_one_suite_fits_100_columns() {
     assert!(text.contains("AES-256-GCM"), "{text}");
     let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
     assert!(widest <= 100, "a line of {widest} columns:\n{text}");
+    // The Markdown export opens with the summary and the advice.
+    let md = stdout(&db, &["--format", "md", "export", "latest"]);
+    let (summary, advice, suite) = (
+        md.find("\n## Summary\n").expect("summary"),
+        md.find("\n## Recommendations\n").expect("recommendations"),
+        md.find("\n## aead\n").expect("the suite's table"),
+    );
+    assert!(summary < advice && advice < suite, "{md}");
+    assert!(md[advice..suite].contains("- **AEAD"), "{md}");
+    assert!(
+        md[advice..suite].lines().all(|l| !l.starts_with('|')),
+        "advice with several lines of evidence is a list, not a broken table"
+    );
 }
