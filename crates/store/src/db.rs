@@ -53,7 +53,7 @@
 use crate::json_repair::parse_measurement;
 use crate::liveness::{process_start_tick, reap_dead_runs, this_host};
 use crate::output::SQLITE_MAGIC;
-use crate::{select, StoreError};
+use crate::StoreError;
 use cryptobench_core::{Fingerprint, Measurement, Run, RunStatus};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use std::collections::HashMap;
@@ -506,77 +506,6 @@ impl Store {
             fleet,
             measurements,
         })
-    }
-
-    /// Turns what the user typed into a stored run id.
-    ///
-    /// Accepted: an exact id, `latest` (the newest `run` made on this
-    /// host), `latest-paper`, `latest-any`, each with `~N` (N runs before),
-    /// or a prefix that matches exactly one id (case-insensitive).
-    pub fn resolve_id(&self, id: &str) -> Result<String, StoreError> {
-        Ok(self.resolve_id_noting(id)?.0)
-    }
-
-    /// [`Store::resolve_id`], with a note when `latest` passed over a newer
-    /// run (a `paper`, a suite command, an imported run) to say which run
-    /// was chosen and why.
-    pub fn resolve_id_noting(&self, id: &str) -> Result<(String, Option<String>), StoreError> {
-        let listed = self.listed().map_err(|e| self.err(e))?;
-        let known: Vec<String> = listed.iter().map(|r| r.id.clone()).collect();
-        let wanted = id.trim();
-        let not_found = || StoreError::NotFound {
-            id: id.to_string(),
-            known: known.clone(),
-        };
-        if wanted.is_empty() {
-            return Err(not_found());
-        }
-        if known.iter().any(|k| k == wanted) {
-            return Ok((wanted.to_string(), None));
-        }
-        let lower = wanted.to_ascii_lowercase();
-        if let Some((form, back)) = select::latest_form(&lower) {
-            let back = back.ok_or_else(not_found)?;
-            let picked = select::pick(form, back, &listed, &this_host()).ok_or_else(not_found)?;
-            return Ok((picked.id, picked.note));
-        }
-        let matches: Vec<String> = known
-            .iter()
-            .filter(|k| k.to_ascii_lowercase().starts_with(&lower))
-            .cloned()
-            .collect();
-        match matches.len() {
-            0 => Err(not_found()),
-            1 => Ok((matches[0].clone(), None)),
-            _ => Err(StoreError::Ambiguous {
-                prefix: id.to_string(),
-                matches,
-            }),
-        }
-    }
-
-    /// Every run's id, kind and host, newest first.
-    fn listed(&self) -> rusqlite::Result<Vec<select::Listed>> {
-        let conn = self.conn();
-        let mut stmt =
-            conn.prepare("SELECT id, command, host FROM runs ORDER BY started_at DESC, id DESC")?;
-        let rows = stmt.query_map([], |r| {
-            let command: String = r.get(1)?;
-            let mut words: Vec<String> = serde_json::from_str(&command).unwrap_or_default();
-            // The program as a name, not the path it was started from.
-            if let Some(program) = words.first_mut() {
-                if let Some(name) = Path::new(program.as_str()).file_name() {
-                    *program = name.to_string_lossy().into_owned();
-                }
-            }
-            Ok(select::Listed {
-                id: r.get(0)?,
-                kind: select::kind_of(&words),
-                host: r.get(2)?,
-                command: crate::shell_join(&words),
-            })
-        })?;
-        rows.collect()
     }
 
     fn parse_status(&self, id: &str, status: &str) -> Result<RunStatus, StoreError> {

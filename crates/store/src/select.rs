@@ -9,6 +9,11 @@
 //! whenever `latest` passes over a newer run, the caller is told which run
 //! was chosen and why.
 
+use crate::db::Store;
+use crate::liveness::this_host;
+use crate::StoreError;
+use std::path::Path;
+
 /// What kind of command made a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -115,6 +120,79 @@ pub(crate) fn pick(form: &str, back: usize, rows: &[Listed], here: &str) -> Opti
         id: chosen.id.clone(),
         note,
     })
+}
+
+impl Store {
+    /// Turns what the user typed into a stored run id.
+    ///
+    /// Accepted: an exact id, `latest` (the newest `run` made on this
+    /// host), `latest-paper`, `latest-any`, each with `~N` (N runs before),
+    /// or a prefix that matches exactly one id (case-insensitive).
+    pub fn resolve_id(&self, id: &str) -> Result<String, StoreError> {
+        Ok(self.resolve_id_noting(id)?.0)
+    }
+
+    /// [`Store::resolve_id`], with a note when `latest` passed over a newer
+    /// run (a `paper`, a suite command, an imported run) to say which run
+    /// was chosen and why.
+    pub fn resolve_id_noting(&self, id: &str) -> Result<(String, Option<String>), StoreError> {
+        let listed = self.listed().map_err(|e| self.err(e))?;
+        let known: Vec<String> = listed.iter().map(|r| r.id.clone()).collect();
+        let wanted = id.trim();
+        let not_found = || StoreError::NotFound {
+            id: id.to_string(),
+            known: known.clone(),
+        };
+        if wanted.is_empty() {
+            return Err(not_found());
+        }
+        if known.iter().any(|k| k == wanted) {
+            return Ok((wanted.to_string(), None));
+        }
+        let lower = wanted.to_ascii_lowercase();
+        if let Some((form, back)) = latest_form(&lower) {
+            let back = back.ok_or_else(not_found)?;
+            let picked = pick(form, back, &listed, &this_host()).ok_or_else(not_found)?;
+            return Ok((picked.id, picked.note));
+        }
+        let matches: Vec<String> = known
+            .iter()
+            .filter(|k| k.to_ascii_lowercase().starts_with(&lower))
+            .cloned()
+            .collect();
+        match matches.len() {
+            0 => Err(not_found()),
+            1 => Ok((matches[0].clone(), None)),
+            _ => Err(StoreError::Ambiguous {
+                prefix: id.to_string(),
+                matches,
+            }),
+        }
+    }
+
+    /// Every run's id, kind and host, newest first.
+    fn listed(&self) -> rusqlite::Result<Vec<Listed>> {
+        let conn = self.conn();
+        let mut stmt =
+            conn.prepare("SELECT id, command, host FROM runs ORDER BY started_at DESC, id DESC")?;
+        let rows = stmt.query_map([], |r| {
+            let command: String = r.get(1)?;
+            let mut words: Vec<String> = serde_json::from_str(&command).unwrap_or_default();
+            // The program as a name, not the path it was started from.
+            if let Some(program) = words.first_mut() {
+                if let Some(name) = Path::new(program.as_str()).file_name() {
+                    *program = name.to_string_lossy().into_owned();
+                }
+            }
+            Ok(Listed {
+                id: r.get(0)?,
+                kind: kind_of(&words),
+                host: r.get(2)?,
+                command: crate::shell_join(&words),
+            })
+        })?;
+        rows.collect()
+    }
 }
 
 #[cfg(test)]
