@@ -19,6 +19,16 @@ pub(crate) fn params(m: &Measurement) -> String {
         .join(" ")
 }
 
+/// The parameters of a case not already named in its `variant`.
+fn params_besides(m: &Measurement, variant: &str) -> String {
+    let named: Vec<&str> = variant.split(' ').collect();
+    params(m)
+        .split(' ')
+        .filter(|p| !p.is_empty() && !named.contains(p))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// For each measurement, the parameters that tell it apart from another
 /// with the same suite, primitive, backend, operation and size (`t=3 p=4`
 /// beside `t=1 p=1`; `mode=threads threads=4` beside `mode=serial`), and
@@ -140,6 +150,7 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
                     "op",
                     "size",
                     "thr",
+                    "variant",
                     "params",
                     median_header.as_str(),
                     ci_header.as_str(),
@@ -149,8 +160,11 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
                     "labels",
                 ],
             )
-            .right(&[3, 4, 6, 7, 8, 9]);
-            for m in ms {
+            .right(&[3, 4, 7, 8, 9, 10]);
+            // What tells two rows apart stays when the table is narrowed;
+            // the other parameters are the first to go.
+            let variants = variants(&ms);
+            for (m, variant) in ms.iter().copied().zip(variants) {
                 let (median, ci) = match &m.stats {
                     Some(s) => (
                         unit.format_bare(s.median),
@@ -168,7 +182,8 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
                     m.operation.clone(),
                     size(m),
                     m.threads.to_string(),
-                    params(m),
+                    variant.clone(),
+                    params_besides(m, &variant),
                     median,
                     ci,
                     throughput(m),
@@ -365,7 +380,29 @@ mod tests {
         let t = &suite_tables(&ms)[0];
         assert_eq!(t.rows[0][0], "fast");
         assert_eq!(t.rows[1][0], "slow");
-        assert_eq!(t.rows[0][8], "10.2 GB/s");
+        assert_eq!(t.rows[0][9], "10.2 GB/s");
+    }
+
+    #[test]
+    fn suite_tables_keep_what_tells_rows_apart_beside_the_other_params() {
+        let mut serial = measured("toy64", &[100.0, 100.0]);
+        serial.params.insert("mode".into(), "serial".into());
+        serial.params.insert("encoding".into(), "char".into());
+        let mut threads = serial.clone();
+        threads.params.insert("mode".into(), "threads".into());
+        let t = &suite_tables(&[serial, threads])[0];
+        assert_eq!(
+            (t.headers[5].as_str(), t.headers[6].as_str()),
+            ("variant", "params")
+        );
+        assert_eq!(t.rows[0][5], "mode=serial");
+        assert_eq!(t.rows[0][6], "encoding=char");
+        // Narrowed, the table still tells serial from threads.
+        let narrow = crate::text::render_within(t, false, Some(60));
+        assert!(
+            narrow.contains("mode=threads") && narrow.contains("mode=serial"),
+            "{narrow}"
+        );
     }
 
     #[test]
