@@ -2,7 +2,6 @@
 //! because they need the registry or the store: recommendations, the seed
 //! experiments a run covers, the other hosts of a fleet.
 
-use crate::app::open_store_for_reading;
 use crate::args::{Global, RecommendArgs};
 use crate::registry;
 use anyhow::Result;
@@ -18,21 +17,23 @@ use std::time::Duration;
 /// `cryptobench recommend [RUN] [--target LIST]`.
 pub fn recommend_command(g: &Global, a: &RecommendArgs) -> Result<u8> {
     let targets = argon2_targets(a.target.as_deref())?;
-    let store = open_store_for_reading(g)?;
-    let run = store.load_run(a.run.as_deref().unwrap_or("latest"))?;
+    let run = crate::across::RunSource::new(g).load(a.run.as_deref().unwrap_or("latest"))?;
     let recs = recommend::recommend(&run, &targets);
     if g.quiet {
         return Ok(0);
     }
+    let format = crate::output::console_format(g)?;
     if let Some(state) = run_state_warning(&run) {
-        println!("{state}");
+        // On stderr when stdout is data, so the JSON or CSV stays parseable.
+        if format == "table" {
+            println!("{state}");
+        } else {
+            eprintln!("{state}");
+        }
     }
-    match crate::output::console_format(g)? {
+    match format {
         "table" => print!("{}", recommend::render_text(&run, &recs)),
-        _ => println!(
-            "{}",
-            cryptobench_report::text::render(&recommend::recommendation_table(&run, &recs), false)
-        ),
+        _ => crate::formats::print_tables(g, &[recommend::recommendation_table(&run, &recs)], "")?,
     }
     Ok(0)
 }
@@ -219,6 +220,7 @@ pub fn report_extras<'a>(
         recommendations: recommend::recommend(run, &DEFAULT_ARGON2_TARGETS_NS),
         papers: papers_covered(cfg, run),
         fleet: store.map(|s| fleet_of(s, run)).unwrap_or_default(),
+        ..Extras::default()
     }
 }
 

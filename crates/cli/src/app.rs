@@ -540,12 +540,13 @@ impl Recorder {
                 let path = dir.join(format!("{}.json", run.id));
                 std::fs::create_dir_all(&dir)
                     .with_context(|| format!("creating {}", dir.display()))?;
-                cryptobench_store::write_target(
+                write_export(
                     &OutputTarget {
                         format: "json".into(),
                         path: Some(path.clone()),
                     },
                     run,
+                    &crate::registry::suites(),
                     &self.outputs,
                 )?;
                 if !g.quiet {
@@ -561,10 +562,23 @@ impl Recorder {
             }
         }
         for t in &self.targets {
-            cryptobench_store::write_target(t, run, &self.outputs)?;
+            write_export(t, run, &crate::registry::suites(), &self.outputs)?;
         }
         Ok(self.run)
     }
+}
+
+/// Writes a run's export (Markdown with its summary and recommendations)
+/// to the target's file or stdout.
+pub fn write_export(
+    target: &OutputTarget,
+    run: &Run,
+    suites: &[Box<dyn Suite>],
+    outputs: &Outputs,
+) -> Result<()> {
+    let bytes = crate::formats::export_bytes(&target.format, run, suites)?;
+    cryptobench_store::write_bytes(target, &bytes, outputs)?;
+    Ok(())
 }
 
 /// Runs suites and prints: the common path of `run` and the suite commands.

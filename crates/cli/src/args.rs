@@ -131,12 +131,16 @@ pub enum Command {
     Elgamal(cryptobench_elgamal::cli::ElgamalArgs),
     /// List stored runs, newest first.
     Runs,
-    /// Show a stored run (id, unique prefix, `latest` or `latest~N`).
+    /// Show a run as tables (`latest` is the newest `run` on this host).
     Show(ShowArgs),
     /// Export a stored run as json, csv or md.
     Export(ExportArgs),
-    /// Compare two stored runs case by case.
+    /// Compare runs case by case: two of one machine (drift removed), or
+    /// several machines side by side with ratios to a baseline.
     Compare(CompareArgs),
+    /// Store runs measured on other machines (their JSON files), keeping
+    /// each run's id, host and fingerprint.
+    Import(ImportArgs),
     /// The seed papers' experiments beside this machine's figures.
     Paper(PaperArgs),
     /// Write a stored run as one self-contained HTML page with charts.
@@ -158,7 +162,8 @@ pub struct NoiseArgs {
 /// `cryptobench recommend`.
 #[derive(Debug, Clone, Args)]
 pub struct RecommendArgs {
-    /// Run id (id, unique prefix, `latest` or `latest~N`; default `latest`).
+    /// Run: id, unique prefix, `latest[~N]` (the default), `latest-paper`,
+    /// `latest-any`, or a run's JSON file.
     pub run: Option<String>,
     /// Argon2id latency targets, comma-separated (default 250ms,500ms,1s).
     #[arg(long, value_name = "LIST")]
@@ -194,17 +199,41 @@ pub struct ListArgs {
     pub what: Option<String>,
 }
 
+/// Which cases of a stored run `show` and `compare` print.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CaseFilter {
+    /// Only these suites (comma-separated, e.g. aead,hash).
+    #[arg(long, value_name = "LIST")]
+    pub suite: Option<String>,
+    /// Only primitives whose name contains this text (case-insensitive,
+    /// e.g. GCM); `--backend LIST` filters backends.
+    #[arg(long, visible_alias = "primitive", value_name = "TEXT")]
+    pub algorithm: Option<String>,
+}
+
 /// `cryptobench show`.
 #[derive(Debug, Clone, Args)]
 pub struct ShowArgs {
-    /// Run id.
+    /// Run: id, unique prefix, `latest[~N]`, `latest-paper`, `latest-any`,
+    /// or a run's JSON file.
     pub run: String,
+    #[command(flatten)]
+    pub filter: CaseFilter,
+}
+
+/// `cryptobench import`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// Run files (what `export --format json` and `runs/RUN.json` hold).
+    #[arg(required = true, value_name = "RUN.json")]
+    pub files: Vec<PathBuf>,
 }
 
 /// `cryptobench export`.
 #[derive(Debug, Clone, Args)]
 pub struct ExportArgs {
-    /// Run id.
+    /// Run: id, unique prefix, `latest[~N]`, `latest-paper`, `latest-any`,
+    /// or a run's JSON file.
     pub run: String,
     /// Where to write (default stdout).
     #[arg(long = "to", value_name = "PATH")]
@@ -214,10 +243,15 @@ pub struct ExportArgs {
 /// `cryptobench compare`.
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
-    /// Baseline run.
-    pub baseline: String,
-    /// Candidate run.
-    pub candidate: String,
+    /// The runs (ids, `latest[~N]`, or JSON files): the first is the
+    /// baseline unless `--baseline` names one.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<String>,
+    /// The run the others are compared with (listed or not).
+    #[arg(long, value_name = "RUN")]
+    pub baseline: Option<String>,
+    #[command(flatten)]
+    pub filter: CaseFilter,
     /// Noise threshold in percent (default 2).
     #[arg(
         long,
@@ -246,12 +280,15 @@ pub struct PaperArgs {
 /// `cryptobench report`.
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
-    /// Run id (id, unique prefix, `latest` or `latest~N`).
-    pub run: String,
+    /// The run the page describes (id, unique prefix, `latest[~N]`, or a
+    /// JSON file), then runs of other machines to put side by side.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<String>,
     /// Where to write the page (default cryptobench-report.html); `-o FILE` works too.
     #[arg(long = "out", value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// A second run to compare against (ratios with confidence intervals).
+    /// The run to compare against (ratios with confidence intervals); with
+    /// runs of other machines, the one their ratios are to.
     #[arg(long, value_name = "RUN")]
     pub baseline: Option<String>,
 }
@@ -325,6 +362,7 @@ impl Command {
             Command::Show(_) => "show",
             Command::Export(_) => "export",
             Command::Compare(_) => "compare",
+            Command::Import(_) => "import",
             Command::Paper(_) => "paper",
             Command::Report(_) => "report",
             Command::Recommend(_) => "recommend",
@@ -334,36 +372,7 @@ impl Command {
 
     /// The global options this command reads; any other is refused.
     fn accepts(&self) -> &'static [&'static str] {
-        const BENCH: &[&str] = &[
-            "--quick",
-            "--full",
-            "--precision",
-            "--time",
-            "--samples",
-            "--min-sample",
-            "--threads",
-            "--backend",
-            "--seed",
-            "--db",
-            "--no-db",
-            "-o",
-            "--format",
-            "--force",
-        ];
-        match self.name() {
-            "run" | "hash" | "cipher" | "aead" | "ecc" | "argon2" | "elgamal" | "paper" => BENCH,
-            "argon2 hash" | "argon2 tune" => &["--backend", "--seed"],
-            "argon2 verify" | "aead verify" => &["--backend"],
-            "elgamal keygen" => &["--seed", "-o", "--force"],
-            "elgamal encrypt" => &["--seed"],
-            "show" => &["--db", "--format"],
-            "export" => &["--db", "--format", "--force"],
-            "report" => &["--db", "-o", "--force"],
-            "recommend" => &["--db", "--format"],
-            "runs" | "compare" => &["--db"],
-            "noise" => &["--format"],
-            _ => &[],
-        }
+        accepted_globals(self.name())
     }
 
     /// A usage error naming the first global option this command would
@@ -386,8 +395,8 @@ impl Command {
                      (a stored run: `cryptobench export RUN --format json --to FILE`)"
                 ),
                 "--format" => format!(
-                    "--format {} is not used by `{cmd}`, which prints a table (--format applies to \
-                     the measuring commands, show, export, recommend and noise)",
+                    "--format {} is not used by `{cmd}`, which prints no table (--format applies to \
+                     the measuring commands, list, runs, show, compare, export, recommend and noise)",
                     g.format
                 ),
                 _ => format!(
@@ -396,5 +405,118 @@ impl Command {
             }
         };
         Err(format!("{why}; drop {flag}"))
+    }
+}
+
+/// The global options whose use a command checks (the rest, such as
+/// `--quiet` and `--wide`, every command takes).
+const CHECKED: [&str; 14] = [
+    "--quick",
+    "--full",
+    "--precision",
+    "--time",
+    "--samples",
+    "--min-sample",
+    "--threads",
+    "--backend",
+    "--seed",
+    "--db",
+    "--no-db",
+    "-o",
+    "--format",
+    "--force",
+];
+
+/// The command line definition, its help fitted to the subcommand named
+/// in `argv`: `compare --help` offers no `--quick`, and `--backend`, a
+/// filter there, is listed among its own options. Only one subcommand's
+/// help is ever shown, so the global options are fitted where they are
+/// defined; hidden options still parse (and are refused with a reason).
+pub fn command(argv: &[std::ffi::OsString]) -> clap::Command {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let words: Vec<&str> = argv.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let Some(at) = words.iter().position(|w| cmd.find_subcommand(w).is_some()) else {
+        return cmd;
+    };
+    let top = words[at];
+    let nested = cmd.find_subcommand(top).and_then(|sub| {
+        words[at + 1..]
+            .iter()
+            .find(|w| sub.find_subcommand(w).is_some())
+    });
+    let name = match nested {
+        Some(&"bench") if top == "elgamal" => top.to_string(),
+        Some(n) => format!("{top} {n}"),
+        None => top.to_string(),
+    };
+    fit_help(cmd, &name)
+}
+
+/// Hides the checked global options `name` does not read.
+fn fit_help(mut cmd: clap::Command, name: &str) -> clap::Command {
+    let accepted = accepted_globals(name);
+    let measures = accepted.contains(&"--quick");
+    let flags: Vec<(clap::Id, String)> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .filter_map(|a| {
+            let flag = match (a.get_long(), a.get_short()) {
+                (_, Some(short)) => format!("-{short}"),
+                (Some(long), None) => format!("--{long}"),
+                _ => return None,
+            };
+            Some((a.get_id().clone(), flag))
+        })
+        .filter(|(_, flag)| CHECKED.contains(&flag.as_str()))
+        .collect();
+    for (id, flag) in flags {
+        let hide = !accepted.contains(&flag.as_str());
+        // Outside the measuring commands an accepted option (the filter
+        // `--backend`) is one of the command's own.
+        let own = !hide && !measures;
+        cmd = cmd.mut_arg(id, |a| {
+            let a = a.hide(hide);
+            if own {
+                a.help_heading(None::<&str>)
+            } else {
+                a
+            }
+        });
+    }
+    cmd
+}
+
+/// The global options a command (as typed: `argon2 verify`) reads.
+pub fn accepted_globals(name: &str) -> &'static [&'static str] {
+    const BENCH: &[&str] = &[
+        "--quick",
+        "--full",
+        "--precision",
+        "--time",
+        "--samples",
+        "--min-sample",
+        "--threads",
+        "--backend",
+        "--seed",
+        "--db",
+        "--no-db",
+        "-o",
+        "--format",
+        "--force",
+    ];
+    match name {
+        "run" | "hash" | "cipher" | "aead" | "ecc" | "argon2" | "elgamal" | "paper" => BENCH,
+        "argon2 hash" | "argon2 tune" => &["--backend", "--seed"],
+        "argon2 verify" | "aead verify" => &["--backend"],
+        "elgamal keygen" => &["--seed", "-o", "--force"],
+        "elgamal encrypt" => &["--seed"],
+        "show" | "compare" => &["--db", "--format", "--backend"],
+        "export" => &["--db", "--format", "--force"],
+        "report" => &["--db", "-o", "--force"],
+        "recommend" | "runs" => &["--db", "--format"],
+        "import" => &["--db"],
+        "noise" | "list" => &["--format"],
+        _ => &[],
     }
 }

@@ -1,9 +1,7 @@
 //! One function per command; each returns the exit code.
 
 use crate::app::{self, bench_and_print, open_store_for_reading, run_config};
-use crate::args::{
-    Cli, Command, CompareArgs, ExportArgs, Global, ListArgs, PaperArgs, ReportArgs, RunArgs,
-};
+use crate::args::{Cli, Command, ExportArgs, Global, PaperArgs, ReportArgs, RunArgs, ShowArgs};
 use crate::{output, registry};
 use anyhow::Result;
 use cryptobench_core::paper_method::{
@@ -11,8 +9,6 @@ use cryptobench_core::paper_method::{
 };
 use cryptobench_core::{names, Error, Suite, SuiteAction, Table};
 use cryptobench_report::{tables, text};
-use cryptobench_stats::Verdict;
-use std::io::Write;
 
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
@@ -30,7 +26,7 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
     command.reject_unused(&g).map_err(output::usage)?;
     match command {
         Command::Run(a) => run(&g, &a, world),
-        Command::List(a) => list(&a),
+        Command::List(a) => crate::listing::list(&g, &a),
         Command::Hash(a) => {
             suite_action(&g, |cfg| Ok(cryptobench_suite_hash::cli::command(&a, cfg)?))
         }
@@ -53,9 +49,10 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
             suite_action(&g, |cfg| Ok(cryptobench_elgamal::cli::command(&a, cfg)?))
         }
         Command::Runs => runs(&g),
-        Command::Show(a) => show(&g, &a.run),
+        Command::Show(a) => show(&g, &a),
         Command::Export(a) => export(&g, &a),
-        Command::Compare(a) => compare(&g, &a),
+        Command::Compare(a) => crate::across::compare(&g, &a),
+        Command::Import(a) => crate::across::import(&g, &a),
         Command::Paper(a) => paper(&g, &a, world),
         Command::Report(a) => report(&g, &a),
         Command::Recommend(a) => crate::advice::recommend_command(&g, &a),
@@ -117,7 +114,17 @@ fn run(g: &Global, a: &RunArgs, world: &cryptobench_mpi::World) -> Result<u8> {
     let outcome = app::bench(g, &cfg, suites, true)?;
     output::print_run_with(g, &outcome.run, &outcome.suites, output::Detail::Summary)?;
     if !g.quiet {
-        outln!("every case: `cryptobench show {}`", outcome.run.id)?;
+        // The hint must reach the same database the run used.
+        let db =
+            g.db.as_ref()
+                .map(|p| {
+                    format!(
+                        "--db {} ",
+                        cryptobench_store::shell_join(&[p.display().to_string()])
+                    )
+                })
+                .unwrap_or_default();
+        outln!("every case: `cryptobench {db}show {}`", outcome.run.id)?;
     }
     if !a.no_report {
         let store = app::open_store(g)?;
@@ -125,56 +132,6 @@ fn run(g: &Global, a: &RunArgs, world: &cryptobench_mpi::World) -> Result<u8> {
         crate::advice::write_run_report(g, &a.report, &outcome, &extras, "")?;
     }
     Ok(outcome.exit_code())
-}
-
-fn list(a: &ListArgs) -> Result<u8> {
-    const WHAT: [&str; 3] = ["suites", "backends", "primitives"];
-    let what = match &a.what {
-        Some(w) => vec![names::resolve("list", w, &WHAT)?],
-        None => WHAT.to_vec(),
-    };
-    let suites = registry::suites();
-    let mut out = std::io::stdout().lock();
-    if what.contains(&"suites") {
-        let mut t = Table::new("Suites", ["suite", "about"]);
-        for s in &suites {
-            t.row([s.name().to_string(), s.about().to_string()]);
-        }
-        writeln!(out, "{}", text::render(&t, false))?;
-    }
-    if what.contains(&"backends") {
-        let mut t = Table::new("Backends", ["suite", "backend", "version", "availability"]);
-        for s in &suites {
-            for b in s.backends() {
-                t.row([
-                    s.name().to_string(),
-                    b.name,
-                    b.version,
-                    b.unavailable
-                        .map(|r| format!("unavailable: {r}"))
-                        .unwrap_or_else(|| "available".into()),
-                ]);
-            }
-        }
-        let peer = cryptobench_engine::peers::openssl_cli_version();
-        t.row([
-            "(peer)".to_string(),
-            "peer:openssl-speed".into(),
-            peer.clone().unwrap_or_default(),
-            peer.err()
-                .map(|r| format!("unavailable: {r}"))
-                .unwrap_or_else(|| "available".into()),
-        ]);
-        writeln!(out, "{}", text::render(&t, false))?;
-    }
-    if what.contains(&"primitives") {
-        let mut t = Table::new("Primitives", ["suite", "primitives"]);
-        for s in &suites {
-            t.row([s.name().to_string(), s.primitives().join(", ")]);
-        }
-        writeln!(out, "{}", text::render(&t, false))?;
-    }
-    Ok(0)
 }
 
 fn runs(g: &Global) -> Result<u8> {
@@ -208,13 +165,13 @@ fn runs(g: &Global) -> Result<u8> {
     if rows.is_empty() {
         t.note("no runs yet: try `cryptobench run --quick`");
     }
-    outln!("{}", text::render(&t, false))?;
+    crate::formats::print_tables(g, &[t], "")?;
     Ok(0)
 }
 
-fn show(g: &Global, id: &str) -> Result<u8> {
-    let store = open_store_for_reading(g)?;
-    let run = store.load_run(id)?;
+fn show(g: &Global, a: &ShowArgs) -> Result<u8> {
+    let mut run = crate::across::RunSource::new(g).load(&a.run)?;
+    crate::across::filter_run(g, &mut run, &a.filter, false)?;
     output::print_run(g, &run, &registry::suites())?;
     Ok(0)
 }
@@ -224,8 +181,6 @@ fn export(g: &Global, a: &ExportArgs) -> Result<u8> {
     if format == "table" {
         return Err(output::usage("export needs --format json, csv or md"));
     }
-    let store = open_store_for_reading(g)?;
-    let run = store.load_run(&a.run)?;
     let target = cryptobench_store::OutputTarget {
         format: format.to_string(),
         path: a.to.clone(),
@@ -233,58 +188,8 @@ fn export(g: &Global, a: &ExportArgs) -> Result<u8> {
     if let Some(to) = &a.to {
         app::check_output(g, "--to", to)?;
     }
-    cryptobench_store::write_target(&target, &run, &app::outputs(g))?;
-    Ok(0)
-}
-
-/// Parses a percentage (`2`, `2%`, `0.5`) into a fraction.
-fn percent(flag: &str, text: &str) -> Result<f64> {
-    let v: f64 = text.trim().trim_end_matches('%').parse().map_err(|_| {
-        Error::usage(format!(
-            "{flag}: '{text}' is not a percentage (e.g. 2 or 2%)"
-        ))
-    })?;
-    if !(0.0..=1000.0).contains(&v) {
-        return Err(output::usage(format!(
-            "{flag}: {v} is out of range (0 to 1000 percent)"
-        )));
-    }
-    Ok(v / 100.0)
-}
-
-fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
-    let threshold = percent("--threshold", &a.threshold)?;
-    let fail_pct = a
-        .fail_on_regression
-        .as_deref()
-        .map(|p| percent("--fail-on-regression", p))
-        .transpose()?;
-    let store = open_store_for_reading(g)?;
-    let baseline = store.load_run(&a.baseline)?;
-    let candidate = store.load_run(&a.candidate)?;
-    let cmp = tables::compare_full(&baseline, &candidate, threshold);
-    let cases = &cmp.cases;
-    let t = tables::comparison_table(&cmp, &baseline, &candidate);
-    if !g.quiet {
-        outln!("{}", text::render(&t, false))?;
-    }
-    if cases.is_empty() {
-        eprintln!("note: the two runs have no measured case in common");
-    }
-    if let Some(limit) = fail_pct {
-        let regressions: Vec<_> = cases
-            .iter()
-            .filter(|c| c.comparison.verdict == Verdict::Slower && c.comparison.ratio > 1.0 + limit)
-            .collect();
-        if !regressions.is_empty() {
-            eprintln!(
-                "{} case(s) regressed by more than {:.1}%",
-                regressions.len(),
-                limit * 100.0
-            );
-            return Ok(1);
-        }
-    }
+    let run = crate::across::RunSource::new(g).load(&a.run)?;
+    app::write_export(&target, &run, &registry::suites(), &app::outputs(g))?;
     Ok(0)
 }
 
@@ -454,15 +359,38 @@ fn report_path(g: &Global, a: &ReportArgs) -> Result<std::path::PathBuf> {
 fn report(g: &Global, a: &ReportArgs) -> Result<u8> {
     let path = report_path(g, a)?;
     app::check_output(g, "report", &path)?;
-    let store = open_store_for_reading(g)?;
-    let run = store.load_run(&a.run)?;
-    let baseline = a
-        .baseline
-        .as_deref()
-        .map(|b| store.load_run(b))
-        .transpose()?;
-    let extras =
-        crate::advice::report_extras(&run_config(g)?, &run, Some(&store), baseline.as_ref());
+    let mut source = crate::across::RunSource::new(g);
+    let mut runs = Vec::new();
+    for name in &a.runs {
+        runs.push(source.load(name)?);
+    }
+    let baseline = a.baseline.as_deref().map(|b| source.load(b)).transpose()?;
+    let run = runs[0].clone();
+    // One machine: the paired comparison with the drift removed. Several:
+    // the machines side by side, ratios to the baseline (else this run).
+    let mut machines = runs.clone();
+    let mut machines_baseline = 0;
+    if let Some(b) = &baseline {
+        match machines.iter().position(|r| r.id == b.id) {
+            Some(i) => machines_baseline = i,
+            None => {
+                machines.push(b.clone());
+                machines_baseline = machines.len() - 1;
+            }
+        }
+    }
+    let one_host = machines
+        .iter()
+        .all(|r| r.machine.hostname == run.machine.hostname);
+    let paired = baseline
+        .as_ref()
+        .filter(|_| one_host && machines.len() == 2);
+    if paired.is_some() || machines.len() < 2 {
+        machines.clear();
+    }
+    let mut extras = crate::advice::report_extras(&run_config(g)?, &run, source.store(), paired);
+    extras.machines = machines;
+    extras.machines_baseline = machines_baseline;
     let html = cryptobench_report::html::render_html_with(&run, &registry::suites(), &extras);
     app::write_report(g, &path, &html)?;
     if !g.quiet {

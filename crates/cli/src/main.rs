@@ -4,15 +4,18 @@
 // First, so its `outln!` is visible in every module below.
 #[macro_use]
 mod output;
+mod across;
 mod advice;
 mod app;
 mod args;
 mod commands;
 mod dryrun;
 mod fleet;
+mod formats;
+mod listing;
 mod registry;
 
-use clap::Parser;
+use clap::FromArgMatches;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -20,7 +23,9 @@ fn main() -> ExitCode {
     // Under mpirun every rank joins the MPI world first; alone this is a
     // world of one and makes no MPI call.
     let world = cryptobench_mpi::init().unwrap_or_else(|e| cryptobench_mpi::abort(&e.to_string()));
-    let cli = args::Cli::parse();
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = args::Cli::from_arg_matches(&args::command(&argv).get_matches_from(&argv))
+        .unwrap_or_else(|e| e.exit());
     cryptobench_report::text::set_width(if cli.global.wide {
         cryptobench_report::text::Width::Unlimited
     } else {

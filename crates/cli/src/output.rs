@@ -78,7 +78,7 @@ pub fn print_run_with(
     let format = console_format(g)?;
     let mut out = std::io::stdout().lock();
     if format != "table" {
-        let bytes = cryptobench_store::exporter(format)?.serialize(run)?;
+        let bytes = crate::formats::export_bytes(format, run, suites)?;
         out.write_all(&bytes)?;
         return Ok(());
     }

@@ -57,11 +57,18 @@ fn help_and_version() {
 
 #[test]
 fn list_shows_backends_with_versions() {
-    bin().args(["list", "backends"]).assert().success().stdout(
-        predicate::str::contains("OpenSSL 3")
-            .and(predicate::str::contains("rustcrypto"))
-            .and(predicate::str::contains("peer:openssl-speed")),
-    );
+    // --wide: a version cell is not wrapped mid-phrase.
+    bin()
+        .args(["--wide", "list", "backends"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("OpenSSL 3")
+                .and(predicate::str::contains("rustcrypto"))
+                .and(predicate::str::contains("peer:openssl-speed"))
+                .and(predicate::str::contains("php"))
+                .and(predicate::str::contains("mpi")),
+        );
     bin()
         .args(["list", "primitives"])
         .assert()

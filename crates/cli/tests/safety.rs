@@ -253,8 +253,8 @@ fn global_flags_a_command_ignores_are_refused() {
             "--samples is a measurement option; `runs` does not measure",
         ),
         (
-            &["show", "latest", "--backend", "foo"],
-            "`show` does not measure",
+            &["recommend", "latest", "--backend", "openssl"],
+            "`recommend` does not measure",
         ),
         (&["list", "--threads", "0"], "`list` does not measure"),
         (

@@ -10,7 +10,7 @@
 //! clearly apart.
 
 use crate::model::{is_caution_label, CaseStatus, CheckOutcome, Measurement};
-use crate::units::{format_ns, format_rate, format_size};
+use crate::units::{format_ns, format_per_s, format_rate, format_size};
 use crate::verdict::{speedup, time_ratio};
 
 /// Two candidates closer than this (relative time, on their intervals)
@@ -217,10 +217,11 @@ pub fn aead(ms: &[Measurement]) -> Vec<Advice<'_>> {
         if let Some((pick, ties)) = choose(&at(small), aead_rule) {
             let per_s = pick.median_ns().map_or(0.0, |t| 1e9 / t);
             let mut text = format!(
-                "Use {} ({}) for {} messages, {per_s:.0} messages/s",
+                "Use {} ({}) for {} messages, {}",
                 pick.primitive,
                 pick.backend,
-                format_size(small)
+                format_size(small),
+                format_per_s(per_s, "msg")
             );
             let mut evidence = vec![pick];
             push_ties(&mut text, &mut evidence, pick, &ties, AEAD_RULE);

@@ -24,9 +24,11 @@ pub struct Cell {
     pub op: String,
     /// Message length (characters).
     pub length: u64,
-    /// Workers (1 = serial).
+    /// Workers (1 = serial; per rank under `hybrid`).
     pub threads: usize,
-    /// `serial` / `threads`.
+    /// MPI ranks (1 unless `mpi` or `hybrid`).
+    pub ranks: usize,
+    /// `serial` / `threads` / `mpi` / `hybrid`.
     pub mode: String,
     /// Characters per second at the median.
     pub chars_per_s: f64,
@@ -45,6 +47,7 @@ pub fn cells(ms: &[Measurement]) -> Vec<Cell> {
                 op: m.operation.clone(),
                 length: m.input_bytes,
                 threads: m.param("threads").and_then(|t| t.parse().ok()).unwrap_or(1),
+                ranks: m.param("ranks").and_then(|r| r.parse().ok()).unwrap_or(1),
                 mode: m.param("mode").unwrap_or("serial").to_string(),
                 chars_per_s: m.input_bytes as f64 * 1e9 / median,
             })
@@ -87,10 +90,30 @@ pub fn find(
 /// encoding, op): `BTreeMap<length, BTreeMap<threads, speedup>>`.
 pub type SpeedupGrid = BTreeMap<u64, BTreeMap<usize, f64>>;
 
-/// Speedup grids keyed by (curve, arith, encoding, op).
+/// Speedup grids of the `threads` executor keyed by (curve, arith,
+/// encoding, op).
 pub fn speedups(cells: &[Cell]) -> BTreeMap<(String, String, String, String), SpeedupGrid> {
     let mut out: BTreeMap<_, SpeedupGrid> = BTreeMap::new();
-    for c in cells.iter().filter(|c| c.mode != "serial") {
+    for (key, grid) in speedups_of(cells, "threads") {
+        let worker_grid = grid
+            .into_iter()
+            .map(|(len, row)| (len, row.into_iter().map(|((_, t), s)| (t, s)).collect()))
+            .collect();
+        out.insert(key, worker_grid);
+    }
+    out
+}
+
+/// Speedup over serial at each length, across (ranks, threads), per (curve,
+/// arith, encoding, op), of the cells of one executor (`mode`).
+type ExecutorGrid = BTreeMap<u64, BTreeMap<(usize, usize), f64>>;
+
+fn speedups_of(
+    cells: &[Cell],
+    mode: &str,
+) -> BTreeMap<(String, String, String, String), ExecutorGrid> {
+    let mut out: BTreeMap<_, ExecutorGrid> = BTreeMap::new();
+    for c in cells.iter().filter(|c| c.mode == mode) {
         let serial = cells.iter().find(|s| {
             s.mode == "serial"
                 && s.curve == c.curve
@@ -109,7 +132,7 @@ pub fn speedups(cells: &[Cell]) -> BTreeMap<(String, String, String, String), Sp
             .or_default()
             .entry(c.length)
             .or_default()
-            .insert(c.threads, c.chars_per_s / s.chars_per_s);
+            .insert((c.ranks, c.threads), c.chars_per_s / s.chars_per_s);
         }
     }
     out
@@ -133,6 +156,16 @@ pub fn tables(ms: &[Measurement]) -> Vec<Table> {
             &grid,
         ));
     }
+    // Under mpirun: one table per distributed executor, titled with it and
+    // counted in ranks.
+    for mode in ["mpi", "hybrid"] {
+        for ((curve, arith, enc, op), grid) in speedups_of(&cells, mode) {
+            out.push(executor_speedup_table(
+                &format!("Speedup for {op}ing with {curve} ({arith}, {enc}), {mode} vs serial"),
+                &grid,
+            ));
+        }
+    }
     if let Some(t) = targets_table(&cells, ms) {
         out.push(t);
     }
@@ -141,8 +174,15 @@ pub fn tables(ms: &[Measurement]) -> Vec<Table> {
 
 fn throughput_table(cells: &[Cell]) -> Table {
     let mut workers: BTreeSet<usize> = BTreeSet::new();
-    for c in cells.iter().filter(|c| c.mode != "serial") {
+    for c in cells.iter().filter(|c| c.mode == "threads") {
         workers.insert(c.threads);
+    }
+    let mut distributed: BTreeSet<(String, usize, usize)> = BTreeSet::new();
+    for c in cells
+        .iter()
+        .filter(|c| c.mode == "mpi" || c.mode == "hybrid")
+    {
+        distributed.insert((c.mode.clone(), c.ranks, c.threads));
     }
     let mut headers = vec![
         "curve".to_string(),
@@ -153,6 +193,11 @@ fn throughput_table(cells: &[Cell]) -> Table {
         "serial".into(),
     ];
     headers.extend(workers.iter().map(|n| format!("{n} thr")));
+    headers.extend(
+        distributed
+            .iter()
+            .map(|(mode, r, t)| executor_label(mode, *r, *t)),
+    );
     let n = headers.len();
     let mut t = Table::new("EC-ElGamal throughput (characters/s)", headers)
         .right(&(4..n).collect::<Vec<_>>());
@@ -190,6 +235,21 @@ fn throughput_table(cells: &[Cell]) -> Table {
             get("serial", 1),
         ];
         row.extend(workers.iter().map(|&w| get("threads", w)));
+        row.extend(distributed.iter().map(|(mode, r, th)| {
+            cells
+                .iter()
+                .find(|c| {
+                    c.curve == curve
+                        && c.arith == arith
+                        && c.encoding == enc
+                        && c.op == op
+                        && c.length == len
+                        && &c.mode == mode
+                        && c.ranks == *r
+                        && c.threads == *th
+                })
+                .map_or("-".to_string(), |c| rate(c.chars_per_s))
+        }));
         t.row(row);
     }
     t.note(
@@ -223,6 +283,42 @@ pub fn speedup_table(title: &str, grid: &SpeedupGrid) -> Table {
             "1-minute load average when summarised: {load:.2} (other processes sharing the cores lower every speedup)"
         ));
     }
+    t
+}
+
+/// A distributed executor's column: `4 ranks`, `2 ranks x 2 thr`.
+fn executor_label(mode: &str, ranks: usize, threads: usize) -> String {
+    if mode == "hybrid" {
+        format!("{ranks} ranks x {threads} thr")
+    } else {
+        format!("{ranks} ranks")
+    }
+}
+
+/// A speedup table of a distributed executor: lengths down, ranks across.
+fn executor_speedup_table(title: &str, grid: &ExecutorGrid) -> Table {
+    let mode = if title.ends_with("hybrid vs serial") {
+        "hybrid"
+    } else {
+        "mpi"
+    };
+    let columns: BTreeSet<(usize, usize)> = grid.values().flat_map(|r| r.keys().copied()).collect();
+    let mut headers = vec!["Message length".to_string()];
+    headers.extend(columns.iter().map(|(r, t)| executor_label(mode, *r, *t)));
+    let n = headers.len();
+    let mut t = Table::new(title, headers).right(&(1..n).collect::<Vec<_>>());
+    for (len, row) in grid {
+        let mut cells = vec![len.to_string()];
+        cells.extend(
+            columns
+                .iter()
+                .map(|k| row.get(k).map_or("-".into(), |s| format!("{s:.4}"))),
+        );
+        t.row(cells);
+    }
+    t.note(format!(
+        "speedup = {mode} throughput / serial throughput at the same length; ranks are MPI processes (one per host or per core, as mpirun placed them)"
+    ));
     t
 }
 
@@ -387,4 +483,49 @@ pub fn headline(ms: &[Measurement]) -> Vec<String> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(mode: &str, ranks: usize, threads: usize, chars_per_s: f64) -> Cell {
+        Cell {
+            curve: "P-256".into(),
+            arith: "openssl".into(),
+            encoding: "char".into(),
+            op: "encrypt".into(),
+            length: 1024,
+            threads,
+            ranks,
+            mode: mode.into(),
+            chars_per_s,
+        }
+    }
+
+    #[test]
+    fn distributed_executors_get_their_own_tables_counted_in_ranks() {
+        let cells = vec![
+            cell("serial", 1, 1, 1000.0),
+            cell("mpi", 4, 1, 3000.0),
+            cell("hybrid", 2, 2, 3500.0),
+        ];
+        assert!(
+            speedups(&cells).is_empty(),
+            "no threads cell, no threads table"
+        );
+        let mpi = &speedups_of(&cells, "mpi")[&(
+            "P-256".into(),
+            "openssl".into(),
+            "char".into(),
+            "encrypt".into(),
+        )];
+        let t = executor_speedup_table("Speedup ..., mpi vs serial", mpi);
+        assert_eq!(t.headers, ["Message length", "4 ranks"]);
+        assert_eq!(t.rows[0][1], "3.0000");
+        let through = throughput_table(&cells);
+        assert!(through.headers.contains(&"4 ranks".to_string()));
+        assert!(through.headers.contains(&"2 ranks x 2 thr".to_string()));
+        assert!(!through.headers.iter().any(|h| h == "1 thr"));
+    }
 }

@@ -11,7 +11,7 @@
 //! past the threshold whose intervals overlap is "inconclusive".
 
 use crate::tables::status_free_size;
-use cryptobench_core::units::format_ns;
+use cryptobench_core::units::TimeUnit;
 use cryptobench_core::verdict::{seed_of, time_ratio, Estimate};
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
 use cryptobench_stats::{compare, median, Comparison, Verdict};
@@ -141,7 +141,12 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
 /// but dividing by it adds the canary's noise to every case: measured on
 /// a 5% slowdown (the `sensitivity` example), raw samples over the drift
 /// caught it in 9-10 of 10 comparisons, per-round canary ratios in 7-8.
-fn compare_case(b: &Measurement, c: &Measurement, limit: f64, drift: Option<f64>) -> Comparison {
+pub(crate) fn compare_case(
+    b: &Measurement,
+    c: &Measurement,
+    limit: f64,
+    drift: Option<f64>,
+) -> Comparison {
     let d = drift.unwrap_or(1.0);
     let raw = if b.samples_ns.len() >= 2 && c.samples_ns.len() >= 2 {
         let scaled: Vec<f64> = c.samples_ns.iter().map(|x| x / d).collect();
@@ -173,8 +178,17 @@ fn judge(ratio: f64, intervals_overlap: bool, limit: f64) -> Verdict {
     }
 }
 
-/// The comparison as a table (ratio = candidate time / baseline time).
+/// The comparison as a table (ratio = candidate time / baseline time);
+/// both time columns in one unit.
 pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) -> Table {
+    let unit = TimeUnit::for_column(
+        cmp.cases
+            .iter()
+            .flat_map(|c| [c.baseline.median_ns(), c.candidate.median_ns()])
+            .flatten(),
+    );
+    let base_header = format!("baseline ({})", unit.symbol());
+    let cand_header = format!("candidate ({})", unit.symbol());
     let mut t = Table::new(
         format!(
             "Compare {} (baseline) -> {}: time ratio with the machine's drift removed, lower is faster",
@@ -186,16 +200,18 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
             "backend",
             "op",
             "size",
-            "params",
-            "baseline",
-            "candidate",
+            "variant",
+            base_header.as_str(),
+            cand_header.as_str(),
             "ratio",
             "95% CI",
             "verdict",
         ],
     )
     .right(&[4, 6, 7, 8, 9]);
-    for c in &cmp.cases {
+    let candidates: Vec<&Measurement> = cmp.cases.iter().map(|c| &c.candidate).collect();
+    let variants = crate::tables::variants(&candidates);
+    for (c, variant) in cmp.cases.iter().zip(variants) {
         let m = &c.candidate;
         t.row([
             m.suite.clone(),
@@ -203,9 +219,9 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
             m.backend.clone(),
             m.operation.clone(),
             status_free_size(m.input_bytes),
-            crate::tables::params(m),
-            format_ns(c.baseline.median_ns().unwrap_or(f64::NAN)),
-            format_ns(m.median_ns().unwrap_or(f64::NAN)),
+            variant,
+            unit.format_bare(c.baseline.median_ns().unwrap_or(f64::NAN)),
+            unit.format_bare(m.median_ns().unwrap_or(f64::NAN)),
             format!("{:.3}", c.comparison.ratio),
             format!("{:.3} .. {:.3}", c.comparison.ci95.0, c.comparison.ci95.1),
             c.comparison.verdict.as_str().to_string(),

@@ -119,13 +119,19 @@ pub fn render_html_with(run: &Run, suites: &[Box<dyn Suite>], extras: &Extras<'_
     if baseline.is_some() {
         nav.push(("comparison".into(), "Comparison with the baseline".into()));
     }
+    for (anchor, text) in contents.iter().filter(|(a, _)| *a == "machines") {
+        nav.push((anchor.to_string(), text.clone()));
+    }
     for s in &suite_names {
         nav.push((format!("suite-{s}"), format!("Suite {s}")));
     }
     if matched > 0 {
         nav.push(("peer-ratios".into(), "Peer ratios".into()));
     }
-    for (anchor, text) in contents.iter().filter(|(a, _)| *a != "recommendations") {
+    for (anchor, text) in contents
+        .iter()
+        .filter(|(a, _)| !["recommendations", "machines"].contains(a))
+    {
         nav.push((anchor.to_string(), text.clone()));
     }
     page.push_str("<nav class=\"top\" aria-label=\"Contents\"><ul>\n");
@@ -166,6 +172,10 @@ pub fn render_html_with(run: &Run, suites: &[Box<dyn Suite>], extras: &Extras<'_
     if let Some(b) = baseline {
         page.push_str(&html_extra::comparison_section(b, run));
     }
+    page.push_str(&html_extra::machines_section(
+        &extras.machines,
+        extras.machines_baseline,
+    ));
     for s in &suite_names {
         let own = suites.iter().find(|x| x.name() == s.as_str());
         page.push_str(&suite_section(s, own.map(|b| b.as_ref()), run));

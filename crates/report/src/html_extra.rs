@@ -38,6 +38,11 @@ pub struct Extras<'a> {
     pub papers: Vec<PaperSection>,
     /// Every host's run when this run is one host of a fleet (rank order).
     pub fleet: Vec<Run>,
+    /// Runs of several machines side by side (this run among them), and
+    /// the index of the one the others are compared with.
+    pub machines: Vec<Run>,
+    /// Index into `machines` of the baseline run.
+    pub machines_baseline: usize,
 }
 
 impl Extras<'_> {
@@ -49,6 +54,9 @@ impl Extras<'_> {
         }
         if !self.papers.is_empty() {
             out.push(("papers", "Seed experiments".to_string()));
+        }
+        if self.machines.len() > 1 {
+            out.push(("machines", format!("{} machines", self.machines.len())));
         }
         if self.fleet.len() > 1 {
             out.push(("fleet", format!("Fleet of {} hosts", self.fleet.len())));
@@ -133,6 +141,34 @@ pub fn papers_section(papers: &[PaperSection]) -> String {
         out.push_str("</div>\n");
     }
     out.push_str("</section>\n");
+    out
+}
+
+/// Runs of several machines side by side: a line per machine with its
+/// overall ratio in view, every case in a collapsed table.
+pub fn machines_section(runs: &[Run], baseline: usize) -> String {
+    if runs.len() < 2 {
+        return String::new();
+    }
+    let m = crate::machines::compare_machines(runs, baseline, COMPARE_THRESHOLD);
+    let mut out = format!(
+        "<section id=\"machines\">\n<h2>{} machines side by side</h2>\n<p class=\"sub\">Each case's \
+         median time on every machine that measured it, as a ratio to the baseline {} (run {}); \
+         lower is faster.</p>\n<div class=\"card\">\n",
+        runs.len(),
+        escape(&m.label(baseline)),
+        escape(&runs[baseline].id)
+    );
+    for note in crate::machines::machines_notes(&m) {
+        let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(&note));
+    }
+    let mut table = crate::machines::machines_table(&m);
+    table.notes.clear();
+    out.push_str(&collapsed(
+        &format!("Every shared case ({} case(s))", m.cases.len()),
+        &table_html(&table),
+    ));
+    out.push_str("</div>\n</section>\n");
     out
 }
 

@@ -296,11 +296,13 @@ fn recommendations_papers_and_fleet_get_sections_and_contents_entries() {
             title: "AEGIS vs AES-GCM (seed 003)".into(),
             tables: vec![table],
         }],
-        fleet: vec![r.clone(), other],
+        fleet: vec![r.clone(), other.clone()],
+        machines: vec![r.clone(), other],
+        machines_baseline: 1,
     };
     let html = render_html_with(&r, &[], &extras);
     well_formed(&html);
-    for anchor in ["recommendations", "papers", "fleet"] {
+    for anchor in ["recommendations", "papers", "fleet", "machines"] {
         assert!(html.contains(&format!("href=\"#{anchor}\"")), "{anchor}");
         assert!(
             html.contains(&format!("<section id=\"{anchor}\"")),
@@ -311,6 +313,7 @@ fn recommendations_papers_and_fleet_get_sections_and_contents_entries() {
     assert!(html.contains("Published &lt;vs&gt; here"));
     assert!(html.contains("id=\"paper-aegis\""));
     assert!(html.contains("r1/r0"));
+    assert!(html.contains("ratio to the baseline"), "machines section");
     // Recommendations come before the suites in the contents.
     let rec = html.find("href=\"#recommendations\"").unwrap();
     let suite = html.find("href=\"#suite-hash\"").unwrap();
@@ -319,4 +322,5 @@ fn recommendations_papers_and_fleet_get_sections_and_contents_entries() {
     // Without extras, none of the three sections appears.
     let plain = render_html(&r, &[], None);
     assert!(!plain.contains("id=\"recommendations\"") && !plain.contains("id=\"fleet\""));
+    assert!(!plain.contains("id=\"machines\""));
 }

@@ -2,7 +2,8 @@
 //!
 //! [`text`] renders a [`Table`](cryptobench_core::Table) for the terminal or
 //! as Markdown; [`tables`] builds the generic per-case tables, the run
-//! header and the run-to-run comparison. [`html`] writes the self-contained
+//! header and the run-to-run comparison; [`machines`] puts runs of several
+//! machines side by side. [`html`] writes the self-contained
 //! HTML report (`html::render_html`), drawing its charts with [`svg`] from
 //! the suites' own [`Chart`](cryptobench_core::Chart)s and from the generic
 //! rankings and peer ratios of [`charts`]. Suites hand their own tables in as
@@ -13,6 +14,7 @@ pub mod charts;
 pub mod compare;
 pub mod html;
 mod html_extra;
+pub mod machines;
 pub mod recommend;
 pub mod svg;
 pub mod tables;

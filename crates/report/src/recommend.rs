@@ -13,7 +13,7 @@
 
 use crate::charts::{is_caution_label, is_peer, throughput_value};
 use cryptobench_core::advice::{self, Advice};
-use cryptobench_core::units::{format_ns, format_rate, format_size};
+use cryptobench_core::units::{format_ns, format_ops, format_per_s, format_rate, format_size};
 use cryptobench_core::{CaseStatus, CheckOutcome, Measurement, Run, Table};
 
 /// One piece of advice and the measurements behind it.
@@ -67,8 +67,11 @@ fn cite(m: &Measurement) -> String {
 
 fn rate(m: &Measurement) -> String {
     match m.stats.as_ref().and_then(|s| s.bytes_per_s) {
+        Some(b) if m.input_bytes > 0 && crate::tables::counts_characters(m) => {
+            format_per_s(b, "chars")
+        }
         Some(b) if m.input_bytes > 0 => format_rate(b),
-        _ => format!("{:.0} op/s", throughput_value(m).unwrap_or(0.0)),
+        _ => format_ops(throughput_value(m).unwrap_or(0.0)),
     }
 }
 

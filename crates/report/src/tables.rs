@@ -19,6 +19,53 @@ pub(crate) fn params(m: &Measurement) -> String {
         .join(" ")
 }
 
+/// The parameters of a case not already named in its `variant`.
+fn params_besides(m: &Measurement, variant: &str) -> String {
+    let named: Vec<&str> = variant.split(' ').collect();
+    params(m)
+        .split(' ')
+        .filter(|p| !p.is_empty() && !named.contains(p))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// For each measurement, the parameters that tell it apart from another
+/// with the same suite, primitive, backend, operation and size (`t=3 p=4`
+/// beside `t=1 p=1`; `mode=threads threads=4` beside `mode=serial`), and
+/// the engine's thread count when that differs. Empty when nothing does.
+pub fn variants(ms: &[&Measurement]) -> Vec<String> {
+    let group = |m: &Measurement| {
+        (
+            m.suite.clone(),
+            m.primitive.clone(),
+            m.backend.clone(),
+            m.operation.clone(),
+            m.input_bytes,
+        )
+    };
+    ms.iter()
+        .map(|m| {
+            let peers: Vec<&&Measurement> = ms.iter().filter(|o| group(o) == group(m)).collect();
+            let mut keys: Vec<&String> = peers
+                .iter()
+                .flat_map(|o| o.params.keys())
+                .filter(|k| !k.contains("command"))
+                .collect();
+            keys.sort();
+            keys.dedup();
+            let mut out: Vec<String> = keys
+                .into_iter()
+                .filter(|k| peers.iter().any(|o| o.params.get(*k) != m.params.get(*k)))
+                .filter_map(|k| Some(format!("{k}={}", m.params.get(k)?)))
+                .collect();
+            if peers.iter().any(|o| o.threads != m.threads) {
+                out.push(format!("thr={}", m.threads));
+            }
+            out.join(" ")
+        })
+        .collect()
+}
+
 /// Whether a case's input is counted in message characters rather than
 /// bytes (EC-ElGamal encrypts one point per character): such a case says
 /// `chars`, and cycles per byte mean nothing for it.
@@ -103,6 +150,7 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
                     "op",
                     "size",
                     "thr",
+                    "variant",
                     "params",
                     median_header.as_str(),
                     ci_header.as_str(),
@@ -112,8 +160,11 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
                     "labels",
                 ],
             )
-            .right(&[3, 4, 6, 7, 8, 9]);
-            for m in ms {
+            .right(&[3, 4, 7, 8, 9, 10]);
+            // What tells two rows apart stays when the table is narrowed;
+            // the other parameters are the first to go.
+            let variants = variants(&ms);
+            for (m, variant) in ms.iter().copied().zip(variants) {
                 let (median, ci) = match &m.stats {
                     Some(s) => (
                         unit.format_bare(s.median),
@@ -131,7 +182,8 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
                     m.operation.clone(),
                     size(m),
                     m.threads.to_string(),
-                    params(m),
+                    variant.clone(),
+                    params_besides(m, &variant),
                     median,
                     ci,
                     throughput(m),
@@ -328,7 +380,48 @@ mod tests {
         let t = &suite_tables(&ms)[0];
         assert_eq!(t.rows[0][0], "fast");
         assert_eq!(t.rows[1][0], "slow");
-        assert_eq!(t.rows[0][8], "10.2 GB/s");
+        assert_eq!(t.rows[0][9], "10.2 GB/s");
+    }
+
+    #[test]
+    fn suite_tables_keep_what_tells_rows_apart_beside_the_other_params() {
+        let mut serial = measured("toy64", &[100.0, 100.0]);
+        serial.params.insert("mode".into(), "serial".into());
+        serial.params.insert("encoding".into(), "char".into());
+        let mut threads = serial.clone();
+        threads.params.insert("mode".into(), "threads".into());
+        let t = &suite_tables(&[serial, threads])[0];
+        assert_eq!(
+            (t.headers[5].as_str(), t.headers[6].as_str()),
+            ("variant", "params")
+        );
+        assert_eq!(t.rows[0][5], "mode=serial");
+        assert_eq!(t.rows[0][6], "encoding=char");
+        // Narrowed, the table still tells serial from threads.
+        let narrow = crate::text::render_within(t, false, Some(60));
+        assert!(
+            narrow.contains("mode=threads") && narrow.contains("mode=serial"),
+            "{narrow}"
+        );
+    }
+
+    #[test]
+    fn variants_name_only_the_parameters_that_tell_cases_apart() {
+        let argon = |t: u32, p: u32| {
+            CaseSpec::new("argon2", "Argon2id", "libargon2", "20171227", "hash")
+                .size(16 << 20)
+                .param("m_kib", 16384)
+                .param("t", t)
+                .param("p", p)
+                .measurement(CaseStatus::Measured, None)
+        };
+        let (a, b, c) = (argon(1, 1), argon(3, 4), argon(3, 1));
+        let other = measured("SHA-256", &[100.0]);
+        let v = variants(&[&a, &b, &c, &other]);
+        assert_eq!(v, ["p=1 t=1", "p=4 t=3", "p=1 t=3", ""]);
+        let mut threads = argon(1, 1);
+        threads.threads = 4;
+        assert_eq!(variants(&[&a, &threads]), ["thr=1", "thr=4"]);
     }
 
     #[test]

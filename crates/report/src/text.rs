@@ -375,7 +375,8 @@ fn render_aligned(table: &Table, color: bool, limit: Option<usize>) -> String {
 
 /// Renders a table as GitHub-flavoured Markdown.
 pub fn render_markdown(table: &Table) -> String {
-    let esc = |s: &str| s.replace('|', "\\|");
+    // A line break would end the row: cells keep theirs as `<br>`.
+    let esc = |s: &str| s.replace('|', "\\|").replace('\n', "<br>");
     let mut out = String::new();
     if !table.title.is_empty() {
         out.push_str(&format!("### {}\n\n", table.title));
@@ -440,6 +441,8 @@ mod tests {
         let mut t = Table::new("", ["a|b"]);
         t.row(["x|y"]);
         assert_eq!(render_markdown(&t), "| a\\|b |\n| --- |\n| x\\|y |\n");
+        t.row(["two\nlines"]);
+        assert!(render_markdown(&t).ends_with("| two<br>lines |\n"));
     }
 
     fn wide() -> Table {

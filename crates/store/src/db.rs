@@ -259,13 +259,13 @@ impl Store {
         &self.path
     }
 
-    fn conn(&self) -> MutexGuard<'_, Connection> {
+    pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (its own
         // transactions roll back), so a poisoned lock is still usable.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn err(&self, e: rusqlite::Error) -> StoreError {
+    pub(crate) fn err(&self, e: rusqlite::Error) -> StoreError {
         sql_err(&self.path, e)
     }
 
@@ -508,45 +508,6 @@ impl Store {
         })
     }
 
-    /// Turns what the user typed into a stored run id.
-    ///
-    /// Accepted: an exact id, `latest`, `latest~N` (N runs before the
-    /// latest), or a prefix that matches exactly one id (case-insensitive).
-    pub fn resolve_id(&self, id: &str) -> Result<String, StoreError> {
-        let known = ids(&self.conn()).map_err(|e| self.err(e))?;
-        let wanted = id.trim();
-        let not_found = || StoreError::NotFound {
-            id: id.to_string(),
-            known: known.clone(),
-        };
-        if wanted.is_empty() {
-            return Err(not_found());
-        }
-        if known.iter().any(|k| k == wanted) {
-            return Ok(wanted.to_string());
-        }
-        let lower = wanted.to_ascii_lowercase();
-        if let Some(back) = latest_offset(&lower) {
-            return match back {
-                Some(n) => known.get(n).cloned().ok_or_else(not_found),
-                None => Err(not_found()),
-            };
-        }
-        let matches: Vec<String> = known
-            .iter()
-            .filter(|k| k.to_ascii_lowercase().starts_with(&lower))
-            .cloned()
-            .collect();
-        match matches.len() {
-            0 => Err(not_found()),
-            1 => Ok(matches[0].clone()),
-            _ => Err(StoreError::Ambiguous {
-                prefix: id.to_string(),
-                matches,
-            }),
-        }
-    }
-
     fn parse_status(&self, id: &str, status: &str) -> Result<RunStatus, StoreError> {
         RunStatus::parse(status)
             .ok_or_else(|| self.corrupt(format!("run {id} has an unknown status '{status}'")))
@@ -558,17 +519,6 @@ impl Store {
             detail,
         }
     }
-}
-
-/// `latest` -> Some(Some(0)), `latest~N` -> Some(Some(N)), `latest~x` ->
-/// Some(None) (malformed), anything else -> None.
-fn latest_offset(lower: &str) -> Option<Option<usize>> {
-    let rest = lower.strip_prefix("latest")?;
-    if rest.is_empty() {
-        return Some(Some(0));
-    }
-    let n = rest.strip_prefix('~')?;
-    Some(n.parse().ok())
 }
 
 /// Looks at an existing file without writing to it.
@@ -728,7 +678,7 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(|e| StoreError::Other(format!("cannot encode: {e}")))
 }
 
-fn insert_measurement(
+pub(crate) fn insert_measurement(
     conn: &Connection,
     run_id: &str,
     seq: i64,
@@ -760,7 +710,7 @@ fn insert_measurement(
 }
 
 /// Every run id, newest first.
-fn ids(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+pub(crate) fn ids(conn: &Connection) -> rusqlite::Result<Vec<String>> {
     conn.prepare("SELECT id FROM runs ORDER BY started_at DESC, id DESC")?
         .query_map([], |r| r.get(0))?
         .collect()
@@ -768,16 +718,6 @@ fn ids(conn: &Connection) -> rusqlite::Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn latest_forms() {
-        assert_eq!(latest_offset("latest"), Some(Some(0)));
-        assert_eq!(latest_offset("latest~2"), Some(Some(2)));
-        assert_eq!(latest_offset("latest~x"), Some(None));
-        assert_eq!(latest_offset("2026"), None);
-    }
-
     #[test]
     fn shell_quoting() {
         let args = ["cryptobench", "run", "-o", "md:my file.md", "it's"].map(String::from);

@@ -7,7 +7,8 @@
 //!
 //! - JSON is the canonical [`Run`] pretty-printed; it parses back into an
 //!   equal `Run` (see docs/results-format.md for the fields).
-//! - CSV has one row per measurement, the columns of [`CSV_COLUMNS`], RFC 4180
+//! - CSV has one row per measurement, the columns of [`CSV_COLUMNS`] (the
+//!   run id and host first, so files of several machines concatenate), RFC 4180
 //!   quoting (a field with a comma, quote or line break is quoted, quotes
 //!   doubled) and `\n` line ends. Lists inside a cell are `;`-joined; absent
 //!   numbers are empty cells.
@@ -93,10 +94,20 @@ pub fn write_target(target: &OutputTarget, run: &Run, outputs: &Outputs) -> Resu
     let bytes = exporter(&target.format)
         .map_err(|e| StoreError::Other(e.to_string()))?
         .serialize(run)?;
+    write_bytes(target, &bytes, outputs)
+}
+
+/// Writes an export's bytes (made here or completed by the caller) to the
+/// target's file under the rules of `outputs`, or to stdout.
+pub fn write_bytes(
+    target: &OutputTarget,
+    bytes: &[u8],
+    outputs: &Outputs,
+) -> Result<(), StoreError> {
     match &target.path {
         None => {
             let mut out = std::io::stdout().lock();
-            match out.write_all(&bytes).and_then(|()| out.flush()) {
+            match out.write_all(bytes).and_then(|()| out.flush()) {
                 // `cryptobench export latest | head` is not an error.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 Err(e) => Err(StoreError::Other(format!(
@@ -106,7 +117,7 @@ pub fn write_target(target: &OutputTarget, run: &Run, outputs: &Outputs) -> Resu
                 Ok(()) => Ok(()),
             }
         }
-        Some(path) => Ok(outputs.write(path, &bytes, Access::Public)?),
+        Some(path) => Ok(outputs.write(path, bytes, Access::Public)?),
     }
 }
 
@@ -126,7 +137,9 @@ impl Exporter for JsonExporter {
 }
 
 /// The CSV header, one column per field of a measurement row.
-pub const CSV_COLUMNS: [&str; 26] = [
+pub const CSV_COLUMNS: [&str; 28] = [
+    "run_id",
+    "host",
     "suite",
     "primitive",
     "backend",
@@ -166,13 +179,13 @@ impl Exporter for CsvExporter {
         let mut out = String::new();
         push_csv_row(&mut out, CSV_COLUMNS.iter().map(|c| c.to_string()));
         for m in &run.measurements {
-            push_csv_row(&mut out, csv_fields(m).into_iter());
+            push_csv_row(&mut out, csv_fields(run, m).into_iter());
         }
         Ok(out.into_bytes())
     }
 }
 
-fn csv_fields(m: &Measurement) -> Vec<String> {
+fn csv_fields(run: &Run, m: &Measurement) -> Vec<String> {
     let stats = m.stats.as_ref();
     let num =
         |f: fn(&cryptobench_core::Summary) -> f64| stats.map(f).map(number).unwrap_or_default();
@@ -180,6 +193,8 @@ fn csv_fields(m: &Measurement) -> Vec<String> {
         stats.and_then(f).map(number).unwrap_or_default()
     };
     vec![
+        run.id.clone(),
+        run.machine.hostname.clone(),
         m.suite.clone(),
         m.primitive.clone(),
         m.backend.clone(),

@@ -17,15 +17,18 @@
 
 pub mod db;
 pub mod export;
+pub mod import;
 mod json_repair;
 mod liveness;
 pub mod output;
+mod select;
 
 pub use db::{default_path, RunRow, Store, STORE_SCHEMA};
 pub use export::{
-    exporter, parse_target, write_target, CsvExporter, Exporter, JsonExporter, MarkdownExporter,
-    OutputTarget, CSV_COLUMNS, FORMATS,
+    exporter, parse_target, write_bytes, write_target, CsvExporter, Exporter, JsonExporter,
+    MarkdownExporter, OutputTarget, CSV_COLUMNS, FORMATS,
 };
+pub use import::{parse_run_file, Imported};
 pub use liveness::this_host;
 pub use output::{Access, OutputError, Outputs};
 
@@ -89,6 +92,22 @@ pub enum StoreError {
         /// The run ids it matches, newest first.
         matches: Vec<String>,
     },
+    /// A file given as a run is not a cryptobench run.
+    #[error("{} is not a cryptobench run: {detail}; accepted: the JSON that `cryptobench export RUN --format json` or `runs/RUN.json` beside the database holds", path.display())]
+    NotARun {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        detail: String,
+    },
+    /// An imported run's id is already taken by another run.
+    #[error("a different run with id '{id}' (host {host}) is already stored; this file holds another run under the same id and was not imported")]
+    IdTaken {
+        /// The run id.
+        id: String,
+        /// The host of the run already stored.
+        host: String,
+    },
     /// An output file was refused or could not be written.
     #[error(transparent)]
     Output(#[from] OutputError),
@@ -116,7 +135,7 @@ fn not_found_message(id: &str, known: &[String]) -> String {
         (None, true) => {}
     }
     msg.push_str(&format!(
-        "\naccepted: a run id or a unique prefix of one, `latest`, or `latest~N` (N runs before the latest); {} run(s) stored, newest: {}; `cryptobench runs` lists them",
+        "\naccepted: a run id or a unique prefix of one, `latest` (the newest `run` on this host) or `latest~N` (N runs before it), `latest-paper` and `latest-any` (the newest of any kind, `~N` too), or a run's JSON file; {} run(s) stored, newest: {}; `cryptobench runs` lists them",
         known.len(),
         known[0]
     ));
@@ -131,8 +150,10 @@ fn latest_hint(id: &str) -> Option<String> {
         Some((stem, back)) => (stem, Some(back)),
         None => (id.trim(), None),
     };
-    let is_latest = stem.eq_ignore_ascii_case("latest");
-    if !is_latest && cryptobench_core::names::suggest(stem, &["latest"]).is_empty() {
+    const FORMS: [&str; 3] = ["latest", "latest-paper", "latest-any"];
+    let is_latest = FORMS.iter().any(|f| stem.eq_ignore_ascii_case(f));
+    let close = cryptobench_core::names::suggest(stem, &FORMS);
+    if !is_latest && close.is_empty() {
         return None;
     }
     match back {
@@ -140,8 +161,8 @@ fn latest_hint(id: &str) -> Option<String> {
             "`latest~N` takes a whole number N of runs before the latest, e.g. 'latest~1'; '{n}' is not one"
         )),
         _ if is_latest => None,
-        Some(n) => Some(format!("did you mean 'latest~{n}'?")),
-        None => Some("did you mean 'latest'?".to_string()),
+        Some(n) => Some(format!("did you mean '{}~{n}'?", close[0])),
+        None => Some(format!("did you mean '{}'?", close[0])),
     }
 }
 
@@ -158,7 +179,7 @@ impl From<StoreError> for cryptobench_core::Error {
 }
 
 /// Joins arguments for display, single-quoting those a shell would split.
-pub(crate) fn shell_join(args: &[String]) -> String {
+pub fn shell_join(args: &[String]) -> String {
     args.iter()
         .map(|a| {
             let plain = !a.is_empty()

@@ -37,10 +37,10 @@ fn json_is_the_canonical_run_and_parses_back_equal() {
     assert!(s.ends_with("}\n"));
 }
 
-const CSV_SNAPSHOT: &str = r#"suite,primitive,backend,backend_version,operation,input_bytes,threads,params,status,reason,median_ns,ci95_lo_ns,ci95_hi_ns,p25_ns,p75_ns,min_ns,mean_ns,stddev_ns,mad_ns,ops_per_s,bytes_per_s,cycles_per_byte,samples,checks,labels,warnings
-hash,SHA-256,openssl,OpenSSL 3.0.19,digest,16384,1,impl=evp,measured,,5120,5100,5140.5,5110,5130.25,5100,5120.166666666667,20.25,20,195312.5,3200000000,0.906,3,"kat:FIPS 180-4 ""abc"":pass;agree:pass",fast path,1 outlier
-hash,SHA-512,rustcrypto,sha2 0.10,digest,16,1,,failed,"digest mismatch, expected ""ddaf""",,,,,,,,,,,,,0,"kat:FIPS 180-4 ""abc"":fail",,
-aead,AES-256-GCM-SIV,libsodium,,encrypt,1024,2,aad=0,unavailable,libsodium has no AES-GCM-SIV,,,,,,,,,,,,,0,,insecure: none;nonce-misuse resistant,
+const CSV_SNAPSHOT: &str = r#"run_id,host,suite,primitive,backend,backend_version,operation,input_bytes,threads,params,status,reason,median_ns,ci95_lo_ns,ci95_hi_ns,p25_ns,p75_ns,min_ns,mean_ns,stddev_ns,mad_ns,ops_per_s,bytes_per_s,cycles_per_byte,samples,checks,labels,warnings
+20261122-031502-4f2a,bench-01,hash,SHA-256,openssl,OpenSSL 3.0.19,digest,16384,1,impl=evp,measured,,5120,5100,5140.5,5110,5130.25,5100,5120.166666666667,20.25,20,195312.5,3200000000,0.906,3,"kat:FIPS 180-4 ""abc"":pass;agree:pass",fast path,1 outlier
+20261122-031502-4f2a,bench-01,hash,SHA-512,rustcrypto,sha2 0.10,digest,16,1,,failed,"digest mismatch, expected ""ddaf""",,,,,,,,,,,,,0,"kat:FIPS 180-4 ""abc"":fail",,
+20261122-031502-4f2a,bench-01,aead,AES-256-GCM-SIV,libsodium,,encrypt,1024,2,aad=0,unavailable,libsodium has no AES-GCM-SIV,,,,,,,,,,,,,0,,insecure: none;nonce-misuse resistant,
 "#;
 
 #[test]
@@ -54,7 +54,7 @@ fn csv_quotes_line_breaks_and_keeps_column_count() {
     run.measurements[0].warnings = vec!["noisy\nrerun".into()];
     let csv = text(&CsvExporter, &run);
     assert!(csv.contains(",\"noisy\nrerun\"\n"), "{csv}");
-    // Every record has the header's 26 fields (counting commas outside quotes).
+    // Every record has the header's 28 fields (counting commas outside quotes).
     let mut fields = 1;
     let mut quoted = false;
     let mut counts = Vec::new();
@@ -69,7 +69,7 @@ fn csv_quotes_line_breaks_and_keeps_column_count() {
             _ => {}
         }
     }
-    assert_eq!(counts, vec![26; 4]);
+    assert_eq!(counts, vec![28; 4]);
 }
 
 const MD_SNAPSHOT: &str = "# cryptobench run 20261122-031502-4f2a

@@ -50,7 +50,7 @@ pub struct AeadArgs {
     #[arg(long, value_name = "LIST")]
     pub operations: Option<String>,
     /// Leave out the `openssl speed` peer measurements.
-    #[arg(long)]
+    #[arg(long, alias = "no-peer")]
     pub no_peers: bool,
 }
 

@@ -145,7 +145,7 @@ pub mod cli {
         #[arg(long, value_name = "LIST")]
         pub sizes: Option<String>,
         /// Leave out the `openssl speed` peer cases.
-        #[arg(long)]
+        #[arg(long, alias = "no-peer")]
         pub no_peers: bool,
         /// List the ciphers with their labels and backends, then exit.
         #[arg(long)]

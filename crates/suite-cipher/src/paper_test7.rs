@@ -18,6 +18,8 @@ use cryptobench_core::units::format_size;
 use cryptobench_core::verdict::time_ratio;
 use cryptobench_core::{CaseStatus, Measurement, RunConfig, Table, Verdict};
 
+const OPENSSL: Backend = &crate::openssl_backend::OpenSsl;
+
 /// TEST 7's sizes (the seed's "200 kB" and "2 MB").
 pub const SIZES: [u64; 2] = [200_000, 2_000_000];
 
@@ -175,7 +177,7 @@ pub fn options(cfg: &RunConfig) -> Options {
         only: Some(
             names
                 .iter()
-                .map(|n| (n.to_string(), Backend::OpenSsl))
+                .map(|n| (n.to_string(), OPENSSL))
                 .collect(),
         ),
         sizes: Some(if cfg.quick {
@@ -196,7 +198,7 @@ fn ranked(ms: &[Measurement], bytes: u64) -> Vec<&Measurement> {
     let mut out: Vec<&Measurement> = Vec::new();
     for m in ms.iter().filter(|m| {
         m.suite == "cipher"
-            && m.backend == Backend::OpenSsl.name()
+            && m.backend == OPENSSL.name()
             && m.operation == Op::Roundtrip.name()
             && m.input_bytes == bytes
             && m.status == CaseStatus::Measured
@@ -377,7 +379,7 @@ mod tests {
 
     /// A 2 MB round trip of `cipher` taking `secs`, interval +-1%.
     fn cell(cipher: &str, secs: f64) -> Measurement {
-        let mut m = CaseSpec::new("cipher", cipher, Backend::OpenSsl.name(), "", "roundtrip")
+        let mut m = CaseSpec::new("cipher", cipher, OPENSSL.name(), "", "roundtrip")
             .size(SIZES[1])
             .measurement(CaseStatus::Measured, None);
         let ns = secs * 1e9;

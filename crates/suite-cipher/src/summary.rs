@@ -5,7 +5,7 @@
 
 use crate::catalog;
 use cryptobench_core::model::OPENSSL_SPEED as PEER;
-use cryptobench_core::units::{format_ns, format_rate, format_size};
+use cryptobench_core::units::{format_rate, format_size, TimeUnit};
 use cryptobench_core::{CaseStatus, Measurement, Table};
 use std::collections::BTreeMap;
 
@@ -30,12 +30,22 @@ pub fn ranking(ms: &[Measurement]) -> Vec<Table> {
             );
             x.total_cmp(&y)
         });
+        // One unit for the whole column, so times compare at a glance.
+        let unit = TimeUnit::for_column(rows.iter().filter_map(|m| m.median_ns()));
+        let time = format!("time ({})", unit.symbol());
         let mut t = Table::new(
             format!(
                 "cipher ranking: {op}, {} (fastest first)",
                 format_size(size)
             ),
-            ["#", "cipher", "backend", "time", "throughput", "labels"],
+            [
+                "#",
+                "cipher",
+                "backend",
+                time.as_str(),
+                "throughput",
+                "labels",
+            ],
         )
         .right(&[0, 3, 4]);
         let mut marked = false;
@@ -50,7 +60,9 @@ pub fn ranking(ms: &[Measurement]) -> Vec<Table> {
                 (i + 1).to_string(),
                 m.primitive.clone(),
                 m.backend.clone(),
-                stats.map(|s| format_ns(s.median)).unwrap_or_default(),
+                stats
+                    .map(|s| unit.format_bare(s.median))
+                    .unwrap_or_default(),
                 stats
                     .and_then(|s| s.bytes_per_s)
                     .map(format_rate)

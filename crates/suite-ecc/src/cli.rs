@@ -38,7 +38,7 @@ pub struct EccArgs {
     pub api: Option<String>,
     /// Print the curve catalogue (families, key length, order, cofactor,
     /// security level, labels) and exit.
-    #[arg(long)]
+    #[arg(long = "list", alias = "list-curves")]
     pub list_curves: bool,
 }
 
@@ -93,7 +93,7 @@ fn resolve_apis(list: &str) -> Result<Vec<Api>, Error> {
         .collect())
 }
 
-/// The curve catalogue as a table (`--list-curves`).
+/// The curve catalogue as a table (`--list`).
 pub fn catalogue_table() -> Table {
     let mut t = Table::new(
         "Curves of this OpenSSL, plus the Edwards/Montgomery curves",

@@ -531,9 +531,7 @@ pub fn resolve_list(list: &str) -> Result<Vec<&'static Curve>, Error> {
         }
     }
     if out.is_empty() {
-        return Err(Error::usage(
-            "no curve given; see `cryptobench ecc --list-curves`",
-        ));
+        return Err(Error::usage("no curve given; see `cryptobench ecc --list`"));
     }
     Ok(out)
 }

@@ -469,7 +469,7 @@ pub fn tables(measurements: &[Measurement]) -> Vec<Table> {
     out
 }
 
-/// Plain-text rendering (used by `--list-curves` and the example before the
+/// Plain-text rendering (used by `--list` and the example before the
 /// report crate draws tables).
 pub fn render_text(t: &Table) -> String {
     let cols = t.headers.len();

@@ -13,7 +13,7 @@ pub struct HashArgs {
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub sizes: Option<String>,
     /// Do not measure the `openssl speed` peer.
-    #[arg(long)]
+    #[arg(long = "no-peers", alias = "no-peer")]
     pub no_peer: bool,
 }
 

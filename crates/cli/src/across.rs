@@ -1,0 +1,225 @@
+//! Runs from anywhere: stored ones by id or `latest`, JSON files written on
+//! other machines, `import` to keep them, and `compare` of two runs of one
+//! machine or of several machines side by side.
+
+use crate::app::{db_path, open_store_for_reading};
+use crate::args::{CaseFilter, CompareArgs, Global, ImportArgs};
+use crate::output::usage;
+use anyhow::Result;
+use cryptobench_core::{names, Error, Run};
+use cryptobench_report::{machines, tables};
+use cryptobench_stats::Verdict;
+use cryptobench_store::{Imported, Store};
+use std::path::Path;
+
+/// Loads runs named on the command line, opening the database only when a
+/// name is not a file.
+pub struct RunSource<'g> {
+    g: &'g Global,
+    store: Option<Store>,
+}
+
+impl<'g> RunSource<'g> {
+    /// A source reading the database of `g` when it first needs to.
+    pub fn new(g: &'g Global) -> Self {
+        Self { g, store: None }
+    }
+
+    /// A run: a JSON file when `name` is one (or ends in `.json`), else a
+    /// stored run; says on stderr which run `latest` chose when it passed
+    /// over a newer one.
+    pub fn load(&mut self, name: &str) -> Result<Run> {
+        let path = Path::new(name);
+        if path.is_file() || name.ends_with(".json") {
+            return read_run_file(path);
+        }
+        if self.store.is_none() {
+            self.store = Some(open_store_for_reading(self.g)?);
+        }
+        let store = self.store.as_ref().expect("opened above");
+        let (id, note) = store.resolve_id_noting(name)?;
+        if let (Some(note), false) = (note, self.g.quiet) {
+            eprintln!("note: {note}");
+        }
+        Ok(store.load_run(&id)?)
+    }
+
+    /// The database, when a stored run was loaded.
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
+    }
+}
+
+/// Reads a run's JSON file, bounded by `--max-input`.
+fn read_run_file(path: &Path) -> Result<Run> {
+    let bytes = cryptobench_core::input::read_file("run file", path)?;
+    Ok(cryptobench_store::parse_run_file(path, &bytes)?)
+}
+
+/// Keeps only the cases `filter` and `--backend` select; `keep_canary`
+/// keeps the canary too (comparisons divide its drift out).
+pub fn filter_run(g: &Global, run: &mut Run, filter: &CaseFilter, keep_canary: bool) -> Result<()> {
+    if filter.suite.is_none() && filter.algorithm.is_none() && g.backend.is_none() {
+        return Ok(());
+    }
+    let suites = match &filter.suite {
+        None => None,
+        Some(list) => {
+            let all: Vec<String> = crate::registry::suites()
+                .iter()
+                .map(|s| s.name().to_string())
+                .collect();
+            let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+            let wanted: Vec<String> = names::resolve_list("suite", list, &refs)?
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            Some(wanted)
+        }
+    };
+    let backends = match &g.backend {
+        None => None,
+        Some(list) => {
+            let known = crate::app::known_backends();
+            let refs: Vec<&str> = known.iter().map(String::as_str).collect();
+            let wanted: Vec<String> = names::resolve_list("backend", list, &refs)?
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            Some(wanted)
+        }
+    };
+    let needle = filter.algorithm.as_deref().map(str::to_ascii_lowercase);
+    run.measurements.retain(|m| {
+        (keep_canary && m.is_canary())
+            || (suites.as_ref().is_none_or(|s| s.contains(&m.suite))
+                && backends.as_ref().is_none_or(|b| b.contains(&m.backend))
+                && needle
+                    .as_ref()
+                    .is_none_or(|n| m.primitive.to_ascii_lowercase().contains(n)))
+    });
+    Ok(())
+}
+
+/// `cryptobench import FILE...`: every file is read and checked before
+/// any is stored, so a wrong file imports nothing.
+pub fn import(g: &Global, a: &ImportArgs) -> Result<u8> {
+    let runs: Vec<Run> = a
+        .files
+        .iter()
+        .map(|f| read_run_file(f))
+        .collect::<Result<_>>()?;
+    let path = db_path(g).ok_or_else(|| usage("import stores runs; drop --no-db"))?;
+    let store = Store::open(&path)?;
+    for (run, file) in runs.iter().zip(&a.files) {
+        let host = &run.machine.hostname;
+        match store.import_run(run)? {
+            Imported::Stored => outln!(
+                "imported run {} (host {host}, {} case(s)) from {} into {}",
+                run.id,
+                run.measurements.len(),
+                file.display(),
+                store.path().display()
+            )?,
+            Imported::AlreadyStored => outln!(
+                "run {} (host {host}) from {} is already stored in {}; nothing changed",
+                run.id,
+                file.display(),
+                store.path().display()
+            )?,
+        }
+    }
+    Ok(0)
+}
+
+/// Parses a percentage (`2`, `2%`, `0.5`) into a fraction.
+pub fn percent(flag: &str, text: &str) -> Result<f64> {
+    let v: f64 = text.trim().trim_end_matches('%').parse().map_err(|_| {
+        Error::usage(format!(
+            "{flag}: '{text}' is not a percentage (e.g. 2 or 2%)"
+        ))
+    })?;
+    if !(0.0..=1000.0).contains(&v) {
+        return Err(usage(format!(
+            "{flag}: {v} is out of range (0 to 1000 percent)"
+        )));
+    }
+    Ok(v / 100.0)
+}
+
+/// `cryptobench compare RUN... [--baseline RUN]`.
+pub fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
+    let threshold = percent("--threshold", &a.threshold)?;
+    let fail_pct = a
+        .fail_on_regression
+        .as_deref()
+        .map(|p| percent("--fail-on-regression", p))
+        .transpose()?;
+    let mut source = RunSource::new(g);
+    let mut runs: Vec<Run> = Vec::new();
+    for name in &a.runs {
+        let mut run = source.load(name)?;
+        filter_run(g, &mut run, &a.filter, true)?;
+        runs.push(run);
+    }
+    let baseline = match &a.baseline {
+        None => 0,
+        Some(name) => {
+            let mut b = source.load(name)?;
+            filter_run(g, &mut b, &a.filter, true)?;
+            match runs.iter().position(|r| r.id == b.id) {
+                Some(i) => i,
+                None => {
+                    runs.insert(0, b);
+                    0
+                }
+            }
+        }
+    };
+    if runs.len() < 2 {
+        return Err(usage(
+            "compare needs two runs or more: `compare A B`, or `compare B --baseline A`",
+        ));
+    }
+    let same_host = runs
+        .iter()
+        .all(|r| r.machine.hostname == runs[0].machine.hostname);
+    let (table, regressions) = if runs.len() == 2 && same_host {
+        let (b, c) = (&runs[baseline], &runs[1 - baseline]);
+        let cmp = tables::compare_full(b, c, threshold);
+        if cmp.cases.is_empty() {
+            eprintln!("note: the two runs have no measured case in common");
+        }
+        let slower = fail_pct.map_or(0, |limit| {
+            cmp.cases
+                .iter()
+                .filter(|k| {
+                    k.comparison.verdict == Verdict::Slower && k.comparison.ratio > 1.0 + limit
+                })
+                .count()
+        });
+        (tables::comparison_table(&cmp, b, c), slower)
+    } else {
+        let m = machines::compare_machines(&runs, baseline, threshold);
+        let slower = fail_pct.map_or(0, |limit| {
+            m.cases
+                .iter()
+                .flat_map(|k| k.rows.iter())
+                .filter_map(|r| r.ratio.as_ref())
+                .filter(|c| c.verdict == Verdict::Slower && c.ratio > 1.0 + limit)
+                .count()
+        });
+        (machines::machines_table(&m), slower)
+    };
+    if !g.quiet {
+        crate::formats::print_tables(g, &[table], "")?;
+    }
+    if let (Some(limit), true) = (fail_pct, regressions > 0) {
+        eprintln!(
+            "{regressions} case(s) regressed by more than {:.1}%",
+            limit * 100.0
+        );
+        return Ok(1);
+    }
+    Ok(0)
+}
