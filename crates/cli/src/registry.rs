@@ -23,6 +23,7 @@ pub fn runtimes() -> Vec<Box<dyn Runtime>> {
     vec![
         cryptobench_php::runtime(),
         cryptobench_runtime::python::runtime(),
+        cryptobench_runtime::node::runtime(),
     ]
 }
 

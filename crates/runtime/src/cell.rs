@@ -118,18 +118,21 @@ impl Hello {
         let missing: Vec<&str> = self
             .handshake
             .families
-            .iter()
-            .filter_map(|(f, why)| why.as_ref().map(|w| (f, w)))
-            .map(|(f, w)| if w.is_empty() { f.as_str() } else { w.as_str() })
+            .values()
+            .filter_map(|why| why.as_deref())
             .collect();
-        Some(if missing.is_empty() {
-            format!("{runtime} offers no {primitive} in its libraries")
-        } else {
-            format!(
-                "{runtime} offers no {primitive} here ({})",
-                missing.join("; ")
-            )
-        })
+        let mut why = format!(
+            "{runtime} offers no {primitive}; its {suite} libraries reach {}",
+            if list.is_empty() {
+                "nothing".to_string()
+            } else {
+                list.join(", ")
+            }
+        );
+        if !missing.is_empty() {
+            why.push_str(&format!(" (unavailable here: {})", missing.join("; ")));
+        }
+        Some(why)
     }
 }
 

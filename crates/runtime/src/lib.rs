@@ -33,6 +33,7 @@ pub mod cell;
 pub mod discover;
 pub mod interop;
 pub mod keys;
+pub mod node;
 pub mod process;
 pub mod python;
 pub mod script;
