@@ -24,6 +24,7 @@ pub fn runtimes() -> Vec<Box<dyn Runtime>> {
         cryptobench_php::runtime(),
         cryptobench_runtime::python::runtime(),
         cryptobench_runtime::node::runtime(),
+        cryptobench_runtime::go::runtime(),
     ]
 }
 

@@ -31,6 +31,7 @@
 pub mod case;
 pub mod cell;
 pub mod discover;
+pub mod go;
 pub mod interop;
 pub mod keys;
 pub mod node;
