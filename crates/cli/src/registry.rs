@@ -25,6 +25,7 @@ pub fn runtimes() -> Vec<Box<dyn Runtime>> {
         cryptobench_runtime::python::runtime(),
         cryptobench_runtime::node::runtime(),
         cryptobench_runtime::go::runtime(),
+        cryptobench_runtime::java::runtime(),
     ]
 }
 

@@ -33,6 +33,7 @@ pub mod cell;
 pub mod discover;
 pub mod go;
 pub mod interop;
+pub mod java;
 pub mod keys;
 pub mod node;
 pub mod process;
