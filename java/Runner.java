@@ -202,8 +202,15 @@ public class Runner {
 
     static class Aead {
         String transformation; int keyLen; int nonceLen = 12; int tag; Provider provider;
+        // One Cipher per direction, re-initialised per message, as Java code
+        // that encrypts many messages keeps it.
+        Cipher enc, dec;
         Cipher cipher(int mode, byte[] key, byte[] nonce) throws Exception {
-            Cipher c = provider == null ? Cipher.getInstance(transformation) : Cipher.getInstance(transformation, provider);
+            Cipher c = mode == Cipher.ENCRYPT_MODE ? enc : dec;
+            if (c == null) {
+                c = provider == null ? Cipher.getInstance(transformation) : Cipher.getInstance(transformation, provider);
+                if (mode == Cipher.ENCRYPT_MODE) enc = c; else dec = c;
+            }
             String alg = transformation.startsWith("ChaCha20") ? "ChaCha20" : "AES";
             AlgorithmParameterSpec spec = transformation.startsWith("ChaCha20")
                 ? new IvParameterSpec(nonce) : new GCMParameterSpec(tag * 8, nonce);

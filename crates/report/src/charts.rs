@@ -242,12 +242,17 @@ pub fn peer_ratios(ms: &[Measurement]) -> Vec<PeerRatio<'_>> {
             })
             .filter(|n| p.backend != "peer:openssl-speed" || n.backend == "openssl")
             .collect();
-        let pk = tables::params(p);
-        let exact: Vec<&Measurement> = natives
-            .iter()
-            .copied()
-            .filter(|n| tables::params(n) == pk)
-            .collect();
+        // A runtime row carries its name and no native API: compare the
+        // parameters that describe the work.
+        let key = |m: &Measurement| {
+            if runtime {
+                format!("{:?}", crate::overhead::work(m))
+            } else {
+                tables::params(m)
+            }
+        };
+        let pk = key(p);
+        let exact: Vec<&Measurement> = natives.iter().copied().filter(|n| key(n) == pk).collect();
         let pool = if exact.is_empty() && pk.is_empty() {
             natives
         } else {

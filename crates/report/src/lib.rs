@@ -13,6 +13,7 @@ pub mod charts;
 pub mod compare;
 pub mod html;
 mod html_extra;
+pub mod overhead;
 pub mod recommend;
 pub mod svg;
 pub mod tables;
