@@ -366,6 +366,26 @@ pub fn overhead_tables(ms: &[Measurement]) -> Vec<Table> {
     out
 }
 
+/// A copy of `run` whose candidates are `runtime`'s rows only, presented
+/// as libraries: `recommend --runtime NAME` then picks, by the same rules,
+/// the best verified choice among what that runtime offers. Each row's
+/// backend becomes the runtime and the API it calls (`php openssl_encrypt`).
+pub fn runtime_view(run: &cryptobench_core::Run, runtime: &str) -> cryptobench_core::Run {
+    let mut view = run.clone();
+    view.measurements = run
+        .measurements
+        .iter()
+        .filter(|m| m.params.get(RUNTIME_PARAM).is_some_and(|r| r == runtime))
+        .map(|m| {
+            let mut m = m.clone();
+            m.backend = runtime_label(&m);
+            m.params.remove(RUNTIME_PARAM);
+            m
+        })
+        .collect();
+    view
+}
+
 /// Bars of runtime / native time per cell, one series per runtime (log
 /// scale: ratios span from 1 to hundreds).
 pub fn overhead_chart(rows: &[OverheadRow<'_>]) -> Option<Chart> {
@@ -487,6 +507,30 @@ mod tests {
         assert_eq!(chart.series.len(), 1);
         let html = overhead_section(&ms);
         assert!(html.contains("id=\"runtime-overhead\"") && html.contains("python adds"));
+    }
+
+    #[test]
+    fn the_runtime_view_keeps_one_runtime_as_candidates() {
+        let run = cryptobench_core::Run {
+            schema: String::new(),
+            id: "r".into(),
+            started_at: "t".into(),
+            finished_at: None,
+            status: cryptobench_core::RunStatus::Complete,
+            command: vec![],
+            machine: cryptobench_core::Fingerprint::default(),
+            fleet: None,
+            measurements: vec![
+                m("openssl", 16, 10.0, false),
+                m("python", 16, 100.0, true),
+                m("go", 16, 50.0, true),
+            ],
+        };
+        let view = runtime_view(&run, "python");
+        assert_eq!(view.measurements.len(), 1);
+        assert_eq!(view.measurements[0].backend, "python");
+        assert!(!is_runtime(&view.measurements[0]));
+        assert!(runtime_view(&run, "java").measurements.is_empty());
     }
 
     #[test]
