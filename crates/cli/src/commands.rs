@@ -161,6 +161,18 @@ fn list(a: &ListArgs) -> Result<u8> {
                 .map(|r| format!("unavailable: {r}"))
                 .unwrap_or_else(|| "available".into()),
         ]);
+        // Each language runtime: its version and its libraries', or why not.
+        for rt in registry::runtimes() {
+            let b = rt.backend_info();
+            t.row([
+                "(runtime)".to_string(),
+                b.name,
+                b.version,
+                b.unavailable
+                    .map(|r| format!("unavailable: {r}"))
+                    .unwrap_or_else(|| "available".into()),
+            ]);
+        }
         writeln!(out, "{}", text::render(&t, false))?;
     }
     if what.contains(&"primitives") {

@@ -50,6 +50,8 @@ pub type Headline = fn(&CaseSpec) -> bool;
 pub struct RuntimeSpec {
     /// Backend name (`python`).
     pub name: &'static str,
+    /// The language's own name, printed before its version (`Python`).
+    pub title: &'static str,
     /// The interpreter or toolchain.
     pub program: Program,
     /// Absolute paths tried before `PATH` when no override is set (the
@@ -195,24 +197,24 @@ impl CellRuntime {
 
     fn version(&self) -> String {
         match self.hello() {
-            Ok(h) => describe(&h.handshake),
+            Ok(h) => describe(self.spec.title, &h.handshake),
             Err(_) => String::new(),
         }
     }
 }
 
-/// `3.11.2 (cryptography 38.0.4, pynacl 1.5.0)`: the runtime's version
-/// and its libraries'.
-pub fn describe(h: &Handshake) -> String {
+/// `Python 3.11.2 (cryptography 38.0.4, pynacl 1.5.0)`: the runtime's
+/// version and its libraries'.
+pub fn describe(title: &str, h: &Handshake) -> String {
     let libs: Vec<String> = h
         .libraries
         .iter()
         .map(|(name, v)| format!("{name} {v}"))
         .collect();
     if libs.is_empty() {
-        h.version.clone()
+        format!("{title} {}", h.version)
     } else {
-        format!("{} ({})", h.version, libs.join(", "))
+        format!("{title} {} ({})", h.version, libs.join(", "))
     }
 }
 
@@ -225,7 +227,7 @@ impl Runtime for CellRuntime {
         match self.hello() {
             Ok(h) => BackendInfo {
                 name: self.spec.name.into(),
-                version: describe(&h.handshake),
+                version: describe(self.spec.title, &h.handshake),
                 unavailable: None,
             },
             Err(why) => BackendInfo {

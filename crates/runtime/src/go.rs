@@ -21,6 +21,7 @@ const DEBIAN_GOPATH: &str = "/usr/share/gocode";
 /// Go as a cell-driven runtime.
 pub static SPEC: RuntimeSpec = RuntimeSpec {
     name: "go",
+    title: "Go",
     program: Program {
         runtime: "go",
         default_name: "go",

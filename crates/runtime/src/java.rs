@@ -20,6 +20,7 @@ pub const BCPROV: &str = "/usr/share/java/bcprov.jar";
 /// Java as a cell-driven runtime.
 pub static SPEC: RuntimeSpec = RuntimeSpec {
     name: "java",
+    title: "Java",
     program: Program {
         runtime: "java",
         default_name: "java",

@@ -10,6 +10,7 @@ use crate::Runtime;
 /// Node.js as a cell-driven runtime.
 pub static SPEC: RuntimeSpec = RuntimeSpec {
     name: "node",
+    title: "Node.js",
     program: Program {
         runtime: "node",
         default_name: "node",

@@ -14,6 +14,7 @@ use crate::Runtime;
 /// Python as a cell-driven runtime.
 pub static SPEC: RuntimeSpec = RuntimeSpec {
     name: "python",
+    title: "Python",
     program: Program {
         runtime: "python",
         default_name: "python3",
