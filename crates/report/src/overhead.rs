@@ -18,9 +18,17 @@ use cryptobench_core::units::{format_ns, format_size};
 use cryptobench_core::verdict::{time_ratio, Estimate};
 use cryptobench_core::{Chart, ChartKind, Measurement, Series, Table};
 
-/// One cell of the table: (suite, primitive, operation, extra parameter
-/// that must match, label).
-const CELLS: [(&str, &str, &str, &[(&str, &str)], &str); 7] = [
+/// One cell of the table: (suite, primitive, operation, parameters that
+/// must match, label).
+type Cell = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+);
+
+const CELLS: [Cell; 7] = [
     ("aead", "AES-256-GCM", "encrypt", &[], "AES-256-GCM encrypt"),
     (
         "aead",
@@ -84,7 +92,7 @@ pub struct Fit {
     pub sizes: Vec<u64>,
 }
 
-fn matches(m: &Measurement, cell: &(&str, &str, &str, &[(&str, &str)], &str)) -> bool {
+fn matches(m: &Measurement, cell: &Cell) -> bool {
     m.suite == cell.0
         && m.primitive.eq_ignore_ascii_case(cell.1)
         && m.operation == cell.2
