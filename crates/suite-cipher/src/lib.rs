@@ -50,6 +50,7 @@ pub mod openssl_backend;
 mod paper;
 mod peers;
 pub mod plan;
+pub mod published;
 pub mod registry;
 pub mod rustcrypto;
 mod summary;
