@@ -7,10 +7,11 @@
 //! the fastest verified library), with the paired ratio's interval when
 //! the two were measured in one group. For the sized primitives the extra
 //! time (runtime - native) is fitted by least squares as `a + b * bytes`
-//! over the sizes measured; the interval of `a` and `b` is the range the
-//! fit takes when every point moves within its medians' 95% intervals
-//! (conservative: four sizes leave too few degrees of freedom for a
-//! residual-based interval to mean anything). A user reads "python adds
+//! over the sizes measured, each size weighted by the precision of its
+//! extra time; the interval of `a` and `b` is the range the fit takes when
+//! every point moves within its medians' 95% intervals (conservative: four
+//! sizes leave too few degrees of freedom for a residual-based interval to
+//! mean anything). A user reads "python adds
 //! 0.9 us per call and 0 per byte".
 
 use cryptobench_core::advice::{is_runtime, verified_anywhere, RUNTIME_PARAM};
@@ -173,19 +174,44 @@ pub fn overhead_rows(ms: &[Measurement]) -> Vec<OverheadRow<'_>> {
     out
 }
 
-/// Least squares of `y = a + b x`: the weights of each point in `a` and
-/// in `b` (both are linear in the y's). `None` with fewer than two
-/// distinct x.
-fn ols_weights(xs: &[f64]) -> Option<(Vec<f64>, Vec<f64>)> {
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let sxx: f64 = xs.iter().map(|x| (x - mean).powi(2)).sum();
-    if xs.len() < 2 || sxx <= 0.0 {
+/// Weighted least squares of `y = a + b x`: the coefficient of each
+/// point in `a` and in `b` (both are linear in the y's). Each point weighs
+/// `1 / half-width^2` of its interval, so the precise small sizes set the
+/// per-call cost and the large ones the per-byte cost. `None` with fewer
+/// than two distinct x.
+fn wls_coefficients(xs: &[f64], ys: &[(f64, f64, f64)]) -> Option<(Vec<f64>, Vec<f64>)> {
+    if xs.len() < 2 {
         return None;
     }
-    let wb: Vec<f64> = xs.iter().map(|x| (x - mean) / sxx).collect();
-    let wa: Vec<f64> = wb.iter().map(|w| 1.0 / n - mean * w).collect();
-    Some((wa, wb))
+    // A point measured exactly still gets a finite weight.
+    let floor = ys
+        .iter()
+        .map(|(v, _, _)| v.abs())
+        .fold(0.0_f64, f64::max)
+        .max(1.0)
+        * 1e-9;
+    let w: Vec<f64> = ys
+        .iter()
+        .map(|(_, lo, hi)| 1.0 / ((hi - lo) / 2.0).max(floor).powi(2))
+        .collect();
+    let s: f64 = w.iter().sum();
+    let sx: f64 = w.iter().zip(xs).map(|(w, x)| w * x).sum();
+    let sxx: f64 = w.iter().zip(xs).map(|(w, x)| w * x * x).sum();
+    let d = s * sxx - sx * sx;
+    if d <= 0.0 || !d.is_finite() {
+        return None;
+    }
+    let ca = w
+        .iter()
+        .zip(xs)
+        .map(|(w, x)| w * (sxx - sx * x) / d)
+        .collect();
+    let cb = w
+        .iter()
+        .zip(xs)
+        .map(|(w, x)| w * (s * x - sx) / d)
+        .collect();
+    Some((ca, cb))
 }
 
 /// `sum w_i y_i` and its range when each `y_i` moves within `[lo_i, hi_i]`.
@@ -220,9 +246,6 @@ pub fn fits(rows: &[OverheadRow<'_>]) -> Vec<Fit> {
             .iter()
             .map(|r| r.runtime.input_bytes as f64)
             .collect();
-        let Some((wa, wb)) = ols_weights(&xs) else {
-            continue;
-        };
         // Extra time and its interval, from the two medians' intervals.
         let ys: Vec<(f64, f64, f64)> = points
             .iter()
@@ -236,6 +259,9 @@ pub fn fits(rows: &[OverheadRow<'_>]) -> Vec<Fit> {
         if ys.len() != xs.len() {
             continue;
         }
+        let Some((wa, wb)) = wls_coefficients(&xs, &ys) else {
+            continue;
+        };
         out.push(Fit {
             runtime,
             label,
@@ -366,8 +392,8 @@ pub fn overhead_tables(ms: &[Measurement]) -> Vec<Table> {
             ]);
         }
         f.note(
-            "least squares over the sizes measured; the interval is the fit's range when every \
-             point moves within its medians' 95% intervals",
+            "weighted least squares over the sizes measured (weight 1 / interval half-width^2); \
+             the interval is the fit's range when every point moves within its medians' 95% intervals",
         );
         out.push(f);
     }
