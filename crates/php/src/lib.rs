@@ -14,7 +14,7 @@
 //! known-answer vectors, round trips, tamper tests) and times a batch of
 //! `iters` operations with `hrtime(true)`; calibration, statistics and
 //! storage stay in Rust, exactly as for native cases. The pipe between the
-//! two never enters a measurement. Interop checks ([`interop`]) open PHP's
+//! two never enters a measurement. Interop checks (the runtime layer's `interop`) open PHP's
 //! ciphertexts, PHC strings and keys with the native libraries and send
 //! native ones for PHP to open.
 //!

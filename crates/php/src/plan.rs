@@ -1,5 +1,5 @@
 //! Which php cases a suite gets: one beside each native cell the suite
-//! planned (see [`crate::twin`]), with the same suite, primitive,
+//! planned (see `cryptobench_runtime::twin`), with the same suite, primitive,
 //! operation, parameters and size, plus an `api` parameter naming the PHP
 //! function measured (PHP reaches AES-256-GCM through both
 //! `openssl_encrypt` and `sodium_crypto_aead_aes256gcm_*`).
