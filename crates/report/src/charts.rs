@@ -119,8 +119,11 @@ fn category(m: &Measurement, group: &[&Measurement]) -> String {
 /// Grouped bars of throughput: one category per primitive (fastest first),
 /// one bar per backend, measured cases only.
 fn ranking_chart(title: &str, members: &[&Measurement]) -> Option<Chart> {
+    // Libraries only: a runtime's rows stay in the tables and have their
+    // own chart (runtime / native time, see `overhead`).
     let measured: Vec<(&Measurement, f64)> = members
         .iter()
+        .filter(|m| !cryptobench_core::advice::is_runtime(m))
         .filter_map(|m| throughput_value(m).map(|v| (*m, v)))
         .collect();
     if measured.is_empty() {

@@ -483,8 +483,15 @@ pub fn overhead_section(ms: &[Measurement]) -> String {
     if let Some(c) = overhead_chart(&overhead_rows(ms)) {
         out.push_str(&crate::html::chart_html(&c));
     }
-    for t in &tables {
-        out.push_str(&crate::html::table_html(t));
+    // The fit reads in a few lines; every ratio is one click away.
+    let mut tables = tables.iter();
+    if let Some(ratios) = tables.next() {
+        let rest: String = tables.map(crate::html::table_html).collect();
+        out.push_str(&rest);
+        out.push_str(&crate::html::collapsed(
+            &format!("every ratio ({} rows)", ratios.rows.len()),
+            &crate::html::table_html(ratios),
+        ));
     }
     out.push_str("</div>\n</section>\n");
     out
