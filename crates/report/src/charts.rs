@@ -282,9 +282,15 @@ pub fn peer_ratios(ms: &[Measurement]) -> Vec<PeerRatio<'_>> {
     out
 }
 
-/// Bars of every peer ratio; one series per meaning.
+/// Bars of every peer tool's ratio; one series per meaning. Runtime rows
+/// are drawn by the runtime overhead chart instead (one bar per runtime
+/// row here made the page several screens taller); their ratios stay in
+/// the table.
 pub fn peer_ratio_chart(ratios: &[PeerRatio<'_>]) -> Option<Chart> {
-    let with: Vec<&PeerRatio> = ratios.iter().filter(|r| r.ratio.is_some()).collect();
+    let with: Vec<&PeerRatio> = ratios
+        .iter()
+        .filter(|r| r.ratio.is_some() && !cryptobench_core::advice::is_runtime(r.peer))
+        .collect();
     if with.is_empty() {
         return None;
     }
@@ -398,7 +404,7 @@ mod tests {
         assert!((r[1].ratio.unwrap() - 25.0 / 400.0).abs() < 1e-9);
         assert!(r[2].ratio.is_none() && r[2].missing.is_some());
         let c = peer_ratio_chart(&r).unwrap();
-        assert_eq!(c.categories.len(), 2);
-        assert_eq!(c.series.len(), 2);
+        assert_eq!(c.categories.len(), 1, "runtime rows have their own chart");
+        assert_eq!(c.series.len(), 1);
     }
 }
