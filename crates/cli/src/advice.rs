@@ -17,7 +17,17 @@ use std::time::Duration;
 /// `cryptobench recommend [RUN] [--target LIST]`.
 pub fn recommend_command(g: &Global, a: &RecommendArgs) -> Result<u8> {
     let targets = argon2_targets(a.target.as_deref())?;
-    let run = crate::across::RunSource::new(g).load(a.run.as_deref().unwrap_or("latest"))?;
+    let mut run = crate::across::RunSource::new(g).load(a.run.as_deref().unwrap_or("latest"))?;
+    if let Some(wanted) = &a.runtime {
+        let runtimes = registry::runtimes();
+        let names: Vec<&str> = runtimes.iter().map(|r| r.name()).collect();
+        let name = cryptobench_core::names::resolve("runtime", wanted, &names)?;
+        run = cryptobench_report::overhead::runtime_view(&run, name);
+        if run.measurements.is_empty() {
+            println!("run {} measured nothing in the {name} runtime", run.id);
+            return Ok(0);
+        }
+    }
     let recs = recommend::recommend(&run, &targets);
     if g.quiet {
         return Ok(0);

@@ -314,6 +314,13 @@ pub fn plan_all(
 ) -> Result<(Vec<PlannedCase>, PlannedRuntimes)> {
     let mut cases: Vec<PlannedCase> = Vec::new();
     let runtimes = crate::registry::runtimes();
+    // Each runtime's interpreter answers its handshake once: all at once,
+    // so planning waits for the slowest (a JVM, a first Go build), not the sum.
+    std::thread::scope(|s| {
+        for rt in runtimes.iter().filter(|rt| cfg.wants_backend(rt.name())) {
+            s.spawn(|| rt.backend_info());
+        }
+    });
     let mut planned = vec![false; runtimes.len()];
     for s in suites {
         let native = s

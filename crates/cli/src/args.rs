@@ -168,6 +168,10 @@ pub struct RecommendArgs {
     /// Argon2id latency targets, comma-separated (default 250ms,500ms,1s).
     #[arg(long, value_name = "LIST")]
     pub target: Option<String>,
+    /// Choose among one language runtime's rows only (e.g. python, node, go,
+    /// java, php): the best verified choice that runtime offers.
+    #[arg(long, value_name = "NAME")]
+    pub runtime: Option<String>,
 }
 
 /// `cryptobench run`.

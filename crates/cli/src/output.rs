@@ -88,6 +88,9 @@ pub fn print_run_with(
         for t in tables::suite_tables(&run.measurements) {
             writeln!(out, "{}", text::render(&t, color))?;
         }
+        for t in cryptobench_report::overhead::overhead_tables(&run.measurements) {
+            writeln!(out, "{}", text::render(&t, color))?;
+        }
         for s in suites {
             let mine: Vec<_> = run
                 .measurements

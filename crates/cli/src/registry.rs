@@ -20,7 +20,13 @@ pub fn suites() -> Vec<Box<dyn Suite>> {
 /// Every runtime whose twins stand beside the native cells, in the order
 /// their rows follow each suite's.
 pub fn runtimes() -> Vec<Box<dyn Runtime>> {
-    vec![cryptobench_php::runtime()]
+    vec![
+        cryptobench_php::runtime(),
+        cryptobench_runtime::python::runtime(),
+        cryptobench_runtime::node::runtime(),
+        cryptobench_runtime::go::runtime(),
+        cryptobench_runtime::java::runtime(),
+    ]
 }
 
 /// Every seed experiment.

@@ -55,6 +55,8 @@ fn runs_carry_groups_and_a_canary_and_compare_reports_the_machine() {
                 "--sizes",
                 "64",
                 "--no-peer",
+                "--backend",
+                "openssl,rustcrypto",
             ])
             .assert()
             .success();

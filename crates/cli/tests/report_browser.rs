@@ -468,7 +468,12 @@ fn line_charts_peers_and_failures_render_in_headless_chromium() {
         ms.push(case("rustcrypto", m_kib, 1, base * 1.2));
     }
     ms.push(case("peer:argon2-cli", 65536, 1, 1.3 * 256.0 * 1.1));
-    ms.push(case("php", 65536, 1, 1.3 * 256.0 * 1.05));
+    let mut runtime_row = case("python", 65536, 1, 1.3 * 256.0 * 1.05);
+    runtime_row.params.insert(
+        cryptobench_core::advice::RUNTIME_PARAM.into(),
+        "python".into(),
+    );
+    ms.push(runtime_row);
     ms.push(
         CaseSpec::new("argon2", "Argon2d", "rustcrypto", "v", "hash")
             .param("m", 1024)

@@ -1,9 +1,14 @@
 //! The runtimes' runner scripts travel inside the binary: a copy of it in an
-//! empty directory, with a fresh home and cache, still measures the first
-//! runtime's rows (its script is written to the private cache on first use).
+//! empty directory, with a fresh home and cache, still measures the rows of
+//! the interpreted runtimes (each script is written to the private cache on
+//! first use). Go's and Java's runners, compiled on first use, are tested
+//! in crates/runtime/tests/runners.rs.
 
 use cryptobench_php::{runner::PROGRAM, NAME};
 use std::process::Command;
+
+/// The runtimes whose runner is a script run by an interpreter.
+const INTERPRETED: [&str; 3] = [NAME, "python", "node"];
 
 fn interpreter_installed() {
     if let Err(why) = PROGRAM.find() {
@@ -26,6 +31,7 @@ fn a_copied_binary_runs_runtime_rows_from_its_embedded_runner() {
         .env_remove("CRYPTOBENCH_PHP_RUNNER")
         .args(["--quick", "--no-db", "--format", "json", "aead"])
         .args(["--algorithms", "aes-256-gcm", "--sizes", "1KB"])
+        .args(["--backend", &format!("openssl,{}", INTERPRETED.join(","))])
         .output()
         .expect("run the copied binary");
     assert!(
@@ -35,19 +41,25 @@ fn a_copied_binary_runs_runtime_rows_from_its_embedded_runner() {
         String::from_utf8_lossy(&out.stderr)
     );
     let run: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json run");
-    let twins: Vec<&serde_json::Value> = run["measurements"]
-        .as_array()
-        .expect("measurements")
-        .iter()
-        .filter(|m| m["backend"] == NAME)
-        .collect();
-    assert!(!twins.is_empty(), "no {NAME} row planned: {run}");
-    for m in &twins {
-        assert_eq!(m["status"], "measured", "{m}");
+    for runtime in INTERPRETED {
+        let twins: Vec<&serde_json::Value> = run["measurements"]
+            .as_array()
+            .expect("measurements")
+            .iter()
+            .filter(|m| m["backend"] == runtime)
+            .collect();
+        assert!(!twins.is_empty(), "no {runtime} row planned: {run}");
+        for m in &twins {
+            assert_eq!(m["status"], "measured", "{m}");
+        }
     }
     let runners = cache.path().join("cryptobench/runners");
     let script_dirs: Vec<_> = std::fs::read_dir(&runners)
         .expect("the runner cache exists")
         .collect();
-    assert_eq!(script_dirs.len(), 1, "one script version in {runners:?}");
+    assert_eq!(
+        script_dirs.len(),
+        INTERPRETED.len(),
+        "one script version per runtime in {runners:?}"
+    );
 }

@@ -13,6 +13,21 @@ use crate::model::{is_caution_label, CaseStatus, CheckOutcome, Measurement};
 use crate::units::{format_ns, format_per_s, format_rate, format_size};
 use crate::verdict::{speedup, time_ratio};
 
+/// The parameter every runtime's case carries: the runtime's name. A
+/// measurement with it was timed inside a language runtime (its runner's
+/// clock), beside the native cell it wraps.
+pub const RUNTIME_PARAM: &str = "runtime";
+
+/// Whether a case's parameters mark it as a runtime's.
+pub fn is_runtime_case(params: &std::collections::BTreeMap<String, String>) -> bool {
+    params.contains_key(RUNTIME_PARAM)
+}
+
+/// Whether a measurement was timed inside a language runtime.
+pub fn is_runtime(m: &Measurement) -> bool {
+    is_runtime_case(&m.params)
+}
+
 /// Two candidates closer than this (relative time, on their intervals)
 /// are tied: the rule decides, not the noise.
 pub const TIE_MARGIN: f64 = 0.05;
@@ -52,14 +67,19 @@ fn backend_rank(backend: &str) -> usize {
         .unwrap_or(BACKEND_ORDER.len())
 }
 
-/// Measured, every check passed, a library we call (not a peer or PHP).
+/// Measured, every check passed, a library we call (not a peer or a
+/// language runtime).
 pub fn verified(m: &Measurement) -> bool {
+    verified_anywhere(m) && !is_runtime(m)
+}
+
+/// Measured, every check passed, not a peer: a library we call or a
+/// runtime's row (`recommend --runtime` chooses among these).
+pub fn verified_anywhere(m: &Measurement) -> bool {
     m.status == CaseStatus::Measured
         && m.stats.as_ref().is_some_and(|s| s.median > 0.0)
         && m.checks.iter().all(|c| c.outcome != CheckOutcome::Fail)
         && !m.backend.starts_with("peer:")
-        && m.backend != "php"
-        && !m.backend.starts_with("php:")
 }
 
 /// Verified and without any security warning.

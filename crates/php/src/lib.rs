@@ -14,7 +14,7 @@
 //! known-answer vectors, round trips, tamper tests) and times a batch of
 //! `iters` operations with `hrtime(true)`; calibration, statistics and
 //! storage stay in Rust, exactly as for native cases. The pipe between the
-//! two never enters a measurement. Interop checks ([`interop`]) open PHP's
+//! two never enters a measurement. Interop checks (the runtime layer's `interop`) open PHP's
 //! ciphertexts, PHC strings and keys with the native libraries and send
 //! native ones for PHP to open.
 //!
@@ -24,13 +24,9 @@
 //! "unavailable: php not found" and everything else runs.
 #![deny(missing_docs)]
 
-pub mod case;
-pub mod interop;
 pub mod meta;
 pub mod plan;
 pub mod runner;
-pub mod twin;
-pub mod vectors;
 
 use cryptobench_core::{BackendInfo, CaseSpec, PlannedCase, RunConfig};
 use cryptobench_runtime::{Handshake, Runtime};
@@ -61,7 +57,7 @@ impl Runtime for PhpRuntime {
     }
 
     fn headline_cells(&self, suite: &str, native: &[CaseSpec]) -> Vec<CaseSpec> {
-        twin::headline_cells(suite, native)
+        cryptobench_runtime::twin::headline_cells(suite, native)
     }
 
     fn plan(&self, suite: &str, cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCase> {

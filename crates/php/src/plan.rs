@@ -1,5 +1,5 @@
 //! Which php cases a suite gets: one beside each native cell the suite
-//! planned (see [`crate::twin`]), with the same suite, primitive,
+//! planned (see `cryptobench_runtime::twin`), with the same suite, primitive,
 //! operation, parameters and size, plus an `api` parameter naming the PHP
 //! function measured (PHP reaches AES-256-GCM through both
 //! `openssl_encrypt` and `sodium_crypto_aead_aes256gcm_*`).
@@ -20,14 +20,14 @@ mod aead;
 mod argon2;
 mod ecc;
 
-use crate::case::{self, PhpCase, SharedRunner};
-use crate::interop::{CipherInterop, Interop, McryptInterop};
 use crate::meta::{cipher_meta, CipherMeta};
 use crate::runner;
-use crate::twin::{by_primitive, native_cells};
-use crate::vectors::cipher_kats;
 use crate::{hello, Hello, NAME};
 use cryptobench_core::{Case, CaseSpec, CheckResult, PlannedCase, RunConfig};
+use cryptobench_runtime::case::{self, RunnerCase, SharedRunner};
+use cryptobench_runtime::interop::{CipherInterop, Interop, McryptInterop};
+use cryptobench_runtime::twin::{by_primitive, native_cells};
+use cryptobench_runtime::vectors::cipher_kats;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -95,7 +95,12 @@ fn cell(spec: CaseSpec, setup: &Setup, build: impl FnOnce(&Ctx) -> Build) -> Pla
         Ok((case, fixed, interop)) => {
             let extra = extra_checks(&case);
             PlannedCase::ready(spec, move || {
-                let c = PhpCase::prepare(&ctx.shared, case.clone(), fixed, interop.clone())?;
+                let c = RunnerCase::prepare(
+                    &ctx.shared,
+                    json!({ "case": case.clone() }),
+                    fixed,
+                    interop.clone(),
+                )?;
                 Ok(Box::new(WithChecks(c, extra.clone())) as Box<dyn Case>)
             })
         }
@@ -117,7 +122,7 @@ fn extra_checks(case: &Value) -> Vec<CheckResult> {
 }
 
 /// A php case with checks added on the Rust side.
-struct WithChecks(PhpCase, Vec<CheckResult>);
+struct WithChecks(RunnerCase, Vec<CheckResult>);
 
 impl Case for WithChecks {
     fn checks(&mut self) -> Vec<CheckResult> {

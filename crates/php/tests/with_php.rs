@@ -5,11 +5,11 @@
 //! say how to install it (scripts/install-deps installs php-cli).
 
 use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup, Suite};
-use cryptobench_php::case::{shared, PhpCase};
-use cryptobench_php::interop::{
+use cryptobench_php::runner::{Runner, RunnerCommand, RunnerError};
+use cryptobench_runtime::case::{shared, RunnerCase};
+use cryptobench_runtime::interop::{
     Argon2Interop, CipherInterop, EcInterop, Interop, OpensslAeadInterop, SodiumAeadInterop,
 };
-use cryptobench_php::runner::{Runner, RunnerCommand, RunnerError};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -39,11 +39,11 @@ fn protocol_round_trip_with_the_real_runner() {
     assert!(hello.ciphers.iter().any(|c| c == "aes-256-gcm"));
     assert!(hello.curves.iter().any(|c| c == "prime256v1"));
     let case = json!({"kind": "cipher", "method": "aes-128-ctr", "size": 64, "op": "encrypt",
-        "padding": "none", "kats": cryptobench_php::vectors::cipher_kats("AES-128-CTR")});
+        "padding": "none", "kats": cryptobench_runtime::vectors::cipher_kats("AES-128-CTR")});
     let prepared = r
         .request(&json!({"op": "prepare", "id": 7, "case": case}))
         .expect("prepare");
-    let checks = cryptobench_php::case::parse_checks(&prepared);
+    let checks = cryptobench_runtime::case::parse_checks("php", &prepared);
     assert_eq!(outcome(&checks, "php roundtrip:64 B"), CheckOutcome::Pass);
     assert_eq!(
         outcome(&checks, "php kat:NIST SP 800-38A F.5.1 CTR-AES128.Encrypt"),
@@ -69,12 +69,12 @@ fn protocol_round_trip_with_the_real_runner() {
 #[test]
 fn a_wrong_vector_fails_the_case() {
     let cmd = php();
-    let mut kats = cryptobench_php::vectors::cipher_kats("AES-256-CBC");
+    let mut kats = cryptobench_runtime::vectors::cipher_kats("AES-256-CBC");
     let ct = kats[0]["ct"].as_str().expect("ct").to_string();
     kats[0]["ct"] = Value::String(format!("00{}", &ct[2..]));
     let case = json!({"kind": "cipher", "method": "aes-256-cbc", "size": 32, "op": "encrypt",
         "padding": "none", "kats": kats});
-    let c = PhpCase::prepare(&shared(cmd), case, None, None).expect("prepare");
+    let c = RunnerCase::prepare(&shared(cmd), json!({"case": case}), None, None).expect("prepare");
     let mut c = c;
     let checks = cryptobench_core::Case::checks(&mut c);
     assert_eq!(
@@ -89,14 +89,14 @@ fn what_php_lacks_is_unavailable_and_a_parameter_rule_is_skipped() {
     let runner = shared(cmd);
     let lacks = json!({"kind": "cipher", "method": "no-such-cipher", "size": 16, "op": "encrypt",
         "padding": "none", "kats": []});
-    match PhpCase::prepare(&runner, lacks, None, None) {
+    match RunnerCase::prepare(&runner, json!({"case": lacks}), None, None) {
         Err(CaseError::Unavailable(why)) => assert!(why.contains("no-such-cipher"), "{why}"),
         other => panic!("expected unavailable, got {other:?}"),
     }
     // libsodium's Argon2i needs 3 passes: a rule of the function, not a gap.
     let rule = json!({"kind": "pwhash", "api": "sodium", "variant": "argon2i",
         "m_kib": 8192, "t": 1, "threads": 1});
-    match PhpCase::prepare(&runner, rule, Some(1), None) {
+    match RunnerCase::prepare(&runner, json!({"case": rule}), Some(1), None) {
         Err(CaseError::Skipped(why)) => assert!(why.contains("3 passes"), "{why}"),
         other => panic!("expected skipped, got {other:?}"),
     }
@@ -137,12 +137,12 @@ impl<I: Interop> Interop for Corrupt<I> {
         }
         Ok(v)
     }
-    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+    fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
         let mut a = a.clone();
         if !self.native {
             flip(&mut a, self.field);
         }
-        self.inner.check_php_artifacts(&a)
+        self.inner.check_runtime_artifacts(runtime, &a)
     }
 }
 
@@ -160,8 +160,13 @@ fn interop_both_ways<I, F>(
     let cmd = php();
     let runner = shared(cmd);
     let run = |i: Arc<dyn Interop>, key: &str| {
-        let mut c = PhpCase::prepare(&runner, case.clone(), None, Some((key.to_string(), i)))
-            .expect("prepare");
+        let mut c = RunnerCase::prepare(
+            &runner,
+            json!({"case": case.clone()}),
+            None,
+            Some((key.to_string(), i)),
+        )
+        .expect("prepare");
         cryptobench_core::Case::checks(&mut c)
     };
     let good = run(Arc::new(make()), "good");

@@ -1,7 +1,8 @@
 //! Charts built from the measurements alone, so that every suite gets a
 //! figure even before (or besides) drawing its own through `Suite::charts`:
 //! a throughput ranking per operation and size, and the ratio of each peer
-//! (`openssl speed`, the argon2 CLI, PHP) to the matching native case.
+//! (`openssl speed`, the argon2 CLI, a language runtime) to the matching
+//! native case.
 
 use crate::tables;
 use cryptobench_core::units::format_size;
@@ -12,9 +13,10 @@ pub const MAX_CATEGORIES: usize = 40;
 
 pub use cryptobench_core::model::is_caution_label;
 
-/// Whether a backend is an outside reference rather than a library we call.
-pub fn is_peer(backend: &str) -> bool {
-    backend.starts_with("peer:") || backend == "php" || backend.starts_with("php:")
+/// Whether a measurement is an outside reference rather than a library we
+/// call: a peer tool or a language runtime.
+pub fn is_peer(m: &Measurement) -> bool {
+    m.backend.starts_with("peer:") || cryptobench_core::advice::is_runtime(m)
 }
 
 /// Throughput of a measured case: bytes/s for sized operations, else ops/s.
@@ -117,8 +119,11 @@ fn category(m: &Measurement, group: &[&Measurement]) -> String {
 /// Grouped bars of throughput: one category per primitive (fastest first),
 /// one bar per backend, measured cases only.
 fn ranking_chart(title: &str, members: &[&Measurement]) -> Option<Chart> {
+    // Libraries only: a runtime's rows stay in the tables and have their
+    // own chart (runtime / native time, see `overhead`).
     let measured: Vec<(&Measurement, f64)> = members
         .iter()
+        .filter(|m| !cryptobench_core::advice::is_runtime(m))
         .filter_map(|m| throughput_value(m).map(|v| (*m, v)))
         .collect();
     if measured.is_empty() {
@@ -206,7 +211,7 @@ pub struct PeerRatio<'a> {
     pub peer: &'a Measurement,
     /// The matching native case, when one was measured.
     pub native: Option<&'a Measurement>,
-    /// What the ratio means: `ours / peer` or `PHP / native`.
+    /// What the ratio means: `ours / peer` or `runtime / native`.
     pub meaning: &'static str,
     /// Speed ratio as [`PeerRatio::meaning`] says (> 1: the first is faster).
     pub ratio: Option<f64>,
@@ -220,13 +225,17 @@ pub struct PeerRatio<'a> {
 /// fastest library.
 pub fn peer_ratios(ms: &[Measurement]) -> Vec<PeerRatio<'_>> {
     let mut out = Vec::new();
-    for p in ms.iter().filter(|m| is_peer(&m.backend)) {
-        let php = p.backend.starts_with("php");
-        let meaning = if php { "PHP / native" } else { "ours / peer" };
+    for p in ms.iter().filter(|m| is_peer(m)) {
+        let runtime = cryptobench_core::advice::is_runtime(p);
+        let meaning = if runtime {
+            "runtime / native"
+        } else {
+            "ours / peer"
+        };
         let natives: Vec<&Measurement> = ms
             .iter()
             .filter(|n| {
-                !is_peer(&n.backend)
+                !is_peer(n)
                     && n.suite == p.suite
                     && n.primitive == p.primitive
                     && n.operation == p.operation
@@ -236,12 +245,17 @@ pub fn peer_ratios(ms: &[Measurement]) -> Vec<PeerRatio<'_>> {
             })
             .filter(|n| p.backend != "peer:openssl-speed" || n.backend == "openssl")
             .collect();
-        let pk = tables::params(p);
-        let exact: Vec<&Measurement> = natives
-            .iter()
-            .copied()
-            .filter(|n| tables::params(n) == pk)
-            .collect();
+        // A runtime row carries its name and no native API: compare the
+        // parameters that describe the work.
+        let key = |m: &Measurement| {
+            if runtime {
+                format!("{:?}", crate::overhead::work(m))
+            } else {
+                tables::params(m)
+            }
+        };
+        let pk = key(p);
+        let exact: Vec<&Measurement> = natives.iter().copied().filter(|n| key(n) == pk).collect();
         let pool = if exact.is_empty() && pk.is_empty() {
             natives
         } else {
@@ -253,7 +267,7 @@ pub fn peer_ratios(ms: &[Measurement]) -> Vec<PeerRatio<'_>> {
                 .total_cmp(&throughput_value(b).unwrap_or(0.0))
         });
         let (ratio, missing) = match (throughput_value(p), native.and_then(throughput_value)) {
-            (Some(pv), Some(nv)) => (Some(if php { pv / nv } else { nv / pv }), None),
+            (Some(pv), Some(nv)) => (Some(if runtime { pv / nv } else { nv / pv }), None),
             (None, _) => (None, Some(tables::status(p))),
             (_, None) => (None, Some("no matching native case was measured".into())),
         };
@@ -268,9 +282,15 @@ pub fn peer_ratios(ms: &[Measurement]) -> Vec<PeerRatio<'_>> {
     out
 }
 
-/// Bars of every peer ratio; one series per meaning.
+/// Bars of every peer tool's ratio; one series per meaning. Runtime rows
+/// are drawn by the runtime overhead chart instead (one bar per runtime
+/// row here made the page several screens taller); their ratios stay in
+/// the table.
 pub fn peer_ratio_chart(ratios: &[PeerRatio<'_>]) -> Option<Chart> {
-    let with: Vec<&PeerRatio> = ratios.iter().filter(|r| r.ratio.is_some()).collect();
+    let with: Vec<&PeerRatio> = ratios
+        .iter()
+        .filter(|r| r.ratio.is_some() && !cryptobench_core::advice::is_runtime(r.peer))
+        .collect();
     if with.is_empty() {
         return None;
     }
@@ -339,6 +359,14 @@ mod tests {
         m
     }
 
+    /// `m` as a runtime's row.
+    fn runtime(mut m: Measurement) -> Measurement {
+        let name = m.backend.clone();
+        m.params
+            .insert(cryptobench_core::advice::RUNTIME_PARAM.into(), name);
+        m
+    }
+
     #[test]
     fn rankings_sort_fastest_first_and_mark_secure_categories() {
         let mut des = m("DES-EDE3-CBC", "openssl", 1024, 10.0);
@@ -360,12 +388,12 @@ mod tests {
     }
 
     #[test]
-    fn peer_ratios_match_openssl_and_php_directions() {
+    fn peer_ratios_match_openssl_and_runtime_directions() {
         let ms = vec![
             m("AES-128-GCM", "openssl", 16384, 100.0),
             m("AES-128-GCM", "rustcrypto", 16384, 400.0),
             m("AES-128-GCM", "peer:openssl-speed", 16384, 50.0),
-            m("AES-128-GCM", "php", 16384, 25.0),
+            runtime(m("AES-128-GCM", "python", 16384, 25.0)),
             m("AES-256-GCM", "peer:openssl-speed", 16384, 50.0),
         ];
         let r = peer_ratios(&ms);
@@ -376,7 +404,7 @@ mod tests {
         assert!((r[1].ratio.unwrap() - 25.0 / 400.0).abs() < 1e-9);
         assert!(r[2].ratio.is_none() && r[2].missing.is_some());
         let c = peer_ratio_chart(&r).unwrap();
-        assert_eq!(c.categories.len(), 2);
-        assert_eq!(c.series.len(), 2);
+        assert_eq!(c.categories.len(), 1, "runtime rows have their own chart");
+        assert_eq!(c.series.len(), 1);
     }
 }

@@ -180,6 +180,7 @@ pub fn render_html_with(run: &Run, suites: &[Box<dyn Suite>], extras: &Extras<'_
         let own = suites.iter().find(|x| x.name() == s.as_str());
         page.push_str(&suite_section(s, own.map(|b| b.as_ref()), run));
     }
+    page.push_str(&crate::overhead::overhead_section(&run.measurements));
     page.push_str(&html_extra::peer_section(&ratios));
     page.push_str(&html_extra::papers_section(&extras.papers));
     page.push_str(&html_extra::fleet_section(&extras.fleet));

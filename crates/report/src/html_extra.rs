@@ -198,9 +198,10 @@ pub fn peer_section(ratios: &[PeerRatio<'_>]) -> String {
     }
     let mut out = String::from(
         "<section id=\"peer-ratios\">\n<h2>Peer ratios</h2>\n<p class=\"sub\">Each outside reference \
-         (<code>openssl speed</code>, the argon2 command-line tool, PHP) beside the matching native \
-         case: same suite, primitive, operation and size. “ours / peer” above 1 means the library \
-         called here is faster than the peer; “PHP / native” below 1 is the price of PHP.</p>\n<div class=\"card\">",
+         (<code>openssl speed</code>, the argon2 command-line tool, a language runtime) beside the matching \
+         native case: same suite, primitive, operation and size. “ours / peer” above 1 means the library \
+         called here is faster than the peer; “runtime / native” below 1 is the price of the runtime \
+         (runtimes are drawn in the runtime overhead section; every pair is in the table).</p>\n<div class=\"card\">",
     );
     let owned: Vec<PeerRatio> = matched.iter().map(|r| (*r).clone()).collect();
     if let Some(c) = charts::peer_ratio_chart(&owned) {

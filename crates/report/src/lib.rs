@@ -15,6 +15,7 @@ pub mod compare;
 pub mod html;
 mod html_extra;
 pub mod machines;
+pub mod overhead;
 pub mod recommend;
 pub mod svg;
 pub mod tables;

@@ -30,12 +30,13 @@ pub struct Recommendation {
 /// Latency targets for Argon2id when the user names none.
 pub const DEFAULT_ARGON2_TARGETS_NS: [f64; 3] = [250e6, 500e6, 1e9];
 
-/// Measured, every check passed, and a library we call (not a peer or PHP).
+/// Measured, every check passed, and a library we call (not a peer or a
+/// language runtime).
 fn verified(m: &Measurement) -> bool {
     m.status == CaseStatus::Measured
         && m.stats.is_some()
         && m.checks.iter().all(|c| c.outcome != CheckOutcome::Fail)
-        && !is_peer(&m.backend)
+        && !is_peer(m)
 }
 
 /// `suite/primitive/backend/op/size params: median [CI]`, for evidence.

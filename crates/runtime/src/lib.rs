@@ -1,13 +1,23 @@
 //! The runtime layer: cryptography measured from inside other languages.
 //!
-//! Users of PHP (and next Python, Node.js, Go, Java) want the figures their
-//! own language gets, and what it costs over the C library beneath. Each
-//! such language is a [`Runtime`]: an interpreter or toolchain found on the
-//! machine ([`discover`]), a runner script in that language carried inside
-//! the binary ([`script`]), and one runner process per suite speaking the
-//! same JSON-lines protocol ([`process`]): `hello`, `prepare`, `time`,
+//! Users of PHP, Python, Node.js, Go and Java want the figures their own
+//! language gets, and what it costs over the C library beneath. Each such
+//! language is a [`Runtime`]: an interpreter or toolchain found on the
+//! machine ([`discover`]), a runner in that language carried inside the
+//! binary ([`script`]), and one runner process per suite speaking the same
+//! JSON-lines protocol ([`process`]): `hello`, `offers`, `prepare`, `time`,
 //! `release`. The runner builds inputs, runs the checks and times a batch
-//! with its own clock; calibration, statistics and storage stay in Rust.
+//! with its own monotonic clock; calibration, statistics and storage stay
+//! in Rust.
+//!
+//! The protocol is cell-driven ([`cell`]): `prepare` carries the native
+//! cell itself (suite, primitive, operation, parameters, size) and the
+//! suite's known-answer vectors ([`vectors`]); the runner maps the cell to
+//! its own API or answers `unavailable: reason` / `skipped: reason`. The
+//! runner-backed case ([`case`]), the choice of native cells ([`twin`])
+//! and the native half of the interop checks ([`interop`], [`keys`]) are
+//! shared by every runtime, so a new one is its runner, one module
+//! ([`python`] is the model) and one registry line.
 //!
 //! A runtime's cases are twins: each stands beside a native cell with the
 //! same suite, primitive, operation, parameters and size. The twin policy is
@@ -18,10 +28,21 @@
 //! a runtime's own crate is the only place that names it.
 #![deny(missing_docs)]
 
+pub mod case;
+pub mod cell;
 pub mod discover;
+pub mod go;
+pub mod interop;
+pub mod java;
+pub mod keys;
+pub mod node;
 pub mod process;
+pub mod python;
 pub mod script;
+pub mod twin;
+pub mod vectors;
 
+pub use cryptobench_core::advice::RUNTIME_PARAM;
 use cryptobench_core::{BackendInfo, CaseSpec, PlannedCase, RunConfig};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -63,7 +84,9 @@ pub fn twins_every_cell(runtime: &str, cfg: &RunConfig, forced: bool) -> bool {
 }
 
 /// The twins `runtime` plans beside `native` (the cells the suite will
-/// measure), after the twin policy.
+/// measure), after the twin policy. Each carries the runtime's name as
+/// its [`RUNTIME_PARAM`], so reports and advice tell runtime rows from
+/// the libraries beneath without knowing any runtime.
 pub fn plan_twins(
     runtime: &dyn Runtime,
     suite: &str,
@@ -71,11 +94,17 @@ pub fn plan_twins(
     native: &[CaseSpec],
     forced: bool,
 ) -> Vec<PlannedCase> {
-    if twins_every_cell(runtime.name(), cfg, forced) {
+    let mut twins = if twins_every_cell(runtime.name(), cfg, forced) {
         runtime.plan(suite, cfg, native)
     } else {
         runtime.plan(suite, cfg, &runtime.headline_cells(suite, native))
+    };
+    for t in &mut twins {
+        t.spec
+            .params
+            .insert(RUNTIME_PARAM.to_string(), runtime.name().to_string());
     }
+    twins
 }
 
 /// What every runner's `hello` answers, whatever its language.

@@ -62,23 +62,15 @@ impl EmbeddedScript {
     /// The script's path under cache root `root`, written there first when
     /// missing or different.
     pub fn install_in(&self, root: &Path) -> Result<PathBuf, String> {
-        let ours = root.join("cryptobench");
-        let dir = ours
-            .join("runners")
-            .join(format!("{:016x}", content_hash(self.content.as_bytes())));
+        let dir = private_dir(root, content_hash(self.content.as_bytes()))?;
+        self.write_into(&dir)
+    }
+
+    /// Writes the script into `dir` unless it is there with these bytes.
+    fn write_into(&self, dir: &Path) -> Result<PathBuf, String> {
         let fail = |what: &str, p: &Path, e: std::io::Error| {
             format!("cannot {what} {} for the runner script: {e}", p.display())
         };
-        DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&dir)
-            .map_err(|e| fail("create", &dir, e))?;
-        // Directories that already existed keep their mode; ours are private.
-        for d in [&ours, &ours.join("runners"), &dir] {
-            std::fs::set_permissions(d, Permissions::from_mode(0o700))
-                .map_err(|e| fail("make private", d, e))?;
-        }
         let path = dir.join(self.file_name);
         if std::fs::read(&path).is_ok_and(|b| b == self.content.as_bytes()) {
             return Ok(path);
@@ -105,6 +97,50 @@ impl EmbeddedScript {
         }
         Ok(path)
     }
+}
+
+/// `root/cryptobench/runners/<hash>/`, created private (0700).
+fn private_dir(root: &Path, hash: u64) -> Result<PathBuf, String> {
+    let ours = root.join("cryptobench");
+    let dir = ours.join("runners").join(format!("{hash:016x}"));
+    let fail = |what: &str, p: &Path, e: std::io::Error| {
+        format!("cannot {what} {} for the runner script: {e}", p.display())
+    };
+    DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir)
+        .map_err(|e| fail("create", &dir, e))?;
+    // Directories that already existed keep their mode; ours are private.
+    for d in [&ours, &ours.join("runners"), &dir] {
+        std::fs::set_permissions(d, Permissions::from_mode(0o700))
+            .map_err(|e| fail("make private", d, e))?;
+    }
+    Ok(dir)
+}
+
+/// Writes a runner made of several files (a Go module, say) into one
+/// private cache directory named after all their names and bytes; returns
+/// the directory.
+pub fn install_all(files: &[EmbeddedScript]) -> Result<PathBuf, String> {
+    let root = cache_root(std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME"))?;
+    install_all_in(&root, files)
+}
+
+/// [`install_all`] under cache root `root`.
+pub fn install_all_in(root: &Path, files: &[EmbeddedScript]) -> Result<PathBuf, String> {
+    let mut all = Vec::new();
+    for f in files {
+        all.extend_from_slice(f.file_name.as_bytes());
+        all.push(0);
+        all.extend_from_slice(f.content.as_bytes());
+        all.push(0);
+    }
+    let dir = private_dir(root, content_hash(&all))?;
+    for f in files {
+        f.write_into(&dir)?;
+    }
+    Ok(dir)
 }
 
 #[cfg(test)]
@@ -162,6 +198,28 @@ mod tests {
         let a = SCRIPT.install_in(root.path()).expect("a");
         let b = other.install_in(root.path()).expect("b");
         assert_ne!(a.parent(), b.parent());
+    }
+
+    #[test]
+    fn a_runner_of_several_files_shares_one_directory() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let other = EmbeddedScript {
+            file_name: "go.mod",
+            content: "module runner\n",
+        };
+        let dir = install_all_in(root.path(), &[SCRIPT, other]).expect("install");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("go.mod")).expect("read"),
+            "module runner\n"
+        );
+        assert!(dir.join(SCRIPT.file_name).is_file());
+        assert_eq!(mode(&dir), 0o700);
+        let changed = EmbeddedScript {
+            content: "module other\n",
+            ..other
+        };
+        let moved = install_all_in(root.path(), &[SCRIPT, changed]).expect("again");
+        assert_ne!(dir, moved);
     }
 
     #[test]

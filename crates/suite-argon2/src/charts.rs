@@ -39,6 +39,10 @@ fn num(m: &Measurement, key: &str) -> Option<u32> {
 fn points(ms: &[Measurement]) -> Vec<Point> {
     ms.iter()
         .filter(|m| m.suite == SUITE && m.operation == OP_HASH && m.status == CaseStatus::Measured)
+        // Libraries only: runtime rows have the runtime overhead chart, and
+        // here each would push the lines past the colours into one chart
+        // per backend.
+        .filter(|m| !cryptobench_core::advice::is_runtime(m))
         .filter_map(|m| {
             let median = m.stats.as_ref()?.median;
             let lanes = num(m, "p")?;

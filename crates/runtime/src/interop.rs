@@ -1,11 +1,13 @@
-//! Interop: what PHP makes opens natively, and what we make opens in PHP.
+//! Interop: what a runtime makes opens natively, and what we make opens in
+//! the runtime.
 //!
 //! Each [`Interop`] has two halves. [`Interop::native_artifacts`] makes a
-//! ciphertext (or PHC string, or EC key) with the native library and sends
-//! it in the prepare request; the runner opens it and reports
-//! `interop:native->php`. The runner answers with its own artifacts, which
-//! [`Interop::check_php_artifacts`] opens with the native library
-//! (`interop:php->native`). Native means the libraries the native suites
+//! ciphertext (or digest, PHC string, key, signature) with the native
+//! library and sends it in the prepare request; the runner opens it and
+//! reports `interop:native->RUNTIME`. The runner answers with its own
+//! artifacts, which [`Interop::check_runtime_artifacts`] opens with the
+//! native library (`interop:RUNTIME->native`). The artifacts' shape is the
+//! same for every runtime, so one native side serves them all. Native means the libraries the native suites
 //! measure: OpenSSL through the `openssl` crate, the vendored libsodium,
 //! RustCrypto's `argon2`.
 
@@ -19,17 +21,22 @@ use std::ffi::{c_int, c_uchar, c_ulonglong, CString};
 
 /// Bytes of the interop message (seed 003's 1 KB; a multiple of every block).
 pub const INTEROP_BYTES: usize = 1024;
-const NAME_BACK: &str = "interop:php->native";
+
+/// The name of the check that opens a runtime's artifacts natively.
+pub fn back_check(runtime: &str) -> String {
+    format!("interop:{runtime}->native")
+}
 
 /// Both directions of one primitive's interop.
 pub trait Interop: Send + Sync {
     /// What the native side made, as the runner's `interop` object.
     fn native_artifacts(&self) -> Result<Value, String>;
-    /// Opens what PHP made; the check is named `interop:php->native`.
-    fn check_php_artifacts(&self, artifacts: &Value) -> CheckResult;
+    /// Opens what the runtime made; the check is named
+    /// `interop:RUNTIME->native`.
+    fn check_runtime_artifacts(&self, runtime: &str, artifacts: &Value) -> CheckResult;
 }
 
-fn random(n: usize) -> Vec<u8> {
+pub(crate) fn random(n: usize) -> Vec<u8> {
     let mut v = vec![0u8; n];
     if n > 0 {
         // The CSPRNG only fails when the OS has no entropy source at all.
@@ -38,7 +45,7 @@ fn random(n: usize) -> Vec<u8> {
     v
 }
 
-fn field(a: &Value, k: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn field(a: &Value, k: &str) -> Result<Vec<u8>, String> {
     let s = a
         .get(k)
         .and_then(Value::as_str)
@@ -46,11 +53,18 @@ fn field(a: &Value, k: &str) -> Result<Vec<u8>, String> {
     hex::decode(s).map_err(|e| format!("artifact `{k}` is not hex: {e}"))
 }
 
-fn verdict(result: Result<bool, String>, ok: &str, bad: &str) -> CheckResult {
+pub(crate) fn verdict(
+    runtime: &str,
+    result: Result<bool, String>,
+    ok: &str,
+    bad: &str,
+) -> CheckResult {
+    let name = back_check(runtime);
+    let say = |s: &str| s.replace("RUNTIME", runtime);
     match result {
-        Ok(true) => CheckResult::pass(NAME_BACK, ok),
-        Ok(false) => CheckResult::fail(NAME_BACK, bad),
-        Err(e) => CheckResult::fail(NAME_BACK, e),
+        Ok(true) => CheckResult::pass(name, say(ok)),
+        Ok(false) => CheckResult::fail(name, say(bad)),
+        Err(e) => CheckResult::fail(name, say(&e)),
     }
 }
 
@@ -75,9 +89,9 @@ pub fn nid_of(name: &str) -> Option<Nid> {
     Some(Nid::from_raw(nid))
 }
 
-/// The cipher behind a PHP method name, fetched by name from the default
-/// and legacy providers as PHP's openssl does (`aes-128-wrap`,
-/// `des-ede3-ecb` are provider names without a classic NID).
+/// The cipher behind an OpenSSL method name, fetched by name from the
+/// default and legacy providers (`aes-128-wrap`, `des-ede3-ecb` are
+/// provider names without a classic NID).
 pub fn fetch(method: &str) -> Result<Cipher, String> {
     let _ = cryptobench_backends::openssl_lib::ensure_providers();
     Cipher::fetch(None, method, None).map_err(|_| format!("the native OpenSSL has no {method}"))
@@ -153,7 +167,7 @@ fn aead_open(
     ct: &[u8],
     tag: &[u8],
 ) -> Result<Vec<u8>, String> {
-    let refused = |_| "the native OpenSSL refused PHP's ciphertext and tag".to_string();
+    let refused = |_| "the native OpenSSL refused RUNTIME's ciphertext and tag".to_string();
     let cipher = fetch(method)?;
     let ccm = method.ends_with("-ccm");
     let mut ctx = CipherCtx::new().map_err(refused)?;
@@ -183,7 +197,7 @@ fn aead_open(
 /// `openssl_encrypt` of a plain cipher against the `openssl` crate.
 #[derive(Debug, Clone)]
 pub struct CipherInterop {
-    /// PHP's method name (also OpenSSL's short name).
+    /// The OpenSSL method name.
     pub method: String,
     /// PKCS#7 padding (else none: the message is whole blocks).
     pub pkcs7: bool,
@@ -201,7 +215,7 @@ impl Interop for CipherInterop {
         )
     }
 
-    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+    fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
         let r = (|| {
             let pt = crypt(
                 &self.method,
@@ -214,9 +228,10 @@ impl Interop for CipherInterop {
             Ok(pt == field(a, "pt")?)
         })();
         verdict(
+            runtime,
             r,
-            "the native OpenSSL decrypted PHP's ciphertext",
-            "the native OpenSSL decryption of PHP's ciphertext differs from PHP's message",
+            "the native OpenSSL decrypted RUNTIME's ciphertext",
+            "the native OpenSSL decryption of RUNTIME's ciphertext differs from RUNTIME's message",
         )
     }
 }
@@ -224,7 +239,7 @@ impl Interop for CipherInterop {
 /// `openssl_encrypt` with a tag (GCM, CCM, OCB, ChaCha20-Poly1305).
 #[derive(Debug, Clone)]
 pub struct OpensslAeadInterop {
-    /// PHP's method name.
+    /// The OpenSSL method name.
     pub method: String,
     /// Tag bytes.
     pub tag: usize,
@@ -246,7 +261,7 @@ impl Interop for OpensslAeadInterop {
         )
     }
 
-    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+    fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
         let r = (|| {
             let pt = aead_open(
                 &self.method,
@@ -259,9 +274,10 @@ impl Interop for OpensslAeadInterop {
             Ok(pt == field(a, "pt")?)
         })();
         verdict(
+            runtime,
             r,
-            "the native OpenSSL opened PHP's ciphertext and tag",
-            "the native OpenSSL opened PHP's ciphertext to a different message",
+            "the native OpenSSL opened RUNTIME's ciphertext and tag",
+            "the native OpenSSL opened RUNTIME's ciphertext to a different message",
         )
     }
 }
@@ -289,7 +305,7 @@ type OpenFn = unsafe extern "C" fn(
     *const c_uchar,
 ) -> c_int;
 
-/// libsodium's functions and sizes for one of PHP's sodium AEAD names.
+/// libsodium's functions and sizes for a libsodium AEAD name (PHP's spelling).
 fn sodium_aead(alg: &str) -> Option<(SealFn, OpenFn, usize, usize)> {
     use libsodium_sys as s;
     Some(match alg {
@@ -321,10 +337,10 @@ fn sodium_aead(alg: &str) -> Option<(SealFn, OpenFn, usize, usize)> {
     })
 }
 
-/// PHP's `sodium_crypto_aead_*` against the vendored libsodium.
+/// A libsodium AEAD (`sodium_crypto_aead_*` in PHP) against the vendored libsodium.
 #[derive(Debug, Clone)]
 pub struct SodiumAeadInterop {
-    /// PHP's algorithm name (`chacha20poly1305_ietf`).
+    /// The algorithm name, as libsodium's functions spell it (`chacha20poly1305_ietf`).
     pub alg: String,
 }
 
@@ -378,12 +394,12 @@ impl Interop for SodiumAeadInterop {
         )
     }
 
-    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+    fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
         let r = (|| {
             let (_, open, key_len, nonce_len) = self.fns()?;
             let (key, nonce, aad) = (field(a, "key")?, field(a, "nonce")?, field(a, "aad")?);
             if key.len() != key_len || nonce.len() != nonce_len {
-                return Err("PHP's key or nonce has the wrong length".to_string());
+                return Err("RUNTIME's key or nonce has the wrong length".to_string());
             }
             let mut sealed = field(a, "ct")?;
             sealed.extend(field(a, "tag")?);
@@ -405,15 +421,16 @@ impl Interop for SodiumAeadInterop {
                 )
             };
             if rc != 0 {
-                return Err("the native libsodium refused PHP's ciphertext".to_string());
+                return Err("the native libsodium refused RUNTIME's ciphertext".to_string());
             }
             pt.truncate(n as usize);
             Ok(pt == field(a, "pt")?)
         })();
         verdict(
+            runtime,
             r,
-            "the native libsodium opened PHP's ciphertext",
-            "the native libsodium opened PHP's ciphertext to a different message",
+            "the native libsodium opened RUNTIME's ciphertext",
+            "the native libsodium opened RUNTIME's ciphertext to a different message",
         )
     }
 }
@@ -434,27 +451,27 @@ impl Interop for McryptInterop {
         }
         .native_artifacts()
     }
-    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+    fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
         CipherInterop {
             method: self.openssl_method.clone(),
             pkcs7: false,
         }
-        .check_php_artifacts(a)
+        .check_runtime_artifacts(runtime, a)
     }
 }
 
 /// Interop parameters for Argon2: small, so the check costs milliseconds.
 pub const INTEROP_ARGON2: (u32, u32) = (1024, 3);
 
-/// Argon2 from PHP (`password_hash` PHC strings, `sodium_crypto_pwhash` raw
+/// Argon2 from a runtime (`password_hash` PHC strings, `sodium_crypto_pwhash` raw
 /// tags) against RustCrypto's `argon2`.
 #[derive(Debug, Clone)]
 pub struct Argon2Interop {
-    /// `password_hash` or `sodium`.
+    /// `password_hash` (PHC strings both ways), else raw tags.
     pub api: String,
     /// `argon2i` or `argon2id`.
     pub variant: String,
-    /// Password and salt sent to PHP, kept to recompute its raw tag.
+    /// Password and salt sent to the runtime, kept to recompute its raw tag.
     pub sent: std::sync::OnceLock<(Vec<u8>, Vec<u8>)>,
 }
 
@@ -471,10 +488,10 @@ impl Argon2Interop {
 
 impl Argon2Interop {
     fn hasher(&self, m_kib: u32, t: u32, lanes: u32) -> Result<Argon2<'static>, String> {
-        let alg = if self.variant == "argon2i" {
-            Algorithm::Argon2i
-        } else {
-            Algorithm::Argon2id
+        let alg = match self.variant.as_str() {
+            "argon2i" => Algorithm::Argon2i,
+            "argon2d" => Algorithm::Argon2d,
+            _ => Algorithm::Argon2id,
         };
         let params = Params::new(m_kib, t, lanes, Some(32)).map_err(|e| e.to_string())?;
         Ok(Argon2::new(alg, Version::V0x13, params))
@@ -505,13 +522,13 @@ impl Interop for Argon2Interop {
         Ok(v)
     }
 
-    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+    fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
         if self.api == "password_hash" {
             let r = (|| {
                 let phc = a
                     .get("phc")
                     .and_then(Value::as_str)
-                    .ok_or("no PHC string from PHP")?;
+                    .ok_or("no PHC string from RUNTIME")?;
                 let pw = field(a, "password")?;
                 // The PHC string carries variant and parameters itself.
                 let good = Argon2::default().verify_password(&pw, phc).is_ok();
@@ -521,9 +538,10 @@ impl Interop for Argon2Interop {
                 Ok(good && !bad)
             })();
             return verdict(
+                runtime,
                 r,
-                "RustCrypto argon2 verifies PHP's password_hash PHC string (and refuses a wrong password)",
-                "RustCrypto argon2 does not verify PHP's PHC string",
+                "RustCrypto argon2 verifies RUNTIME's password_hash PHC string (and refuses a wrong password)",
+                "RustCrypto argon2 does not verify RUNTIME's PHC string",
             );
         }
         let r = (|| {
@@ -538,6 +556,7 @@ impl Interop for Argon2Interop {
             Ok(raw == out)
         })();
         verdict(
+            runtime,
             r,
             "sodium_crypto_pwhash gives RustCrypto argon2's 32-byte tag (1 lane, same inputs)",
             "sodium_crypto_pwhash and RustCrypto argon2 disagree",
@@ -571,17 +590,17 @@ impl Interop for EcInterop {
         }
     }
 
-    fn check_php_artifacts(&self, a: &Value) -> CheckResult {
+    fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
         let Some(pem) = a.get("pem").and_then(Value::as_str) else {
             let why = a
                 .get("skip")
                 .and_then(Value::as_str)
-                .unwrap_or("PHP exported no key");
-            return CheckResult::skipped(NAME_BACK, why);
+                .unwrap_or("the runtime exported no key");
+            return CheckResult::skipped(back_check(runtime), why);
         };
         let r = (|| {
             let pkey = openssl::pkey::PKey::private_key_from_pem(pem.as_bytes())
-                .map_err(|e| format!("the native OpenSSL cannot parse PHP's key: {e}"))?;
+                .map_err(|e| format!("the native OpenSSL cannot parse RUNTIME's key: {e}"))?;
             if self.curve == "SM2" {
                 // OpenSSL 3.0 decodes SM2 keys as their own type, out of
                 // EC_KEY's reach; decoding checked the point is on the curve.
@@ -589,19 +608,20 @@ impl Interop for EcInterop {
             }
             let key = pkey
                 .ec_key()
-                .map_err(|e| format!("PHP's key is not an EC key: {e}"))?;
+                .map_err(|e| format!("RUNTIME's key is not an EC key: {e}"))?;
             let want = curve_nid(&self.curve);
             if key.group().curve_name() != want {
-                return Err(format!("PHP's key is not on {}", self.curve));
+                return Err(format!("RUNTIME's key is not on {}", self.curve));
             }
             // EC_KEY_check_key: the point is on the curve, not at infinity,
             // of the right order, and matches the private scalar.
             Ok(key.check_key().is_ok())
         })();
         verdict(
+            runtime,
             r,
-            "the native OpenSSL parsed PHP's key: public point on the curve and matching the private key",
-            "PHP's key fails EC_KEY_check_key",
+            "the native OpenSSL parsed RUNTIME's key: public point on the curve and matching the private key",
+            "RUNTIME's key fails EC_KEY_check_key",
         )
     }
 }

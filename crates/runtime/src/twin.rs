@@ -1,19 +1,22 @@
-//! Which native cells the php cells stand beside.
+//! Which native cells a runtime's cells stand beside.
 //!
-//! A php row answers "what does PHP cost over the library beneath it", so
-//! it is only worth measuring where the native row it is compared with was
-//! measured too. The php plan is therefore derived from the native plan of
-//! the same suite, after the suite applied the user's filters (`--ciphers`,
-//! `--sizes`, `--curves`, an Argon2 grid, a paper's configuration): every
-//! php cell has a native cell with the same primitive (compared
-//! case-insensitively), operation, size and the parameters that change the
-//! work (tag and AAD length, Argon2 memory, passes and lanes).
+//! A runtime row answers "what does this language cost over the library
+//! beneath it", so it is only worth measuring where the native row it is
+//! compared with was measured too. A runtime's plan is therefore derived
+//! from the native plan of the same suite, after the suite applied the
+//! user's filters (`--ciphers`, `--sizes`, `--curves`, an Argon2 grid, a
+//! paper's configuration): every runtime cell has a native cell with the
+//! same primitive (compared case-insensitively), operation, size and the
+//! parameters that change the work (tag and AAD length, Argon2 memory,
+//! passes and lanes).
 //!
-//! Two kinds of native cells get no twin: peers (`peer:openssl-speed`,
-//! `peer:argon2-cli`), which are not libraries PHP wraps, and the OpenSSL
+//! Three kinds of cells get no twin: other runtimes' cells, peers
+//! (`peer:openssl-speed`, `peer:argon2-cli`), which are not libraries a
+//! runtime wraps, and the OpenSSL
 //! encrypt cells the cipher suite adds at `openssl speed`'s sizes for its
 //! fidelity ratio even when the run's sizes lack them.
 
+use cryptobench_core::advice::is_runtime_case;
 use cryptobench_core::model::is_caution_label;
 use cryptobench_core::CaseSpec;
 
@@ -21,7 +24,7 @@ use cryptobench_core::CaseSpec;
 const PEER: &str = "peer:";
 
 fn is_library(s: &CaseSpec) -> bool {
-    !s.backend.starts_with(PEER) && s.backend != crate::NAME && s.primitive != "*"
+    !s.backend.starts_with(PEER) && !is_runtime_case(&s.params) && s.primitive != "*"
 }
 
 /// An OpenSSL encrypt cell with an `openssl speed` peer beside it: it may
@@ -36,7 +39,7 @@ fn beside_a_peer(s: &CaseSpec, all: &[CaseSpec]) -> bool {
         })
 }
 
-/// The native library cells of `suite` that php cells may stand beside,
+/// The native library cells of `suite` that runtime cells may stand beside,
 /// in plan order.
 pub fn native_cells<'a>(suite: &str, all: &'a [CaseSpec]) -> Vec<&'a CaseSpec> {
     let cells: Vec<&CaseSpec> = all
@@ -93,18 +96,19 @@ pub fn num(s: &CaseSpec, name: &str) -> Option<u64> {
     s.params.get(name).and_then(|v| v.parse().ok())
 }
 
-/// Labels that, besides a security caution, keep a cell out of the default
-/// php grid: PHP's cost over a cipher or curve nobody should pick is not
-/// worth a default run's time.
+/// Labels that, besides a security caution, keep a cell out of a default
+/// runtime grid: a language's cost over a cipher or curve nobody should
+/// pick is not worth a default run's time.
 const NOT_CHOSEN: [&str; 2] = ["not for new designs", "< 112-bit"];
 
-/// AEAD sizes of the default php grid: seed 003's 1 KB, the fidelity size
+/// AEAD sizes of the default PHP grid: seed 003's 1 KB, the fidelity size
 /// 16 KiB, and the run's largest size (seed 003's 20 MB by default).
 const AEAD_HEADLINE_SIZES: [u64; 2] = [1_000, 16_384];
 
-/// The native cells a default run gives php twins: cipher and curve cells
-/// without a security warning, AEAD cells at the headline sizes, every
-/// Argon2 cell. `--full`, `--backend php` and `paper` twin every cell.
+/// The native cells a default run gives PHP twins (the seeds' runtime
+/// measured broadly): cipher and curve cells without a security warning,
+/// AEAD cells at the headline sizes, every Argon2 cell. `--full`,
+/// `--backend NAME` and `paper` twin every cell.
 pub fn headline_cells(suite: &str, native: &[CaseSpec]) -> Vec<CaseSpec> {
     let largest = native
         .iter()
@@ -143,7 +147,7 @@ mod tests {
             spec("AES-128-CBC", "openssl", "decrypt", 1024),
             spec("AES-128-CBC", "openssl", "encrypt", 16384),
             spec("AES-128-CBC", "peer:openssl-speed", "encrypt", 16384),
-            spec("AES-128-CBC", "php", "encrypt", 4),
+            spec("AES-128-CBC", "php", "encrypt", 4).param("runtime", "php"),
         ];
         let cells = native_cells("cipher", &all);
         assert_eq!(cells.len(), 2);
@@ -184,7 +188,7 @@ mod headline_tests {
     }
 
     #[test]
-    fn the_default_php_grid_keeps_headline_cells_only() {
+    fn the_default_broad_grid_keeps_headline_cells_only() {
         let native = vec![
             cell("ecc", "prime256v1", 0, &[]),
             cell("ecc", "X25519", 0, &["cofactor > 1"]),

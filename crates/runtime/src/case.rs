@@ -1,16 +1,16 @@
-//! Cases measured inside PHP.
+//! Cases measured inside a runtime.
 //!
-//! A suite's php cases share one runner ([`SharedRunner`]): the first case
-//! built starts it, a runner that died is replaced by the next case built,
-//! and the process ends when the plan (and with it every factory holding the
-//! [`SharedRunner`]) is dropped. A [`PhpCase`] prepares itself in the runner
-//! (PHP builds keys and buffers and runs the checks), adds the native half
-//! of the interop checks, and answers [`Case::time_batch`] with the runner's
-//! `hrtime(true)` measurement of the batch; the engine's clock never times
-//! the pipe.
+//! A suite's cases of one runtime share one runner ([`SharedRunner`]): the
+//! first case built starts it, a runner that died is replaced by the next
+//! case built, and the process ends when the plan (and with it every
+//! factory holding the [`SharedRunner`]) is dropped. A [`RunnerCase`]
+//! prepares itself in the runner (the runtime builds keys and buffers and
+//! runs the checks), adds the native half of the interop checks, and
+//! answers [`Case::time_batch`] with the runner's own monotonic-clock
+//! measurement of the batch; the engine's clock never times the pipe.
 
 use crate::interop::Interop;
-use crate::runner::{Runner, RunnerCommand, RunnerError};
+use crate::process::{Runner, RunnerCommand, RunnerError};
 use cryptobench_core::{BatchTime, Case, CaseError, CheckOutcome, CheckResult};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -52,7 +52,7 @@ impl RunnerSlot {
         }
         self.runner
             .as_mut()
-            .ok_or_else(|| RunnerError::Spawn("php runner vanished".into()))
+            .ok_or_else(|| RunnerError::Spawn(format!("{} runner vanished", self.cmd.runtime)))
     }
 }
 
@@ -60,8 +60,9 @@ fn case_error(e: RunnerError) -> CaseError {
     CaseError::Failed(e.to_string())
 }
 
-/// Turns the runner's check objects into [`CheckResult`]s.
-pub fn parse_checks(v: &Value) -> Vec<CheckResult> {
+/// Turns the runner's check objects into [`CheckResult`]s, each name
+/// prefixed with the runtime's (`php kat:...`).
+pub fn parse_checks(runtime: &str, v: &Value) -> Vec<CheckResult> {
     let Some(list) = v.get("checks").and_then(Value::as_array) else {
         return Vec::new();
     };
@@ -75,7 +76,7 @@ pub fn parse_checks(v: &Value) -> Vec<CheckResult> {
                 _ => CheckOutcome::Fail,
             };
             CheckResult {
-                name: format!("php {name}"),
+                name: format!("{runtime} {name}"),
                 outcome,
                 detail: detail.to_string(),
             }
@@ -85,7 +86,7 @@ pub fn parse_checks(v: &Value) -> Vec<CheckResult> {
 
 /// One case prepared inside the runner.
 #[derive(Debug)]
-pub struct PhpCase {
+pub struct RunnerCase {
     shared: SharedRunner,
     id: u64,
     pid: u32,
@@ -95,16 +96,18 @@ pub struct PhpCase {
     last_ns_per_op: Option<f64>,
 }
 
-impl PhpCase {
-    /// Prepares `case` (a runner case object) in the shared runner; the
-    /// first case of each `interop` key also runs the interop checks, and
-    /// later cases of that key carry their results. A case this PHP cannot
-    /// run comes back as [`CaseError::Unavailable`] with PHP's reason (a
-    /// function or algorithm it lacks), or [`CaseError::Skipped`] when a
-    /// parameter rule of the PHP function refuses it.
+impl RunnerCase {
+    /// Prepares a case in the shared runner: `request` is the prepare
+    /// message without `op` and `id` (a `cell` with its `kats`, or a
+    /// runtime's own `case` object). The first case of each `interop` key
+    /// also runs the interop checks, and later cases of that key carry
+    /// their results. A case this runtime cannot run comes back as
+    /// [`CaseError::Unavailable`] with the runtime's reason (a function or
+    /// algorithm it lacks), or [`CaseError::Skipped`] when a parameter rule
+    /// of its API refuses it.
     pub fn prepare(
         shared: &SharedRunner,
-        mut case: Value,
+        mut request: Value,
         fixed: Option<u64>,
         interop: Option<(String, Arc<dyn Interop>)>,
     ) -> Result<Self, CaseError> {
@@ -115,7 +118,12 @@ impl PhpCase {
             Some((key, _)) if slot.interop_done.contains_key(key) => None,
             Some((key, i)) => match i.native_artifacts() {
                 Ok(native) => {
-                    case["interop"] = native;
+                    let slot_of = if request.get("case").is_some() {
+                        &mut request["case"]
+                    } else {
+                        &mut request
+                    };
+                    slot_of["interop"] = native;
                     Some((key.clone(), Arc::clone(i)))
                 }
                 Err(why) => {
@@ -128,28 +136,33 @@ impl PhpCase {
             },
             None => None,
         };
+        let runtime = slot.cmd.runtime.clone();
         let runner = slot.runner().map_err(case_error)?;
         let pid = runner.pid();
-        let answer = runner
-            .request(&json!({"op": "prepare", "id": id, "case": case}))
-            .map_err(case_error)?;
+        request["op"] = json!("prepare");
+        request["id"] = json!(id);
+        let answer = runner.request(&request).map_err(case_error)?;
         if let Some(why) = answer.get("unavailable").and_then(Value::as_str) {
             return Err(CaseError::Unavailable(why.to_string()));
         }
         if let Some(why) = answer.get("skipped").and_then(Value::as_str) {
             return Err(CaseError::Skipped(why.to_string()));
         }
-        let mut checks = parse_checks(&answer);
+        let mut checks = parse_checks(&runtime, &answer);
         if let Some((key, i)) = pending {
+            let ours = format!("{runtime} interop:");
             let mut made: Vec<CheckResult> = checks
                 .iter()
-                .filter(|c| c.name.starts_with("php interop:"))
+                .filter(|c| c.name.starts_with(&ours))
                 .cloned()
                 .collect();
-            checks.retain(|c| !c.name.starts_with("php interop:"));
+            checks.retain(|c| !c.name.starts_with(&ours));
             made.push(match answer.get("artifacts") {
-                Some(a) if !a.is_null() => i.check_php_artifacts(a),
-                _ => CheckResult::fail("interop:php->native", "the runner returned no artifacts"),
+                Some(a) if !a.is_null() => i.check_runtime_artifacts(&runtime, a),
+                _ => CheckResult::fail(
+                    crate::interop::back_check(&runtime),
+                    "the runner returned no artifacts",
+                ),
             });
             slot.interop_done.insert(key, made);
         }
@@ -180,7 +193,7 @@ impl PhpCase {
     }
 }
 
-impl Case for PhpCase {
+impl Case for RunnerCase {
     fn checks(&mut self) -> Vec<CheckResult> {
         self.checks.clone()
     }
@@ -197,9 +210,10 @@ impl Case for PhpCase {
         let runner = match slot.runner.as_mut() {
             Some(r) if !r.is_dead() && r.pid() == self.pid => r,
             _ => {
-                return Some(Err(CaseError::Failed(
-                    "the php runner that prepared this case is gone".into(),
-                )))
+                return Some(Err(CaseError::Failed(format!(
+                    "the {} runner that prepared this case is gone",
+                    slot.cmd.runtime
+                ))))
             }
         };
         let deadline = self.deadline(iters, runner.timeout());
@@ -228,7 +242,7 @@ impl Case for PhpCase {
     }
 }
 
-impl Drop for PhpCase {
+impl Drop for RunnerCase {
     fn drop(&mut self) {
         let mut slot = lock(&self.shared);
         if let Some(r) = slot.runner.as_mut() {

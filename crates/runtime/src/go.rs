@@ -1,0 +1,108 @@
+//! Go: the standard library (crypto/aes, cipher.NewGCM, sha256, ecdsa,
+//! ed25519) and golang.org/x/crypto (chacha20poly1305, argon2, blake2b,
+//! sha3, curve25519), timed with `time.Now` (monotonic in Go). The runner,
+//! go/runner/, is compiled on first use into the runner cache.
+//!
+//! The build takes Debian's golang-golang-x-crypto-dev sources when they
+//! are installed (GOPATH mode, no network); otherwise module mode, with
+//! go.sum pinning what the module proxy serves.
+
+use crate::cell::{overhead_cell, CellRuntime, RuntimeSpec};
+use crate::discover::Program;
+use crate::script::EmbeddedScript;
+use crate::Runtime;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where Debian's golang-*-dev packages put their sources.
+const DEBIAN_GOPATH: &str = "/usr/share/gocode";
+
+/// Go as a cell-driven runtime.
+pub static SPEC: RuntimeSpec = RuntimeSpec {
+    name: "go",
+    title: "Go",
+    program: Program {
+        runtime: "go",
+        default_name: "go",
+        env_override: "CRYPTOBENCH_GO",
+        install: "apt-get install golang-go golang-golang-x-crypto-dev",
+    },
+    preferred: &[],
+    files: &[
+        EmbeddedScript {
+            file_name: "main.go",
+            content: include_str!("../../../go/runner/main.go"),
+        },
+        EmbeddedScript {
+            file_name: "go.mod",
+            content: include_str!("../../../go/runner/go.mod"),
+        },
+        EmbeddedScript {
+            file_name: "go.sum",
+            content: include_str!("../../../go/runner/go.sum"),
+        },
+    ],
+    launch: build,
+    suites: &["hash", "aead", "ecc", "argon2"],
+    headline: overhead_cell,
+};
+
+/// The registry's handle on Go.
+pub fn runtime() -> Box<dyn Runtime> {
+    Box::new(CellRuntime::new(&SPEC))
+}
+
+/// Builds `dir`'s runner once (the directory is named after the sources,
+/// so a built binary is always the current one) and starts it.
+fn build(go: &Path, dir: &Path) -> Result<(PathBuf, Vec<OsString>), String> {
+    let binary = dir.join("runner");
+    if binary.is_file() {
+        return Ok((binary, Vec::new()));
+    }
+    // Built under a private name and renamed: a concurrent run never
+    // starts half a binary.
+    let tmp = dir.join(format!(".runner.{}.tmp", std::process::id()));
+    let mut cmd = Command::new(go);
+    cmd.current_dir(dir).arg("build").arg("-o").arg(&tmp);
+    if Path::new(DEBIAN_GOPATH)
+        .join("src/golang.org/x/crypto")
+        .is_dir()
+    {
+        cmd.env("GO111MODULE", "off").env("GOPATH", DEBIAN_GOPATH);
+        if let Some(v) = debian_version("golang-golang-x-crypto-dev") {
+            cmd.arg(format!("-ldflags=-X main.xcrypto={v}"));
+        }
+    } else {
+        cmd.env("GO111MODULE", "on").env("GOFLAGS", "-mod=mod");
+    }
+    cmd.arg(".");
+    if std::env::var_os("GOCACHE").is_none() && std::env::var_os("HOME").is_none() {
+        cmd.env("GOCACHE", dir.join(".gocache"));
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("go build could not start ({}): {e}", go.display()))?;
+    if !out.status.success() {
+        let _ = std::fs::remove_file(&tmp);
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "go build of the runner failed ({}): {}; install golang-go and golang-golang-x-crypto-dev",
+            out.status,
+            err.trim().lines().take(4).collect::<Vec<_>>().join(" / ")
+        ));
+    }
+    std::fs::rename(&tmp, &binary).map_err(|e| format!("cannot place the go runner: {e}"))?;
+    Ok((binary, Vec::new()))
+}
+
+/// The installed version of a Debian package, e.g. `1:0.4.0-1`.
+fn debian_version(package: &str) -> Option<String> {
+    let out = Command::new("dpkg-query")
+        .args(["-W", "-f=${Version}", package])
+        .output()
+        .ok()?;
+    let v = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (out.status.success() && !v.is_empty() && !v.contains(char::is_whitespace))
+        .then(|| format!("{v}-debian"))
+}

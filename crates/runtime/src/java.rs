@@ -1,0 +1,50 @@
+//! Java: the JCA (the JDK's own providers) and Bouncy Castle, timed with
+//! `System.nanoTime`. The runner is java/Runner.java, run as a single
+//! source file (Java 11+), with Debian's bcprov.jar on the class path when
+//! installed.
+//!
+//! The JIT compiles the timed loop while calibration runs: the engine's
+//! warm-up and calibration batches are that warm-up, and the samples that
+//! follow time compiled code.
+
+use crate::cell::{overhead_cell, CellRuntime, RuntimeSpec};
+use crate::discover::Program;
+use crate::script::EmbeddedScript;
+use crate::Runtime;
+use std::ffi::OsString;
+use std::path::Path;
+
+/// Where Debian's libbcprov-java puts Bouncy Castle.
+pub const BCPROV: &str = "/usr/share/java/bcprov.jar";
+
+/// Java as a cell-driven runtime.
+pub static SPEC: RuntimeSpec = RuntimeSpec {
+    name: "java",
+    title: "Java",
+    program: Program {
+        runtime: "java",
+        default_name: "java",
+        env_override: "CRYPTOBENCH_JAVA",
+        install: "apt-get install default-jdk-headless libbcprov-java",
+    },
+    preferred: &[],
+    files: &[EmbeddedScript {
+        file_name: "Runner.java",
+        content: include_str!("../../../java/Runner.java"),
+    }],
+    launch: |program, dir| {
+        let mut args: Vec<OsString> = Vec::new();
+        if Path::new(BCPROV).is_file() {
+            args.extend(["-cp".into(), BCPROV.into()]);
+        }
+        args.push(dir.join("Runner.java").into_os_string());
+        Ok((program.to_path_buf(), args))
+    },
+    suites: &["hash", "aead", "ecc", "argon2"],
+    headline: overhead_cell,
+};
+
+/// The registry's handle on Java.
+pub fn runtime() -> Box<dyn Runtime> {
+    Box::new(CellRuntime::new(&SPEC))
+}

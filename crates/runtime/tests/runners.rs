@@ -1,0 +1,198 @@
+//! Every cell-driven runner on this machine's interpreter: each serves the
+//! overhead table's cells with its checks passing (the suite's vectors, a
+//! round trip, a tamper test where the primitive has one, and interop both
+//! ways), times a batch with its own clock, refuses a wrong vector, and
+//! says why it cannot serve a cell. A missing interpreter or library fails
+//! the test with the install command (scripts/install-deps installs them).
+
+use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup};
+use cryptobench_runtime::case::{shared, RunnerCase};
+use cryptobench_runtime::cell::{CellRuntime, RuntimeSpec};
+use cryptobench_runtime::{go, java, node, python, Runtime};
+use serde_json::json;
+
+fn native(suite: &str, primitive: &str, op: &str, size: u64) -> cryptobench_core::CaseSpec {
+    cryptobench_core::CaseSpec::new(suite, primitive, "openssl", "3", op).size(size)
+}
+
+/// The cells every runtime is asked for (Argon2id small enough for a test).
+fn cells() -> Vec<cryptobench_core::CaseSpec> {
+    vec![
+        native("hash", "SHA-256", "digest", 1024),
+        native("aead", "AES-256-GCM", "encrypt", 1000)
+            .param("tag", 16)
+            .param("aad", 0),
+        native("aead", "ChaCha20-Poly1305", "encrypt", 16)
+            .param("tag", 16)
+            .param("aad", 0),
+        native("ecc", "prime256v1", "keygen", 0),
+        native("ecc", "X25519", "keygen", 0),
+        native("ecc", "Ed25519", "sign", 0),
+        native("argon2", "Argon2id", "hash", 64 << 10)
+            .param("m_kib", 64)
+            .param("t", 1)
+            .param("p", 1)
+            .param("threads", 1)
+            .param("tag", 32)
+            .param("version", "0x13"),
+    ]
+}
+
+/// The runtime, after making sure its interpreter and libraries are here.
+fn runtime(spec: &'static RuntimeSpec, libraries: &[&str]) -> CellRuntime {
+    let install = spec.program.install;
+    let rt = CellRuntime::new(spec);
+    let hello = rt.hello().unwrap_or_else(|why| {
+        panic!(
+            "this test needs {}: {why} (install with `{install}`; scripts/install-deps does)",
+            spec.name
+        )
+    });
+    for lib in libraries {
+        if let Some(why) = hello.handshake.family(lib) {
+            panic!(
+                "this test needs {}'s {lib}: {why} (install with `{install}`)",
+                spec.name
+            );
+        }
+    }
+    rt
+}
+
+fn outcome(checks: &[CheckResult], name: &str) -> CheckOutcome {
+    checks
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no check {name} in {checks:#?}"))
+        .outcome
+}
+
+/// Plans every cell, builds the ready ones, asserts their checks and times
+/// a batch; returns the reasons of the cells the runtime cannot serve.
+fn serve_every_cell(rt: &CellRuntime) -> Vec<(String, String)> {
+    let name = rt.name();
+    let mut refused = Vec::new();
+    for cell in cells() {
+        let planned = rt.plan(
+            &cell.suite,
+            &RunConfig::quick(),
+            std::slice::from_ref(&cell),
+        );
+        assert_eq!(planned.len(), 1, "{name} {}", cell.primitive);
+        let p = &planned[0];
+        assert_eq!(p.spec.backend, name);
+        assert_eq!(p.spec.input_bytes, cell.input_bytes);
+        let factory = match &p.setup {
+            Setup::Ready(f) => f.clone(),
+            Setup::Unavailable(why) | Setup::Skipped(why) => {
+                refused.push((cell.primitive.clone(), why.clone()));
+                continue;
+            }
+        };
+        let mut case = match factory() {
+            Ok(c) => c,
+            Err(CaseError::Unavailable(why) | CaseError::Skipped(why)) => {
+                refused.push((cell.primitive.clone(), why));
+                continue;
+            }
+            Err(e) => panic!("{name} {}: {e}", cell.primitive),
+        };
+        let checks = case.checks();
+        assert!(
+            checks.iter().all(|c| c.outcome != CheckOutcome::Fail),
+            "{name} {}: {checks:#?}",
+            cell.primitive
+        );
+        assert_eq!(
+            outcome(&checks, &format!("{name} interop:native->{name}")),
+            CheckOutcome::Pass,
+            "{name} {}",
+            cell.primitive
+        );
+        assert_eq!(
+            outcome(&checks, &format!("interop:{name}->native")),
+            CheckOutcome::Pass,
+            "{name} {}",
+            cell.primitive
+        );
+        if cell.suite == "aead" || cell.suite == "ecc" {
+            assert_eq!(
+                outcome(&checks, &format!("{name} round trip")),
+                CheckOutcome::Pass
+            );
+        }
+        if cell.suite == "hash" || cell.suite == "aead" {
+            assert!(
+                checks
+                    .iter()
+                    .any(|c| c.name.starts_with(&format!("{name} kat:"))
+                        && c.outcome == CheckOutcome::Pass),
+                "{name} {}: no vector ran: {checks:#?}",
+                cell.primitive
+            );
+        }
+        let t = case
+            .time_batch(2)
+            .expect("a runner times itself")
+            .unwrap_or_else(|e| panic!("{name} {}: {e}", cell.primitive));
+        assert_eq!(t.iters, 2);
+        assert!(t.wall_ns > 0.0);
+    }
+    refused
+}
+
+/// A wrong digest vector must fail the case's check.
+fn a_wrong_vector_fails(spec: &'static RuntimeSpec) {
+    let cmd = spec.command().expect("command");
+    let runner = shared(cmd);
+    let request = json!({"cell": {"suite": "hash", "primitive": "SHA-256", "operation": "digest",
+        "params": {}, "size": 16},
+        "kats": [{"source": "deliberately wrong", "msg": "616263", "digest": "00"}]});
+    let mut c = RunnerCase::prepare(&runner, request, None, None).expect("prepare");
+    let checks = cryptobench_core::Case::checks(&mut c);
+    assert_eq!(
+        outcome(&checks, &format!("{} kat:deliberately wrong", spec.name)),
+        CheckOutcome::Fail
+    );
+}
+
+#[test]
+fn python_serves_the_overhead_cells() {
+    let rt = runtime(&python::SPEC, &["cryptography", "pynacl", "argon2-cffi"]);
+    assert_eq!(serve_every_cell(&rt), Vec::<(String, String)>::new());
+    a_wrong_vector_fails(&python::SPEC);
+}
+
+#[test]
+fn node_serves_the_overhead_cells_and_says_why_not_argon2() {
+    let rt = runtime(&node::SPEC, &["crypto"]);
+    let refused = serve_every_cell(&rt);
+    let node24 = rt
+        .hello()
+        .expect("hello")
+        .handshake
+        .family("argon2")
+        .is_none();
+    if node24 {
+        assert_eq!(refused, Vec::<(String, String)>::new());
+    } else {
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert_eq!(refused[0].0, "Argon2id");
+        assert!(refused[0].1.contains("Node >= 24.7"), "{refused:?}");
+    }
+    a_wrong_vector_fails(&node::SPEC);
+}
+
+#[test]
+fn go_serves_the_overhead_cells() {
+    let rt = runtime(&go::SPEC, &["x/crypto"]);
+    assert_eq!(serve_every_cell(&rt), Vec::<(String, String)>::new());
+    a_wrong_vector_fails(&go::SPEC);
+}
+
+#[test]
+fn java_serves_the_overhead_cells() {
+    let rt = runtime(&java::SPEC, &["jca", "bouncycastle"]);
+    assert_eq!(serve_every_cell(&rt), Vec::<(String, String)>::new());
+    a_wrong_vector_fails(&java::SPEC);
+}

@@ -1,0 +1,436 @@
+"""cryptobench's Python runner: cryptography, PyNaCl, argon2-cffi and hashlib
+measured from inside Python.
+
+Speaks cryptobench's JSON-lines runner protocol on stdin/stdout, one request
+per line: `hello` (versions, families, offers), `prepare` (a native cell:
+suite, primitive, operation, params, size, plus the suite's known-answer
+vectors and the native half of an interop check), `time` (a batch of
+`iters` operations timed with time.perf_counter_ns) and `release`. Checks
+run in `prepare`, before any timing; a cell this Python cannot serve is
+answered `unavailable` or `skipped` with the reason.
+"""
+
+import hashlib
+import json
+import os
+import platform
+import sys
+import time
+
+PROTOCOL = 1
+INTEROP_BYTES = 1024
+
+FAMILIES = {}
+LIBRARIES = {}
+
+
+def _family(name, importer, install):
+    try:
+        mod = importer()
+        FAMILIES[name] = {"available": True}
+        return mod
+    except Exception as e:  # an absent or broken library leaves the rest running
+        FAMILIES[name] = {"available": False, "reason": f"{name} missing ({e}): install {install}"}
+        return None
+
+
+def _cryptography():
+    import cryptography
+    from cryptography.hazmat.primitives import hashes, serialization  # noqa: F401
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, ed448, x25519, x448  # noqa: F401
+    from cryptography.hazmat.primitives.ciphers import aead  # noqa: F401
+    from cryptography.hazmat.backends.openssl.backend import backend
+
+    LIBRARIES["cryptography"] = cryptography.__version__
+    LIBRARIES["openssl"] = backend.openssl_version_text()
+    return cryptography
+
+
+def _nacl():
+    import nacl
+    import nacl.bindings  # noqa: F401
+
+    LIBRARIES["pynacl"] = nacl.__version__
+    return nacl
+
+
+def _argon2():
+    import argon2
+    import argon2.low_level  # noqa: F401
+
+    LIBRARIES["argon2-cffi"] = getattr(argon2, "__version__", "installed")
+    return argon2
+
+
+CRYPTOGRAPHY = _family("cryptography", _cryptography, "python3-cryptography")
+NACL = _family("pynacl", _nacl, "python3-nacl")
+ARGON2 = _family("argon2-cffi", _argon2, "python3-argon2")
+if CRYPTOGRAPHY:
+    from cryptography.exceptions import InvalidSignature, InvalidTag
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, ed448, x25519, x448
+    from cryptography.hazmat.primitives.ciphers import aead as caead
+if NACL:
+    import nacl.bindings as sodium
+if ARGON2:
+    from argon2 import low_level as argon2_ll
+
+
+class Unavailable(Exception):
+    """The cell needs something this Python lacks."""
+
+
+class Skipped(Exception):
+    """The cell breaks a parameter rule of the API."""
+
+
+def check(name, ok, detail):
+    return {"name": name, "outcome": "pass" if ok else "fail", "detail": detail}
+
+
+def skipped(name, detail):
+    return {"name": name, "outcome": "skipped", "detail": detail}
+
+
+# --- hash ------------------------------------------------------------------
+
+HASHES = {"sha-256": "sha256", "sha-512": "sha512", "sha3-256": "sha3_256", "blake2b-512": "blake2b"}
+
+
+def prepare_hash(cell, kats, interop):
+    name = HASHES.get(cell["primitive"].lower())
+    if name is None or cell["operation"] != "digest":
+        raise Unavailable(f"hashlib has no {cell['primitive']} {cell['operation']}")
+    digest = lambda data: hashlib.new(name, data).digest()  # noqa: E731
+    checks = [check(f"kat:{k['source']}", digest(bytes.fromhex(k["msg"])).hex() == k["digest"],
+                    "hashlib matches the suite's vector") for k in kats]
+    artifacts = None
+    if interop is not None:
+        ok = digest(bytes.fromhex(interop["msg"])).hex() == interop["digest"]
+        checks.append(check("interop:native->python", ok, "hashlib gives the native digest of the native message"))
+        msg = os.urandom(INTEROP_BYTES)
+        artifacts = {"msg": msg.hex(), "digest": digest(msg).hex()}
+    data = os.urandom(cell["size"])
+
+    def run(iters):
+        for _ in range(iters):
+            hashlib.new(name, data).digest()
+
+    return run, checks, artifacts
+
+
+# --- aead ------------------------------------------------------------------
+
+def aead_api(primitive, tag):
+    """(library label, key bytes, nonce bytes, seal, open) for an AEAD name."""
+    p = primitive.lower()
+    if p == "xchacha20-poly1305":
+        if not NACL:
+            raise Unavailable(FAMILIES["pynacl"]["reason"])
+        if tag != 16:
+            raise Skipped("XChaCha20-Poly1305 has a 16-byte tag")
+        seal = lambda k, n, m, a: sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(m, a, n, k)  # noqa: E731
+        opn = lambda k, n, c, a: sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(c, a, n, k)  # noqa: E731
+        return "PyNaCl", 32, 24, seal, opn
+    if not CRYPTOGRAPHY:
+        raise Unavailable(FAMILIES["cryptography"]["reason"])
+    key_len = 16 if p.startswith("aes-128") else 32
+    if p in ("aes-128-gcm", "aes-256-gcm"):
+        if tag != 16:
+            raise Skipped("cryptography's AESGCM makes 16-byte tags only")
+        cls, nonce = caead.AESGCM, 12
+    elif p == "chacha20-poly1305":
+        if tag != 16:
+            raise Skipped("ChaCha20-Poly1305 has a 16-byte tag")
+        cls, nonce = caead.ChaCha20Poly1305, 12
+    elif p in ("aes-128-ccm", "aes-256-ccm"):
+        cls, nonce = (lambda k: caead.AESCCM(k, tag_length=tag)), 12
+    elif p in ("aes-128-ocb", "aes-256-ocb"):
+        if not hasattr(caead, "AESOCB3"):
+            raise Unavailable(f"cryptography {LIBRARIES['cryptography']} has no AESOCB3 (36+)")
+        if tag != 16:
+            raise Skipped("cryptography's AESOCB3 makes 16-byte tags only")
+        cls, nonce = caead.AESOCB3, 12
+    else:
+        raise Unavailable(f"no Python library here offers {primitive}")
+    seal = lambda k, n, m, a: cls(k).encrypt(n, m, a)  # noqa: E731
+    opn = lambda k, n, c, a: cls(k).decrypt(n, c, a)  # noqa: E731
+    return "cryptography", key_len, nonce, seal, opn
+
+
+def opens(opn, key, nonce, sealed, aad):
+    try:
+        return opn(key, nonce, sealed, aad)
+    except Exception:
+        return None
+
+
+def prepare_aead(cell, kats, interop):
+    params = cell["params"]
+    tag = int(params.get("tag", 16))
+    aad_len = int(params.get("aad", 0))
+    lib, key_len, nonce_len, seal, opn = aead_api(cell["primitive"], tag)
+    if cell["operation"] not in ("encrypt", "decrypt"):
+        raise Unavailable(f"the runner times encrypt and decrypt, not {cell['operation']}")
+    checks = []
+    for k in kats:
+        key, nonce, aad = bytes.fromhex(k["key"]), bytes.fromhex(k["nonce"]), bytes.fromhex(k["aad"])
+        sealed = bytes.fromhex(k["ct"]) + bytes.fromhex(k["tag"])
+        if len(key) != key_len or len(nonce) != nonce_len:
+            continue
+        if k["valid"]:
+            ok = seal(key, nonce, bytes.fromhex(k["pt"]), aad) == sealed \
+                and opens(opn, key, nonce, sealed, aad) == bytes.fromhex(k["pt"])
+            checks.append(check(f"kat:{k['source']}", ok, f"{lib} seals to the vector and opens it"))
+        else:
+            checks.append(check(f"kat:{k['source']}", opens(opn, key, nonce, sealed, aad) is None,
+                                f"{lib} refuses the invalid vector"))
+    key = os.urandom(key_len)
+    msg = os.urandom(min(cell["size"], 1 << 20))
+    aad = os.urandom(aad_len)
+    nonce = os.urandom(nonce_len)
+    sealed = seal(key, nonce, msg, aad)
+    checks.append(check("round trip", opens(opn, key, nonce, sealed, aad) == msg, "opens what it sealed"))
+    tampered = bytearray(sealed)
+    tampered[0] ^= 1
+    checks.append(check("tamper", opens(opn, key, nonce, bytes(tampered), aad) is None,
+                        "refuses a flipped ciphertext bit"))
+    artifacts = None
+    if interop is not None:
+        n_sealed = bytes.fromhex(interop["ct"]) + bytes.fromhex(interop["tag"])
+        got = opens(opn, bytes.fromhex(interop["key"]), bytes.fromhex(interop["nonce"]), n_sealed,
+                    bytes.fromhex(interop["aad"]))
+        checks.append(check("interop:native->python", got == bytes.fromhex(interop["pt"]),
+                            f"{lib} opens the native ciphertext and tag"))
+        ik, inn, ia, ip = os.urandom(key_len), os.urandom(len(bytes.fromhex(interop["nonce"]))), \
+            os.urandom(13), os.urandom(INTEROP_BYTES)
+        out = seal(ik, inn, ip, ia)
+        artifacts = {"key": ik.hex(), "nonce": inn.hex(), "aad": ia.hex(), "pt": ip.hex(),
+                     "ct": out[:-tag].hex(), "tag": out[-tag:].hex(), "size": INTEROP_BYTES}
+    data = os.urandom(cell["size"])
+    counter = [0]
+
+    def nonce_at(i):
+        return i.to_bytes(nonce_len, "little")
+
+    if cell["operation"] == "encrypt":
+        def run(iters):
+            c = counter[0]
+            for i in range(c, c + iters):
+                seal(key, nonce_at(i), data, aad)
+            counter[0] = c + iters
+    else:
+        fixed = seal(key, nonce, data, aad)
+
+        def run(iters):
+            for _ in range(iters):
+                opn(key, nonce, fixed, aad)
+    return run, checks, artifacts
+
+
+# --- ecc -------------------------------------------------------------------
+
+def curve_api(name):
+    """(generate, kind) where kind is 'ecdsa', 'eddsa' or 'dh'."""
+    if not CRYPTOGRAPHY:
+        raise Unavailable(FAMILIES["cryptography"]["reason"])
+    n = name.lower()
+    fixed = {"x25519": (x25519.X25519PrivateKey.generate, "dh"),
+             "x448": (x448.X448PrivateKey.generate, "dh"),
+             "ed25519": (ed25519.Ed25519PrivateKey.generate, "eddsa"),
+             "ed448": (ed448.Ed448PrivateKey.generate, "eddsa")}
+    if n in fixed:
+        return fixed[n]
+    aliases = {"prime256v1": "secp256r1", "prime192v1": "secp192r1"}
+    curve = ec._CURVE_TYPES.get(aliases.get(n, n))
+    if curve is None:
+        raise Unavailable(f"cryptography has no curve {name}")
+    c = curve() if isinstance(curve, type) else curve
+    return (lambda: ec.generate_private_key(c)), "ecdsa"
+
+
+def sign(key, kind, msg):
+    return key.sign(msg, ec.ECDSA(hashes.SHA256())) if kind == "ecdsa" else key.sign(msg)
+
+
+def verify(pub, kind, sig, msg):
+    try:
+        if kind == "ecdsa":
+            pub.verify(sig, msg, ec.ECDSA(hashes.SHA256()))
+        else:
+            pub.verify(sig, msg)
+        return True
+    except InvalidSignature:
+        return False
+
+
+def works_together(private, public, kind, generate):
+    """Whether a private key and a public key form a pair: sign with one and
+    verify with the other, or agree on a secret with a fresh key both ways."""
+    if kind == "dh":
+        mine = generate()
+        return private.exchange(mine.public_key()) == mine.exchange(public)
+    msg = os.urandom(32)
+    return verify(public, kind, sign(private, kind, msg), msg)
+
+
+def prepare_ecc(cell, kats, interop):
+    generate, kind = curve_api(cell["primitive"])
+    op = cell["operation"]
+    if op not in ("keygen", "sign") or (op == "sign" and kind == "dh"):
+        raise Unavailable(f"the runner times keygen and signatures, not {op} on {cell['primitive']}")
+    key = generate()
+    checks = [check("round trip", works_together(key, key.public_key(), kind, generate),
+                    "a fresh key signs and verifies" if kind != "dh" else "two fresh keys agree")]
+    msg = os.urandom(32)
+    if kind != "dh":
+        sig = sign(key, kind, msg)
+        bad = bytearray(msg)
+        bad[0] ^= 1
+        checks.append(check("tamper", not verify(key.public_key(), kind, sig, bytes(bad)),
+                            "a signature does not verify another message"))
+    artifacts = None
+    if interop is not None:
+        priv = serialization.load_pem_private_key(interop["pem"].encode(), None)
+        pub = serialization.load_der_public_key(bytes.fromhex(interop["spki"]))
+        checks.append(check("interop:native->python", works_together(priv, pub, kind, generate),
+                            "the native PKCS#8 key and SPKI public key work together in cryptography"))
+        mine = generate()
+        artifacts = {
+            "pem": mine.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                      serialization.NoEncryption()).decode(),
+            "spki": mine.public_key().public_bytes(serialization.Encoding.DER,
+                                                   serialization.PublicFormat.SubjectPublicKeyInfo).hex()}
+    if op == "keygen":
+        def run(iters):
+            for _ in range(iters):
+                generate().public_key()
+    else:
+        def run(iters):
+            for _ in range(iters):
+                sign(key, kind, msg)
+    return run, checks, artifacts
+
+
+# --- argon2 ----------------------------------------------------------------
+
+def argon2_raw(variant, password, salt, t, m_kib, p, tag_len, secret=b"", ad=b""):
+    if secret or ad:
+        raise Skipped("argon2-cffi's hash_secret_raw takes no secret key or associated data")
+    types = {"argon2i": argon2_ll.Type.I, "argon2d": argon2_ll.Type.D, "argon2id": argon2_ll.Type.ID}
+    return argon2_ll.hash_secret_raw(password, salt, t, m_kib, p, tag_len, types[variant], version=19)
+
+
+def prepare_argon2(cell, kats, interop):
+    if not ARGON2:
+        raise Unavailable(FAMILIES["argon2-cffi"]["reason"])
+    params = cell["params"]
+    variant = cell["primitive"].lower()
+    if variant not in ("argon2i", "argon2d", "argon2id"):
+        raise Unavailable(f"argon2-cffi has no {cell['primitive']}")
+    if params.get("version", "0x13") != "0x13":
+        raise Unavailable("the runner hashes Argon2 version 0x13 only")
+    m, t, p = int(params["m_kib"]), int(params["t"]), int(params["p"])
+    threads, tag = int(params.get("threads", p)), int(params.get("tag", 32))
+    if threads != p:
+        raise Skipped(f"argon2-cffi runs one thread per lane; this cell has {p} lanes on {threads} threads")
+    checks = []
+    for k in kats:
+        try:
+            got = argon2_raw(k["variant"], bytes.fromhex(k["password"]), bytes.fromhex(k["salt"]), k["t"],
+                             k["m_kib"], k["p"], len(k["tag"]) // 2, bytes.fromhex(k["secret"]),
+                             bytes.fromhex(k["ad"]))
+            checks.append(check(f"kat:{k['source']}", got.hex() == k["tag"], "argon2-cffi matches the vector"))
+        except Skipped as why:
+            checks.append(skipped(f"kat:{k['source']}", str(why)))
+    artifacts = None
+    if interop is not None:
+        pw, salt = bytes.fromhex(interop["password"]), bytes.fromhex(interop["salt"])
+        raw = argon2_raw(variant, pw, salt, interop["t"], interop["m_kib"], interop["threads"], 32)
+        checks.append(check("interop:native->python", raw.hex() == interop["raw"],
+                            "argon2-cffi gives the native 32-byte tag for the native inputs"))
+        artifacts = {"password": pw.hex(), "salt": salt.hex(), "raw": raw.hex()}
+    salt = os.urandom(16)
+
+    def run(iters):
+        for _ in range(iters):
+            argon2_raw(variant, b"password", salt, t, m, p, tag)
+
+    return run, checks, artifacts
+
+
+PREPARE = {"hash": prepare_hash, "aead": prepare_aead, "ecc": prepare_ecc, "argon2": prepare_argon2}
+
+
+def offers():
+    out = {"hash": [n.upper() if n.startswith("sha") else "BLAKE2b-512" for n in HASHES]}
+    aeads = []
+    if CRYPTOGRAPHY:
+        aeads += ["AES-128-GCM", "AES-256-GCM", "ChaCha20-Poly1305", "AES-128-CCM", "AES-256-CCM"]
+        if hasattr(caead, "AESOCB3"):
+            aeads += ["AES-128-OCB", "AES-256-OCB"]
+    if NACL:
+        aeads.append("XChaCha20-Poly1305")
+    out["aead"] = aeads
+    curves = []
+    if CRYPTOGRAPHY:
+        curves = ["prime256v1", "secp256r1", "secp384r1", "secp521r1", "secp256k1", "secp224r1",
+                  "brainpoolP256r1", "brainpoolP384r1", "brainpoolP512r1",
+                  "X25519", "X448", "Ed25519", "Ed448"]
+    out["ecc"] = curves
+    out["argon2"] = ["Argon2i", "Argon2d", "Argon2id"] if ARGON2 else []
+    return out
+
+
+def main():
+    cases = {}
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            req = json.loads(line)
+            op = req.get("op")
+            if op == "hello":
+                ans = {"ok": True, "protocol": PROTOCOL, "runtime": "python",
+                       "version": platform.python_version(), "libraries": LIBRARIES,
+                       "families": FAMILIES, "offers": offers()}
+            elif op == "offers":
+                ans = {"ok": True, "offers": offers()}
+            elif op == "prepare":
+                cell = req["cell"]
+                prep = PREPARE.get(cell["suite"])
+                try:
+                    if prep is None:
+                        raise Unavailable(f"the python runner serves no suite {cell['suite']}")
+                    run, checks, artifacts = prep(cell, req.get("kats", []), req.get("interop"))
+                    cases[req["id"]] = run
+                    ans = {"ok": True, "checks": checks, "artifacts": artifacts}
+                except Unavailable as why:
+                    ans = {"ok": True, "unavailable": str(why)}
+                except Skipped as why:
+                    ans = {"ok": True, "skipped": str(why)}
+            elif op == "time":
+                run = cases.get(req["id"])
+                if run is None:
+                    ans = {"ok": False, "error": f"no prepared case {req['id']}"}
+                else:
+                    iters = int(req["iters"])
+                    start = time.perf_counter_ns()
+                    run(iters)
+                    ans = {"ok": True, "ns": time.perf_counter_ns() - start, "iters": iters}
+            elif op == "release":
+                if cases.pop(req.get("id"), None) is None:
+                    ans = {"ok": False, "error": f"no prepared case {req.get('id')}"}
+                else:
+                    ans = {"ok": True}
+            else:
+                ans = {"ok": False, "error": f"unknown op {op!r}"}
+        except Exception as e:  # a request that fails answers, the runner lives on
+            ans = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+        sys.stdout.write(json.dumps(ans) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
