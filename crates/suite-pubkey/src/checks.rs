@@ -34,10 +34,13 @@ pub fn signing_key(entry: &dyn Signer) -> Result<Box<dyn SigningKey>, PkError> {
     }
 }
 
+/// Finished checks by (set, backend).
+type Done = HashMap<(String, String), Arc<Vec<CheckResult>>>;
+
 /// Checks shared between the cases of one run, keyed by set and backend.
 #[derive(Default)]
 pub struct CheckCache {
-    done: Mutex<HashMap<(String, String), Arc<Vec<CheckResult>>>>,
+    done: Mutex<Done>,
 }
 
 impl CheckCache {

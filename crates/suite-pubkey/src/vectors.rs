@@ -5,7 +5,7 @@
 //! |---|---|
 //! | ML-KEM-512/768/1024 | `mlkem_{512,768,1024}_test` (seeded keygen, decaps) |
 //! | ML-DSA-44/65/87 | `mldsa_{44,65,87}_verify`, `mldsa_*_sign_noseed` (keys) |
-//! | ECDSA-P256 / P384 | `ecdsa_secp256r1_sha256`, `ecdsa_secp384r1_sha384` (DER) |
+//! | ECDSA-P256/384/521 | `ecdsa_secp256r1_sha256`, `ecdsa_secp384r1_sha384`, `ecdsa_secp521r1_sha512` (DER) |
 //! | Ed25519 / Ed448 | `ed25519`, `ed448` |
 //! | RSA PKCS#1 v1.5 | `rsa_signature_{2048,3072,4096}_sha256` |
 //! | RSA PSS | `rsa_pss_{2048,3072,4096}_sha256_mgf1_32` |

@@ -249,10 +249,10 @@ struct VerifyKey {
 
 impl Signature {
     fn ecdsa_signing(&self) -> &'static sig::EcdsaSigningAlgorithm {
-        if self.0 == "ECDSA-P384" {
-            &sig::ECDSA_P384_SHA384_ASN1_SIGNING
-        } else {
-            &sig::ECDSA_P256_SHA256_ASN1_SIGNING
+        match self.0 {
+            "ECDSA-P384" => &sig::ECDSA_P384_SHA384_ASN1_SIGNING,
+            "ECDSA-P521" => &sig::ECDSA_P521_SHA512_ASN1_SIGNING,
+            _ => &sig::ECDSA_P256_SHA256_ASN1_SIGNING,
         }
     }
     fn rsa_encoding(&self) -> &'static dyn sig::RsaEncoding {
@@ -266,6 +266,7 @@ impl Signature {
         match self.0 {
             "ECDSA-P256" => &sig::ECDSA_P256_SHA256_ASN1,
             "ECDSA-P384" => &sig::ECDSA_P384_SHA384_ASN1,
+            "ECDSA-P521" => &sig::ECDSA_P521_SHA512_ASN1,
             "Ed25519" => &sig::ED25519,
             _ if self.algorithm().is_pss() => &sig::RSA_PSS_2048_8192_SHA256,
             _ => &sig::RSA_PKCS1_2048_8192_SHA256,
@@ -276,7 +277,7 @@ impl Signature {
 impl Signer for Signature {
     fn generate(&self) -> Result<Box<dyn SigningKey>, PkError> {
         Ok(Box::new(match self.0 {
-            "ECDSA-P256" | "ECDSA-P384" => SignKey::Ecdsa(
+            "ECDSA-P256" | "ECDSA-P384" | "ECDSA-P521" => SignKey::Ecdsa(
                 sig::EcdsaKeyPair::generate(self.ecdsa_signing()).map_err(failed("keygen"))?,
             ),
             "Ed25519" => {
@@ -302,12 +303,12 @@ impl Signer for Signature {
     }
     fn import_secret(&self, secret: &[u8]) -> Result<Box<dyn SigningKey>, PkError> {
         Ok(Box::new(match self.0 {
-            "ECDSA-P256" | "ECDSA-P384" => {
+            "ECDSA-P256" | "ECDSA-P384" | "ECDSA-P521" => {
                 // The public point from the scalar, through the ECDH key type.
-                let ecdh = if self.0 == "ECDSA-P256" {
-                    &agreement::ECDH_P256
-                } else {
-                    &agreement::ECDH_P384
+                let ecdh = match self.0 {
+                    "ECDSA-P256" => &agreement::ECDH_P256,
+                    "ECDSA-P384" => &agreement::ECDH_P384,
+                    _ => &agreement::ECDH_P521,
                 };
                 let public = agreement::PrivateKey::from_private_key(ecdh, secret)
                     .map_err(rejected("EC secret scalar"))?

@@ -55,7 +55,7 @@ fn shape(name: &str) -> Shape {
     match name {
         "ECDH-P256" | "ECDSA-P256" => Shape::Ec(Nid::X9_62_PRIME256V1, 32),
         "ECDH-P384" | "ECDSA-P384" => Shape::Ec(Nid::SECP384R1, 48),
-        "ECDH-P521" => Shape::Ec(Nid::SECP521R1, 66),
+        "ECDH-P521" | "ECDSA-P521" => Shape::Ec(Nid::SECP521R1, 66),
         "X25519" => Shape::Raw(Id::X25519),
         "X448" => Shape::Raw(Id::X448),
         "Ed25519" => Shape::Raw(Id::ED25519),
@@ -261,6 +261,7 @@ fn digest_of(name: &str) -> Option<(&'static MdRef, MessageDigest)> {
     match name {
         "Ed25519" | "Ed448" => None,
         "ECDSA-P384" => Some((Md::sha384(), MessageDigest::sha384())),
+        "ECDSA-P521" => Some((Md::sha512(), MessageDigest::sha512())),
         _ => Some((Md::sha256(), MessageDigest::sha256())),
     }
 }

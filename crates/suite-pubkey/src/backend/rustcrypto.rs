@@ -14,8 +14,25 @@ use rand_core::OsRng;
 /// Backend name.
 pub const NAME: &str = "rustcrypto";
 
-fn version() -> String {
-    "ml-kem 0.2, ml-dsa 0.1.2, slh-dsa 0.2.0-rc.5, rsa 0.9, p256/p384/p521 0.13, ed25519-dalek 2, x25519-dalek 2".into()
+/// The crate behind a set (versions as locked in Cargo.lock).
+fn crate_of(alg: &str) -> &'static str {
+    match alg {
+        a if a.starts_with("ML-KEM") => "ml-kem 0.2.3",
+        a if a.starts_with("ML-DSA") => "ml-dsa 0.1.2",
+        a if a.starts_with("SLH-DSA") => "slh-dsa 0.2.0-rc.5",
+        a if a.starts_with("RSA") => "rsa 0.9.10",
+        a if a.ends_with("P256") => "p256 0.13.2",
+        a if a.ends_with("P384") => "p384 0.13.1",
+        a if a.ends_with("P521") => "p521 0.13.3",
+        "Ed25519" => "ed25519-dalek 2.2.0",
+        "X25519" => "x25519-dalek 2.0.1",
+        "X448" => "x448 (not used)",
+        _ => "ed448-goldilocks (not used)",
+    }
+}
+
+fn version_of(alg: &str) -> String {
+    format!("RustCrypto {}", crate_of(alg))
 }
 
 fn alg(name: &str) -> &'static Algorithm {
@@ -29,7 +46,7 @@ macro_rules! entry {
                 NAME
             }
             fn version(&self) -> String {
-                version()
+                version_of(self.0)
             }
             fn algorithm(&self) -> &'static Algorithm {
                 alg(self.0)
@@ -259,7 +276,7 @@ pub fn agreements() -> Vec<Box<dyn KeyAgreement>> {
         Box::new(X25519("X25519")),
         Box::new(Missing::new(
             NAME,
-            version(),
+            version_of("X448"),
             "X448",
             "RustCrypto's x448 has only pre-releases (0.14.0-pre)",
         )),
@@ -560,9 +577,7 @@ macro_rules! ecdsa {
 
         impl SigningKey for $signing {
             fn public_key(&self) -> Result<Vec<u8>, PkError> {
-                Ok(self
-                    .0
-                    .verifying_key()
+                Ok($curve::ecdsa::VerifyingKey::from(&self.0)
                     .to_encoded_point(false)
                     .as_bytes()
                     .to_vec())
@@ -591,6 +606,7 @@ macro_rules! ecdsa {
 
 ecdsa!(EcdsaP256, EcdsaP256Signing, EcdsaP256Verifying, p256);
 ecdsa!(EcdsaP384, EcdsaP384Signing, EcdsaP384Verifying, p384);
+ecdsa!(EcdsaP521, EcdsaP521Signing, EcdsaP521Verifying, p521);
 
 /// RSA through the `rsa` crate: PKCS#1 v1.5 or PSS (salt = 32), SHA-256.
 struct Rsa(&'static str);
@@ -728,12 +744,13 @@ pub fn signers() -> Vec<Box<dyn Signer>> {
         Box::new(Ed25519("Ed25519")),
         Box::new(Missing::new(
             NAME,
-            version(),
+            version_of("Ed448"),
             "Ed448",
             "RustCrypto's ed448-goldilocks has only pre-releases (0.14.0-pre)",
         )),
         Box::new(EcdsaP256("ECDSA-P256")),
         Box::new(EcdsaP384("ECDSA-P384")),
+        Box::new(EcdsaP521("ECDSA-P521")),
     ];
     for a in crate::algorithms::ALGORITHMS {
         if a.rsa_bits().is_some() {
