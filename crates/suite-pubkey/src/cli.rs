@@ -400,6 +400,12 @@ fn encaps(e: &EncapsArgs, cfg: &RunConfig) -> Result<u8, Error> {
 }
 
 fn decaps(d: &DecapsArgs, cfg: &RunConfig) -> Result<u8, Error> {
+    println!("{}", hex::encode(decapsulate(d, cfg)?));
+    Ok(0)
+}
+
+/// The shared secret `pubkey decaps` prints.
+pub fn decapsulate(d: &DecapsArgs, cfg: &RunConfig) -> Result<Vec<u8>, Error> {
     let (file, alg) = files::read_key(&d.key)?;
     files::expect_kind(alg, Kind::Kem, "decaps")?;
     let (blob, ct) = files::read_blob(&d.ciphertext, "ciphertext")?;
@@ -407,29 +413,31 @@ fn decaps(d: &DecapsArgs, cfg: &RunConfig) -> Result<u8, Error> {
     let secret = file.secret(&d.key)?;
     let backend = pick(alg, cfg)?;
     let entry = kem_entry(alg, backend).ok_or_else(|| missing(alg, backend))?;
-    let ss = entry
+    entry
         .import_secret(&secret)
         .map_err(pk)?
         .decaps(&ct)
-        .map_err(pk)?;
-    println!("{}", hex::encode(ss));
-    Ok(0)
+        .map_err(pk)
 }
 
 fn derive(d: &DeriveArgs, cfg: &RunConfig) -> Result<u8, Error> {
+    println!("{}", hex::encode(derive_secret(d, cfg)?));
+    Ok(0)
+}
+
+/// The shared secret `pubkey derive` prints.
+pub fn derive_secret(d: &DeriveArgs, cfg: &RunConfig) -> Result<Vec<u8>, Error> {
     let (file, alg) = files::read_key(&d.key)?;
     files::expect_kind(alg, Kind::Agreement, "derive")?;
     let (peer, peer_alg) = files::read_key(&d.peer)?;
     same_set(alg, peer_alg.name, &d.peer)?;
     let backend = pick(alg, cfg)?;
     let entry = agreement_entry(alg, backend).ok_or_else(|| missing(alg, backend))?;
-    let ss = entry
+    entry
         .import_secret(&file.secret(&d.key)?)
         .map_err(pk)?
         .derive(&peer.public(&d.peer)?)
-        .map_err(pk)?;
-    println!("{}", hex::encode(ss));
-    Ok(0)
+        .map_err(pk)
 }
 
 fn same_set(alg: &Algorithm, other: &str, path: &Path) -> Result<(), Error> {
@@ -492,4 +500,153 @@ fn verify(v: &VerifyArgs, cfg: &RunConfig) -> Result<u8, Error> {
         if ok { "valid" } else { "INVALID" }
     );
     Ok(if ok { 0 } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> RunConfig {
+        RunConfig::default()
+    }
+
+    fn keygen_to(dir: &Path, alg: &str, name: &str) -> (PathBuf, PathBuf) {
+        let out = dir.join(format!("{name}.json"));
+        let args = KeygenArgs {
+            alg: alg.into(),
+            out: Some(out.clone()),
+            public: None,
+            force: false,
+        };
+        assert_eq!(keygen(&args, &cfg()).unwrap(), 0);
+        (out.clone(), public_path(&out))
+    }
+
+    #[test]
+    fn kem_files_round_trip_and_secrets_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (key, public) = keygen_to(dir.path(), "ml-kem-768", "key");
+        let mode = std::fs::metadata(&key).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let ct = dir.path().join("ct.json");
+        let e = EncapsArgs {
+            key: public.clone(),
+            out: Some(ct.clone()),
+            force: false,
+        };
+        encaps(&e, &cfg()).unwrap();
+        let (blob, _) = files::read_blob(&ct, "ciphertext").unwrap();
+        let secret = decapsulate(
+            &DecapsArgs {
+                key: key.clone(),
+                ciphertext: ct.clone(),
+            },
+            &cfg(),
+        )
+        .unwrap();
+        assert_eq!(Some(hex::encode(secret)), blob.shared_secret);
+        // The public file has no secret: decaps with it is a usage error.
+        let err = decapsulate(
+            &DecapsArgs {
+                key: public,
+                ciphertext: ct,
+            },
+            &cfg(),
+        )
+        .unwrap_err();
+        assert!(matches!(err, Error::Usage(_)), "{err}");
+        // A second keygen to the same name would lose the secret.
+        let again = KeygenArgs {
+            alg: "ML-KEM-768".into(),
+            out: Some(key),
+            public: Some(dir.path().join("other.pub.json")),
+            force: false,
+        };
+        let err = keygen(&again, &cfg()).unwrap_err().to_string();
+        assert!(err.contains("refusing to overwrite"), "{err}");
+    }
+
+    #[test]
+    fn signature_files_verify_and_a_changed_message_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        for alg in ["Ed25519", "ML-DSA-44", "ECDSA-P256", "RSA-2048-PSS"] {
+            let (key, public) = keygen_to(dir.path(), alg, alg);
+            let msg = dir.path().join("msg.txt");
+            std::fs::write(&msg, b"hello").unwrap();
+            let sig = dir.path().join(format!("{alg}.sig.json"));
+            let s = SignArgs {
+                key,
+                message: msg.clone(),
+                out: Some(sig.clone()),
+                force: false,
+            };
+            sign(&s, &cfg()).unwrap();
+            let v = VerifyArgs {
+                key: public,
+                message: msg.clone(),
+                signature: sig,
+            };
+            assert_eq!(verify(&v, &cfg()).unwrap(), 0, "{alg}");
+            std::fs::write(&msg, b"hellO").unwrap();
+            assert_eq!(verify(&v, &cfg()).unwrap(), 1, "{alg}");
+        }
+    }
+
+    #[test]
+    fn agreement_files_derive_the_same_secret_both_ways() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, a_pub) = keygen_to(dir.path(), "X25519", "a");
+        let (b, b_pub) = keygen_to(dir.path(), "X25519", "b");
+        let ab = derive_secret(
+            &DeriveArgs {
+                key: a,
+                peer: b_pub,
+            },
+            &cfg(),
+        )
+        .unwrap();
+        let ba = derive_secret(
+            &DeriveArgs {
+                key: b,
+                peer: a_pub,
+            },
+            &cfg(),
+        )
+        .unwrap();
+        assert_eq!(ab, ba);
+        assert_eq!(ab.len(), 32);
+    }
+
+    #[test]
+    fn wrong_inputs_are_usage_errors_that_say_what_is_accepted() {
+        let dir = tempfile::tempdir().unwrap();
+        let (key, _) = keygen_to(dir.path(), "Ed25519", "ed");
+        let e = EncapsArgs {
+            key,
+            out: None,
+            force: false,
+        };
+        let err = encaps(&e, &cfg()).unwrap_err().to_string();
+        assert!(
+            err.contains("takes KEM keys") && err.contains("ML-KEM-768"),
+            "{err}"
+        );
+        let junk = dir.path().join("junk.json");
+        std::fs::write(&junk, b"{not json").unwrap();
+        let e = EncapsArgs {
+            key: junk,
+            out: None,
+            force: false,
+        };
+        assert!(matches!(encaps(&e, &cfg()), Err(Error::Usage(_))));
+        let args = KeygenArgs {
+            alg: "ML-KEM-786".into(),
+            out: Some(dir.path().join("k.json")),
+            public: None,
+            force: false,
+        };
+        let err = keygen(&args, &cfg()).unwrap_err().to_string();
+        assert!(err.contains("did you mean ML-KEM-768"), "{err}");
+    }
 }

