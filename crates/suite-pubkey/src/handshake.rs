@@ -144,18 +144,14 @@ pub fn table(ms: &[Measurement]) -> Option<Table> {
     Some(t)
 }
 
-/// The recommend line: what a post-quantum key share costs here.
+/// The advice line (the same `recommend` prints: one source, in core):
+/// what a post-quantum key share costs here, and ML-KEM-768 alone.
 pub fn advice(ms: &[Measurement]) -> Option<String> {
-    let classic = share_cost(ms, "X25519")?;
-    let hybrid = share_cost(ms, "X25519MLKEM768")?;
-    let pure = share_cost(ms, "ML-KEM-768");
     let mut line = format!(
-        "pubkey: a post-quantum key share costs {} more per handshake here (X25519MLKEM768 {} vs X25519 {}, server side)",
-        format_ns(hybrid.ns - classic.ns),
-        format_ns(hybrid.ns),
-        format_ns(classic.ns)
+        "pubkey: {}",
+        cryptobench_core::advice::pq_key_share(ms).first()?.text
     );
-    if let Some(p) = pure {
+    if let Some(p) = share_cost(ms, "ML-KEM-768") {
         line.push_str(&format!("; ML-KEM-768 alone {}", format_ns(p.ns)));
     }
     Some(line)

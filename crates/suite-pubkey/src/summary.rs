@@ -1,5 +1,5 @@
-//! The suite's tables and headline lines: per set and operation, every
-//! backend's median side by side; the handshake table; seed 000 Table 1.
+//! The suite's tables and headline lines: the handshake table and seed
+//! 000 Table 1 (the binary draws the per-case table itself).
 
 use crate::handshake;
 use crate::table1;
@@ -14,61 +14,10 @@ pub fn tables(ms: &[Measurement]) -> Vec<Table> {
     if mine.is_empty() {
         return Vec::new();
     }
-    let mut out = vec![matrix(&mine)];
-    out.extend(handshake::table(&mine));
+    // The per-case table (every backend's cell) is drawn by the binary.
+    let mut out: Vec<Table> = handshake::table(&mine).into_iter().collect();
     out.extend(table1::table(&mine));
     out
-}
-
-/// Set x operation rows, one column per backend.
-fn matrix(ms: &[Measurement]) -> Table {
-    let mut backends: Vec<&str> = Vec::new();
-    let mut rows: Vec<(&str, &str)> = Vec::new();
-    for m in ms {
-        if !backends.contains(&m.backend.as_str()) {
-            backends.push(&m.backend);
-        }
-        if !rows.contains(&(m.primitive.as_str(), m.operation.as_str())) {
-            rows.push((&m.primitive, &m.operation));
-        }
-    }
-    let mut headers = vec!["set".to_string(), "operation".to_string()];
-    headers.extend(backends.iter().map(|b| b.to_string()));
-    let right: Vec<usize> = (2..headers.len()).collect();
-    let mut t = Table::new(
-        "pubkey: median time per operation (* fastest verified)",
-        headers,
-    )
-    .right(&right);
-    for (prim, op) in rows {
-        let cells: Vec<Option<&Measurement>> = backends
-            .iter()
-            .map(|b| {
-                ms.iter()
-                    .find(|m| m.primitive == prim && m.operation == op && m.backend == *b)
-            })
-            .collect();
-        let best = handshake::fastest(ms, prim, op).map(|m| m.backend.clone());
-        let mut row = vec![prim.to_string(), op.to_string()];
-        for (b, m) in backends.iter().zip(cells) {
-            row.push(match m {
-                None => String::new(),
-                Some(m) => match (&m.status, &m.stats) {
-                    (CaseStatus::Measured, Some(s)) => {
-                        let star = if best.as_deref() == Some(*b) { "*" } else { "" };
-                        format!("{}{star}", format_ns(s.median))
-                    }
-                    (CaseStatus::Failed, _) => "FAILED".into(),
-                    (CaseStatus::Skipped, _) => "skipped".into(),
-                    (CaseStatus::Unavailable, _) => "n/a".into(),
-                    _ => "-".into(),
-                },
-            });
-        }
-        t.row(row);
-    }
-    t.note("keygen includes encoding the public key; sign covers the 130-byte TLS 1.3 CertificateVerify content; derive uses a prepared peer share");
-    t
 }
 
 /// The `run` summary lines: the published shape (ML-KEM vs X25519) and
