@@ -129,6 +129,8 @@ pub enum Command {
     Argon2(cryptobench_suite_argon2::cli::Argon2Args),
     /// EC-ElGamal: keygen, encrypt, decrypt, bench.
     Elgamal(cryptobench_elgamal::cli::ElgamalArgs),
+    /// Public key: ML-KEM, ML-DSA, SLH-DSA, hybrids, RSA, ECDH, signatures; keygen/encaps/decaps/derive/sign/verify files.
+    Pubkey(cryptobench_suite_pubkey::cli::PubkeyArgs),
     /// List stored runs, newest first.
     Runs,
     /// Show a run as tables (`latest` is the newest `run` on this host).
@@ -362,6 +364,7 @@ impl Command {
                 Some(E::Decrypt(_)) => "elgamal decrypt",
                 Some(E::Bench(_)) | None => "elgamal",
             },
+            Command::Pubkey(a) => a.name(),
             Command::Runs => "runs",
             Command::Show(_) => "show",
             Command::Export(_) => "export",
@@ -510,7 +513,11 @@ pub fn accepted_globals(name: &str) -> &'static [&'static str] {
         "--force",
     ];
     match name {
-        "run" | "hash" | "cipher" | "aead" | "ecc" | "argon2" | "elgamal" | "paper" => BENCH,
+        "run" | "hash" | "cipher" | "aead" | "ecc" | "argon2" | "elgamal" | "pubkey" | "paper" => {
+            BENCH
+        }
+        "pubkey keygen" | "pubkey encaps" | "pubkey sign" => &["--backend", "-o", "--force"],
+        "pubkey decaps" | "pubkey derive" | "pubkey verify" => &["--backend"],
         "argon2 hash" | "argon2 tune" => &["--backend", "--seed"],
         "argon2 verify" | "aead verify" => &["--backend"],
         "elgamal keygen" => &["--seed", "-o", "--force"],

@@ -22,6 +22,10 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
             k.force = g.force;
         }
     }
+    if let Command::Pubkey(a) = &mut command {
+        // `pubkey keygen --alg ML-KEM-768 -o key.json`: -o names the key file.
+        a.adopt_globals(&mut g.outputs, g.force);
+    }
     output::console_format(&g)?;
     command.reject_unused(&g).map_err(output::usage)?;
     match command {
@@ -48,6 +52,9 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
             }
             suite_action(&g, |cfg| Ok(cryptobench_elgamal::cli::command(&a, cfg)?))
         }
+        Command::Pubkey(a) => suite_action(&g, |cfg| {
+            Ok(cryptobench_suite_pubkey::cli::command(&a, cfg)?)
+        }),
         Command::Runs => runs(&g),
         Command::Show(a) => show(&g, &a),
         Command::Export(a) => export(&g, &a),

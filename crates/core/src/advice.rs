@@ -616,6 +616,40 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
     out
 }
 
+/// The pubkey suite's handshake advice: what a post-quantum key share
+/// costs a TLS 1.3 server here, X25519MLKEM768's encapsulation against
+/// X25519's keygen + derive, fastest verified backend of each operation.
+pub fn pq_key_share(ms: &[Measurement]) -> Vec<Advice<'_>> {
+    let median = |m: &Measurement| m.stats.as_ref().map_or(f64::INFINITY, |s| s.median);
+    let fastest = |alg: &str, op: &str| {
+        ms.iter()
+            .filter(|m| m.suite == "pubkey" && m.primitive == alg && m.operation == op)
+            .filter(|m| verified(m))
+            .min_by(|a, b| median(a).total_cmp(&median(b)))
+    };
+    let (Some(keygen), Some(derive), Some(hybrid)) = (
+        fastest("X25519", "keygen"),
+        fastest("X25519", "derive"),
+        fastest("X25519MLKEM768", "encaps"),
+    ) else {
+        return Vec::new();
+    };
+    let classic = median(keygen) + median(derive);
+    let extra = median(hybrid) - classic;
+    let text = format!(
+        "a post-quantum key share costs {} {} per handshake here (X25519MLKEM768 {} vs X25519 {}, server side)",
+        format_ns(extra.abs()),
+        if extra < 0.0 { "less" } else { "more" },
+        format_ns(median(hybrid)),
+        format_ns(classic)
+    );
+    vec![Advice {
+        topic: "Key share, TLS 1.3".into(),
+        text,
+        evidence: vec![hybrid, keygen, derive],
+    }]
+}
+
 #[cfg(test)]
 #[path = "advice_tests.rs"]
 mod tests;

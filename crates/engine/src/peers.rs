@@ -53,6 +53,10 @@ pub fn openssl_cli_version() -> Result<String, PeerError> {
 pub enum SpeedLine {
     /// `+R:count:alg:secs` (EVP ciphers and digests).
     Evp,
+    /// `+R1:count:bits:secs` (RSA sign).
+    RsaSign,
+    /// `+R2:count:bits:secs` (RSA verify).
+    RsaVerify,
     /// `+R5:count:bits:secs` (ECDSA sign).
     EcdsaSign,
     /// `+R6:count:bits:secs` (ECDSA verify).
@@ -69,6 +73,8 @@ impl SpeedLine {
     fn tag(self) -> &'static str {
         match self {
             SpeedLine::Evp => "+R:",
+            SpeedLine::RsaSign => "+R1:",
+            SpeedLine::RsaVerify => "+R2:",
             SpeedLine::EcdsaSign => "+R5:",
             SpeedLine::EcdsaVerify => "+R6:",
             SpeedLine::Ecdh => "+R7:",

@@ -91,6 +91,7 @@ pub fn recommend(run: &Run, argon2_targets_ns: &[f64]) -> Vec<Recommendation> {
     out.extend(curves(ms));
     out.extend(argon2(ms, argon2_targets_ns));
     out.extend(elgamal(ms));
+    out.extend(advice::pq_key_share(ms).iter().map(from_advice));
     out
 }
 

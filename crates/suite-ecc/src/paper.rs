@@ -591,7 +591,9 @@ impl Paper for EccKeygenPaper {
         "EC key generation on every curve: seed 000 (Duka 2020), Tables 3-8, 11 and Fig. 1"
     }
     fn suites(&self, _cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
-        Ok(vec![Box::new(crate::EccSuite::seed())])
+        // Table 1 (ECC vs RSA per NIST level) is measured by the pubkey suite.
+        let table1 = cryptobench_suite_pubkey::table1::suite();
+        Ok(vec![Box::new(crate::EccSuite::seed()), Box::new(table1)])
     }
     fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
         // Seed 000: "the time to generate 100 keys for each elliptic curve", averaged.
@@ -623,11 +625,13 @@ impl Paper for EccKeygenPaper {
         for line in conclusions(&rows) {
             verdicts.note(line);
         }
-        vec![
+        let mut tables = vec![
             Self::curve_table(&rows, php),
             verdicts,
             Self::band_table(&rows, php),
-        ]
+        ];
+        tables.extend(cryptobench_suite_pubkey::table1::table(measurements));
+        tables
     }
 }
 

@@ -1,0 +1,448 @@
+//! OpenSSL through the `openssl` crate: RSA, ECDSA, ECDH, X25519/X448,
+//! Ed25519/Ed448.
+//!
+//! Every key keeps one prepared `EVP_PKEY_CTX` (padding and digest set once)
+//! and signs a digest, the way `openssl speed` drives `EVP_PKEY_sign`;
+//! the message is hashed inside the timed region because a TLS server
+//! hashes its transcript too (about 1% of an ECDSA P-256 signature).
+//! EdDSA signs the message itself through one `EVP_MD_CTX`.
+
+use crate::algorithms::{by_name, Algorithm};
+use crate::backend::rustcrypto::check_rsa_bits;
+use crate::engines::{
+    AgreementSecret, Entry, Kem, KeyAgreement, Missing, Signer, SigningKey, VerifyingKey,
+};
+use crate::error::{expect_len, PkError};
+use openssl::bn::{BigNum, BigNumContext};
+use openssl::ec::{EcGroup, EcKey, EcPoint, PointConversionForm};
+use openssl::hash::MessageDigest;
+use openssl::md::{Md, MdRef};
+use openssl::md_ctx::MdCtx;
+use openssl::nid::Nid;
+use openssl::pkey::{Id, PKey, Private, Public};
+use openssl::pkey_ctx::PkeyCtx;
+use openssl::rsa::{Padding, Rsa};
+use openssl::sign::RsaPssSaltlen;
+use std::cell::RefCell;
+
+/// Backend name.
+pub const NAME: &str = "openssl";
+
+fn version() -> String {
+    openssl::version::version().to_string()
+}
+
+fn alg(name: &str) -> &'static Algorithm {
+    by_name(name).expect("a name from the table")
+}
+
+fn ossl(e: openssl::error::ErrorStack) -> PkError {
+    PkError::crypto(format!("OpenSSL: {e}"))
+}
+
+/// How a set maps onto OpenSSL.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// A named prime curve (NID) and its scalar size.
+    Ec(Nid, usize),
+    /// X25519, X448, Ed25519, Ed448 (raw keys).
+    Raw(Id),
+    /// RSA of `bits` with PSS or PKCS#1 v1.5 padding.
+    Rsa { bits: u32, pss: bool },
+}
+
+fn shape(name: &str) -> Shape {
+    match name {
+        "ECDH-P256" | "ECDSA-P256" => Shape::Ec(Nid::X9_62_PRIME256V1, 32),
+        "ECDH-P384" | "ECDSA-P384" => Shape::Ec(Nid::SECP384R1, 48),
+        "ECDH-P521" | "ECDSA-P521" => Shape::Ec(Nid::SECP521R1, 66),
+        "X25519" => Shape::Raw(Id::X25519),
+        "X448" => Shape::Raw(Id::X448),
+        "Ed25519" => Shape::Raw(Id::ED25519),
+        "Ed448" => Shape::Raw(Id::ED448),
+        other => {
+            let a = alg(other);
+            Shape::Rsa {
+                bits: a.rsa_bits().unwrap_or(2048) as u32,
+                pss: a.is_pss(),
+            }
+        }
+    }
+}
+
+fn generate(shape: Shape) -> Result<PKey<Private>, PkError> {
+    match shape {
+        Shape::Ec(nid, _) => {
+            let group = EcGroup::from_curve_name(nid).map_err(ossl)?;
+            PKey::from_ec_key(EcKey::generate(&group).map_err(ossl)?).map_err(ossl)
+        }
+        Shape::Raw(id) => match id {
+            Id::X25519 => PKey::generate_x25519(),
+            Id::X448 => PKey::generate_x448(),
+            Id::ED25519 => PKey::generate_ed25519(),
+            _ => PKey::generate_ed448(),
+        }
+        .map_err(ossl),
+        Shape::Rsa { bits, .. } => PKey::from_rsa(Rsa::generate(bits).map_err(ossl)?).map_err(ossl),
+    }
+}
+
+fn import_secret(a: &Algorithm, shape: Shape, secret: &[u8]) -> Result<PKey<Private>, PkError> {
+    match shape {
+        Shape::Ec(nid, len) => {
+            expect_len("EC secret scalar", secret, len)?;
+            let group = EcGroup::from_curve_name(nid).map_err(ossl)?;
+            let d = BigNum::from_slice(secret).map_err(ossl)?;
+            let mut ctx = BigNumContext::new().map_err(ossl)?;
+            let mut public = EcPoint::new(&group).map_err(ossl)?;
+            public.mul_generator2(&group, &d, &mut ctx).map_err(ossl)?;
+            let key = EcKey::from_private_components(&group, &d, &public).map_err(ossl)?;
+            key.check_key()
+                .map_err(|_| PkError::encoding("EC secret scalar out of range"))?;
+            PKey::from_ec_key(key).map_err(ossl)
+        }
+        Shape::Raw(id) => PKey::private_key_from_raw_bytes(secret, id)
+            .map_err(|_| PkError::encoding(format!("{} secret has the wrong length", a.name))),
+        Shape::Rsa { .. } => {
+            let key = PKey::private_key_from_pkcs8(secret)
+                .map_err(|_| PkError::encoding("RSA private key: expected PKCS#8 DER"))?;
+            check_rsa_bits(a, key.bits() as usize)?;
+            Ok(key)
+        }
+    }
+}
+
+fn import_public(a: &Algorithm, shape: Shape, public: &[u8]) -> Result<PKey<Public>, PkError> {
+    match shape {
+        Shape::Ec(nid, _) => {
+            let group = EcGroup::from_curve_name(nid).map_err(ossl)?;
+            let mut ctx = BigNumContext::new().map_err(ossl)?;
+            let point = EcPoint::from_bytes(&group, public, &mut ctx)
+                .map_err(|_| PkError::encoding("not a point on the curve (SEC1)"))?;
+            let key = EcKey::from_public_key(&group, &point).map_err(ossl)?;
+            key.check_key()
+                .map_err(|_| PkError::encoding("not a valid public point"))?;
+            PKey::from_ec_key(key).map_err(ossl)
+        }
+        Shape::Raw(id) => {
+            expect_len("public key", public, a.public_bytes)?;
+            PKey::public_key_from_raw_bytes(public, id).map_err(ossl)
+        }
+        Shape::Rsa { .. } => {
+            let rsa = Rsa::public_key_from_der_pkcs1(public)
+                .map_err(|_| PkError::encoding("RSA public key: expected PKCS#1 DER"))?;
+            PKey::from_rsa(rsa).map_err(ossl)
+        }
+    }
+}
+
+fn public_bytes(shape: Shape, key: &PKey<Private>) -> Result<Vec<u8>, PkError> {
+    match shape {
+        Shape::Ec(nid, _) => {
+            let group = EcGroup::from_curve_name(nid).map_err(ossl)?;
+            let mut ctx = BigNumContext::new().map_err(ossl)?;
+            let ec = key.ec_key().map_err(ossl)?;
+            ec.public_key()
+                .to_bytes(&group, PointConversionForm::UNCOMPRESSED, &mut ctx)
+                .map_err(ossl)
+        }
+        Shape::Raw(_) => key.raw_public_key().map_err(ossl),
+        Shape::Rsa { .. } => key
+            .rsa()
+            .and_then(|r| r.public_key_to_der_pkcs1())
+            .map_err(ossl),
+    }
+}
+
+fn secret_bytes(shape: Shape, key: &PKey<Private>) -> Result<Vec<u8>, PkError> {
+    match shape {
+        Shape::Ec(_, len) => key
+            .ec_key()
+            .and_then(|ec| ec.private_key().to_vec_padded(len as i32))
+            .map_err(ossl),
+        Shape::Raw(_) => key.raw_private_key().map_err(ossl),
+        Shape::Rsa { .. } => key.private_key_to_pkcs8().map_err(ossl),
+    }
+}
+
+// ---------------------------------------------------------- key agreement
+
+struct Agreement(&'static str);
+
+struct AgreementKey {
+    shape: Shape,
+    key: PKey<Private>,
+    /// A derive context bound to the last peer share (see `prepare_peer`).
+    prepared: RefCell<Option<PkeyCtx<Private>>>,
+}
+
+impl Entry for Agreement {
+    fn backend(&self) -> &'static str {
+        NAME
+    }
+    fn version(&self) -> String {
+        version()
+    }
+    fn algorithm(&self) -> &'static Algorithm {
+        alg(self.0)
+    }
+}
+
+impl KeyAgreement for Agreement {
+    fn generate(&self) -> Result<Box<dyn AgreementSecret>, PkError> {
+        let shape = shape(self.0);
+        Ok(Box::new(AgreementKey {
+            shape,
+            key: generate(shape)?,
+            prepared: RefCell::new(None),
+        }))
+    }
+    fn import_secret(&self, secret: &[u8]) -> Result<Box<dyn AgreementSecret>, PkError> {
+        let shape = shape(self.0);
+        Ok(Box::new(AgreementKey {
+            shape,
+            key: import_secret(self.algorithm(), shape, secret)?,
+            prepared: RefCell::new(None),
+        }))
+    }
+}
+
+impl AgreementKey {
+    fn context(&self, peer: &[u8]) -> Result<PkeyCtx<Private>, PkError> {
+        let name = match self.shape {
+            Shape::Ec(Nid::X9_62_PRIME256V1, _) => "ECDH-P256",
+            Shape::Ec(Nid::SECP384R1, _) => "ECDH-P384",
+            Shape::Ec(_, _) => "ECDH-P521",
+            Shape::Raw(Id::X25519) => "X25519",
+            _ => "X448",
+        };
+        let peer = import_public(alg(name), self.shape, peer)?;
+        let mut ctx = PkeyCtx::new(&self.key).map_err(ossl)?;
+        ctx.derive_init().map_err(ossl)?;
+        ctx.derive_set_peer(&peer).map_err(ossl)?;
+        Ok(ctx)
+    }
+}
+
+impl AgreementSecret for AgreementKey {
+    fn public_key(&self) -> Vec<u8> {
+        public_bytes(self.shape, &self.key).unwrap_or_default()
+    }
+    fn secret_key(&self) -> Result<Vec<u8>, PkError> {
+        secret_bytes(self.shape, &self.key)
+    }
+    fn derive(&self, peer: &[u8]) -> Result<Vec<u8>, PkError> {
+        let mut out = Vec::new();
+        self.context(peer)?.derive_to_vec(&mut out).map_err(ossl)?;
+        Ok(out)
+    }
+    fn prepare_peer(&mut self, peer: &[u8]) -> Result<(), PkError> {
+        *self.prepared.get_mut() = Some(self.context(peer)?);
+        Ok(())
+    }
+    fn derive_prepared(&mut self) -> Result<Vec<u8>, PkError> {
+        let ctx = self
+            .prepared
+            .get_mut()
+            .as_mut()
+            .ok_or_else(|| PkError::crypto("no peer share prepared"))?;
+        let mut out = Vec::new();
+        ctx.derive_to_vec(&mut out).map_err(ossl)?;
+        Ok(out)
+    }
+}
+
+// ------------------------------------------------------------- signatures
+
+struct Signature(&'static str);
+
+/// The digest a set signs with (none for EdDSA).
+fn digest_of(name: &str) -> Option<(&'static MdRef, MessageDigest)> {
+    match name {
+        "Ed25519" | "Ed448" => None,
+        "ECDSA-P384" => Some((Md::sha384(), MessageDigest::sha384())),
+        "ECDSA-P521" => Some((Md::sha512(), MessageDigest::sha512())),
+        _ => Some((Md::sha256(), MessageDigest::sha256())),
+    }
+}
+
+enum SignCtx {
+    /// RSA / ECDSA: sign the digest with a prepared context.
+    Digest(PkeyCtx<Private>, MessageDigest),
+    /// EdDSA: sign the message through one `EVP_MD_CTX`.
+    Message(MdCtx),
+}
+
+struct SignKey {
+    shape: Shape,
+    key: PKey<Private>,
+    ctx: RefCell<SignCtx>,
+}
+
+enum VerifyCtx {
+    Digest(PkeyCtx<Public>, MessageDigest),
+    Message(MdCtx),
+}
+
+struct VerifyKey {
+    ctx: RefCell<VerifyCtx>,
+}
+
+impl Entry for Signature {
+    fn backend(&self) -> &'static str {
+        NAME
+    }
+    fn version(&self) -> String {
+        version()
+    }
+    fn algorithm(&self) -> &'static Algorithm {
+        alg(self.0)
+    }
+}
+
+fn set_rsa(ctx: &mut PkeyCtx<impl openssl::pkey::HasPublic>, shape: Shape) -> Result<(), PkError> {
+    if let Shape::Rsa { pss, .. } = shape {
+        ctx.set_signature_md(Md::sha256()).map_err(ossl)?;
+        if pss {
+            ctx.set_rsa_padding(Padding::PKCS1_PSS).map_err(ossl)?;
+            ctx.set_rsa_pss_saltlen(RsaPssSaltlen::DIGEST_LENGTH)
+                .map_err(ossl)?;
+            ctx.set_rsa_mgf1_md(Md::sha256()).map_err(ossl)?;
+        } else {
+            ctx.set_rsa_padding(Padding::PKCS1).map_err(ossl)?;
+        }
+    }
+    Ok(())
+}
+
+impl Signature {
+    fn signing(&self, key: PKey<Private>) -> Result<Box<dyn SigningKey>, PkError> {
+        let shape = shape(self.0);
+        let ctx = match digest_of(self.0) {
+            Some((_, md)) => {
+                let mut ctx = PkeyCtx::new(&key).map_err(ossl)?;
+                ctx.sign_init().map_err(ossl)?;
+                set_rsa(&mut ctx, shape)?;
+                SignCtx::Digest(ctx, md)
+            }
+            None => {
+                let mut ctx = MdCtx::new().map_err(ossl)?;
+                ctx.digest_sign_init(None, &key).map_err(ossl)?;
+                SignCtx::Message(ctx)
+            }
+        };
+        Ok(Box::new(SignKey {
+            shape,
+            key,
+            ctx: RefCell::new(ctx),
+        }))
+    }
+}
+
+impl Signer for Signature {
+    fn generate(&self) -> Result<Box<dyn SigningKey>, PkError> {
+        self.signing(generate(shape(self.0))?)
+    }
+    fn import_secret(&self, secret: &[u8]) -> Result<Box<dyn SigningKey>, PkError> {
+        self.signing(import_secret(self.algorithm(), shape(self.0), secret)?)
+    }
+    fn import_public(&self, public: &[u8]) -> Result<Box<dyn VerifyingKey>, PkError> {
+        let shape = shape(self.0);
+        let key = import_public(self.algorithm(), shape, public)?;
+        let ctx = match digest_of(self.0) {
+            Some((_, md)) => {
+                let mut ctx = PkeyCtx::new(&key).map_err(ossl)?;
+                ctx.verify_init().map_err(ossl)?;
+                set_rsa(&mut ctx, shape)?;
+                VerifyCtx::Digest(ctx, md)
+            }
+            None => {
+                let mut ctx = MdCtx::new().map_err(ossl)?;
+                ctx.digest_verify_init(None, &key).map_err(ossl)?;
+                VerifyCtx::Message(ctx)
+            }
+        };
+        Ok(Box::new(VerifyKey {
+            ctx: RefCell::new(ctx),
+        }))
+    }
+}
+
+impl SigningKey for SignKey {
+    fn public_key(&self) -> Result<Vec<u8>, PkError> {
+        public_bytes(self.shape, &self.key)
+    }
+    fn secret_key(&self) -> Result<Vec<u8>, PkError> {
+        secret_bytes(self.shape, &self.key)
+    }
+    fn sign(&self, message: &[u8]) -> Result<Vec<u8>, PkError> {
+        let mut out = Vec::new();
+        match &mut *self.ctx.borrow_mut() {
+            SignCtx::Digest(ctx, md) => {
+                let digest = openssl::hash::hash(*md, message).map_err(ossl)?;
+                ctx.sign_to_vec(&digest, &mut out).map_err(ossl)?;
+            }
+            SignCtx::Message(ctx) => {
+                ctx.digest_sign_to_vec(message, &mut out).map_err(ossl)?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl VerifyingKey for VerifyKey {
+    fn verify(&self, message: &[u8], signature: &[u8]) -> Result<bool, PkError> {
+        // OpenSSL reports a malformed signature as an error: a rejection.
+        Ok(match &mut *self.ctx.borrow_mut() {
+            VerifyCtx::Digest(ctx, md) => {
+                let digest = openssl::hash::hash(*md, message).map_err(ossl)?;
+                ctx.verify(&digest, signature).unwrap_or(false)
+            }
+            VerifyCtx::Message(ctx) => ctx.digest_verify(message, signature).unwrap_or(false),
+        })
+    }
+}
+
+// ---------------------------------------------------------------- lists
+
+fn no_pq(alg: &str) -> Missing {
+    let v = version();
+    let reason = if openssl::version::number() >= 0x3050_0000 {
+        format!("{v} has {alg}, but the openssl crate has no API for it yet")
+    } else {
+        format!("{v} has no {alg} (added in OpenSSL 3.5)")
+    };
+    Missing::new(NAME, version(), alg, reason)
+}
+
+/// OpenSSL's KEMs: none before 3.5.
+pub fn kems() -> Vec<Box<dyn Kem>> {
+    ["ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"]
+        .into_iter()
+        .map(|a| Box::new(no_pq(a)) as Box<dyn Kem>)
+        .collect()
+}
+
+/// OpenSSL's key agreements.
+pub fn agreements() -> Vec<Box<dyn KeyAgreement>> {
+    ["X25519", "X448", "ECDH-P256", "ECDH-P384", "ECDH-P521"]
+        .into_iter()
+        .map(|a| Box::new(Agreement(alg(a).name)) as Box<dyn KeyAgreement>)
+        .collect()
+}
+
+/// OpenSSL's signers.
+pub fn signers() -> Vec<Box<dyn Signer>> {
+    let mut out: Vec<Box<dyn Signer>> = Vec::new();
+    for a in crate::algorithms::ALGORITHMS {
+        if a.kind != crate::algorithms::Kind::Signature {
+            continue;
+        }
+        if a.name.starts_with("ML-DSA") || a.name.starts_with("SLH-DSA") {
+            out.push(Box::new(no_pq(a.name)));
+        } else {
+            out.push(Box::new(Signature(a.name)));
+        }
+    }
+    out
+}

@@ -1,0 +1,198 @@
+//! What is timed, per operation (the timed region is `run_batch`):
+//!
+//! - `keygen`: generate a key pair and encode its public key (what goes on
+//!   the wire; some libraries compute it lazily).
+//! - `encaps`: encapsulate to a parsed public key (the TLS server's side of
+//!   a KEM share); `decaps`: decapsulate one ciphertext with a parsed key.
+//! - `derive`: the shared secret with a peer share parsed beforehand, as
+//!   `openssl speed` prepares its derive context once.
+//! - `sign`: sign the 130-byte TLS 1.3 CertificateVerify content (hashing
+//!   included); `verify`: verify that signature with a parsed key.
+//!
+//! Randomness each library draws for itself (coins, nonces, blinding) is
+//! inside; key parsing and the checks are outside.
+
+use crate::algorithms::{Algorithm, Kind, DECAPS, DERIVE, ENCAPS, KEYGEN, SIGN, VERIFY};
+use crate::checks::{self, CheckCache};
+use crate::engines::{
+    self, AgreementSecret, Kem, KemPublic, KemSecret, KeyAgreement, Signer, SigningKey,
+    VerifyingKey,
+};
+use crate::error::PkError;
+use cryptobench_core::{Case, CaseError, CheckResult};
+use std::hint::black_box;
+use std::sync::Arc;
+
+/// One prepared operation.
+enum Prepared {
+    KemKeygen(Box<dyn Kem>),
+    Encaps(Box<dyn KemPublic>),
+    Decaps(Box<dyn KemSecret>, Vec<u8>),
+    AgreementKeygen(Box<dyn KeyAgreement>),
+    Derive(Box<dyn AgreementSecret>),
+    SignKeygen(Box<dyn Signer>),
+    Sign(Box<dyn SigningKey>, Vec<u8>),
+    Verify(Box<dyn VerifyingKey>, Vec<u8>, Vec<u8>),
+}
+
+/// A timed pubkey case.
+pub struct PubkeyCase {
+    alg: &'static Algorithm,
+    backend: String,
+    prepared: Prepared,
+    cache: Arc<CheckCache>,
+}
+
+fn failed(e: PkError) -> CaseError {
+    match e {
+        PkError::Unavailable(why) => CaseError::Unavailable(why),
+        other => CaseError::Failed(other.to_string()),
+    }
+}
+
+/// The registry entry of `alg` on `backend` for a KEM.
+pub fn kem_entry(alg: &Algorithm, backend: &str) -> Option<Box<dyn Kem>> {
+    engines::kems()
+        .into_iter()
+        .find(|e| e.algorithm().name == alg.name && e.backend() == backend)
+}
+
+/// The registry entry for a key agreement.
+pub fn agreement_entry(alg: &Algorithm, backend: &str) -> Option<Box<dyn KeyAgreement>> {
+    engines::agreements()
+        .into_iter()
+        .find(|e| e.algorithm().name == alg.name && e.backend() == backend)
+}
+
+/// The registry entry for a signature.
+pub fn signer_entry(alg: &Algorithm, backend: &str) -> Option<Box<dyn Signer>> {
+    engines::signers()
+        .into_iter()
+        .find(|e| e.algorithm().name == alg.name && e.backend() == backend)
+}
+
+impl PubkeyCase {
+    /// Builds the case: keys made and parsed, nothing timed yet.
+    pub fn new(
+        alg: &'static Algorithm,
+        backend: &str,
+        operation: &str,
+        cache: Arc<CheckCache>,
+    ) -> Result<Self, CaseError> {
+        let gone = || CaseError::Unavailable(format!("{backend} has no {}", alg.name));
+        let prepared = match (alg.kind, operation) {
+            (Kind::Kem, KEYGEN) => Prepared::KemKeygen(kem_entry(alg, backend).ok_or_else(gone)?),
+            (Kind::Kem, ENCAPS) => {
+                let e = kem_entry(alg, backend).ok_or_else(gone)?;
+                let key = e.generate().map_err(failed)?;
+                Prepared::Encaps(e.import_public(&key.public_key()).map_err(failed)?)
+            }
+            (Kind::Kem, DECAPS) => {
+                let e = kem_entry(alg, backend).ok_or_else(gone)?;
+                let key = e.generate().map_err(failed)?;
+                let (ct, _) = e
+                    .import_public(&key.public_key())
+                    .and_then(|p| p.encaps())
+                    .map_err(failed)?;
+                Prepared::Decaps(key, ct)
+            }
+            (Kind::Agreement, KEYGEN) => {
+                Prepared::AgreementKeygen(agreement_entry(alg, backend).ok_or_else(gone)?)
+            }
+            (Kind::Agreement, DERIVE) => {
+                let e = agreement_entry(alg, backend).ok_or_else(gone)?;
+                let peer = e.generate().map_err(failed)?;
+                let mut ours = e.generate().map_err(failed)?;
+                ours.prepare_peer(&peer.public_key()).map_err(failed)?;
+                Prepared::Derive(ours)
+            }
+            (Kind::Signature, KEYGEN) => {
+                Prepared::SignKeygen(signer_entry(alg, backend).ok_or_else(gone)?)
+            }
+            (Kind::Signature, SIGN) => {
+                let e = signer_entry(alg, backend).ok_or_else(gone)?;
+                Prepared::Sign(
+                    checks::signing_key(e.as_ref()).map_err(failed)?,
+                    checks::message(),
+                )
+            }
+            (Kind::Signature, VERIFY) => {
+                let e = signer_entry(alg, backend).ok_or_else(gone)?;
+                let key = checks::signing_key(e.as_ref()).map_err(failed)?;
+                let msg = checks::message();
+                let sig = key.sign(&msg).map_err(failed)?;
+                let public = key.public_key().map_err(failed)?;
+                Prepared::Verify(e.import_public(&public).map_err(failed)?, msg, sig)
+            }
+            (_, op) => {
+                return Err(CaseError::Skipped(format!(
+                    "{} has no operation {op}",
+                    alg.name
+                )))
+            }
+        };
+        Ok(Self {
+            alg,
+            backend: backend.to_string(),
+            prepared,
+            cache,
+        })
+    }
+}
+
+impl Case for PubkeyCase {
+    fn checks(&mut self) -> Vec<CheckResult> {
+        self.cache.get(self.alg, &self.backend).as_ref().clone()
+    }
+
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        match &mut self.prepared {
+            Prepared::KemKeygen(e) => {
+                for _ in 0..iters {
+                    let k = e.generate().map_err(failed)?;
+                    black_box(k.public_key());
+                }
+            }
+            Prepared::Encaps(p) => {
+                for _ in 0..iters {
+                    black_box(p.encaps().map_err(failed)?);
+                }
+            }
+            Prepared::Decaps(k, ct) => {
+                for _ in 0..iters {
+                    black_box(k.decaps(black_box(ct)).map_err(failed)?);
+                }
+            }
+            Prepared::AgreementKeygen(e) => {
+                for _ in 0..iters {
+                    let k = e.generate().map_err(failed)?;
+                    black_box(k.public_key());
+                }
+            }
+            Prepared::Derive(k) => {
+                for _ in 0..iters {
+                    black_box(k.derive_prepared().map_err(failed)?);
+                }
+            }
+            Prepared::SignKeygen(e) => {
+                for _ in 0..iters {
+                    let k = e.generate().map_err(failed)?;
+                    black_box(k.public_key().map_err(failed)?);
+                }
+            }
+            Prepared::Sign(k, msg) => {
+                for _ in 0..iters {
+                    black_box(k.sign(black_box(msg)).map_err(failed)?);
+                }
+            }
+            Prepared::Verify(k, msg, sig) => {
+                for _ in 0..iters {
+                    if !k.verify(black_box(msg), black_box(sig)).map_err(failed)? {
+                        return Err(CaseError::Failed("a valid signature was rejected".into()));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

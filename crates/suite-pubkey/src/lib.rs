@@ -1,0 +1,260 @@
+//! The `pubkey` suite: key encapsulation, key agreement and signatures for
+//! the post-quantum transition, and what a TLS 1.3 handshake costs.
+//!
+//! Seed 000 asked which curve to use next to RSA; the same question now is
+//! which key share and which signature to deploy as TLS moves to
+//! X25519MLKEM768 and ML-DSA. The suite measures every parameter set
+//! ([`algorithms`]) on every library that has it ([`engines`]: one trait per
+//! family, one registry list each; [`backend`]: one file per library;
+//! [`hybrid`]: the TLS hybrid composed over any ML-KEM-768), after the
+//! checks of [`checks`] and [`vectors`] pass. [`case`] states what each
+//! timed region holds; [`handshake`] turns the cells into the cost of a
+//! handshake; [`table1`] measures seed 000's NIST key-length table;
+//! [`files`] and [`cli`] are the `pubkey` subcommand.
+#![deny(missing_docs)]
+
+pub mod algorithms;
+pub mod backend;
+pub mod case;
+mod charts;
+pub mod checks;
+pub mod cli;
+pub mod engines;
+pub mod error;
+pub mod files;
+pub mod handshake;
+pub mod hybrid;
+pub mod keys;
+mod peers;
+pub mod summary;
+pub mod table1;
+pub mod vectors;
+
+use algorithms::{Algorithm, Kind, ALGORITHMS, KEYGEN};
+use case::PubkeyCase;
+use checks::CheckCache;
+use cryptobench_core::{
+    BackendInfo, CaseSpec, Error, Measurement, PlannedCase, RunConfig, Setup, Suite, Table,
+};
+use std::sync::Arc;
+
+/// Suite name on the command line and in results.
+pub const SUITE: &str = "pubkey";
+
+/// The headline cells (`run --quick`): the handshake's key shares and
+/// signatures, with the operations a TLS server performs.
+pub const HEADLINE: &[(&str, &[&str])] = &[
+    ("ML-KEM-768", &["keygen", "encaps", "decaps"]),
+    ("X25519MLKEM768", &["encaps"]),
+    ("X25519", &["keygen", "derive"]),
+    ("ECDH-P256", &["keygen", "derive"]),
+    ("ML-DSA-44", &["sign"]),
+    ("ML-DSA-65", &["sign", "verify"]),
+    ("Ed25519", &["sign", "verify"]),
+    ("ECDSA-P256", &["sign", "verify"]),
+    ("RSA-2048-PKCS1", &["sign", "verify"]),
+    ("RSA-2048-PSS", &["sign"]),
+];
+
+/// Options of one benchmark (from `cryptobench pubkey` flags).
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Sets to run; `None` = the default grid (the headline cells when quick).
+    pub algorithms: Option<Vec<&'static Algorithm>>,
+    /// Operations to keep; `None` = every operation of each set.
+    pub operations: Option<Vec<&'static str>>,
+    /// Leave out the `openssl speed` peers.
+    pub no_peers: bool,
+}
+
+/// The pubkey suite.
+#[derive(Debug, Clone, Default)]
+pub struct PubkeySuite {
+    /// What to run.
+    pub options: Options,
+}
+
+impl PubkeySuite {
+    /// A suite with these options.
+    pub fn new(options: Options) -> Self {
+        Self { options }
+    }
+
+    /// (set, operations) to plan.
+    fn grid(&self, cfg: &RunConfig) -> Vec<(&'static Algorithm, Vec<&'static str>)> {
+        let keep = |ops: &[&'static str]| -> Vec<&'static str> {
+            ops.iter()
+                .copied()
+                .filter(|o| {
+                    self.options
+                        .operations
+                        .as_ref()
+                        .is_none_or(|k| k.contains(o))
+                })
+                .collect()
+        };
+        let grid: Vec<(&'static Algorithm, Vec<&'static str>)> = match &self.options.algorithms {
+            Some(list) => list.iter().map(|a| (*a, keep(a.operations()))).collect(),
+            None if cfg.quick => HEADLINE
+                .iter()
+                .filter_map(|(n, ops)| Some((algorithms::by_name(n)?, keep(ops))))
+                .collect(),
+            None => ALGORITHMS
+                .iter()
+                .filter(|a| a.default || cfg.full)
+                .map(|a| (a, keep(a.operations())))
+                .collect(),
+        };
+        grid.into_iter()
+            .filter(|(_, ops)| !ops.is_empty())
+            .collect()
+    }
+}
+
+/// The backend a `--backend` filter sees: a composite hybrid
+/// (`libcrux+rustcrypto`) answers to its ML-KEM library.
+pub fn wanted(cfg: &RunConfig, backend: &str) -> bool {
+    cfg.wants_backend(backend)
+        || backend
+            .split('+')
+            .next()
+            .is_some_and(|b| cfg.wants_backend(b))
+}
+
+/// Every (backend, version, unavailable reason) of a set, registry order.
+pub fn entries(alg: &Algorithm) -> Vec<(&'static str, String, Option<String>)> {
+    let row = |b: &'static str, v: String, a: Result<(), String>| (b, v, a.err());
+    match alg.kind {
+        Kind::Kem => engines::kems()
+            .iter()
+            .filter(|e| e.algorithm().name == alg.name)
+            .map(|e| row(e.backend(), e.version(), e.available()))
+            .collect(),
+        Kind::Agreement => engines::agreements()
+            .iter()
+            .filter(|e| e.algorithm().name == alg.name)
+            .map(|e| row(e.backend(), e.version(), e.available()))
+            .collect(),
+        Kind::Signature => engines::signers()
+            .iter()
+            .filter(|e| e.algorithm().name == alg.name)
+            .map(|e| row(e.backend(), e.version(), e.available()))
+            .collect(),
+    }
+}
+
+/// A rough time of one operation (ns), for the ETA only.
+fn expected_ns(alg: &Algorithm, op: &str) -> f64 {
+    let rsa = alg.rsa_bits().map(|b| b as f64 / 2048.0);
+    match (rsa, op, alg.name) {
+        (Some(r), KEYGEN, _) => 1e8 * r.powi(4),
+        (Some(r), "sign", _) => 1e6 * r.powi(3),
+        (Some(r), _, _) => 3e4 * r.powi(2),
+        (None, "sign", n) if n.ends_with("128s") => 3e8,
+        (None, "sign", n) if n.ends_with("128f") => 2e7,
+        (None, KEYGEN, n) if n.ends_with("128s") => 1e8,
+        (None, _, n) if n.starts_with("SLH") => 1e6,
+        _ => 1e5,
+    }
+}
+
+impl Suite for PubkeySuite {
+    fn name(&self) -> &'static str {
+        SUITE
+    }
+
+    fn about(&self) -> &'static str {
+        "public key: ML-KEM, X25519MLKEM768, ECDH, ML-DSA, SLH-DSA, EdDSA, ECDSA, RSA across OpenSSL, aws-lc-rs, liboqs, RustCrypto, libcrux; TLS 1.3 handshake cost"
+    }
+
+    fn backends(&self) -> Vec<BackendInfo> {
+        let mut out: Vec<BackendInfo> = Vec::new();
+        for alg in ALGORITHMS {
+            for (name, version, _) in entries(alg) {
+                if !out.iter().any(|b| b.name == name) {
+                    out.push(BackendInfo {
+                        name: name.into(),
+                        version,
+                        unavailable: None,
+                    });
+                }
+            }
+        }
+        out.push(BackendInfo {
+            name: cryptobench_engine::peers::OPENSSL_SPEED.into(),
+            version: cryptobench_engine::peers::openssl_cli_version().unwrap_or_default(),
+            unavailable: cryptobench_engine::peers::openssl_cli_version().err(),
+        });
+        out
+    }
+
+    fn primitives(&self) -> Vec<String> {
+        ALGORITHMS.iter().map(|a| a.name.to_string()).collect()
+    }
+
+    fn plan(&self, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
+        let cache = Arc::new(CheckCache::new());
+        let mut plan = Vec::new();
+        for (alg, ops) in self.grid(cfg) {
+            for (backend, version, unavailable) in entries(alg) {
+                if !wanted(cfg, backend) {
+                    continue;
+                }
+                let spec = |op: &str| {
+                    CaseSpec::new(SUITE, alg.name, backend, version.clone(), op)
+                        .param("security", format!("{} bits", alg.security_bits))
+                        .expect_ns(expected_ns(alg, op))
+                        .group(format!("{SUITE}/{}/{op}", alg.name))
+                        .labels(alg.post_quantum.then_some("post-quantum"))
+                };
+                if let Some(why) = unavailable {
+                    plan.push(PlannedCase::unavailable(spec(ops[0]), why));
+                    continue;
+                }
+                for &op in &ops {
+                    if op == KEYGEN {
+                        if let Some(why) = table1::rsa_keygen_over_budget(alg, backend, cfg) {
+                            plan.push(PlannedCase::skipped(spec(op), why));
+                            continue;
+                        }
+                    }
+                    let cache = cache.clone();
+                    let backend_name = backend.to_string();
+                    plan.push(PlannedCase::ready(spec(op), move || {
+                        Ok(Box::new(PubkeyCase::new(
+                            alg,
+                            &backend_name,
+                            op,
+                            cache.clone(),
+                        )?))
+                    }));
+                }
+            }
+        }
+        let any_native = plan.iter().any(|c| matches!(c.setup, Setup::Ready(_)));
+        if !self.options.no_peers && any_native {
+            let measured: Vec<(String, String)> = plan
+                .iter()
+                .filter(|c| c.spec.backend == backend::openssl::NAME)
+                .map(|c| (c.spec.primitive.clone(), c.spec.operation.clone()))
+                .collect();
+            plan.extend(peers::plan(cfg, &measured));
+        }
+        Ok(plan)
+    }
+
+    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
+        summary::tables(measurements)
+    }
+
+    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
+        charts::charts(measurements)
+    }
+
+    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
+        summary::headline(measurements)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,42 @@
+//! `openssl speed` beside our OpenSSL rows, in the same comparison group,
+//! so "ours / openssl speed" is a paired ratio (the fidelity check).
+//!
+//! `openssl speed` signs a short digest with a prepared context and derives
+//! with a prepared peer, as our OpenSSL cases do (they also hash the
+//! 130-byte message, about 1% of an ECDSA P-256 signature). One sample is a
+//! whole `openssl speed -seconds 1` process (two seconds for sign + verify
+//! algorithms), so a quick run keeps only X25519, a default run the sign
+//! and derive rows, and `--full` adds verify.
+
+use crate::SUITE;
+use cryptobench_core::{PlannedCase, RunConfig};
+use cryptobench_engine::peers::{openssl_speed_alg, SpeedLine, OPENSSL_SPEED};
+
+/// (our primitive, `openssl speed` algorithm, operation, result line).
+const PEERS: &[(&str, &str, &str, SpeedLine)] = &[
+    ("X25519", "ecdhx25519", "derive", SpeedLine::Ecdh),
+    ("ECDSA-P256", "ecdsap256", "sign", SpeedLine::EcdsaSign),
+    ("RSA-2048-PKCS1", "rsa2048", "sign", SpeedLine::RsaSign),
+    ("Ed25519", "ed25519", "sign", SpeedLine::EddsaSign),
+    ("ECDSA-P256", "ecdsap256", "verify", SpeedLine::EcdsaVerify),
+    ("RSA-2048-PKCS1", "rsa2048", "verify", SpeedLine::RsaVerify),
+    ("Ed25519", "ed25519", "verify", SpeedLine::EddsaVerify),
+];
+
+/// The peers to run beside the planned OpenSSL (primitive, operation) cells.
+pub fn plan(cfg: &RunConfig, openssl_cells: &[(String, String)]) -> Vec<PlannedCase> {
+    if !cfg.wants_backend(OPENSSL_SPEED) && !cfg.wants_backend(crate::backend::openssl::NAME) {
+        return Vec::new();
+    }
+    PEERS
+        .iter()
+        .filter(|(_, _, op, _)| cfg.full || *op != "verify")
+        .filter(|(prim, _, _, _)| !cfg.quick || *prim == "X25519")
+        .filter(|(prim, _, op, _)| openssl_cells.iter().any(|(p, o)| p == prim && o == op))
+        .map(|(prim, alg, op, line)| {
+            let mut peer = openssl_speed_alg(SUITE, prim, alg, op, *line);
+            peer.spec.group = Some(format!("{SUITE}/{prim}/{op}"));
+            peer
+        })
+        .collect()
+}

@@ -1,0 +1,59 @@
+//! The suite's tables and headline lines: the handshake table and seed
+//! 000 Table 1 (the binary draws the per-case table itself).
+
+use crate::handshake;
+use crate::table1;
+use crate::SUITE;
+use cryptobench_core::advice::verified;
+use cryptobench_core::units::format_ns;
+use cryptobench_core::{CaseStatus, Measurement, Table};
+
+/// Every table of the suite over these measurements.
+pub fn tables(ms: &[Measurement]) -> Vec<Table> {
+    let mine: Vec<Measurement> = ms.iter().filter(|m| m.suite == SUITE).cloned().collect();
+    if mine.is_empty() {
+        return Vec::new();
+    }
+    // The per-case table (every backend's cell) is drawn by the binary.
+    let mut out: Vec<Table> = handshake::table(&mine).into_iter().collect();
+    out.extend(table1::table(&mine));
+    out
+}
+
+/// The `run` summary lines: the published shape (ML-KEM vs X25519) and
+/// the handshake advice.
+pub fn headline(ms: &[Measurement]) -> Vec<String> {
+    let mine: Vec<Measurement> = ms.iter().filter(|m| m.suite == SUITE).cloned().collect();
+    let mut out = Vec::new();
+    let pair = |alg: &str, ops: [&str; 2]| -> Option<(f64, String)> {
+        let a = handshake::fastest(&mine, alg, ops[0])?;
+        let b = handshake::fastest(&mine, alg, ops[1])?;
+        let ns = a.stats.as_ref()?.median + b.stats.as_ref()?.median;
+        Some((ns, format!("{}/{}", a.backend, b.backend)))
+    };
+    if let (Some((kem, kb)), Some((dh, db))) = (
+        pair("ML-KEM-768", ["encaps", "decaps"]),
+        pair("X25519", ["keygen", "derive"]),
+    ) {
+        out.push(format!(
+            "pubkey: ML-KEM-768 encaps + decaps {} ({kb}) vs X25519 keygen + derive {} ({db}): the KEM pair is {:.2}x the X25519 time",
+            format_ns(kem),
+            format_ns(dh),
+            kem / dh
+        ));
+    }
+    out.extend(handshake::advice(&mine));
+    let failed: Vec<String> = mine
+        .iter()
+        .filter(|m| m.status == CaseStatus::Failed && !m.backend.starts_with("peer:"))
+        .map(|m| format!("{} {} {}", m.primitive, m.backend, m.operation))
+        .collect();
+    if !failed.is_empty() && mine.iter().any(verified) {
+        out.push(format!(
+            "pubkey: {} case(s) FAILED their checks (not timed): {}",
+            failed.len(),
+            failed.join(", ")
+        ));
+    }
+    out
+}

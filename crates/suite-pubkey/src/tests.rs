@@ -1,0 +1,162 @@
+//! Unit tests over the whole registry: every available entry passes its
+//! checks, and the checks can fail.
+
+use crate::algorithms::{Kind, ALGORITHMS};
+use crate::checks;
+use crate::engines::{agreements, kems, signers};
+use cryptobench_core::CheckOutcome;
+
+fn available(kind: Kind) -> Vec<(&'static str, &'static str)> {
+    let mut out = Vec::new();
+    match kind {
+        Kind::Kem => {
+            for e in kems().iter().filter(|e| e.available().is_ok()) {
+                out.push((e.algorithm().name, e.backend()));
+            }
+        }
+        Kind::Agreement => {
+            for e in agreements().iter().filter(|e| e.available().is_ok()) {
+                out.push((e.algorithm().name, e.backend()));
+            }
+        }
+        Kind::Signature => {
+            for e in signers().iter().filter(|e| e.available().is_ok()) {
+                out.push((e.algorithm().name, e.backend()));
+            }
+        }
+    }
+    out
+}
+
+fn assert_checks_pass(kind: Kind) {
+    let mut failures = Vec::new();
+    for (name, backend) in available(kind) {
+        let alg = ALGORITHMS.iter().find(|a| a.name == name).unwrap();
+        for c in checks::run(alg, backend) {
+            eprintln!(
+                "{name:<20} {backend:<20} {:<40} {:?} {}",
+                c.name, c.outcome, c.detail
+            );
+            if c.outcome == CheckOutcome::Fail {
+                failures.push(format!("{name} {backend} {}: {}", c.name, c.detail));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn every_kem_entry_passes_its_checks() {
+    assert_checks_pass(Kind::Kem);
+}
+
+#[test]
+fn every_agreement_entry_passes_its_checks() {
+    assert_checks_pass(Kind::Agreement);
+}
+
+#[test]
+fn every_signature_entry_passes_its_checks() {
+    assert_checks_pass(Kind::Signature);
+}
+
+#[test]
+fn liboqs_ml_dsa_is_unavailable_while_it_fails_wycheproof() {
+    // liboqs 0.13's AVX2 verify accepts signatures with ||z|| out of bound.
+    let entry = signers()
+        .into_iter()
+        .find(|e| e.backend() == "liboqs" && e.algorithm().name == "ML-DSA-44")
+        .unwrap();
+    let why = entry.available().unwrap_err();
+    assert!(why.contains("wycheproof:mldsa_44_verify_test"), "{why}");
+    let alg = ALGORITHMS.iter().find(|a| a.name == "ML-DSA-44").unwrap();
+    assert!(!checks::all_pass(&checks::run(alg, "liboqs")));
+}
+
+mod plan_and_views {
+    use crate::{handshake, summary, PubkeySuite, HEADLINE, SUITE};
+    use cryptobench_core::{CaseSpec, CaseStatus, Measurement, RunConfig, Setup, Suite, Summary};
+
+    #[test]
+    fn quick_plan_is_the_headline_cells_paired_by_set_and_operation() {
+        let plan = PubkeySuite::default().plan(&RunConfig::quick()).unwrap();
+        for (alg, ops) in HEADLINE {
+            for op in *ops {
+                assert!(
+                    plan.iter().any(|c| c.spec.primitive == *alg
+                        && c.spec.operation == *op
+                        && matches!(c.setup, Setup::Ready(_))),
+                    "{alg} {op} missing"
+                );
+            }
+        }
+        for c in &plan {
+            assert_eq!(
+                c.spec.group.as_deref(),
+                Some(format!("{SUITE}/{}/{}", c.spec.primitive, c.spec.operation).as_str())
+            );
+        }
+        // OpenSSL has no ML-KEM before 3.5: planned as unavailable, with why.
+        assert!(plan.iter().any(|c| c.spec.backend == "openssl"
+            && c.spec.primitive == "ML-KEM-768"
+            && matches!(&c.setup, Setup::Unavailable(why) if why.contains("OpenSSL"))));
+    }
+
+    #[test]
+    fn backend_filter_keeps_composites_by_their_kem_library() {
+        let cfg = RunConfig {
+            backends: Some(vec!["libcrux".into()]),
+            ..RunConfig::quick()
+        };
+        let plan = PubkeySuite::default().plan(&cfg).unwrap();
+        assert!(!plan.is_empty());
+        assert!(plan
+            .iter()
+            .all(|c| c.spec.backend == "libcrux" || c.spec.backend == "libcrux+rustcrypto"));
+    }
+
+    fn cell(alg: &str, op: &str, backend: &str, ns: f64) -> Measurement {
+        let mut m =
+            CaseSpec::new(SUITE, alg, backend, "1", op).measurement(CaseStatus::Measured, None);
+        m.stats = Some(Summary {
+            median: ns,
+            ..Summary::default()
+        });
+        m
+    }
+
+    #[test]
+    fn handshake_cost_adds_share_and_signature_and_counts_bytes() {
+        let ms = vec![
+            cell("X25519", "keygen", "a", 10_000.0),
+            cell("X25519", "derive", "b", 30_000.0),
+            cell("X25519", "derive", "c", 50_000.0),
+            cell("X25519MLKEM768", "encaps", "a", 70_000.0),
+            cell("Ed25519", "sign", "a", 20_000.0),
+        ];
+        assert_eq!(handshake::share_cost(&ms, "X25519").unwrap().ns, 40_000.0);
+        let t = handshake::table(&ms).unwrap();
+        let row = t.rows.iter().find(|r| r[0] == "X25519MLKEM768").unwrap();
+        assert_eq!(row[3], "11111"); // 1e9 / 90 us
+        assert_eq!(row[5], "2336"); // 1216 + 1120
+        assert_eq!(row[6], "96"); // 64 + 32
+        let line = handshake::advice(&ms).unwrap();
+        assert!(line.contains("costs 30.0 us more"), "{line}");
+        assert!(summary::headline(&ms)
+            .iter()
+            .any(|l| l.contains("costs 30.0 us more")));
+    }
+
+    #[test]
+    fn table1_sets_the_measured_ratio_beside_the_key_ratio() {
+        let ms = vec![
+            cell("ECDSA-P256", "sign", "a", 20_000.0),
+            cell("RSA-3072-PKCS1", "sign", "a", 2_000_000.0),
+        ];
+        let t = crate::table1::table(&ms).unwrap();
+        assert_eq!(t.rows.len(), 1);
+        assert_eq!(t.rows[0][3], "1:12.0");
+        assert!(t.rows[0][5].ends_with("1:100.0"), "{}", t.rows[0][5]);
+        assert!(crate::table1::table(&ms[..1]).is_none());
+    }
+}
