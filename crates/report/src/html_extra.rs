@@ -38,7 +38,22 @@ pub struct Extras<'a> {
     pub papers: Vec<PaperSection>,
     /// Every host's run when this run is one host of a fleet (rank order).
     pub fleet: Vec<Run>,
-    /// Runs of several machines side by side (this run among them), and
+    /// Whether a paper's note states a verdict on a claim ("holds here", ...)
+/// or that the seed's own figures contradict one.
+fn is_verdict_note(note: &str) -> bool {
+    use cryptobench_core::Verdict;
+    [
+        Verdict::Holds,
+        Verdict::Differs,
+        Verdict::Inconclusive,
+        Verdict::NotMeasured,
+    ]
+    .iter()
+    .any(|v| note.contains(v.as_str()))
+        || note.contains("contradict")
+}
+
+/// Runs of several machines side by side (this run among them), and
     /// the index of the one the others are compared with.
     pub machines: Vec<Run>,
     /// Index into `machines` of the baseline run.
@@ -119,23 +134,30 @@ pub fn papers_section(papers: &[PaperSection]) -> String {
             escape(&p.title),
             escape(&p.name)
         );
-        // The conclusions (the tables' notes) in view; the figures collapsed.
+        // The verdicts in view; the other notes (method, corrections of the
+        // seeds' typos) stay with the figures, collapsed, so a reader sees
+        // what held before how it was measured.
         let drawn: Vec<&Table> = p.tables.iter().filter(|t| !t.rows.is_empty()).collect();
+        let mut other_notes = String::new();
         for t in &drawn {
             for n in &t.notes {
-                let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(n));
+                let line = format!("<p class=\"note\">{}</p>\n", escape(n));
+                if is_verdict_note(n) {
+                    out.push_str(&line);
+                } else {
+                    other_notes.push_str(&line);
+                }
             }
         }
-        let body: String = drawn
-            .iter()
-            .map(|t| {
+        let body: String = std::iter::once(other_notes)
+            .chain(drawn.iter().map(|t| {
                 let mut bare = (*t).clone();
                 bare.notes.clear();
                 table_html(&bare)
-            })
+            }))
             .collect();
         out.push_str(&collapsed(
-            &format!("Published and measured figures ({} table(s))", drawn.len()),
+            &format!("Method notes and figures ({} table(s))", drawn.len()),
             &body,
         ));
         out.push_str("</div>\n");
