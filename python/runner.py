@@ -70,6 +70,8 @@ if CRYPTOGRAPHY:
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec, ed25519, ed448, x25519, x448
     from cryptography.hazmat.primitives.ciphers import aead as caead
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    from cryptography.hazmat.primitives import padding as cpadding
 if NACL:
     import nacl.bindings as sodium
 if ARGON2:
@@ -116,6 +118,92 @@ def prepare_hash(cell, kats, interop):
         for _ in range(iters):
             hashlib.new(name, data).digest()
 
+    return run, checks, artifacts
+
+
+# --- cipher ----------------------------------------------------------------
+
+# OpenSSL-style names (AES-256-CBC, DES-EDE3-CBC, CAMELLIA-128-CFB) to
+# cryptography's algorithm, block size and key bytes.
+BLOCK_CIPHERS = {"AES": (lambda k: algorithms.AES(k), 16), "CAMELLIA": (lambda k: algorithms.Camellia(k), 16)}
+MODES = {"CBC": lambda iv: modes.CBC(iv), "ECB": lambda iv: modes.ECB(), "CFB": lambda iv: modes.CFB(iv),
+         "CFB8": lambda iv: modes.CFB8(iv), "OFB": lambda iv: modes.OFB(iv), "CTR": lambda iv: modes.CTR(iv)}
+
+
+def cipher_api(primitive):
+    """(make(key, iv) -> Cipher, key bytes, IV bytes, block bytes) for a cipher name."""
+    if not CRYPTOGRAPHY:
+        raise Unavailable(FAMILIES["cryptography"]["reason"])
+    p = primitive.upper()
+    if p == "CHACHA20":
+        # OpenSSL's 16-byte ChaCha20 IV (32-bit counter, 96-bit nonce) is cryptography's nonce.
+        return (lambda k, iv: Cipher(algorithms.ChaCha20(k, iv), None)), 32, 16, 1
+    parts = p.split("-")
+    if p.startswith("DES-EDE3-") and len(parts) == 3:
+        family, key_len, block, mode = (lambda k: algorithms.TripleDES(k)), 24, 8, parts[2]
+    elif len(parts) == 3 and parts[0] in BLOCK_CIPHERS and parts[1].isdigit():
+        family, block = BLOCK_CIPHERS[parts[0]]
+        key_len, mode = int(parts[1]) // 8, parts[2]
+    else:
+        raise Unavailable(f"cryptography's Cipher has no {primitive} here")
+    if mode not in MODES or (mode == "CTR" and block != 16):
+        raise Unavailable(f"cryptography's Cipher has no {mode} mode for {primitive}")
+    iv_len = 0 if mode == "ECB" else block
+    return (lambda k, iv: Cipher(family(k), MODES[mode](iv))), key_len, iv_len, block
+
+
+def prepare_cipher(cell, kats, interop):
+    make, key_len, iv_len, block = cipher_api(cell["primitive"])
+    op = cell["operation"]
+    if op not in ("encrypt", "decrypt"):
+        raise Unavailable(f"the runner times encrypt and decrypt, not {op}")
+    pkcs7 = cell["params"].get("padding") == "pkcs7"
+
+    def encrypt(key, iv, data, pad):
+        if pad:
+            p = cpadding.PKCS7(block * 8).padder()
+            data = p.update(data) + p.finalize()
+        e = make(key, iv).encryptor()
+        return e.update(data) + e.finalize()
+
+    def decrypt(key, iv, data, pad):
+        d = make(key, iv).decryptor()
+        out = d.update(data) + d.finalize()
+        if pad:
+            u = cpadding.PKCS7(block * 8).unpadder()
+            out = u.update(out) + u.finalize()
+        return out
+
+    try:
+        make(os.urandom(key_len), os.urandom(iv_len))
+    except Exception as e:  # the OpenSSL beneath may lack the algorithm
+        raise Unavailable(f"cryptography refuses {cell['primitive']}: {e}")
+    checks = []
+    for k in kats:
+        key, iv, pt, ct = (bytes.fromhex(k[f]) for f in ("key", "iv", "pt", "ct"))
+        ok = encrypt(key, iv, pt, False) == ct and decrypt(key, iv, ct, False) == pt
+        checks.append(check(f"kat:{k['source']}", ok, "cryptography's Cipher encrypts to the vector and back"))
+    key, iv = os.urandom(key_len), os.urandom(iv_len)
+    data = os.urandom(cell["size"])
+    sealed = encrypt(key, iv, data, pkcs7)
+    checks.append(check("round trip", decrypt(key, iv, sealed, pkcs7) == data, "decrypts what it encrypted"))
+    artifacts = None
+    if interop is not None:
+        got = decrypt(bytes.fromhex(interop["key"]), bytes.fromhex(interop["iv"]), bytes.fromhex(interop["ct"]),
+                      interop.get("padding") == "pkcs7")
+        checks.append(check("interop:native->python", got == bytes.fromhex(interop["pt"]),
+                            "cryptography decrypts the native ciphertext"))
+        ik, iiv, ip = os.urandom(key_len), os.urandom(iv_len), os.urandom(INTEROP_BYTES)
+        artifacts = {"key": ik.hex(), "iv": iiv.hex(), "pt": ip.hex(), "ct": encrypt(ik, iiv, ip, False).hex(),
+                     "size": INTEROP_BYTES}
+    if op == "encrypt":
+        def run(iters):
+            for _ in range(iters):
+                encrypt(key, iv, data, pkcs7)
+    else:
+        def run(iters):
+            for _ in range(iters):
+                decrypt(key, iv, sealed, pkcs7)
     return run, checks, artifacts
 
 
@@ -359,7 +447,7 @@ def prepare_argon2(cell, kats, interop):
     return run, checks, artifacts
 
 
-PREPARE = {"hash": prepare_hash, "aead": prepare_aead, "ecc": prepare_ecc, "argon2": prepare_argon2}
+PREPARE = {"hash": prepare_hash, "cipher": prepare_cipher, "aead": prepare_aead, "ecc": prepare_ecc, "argon2": prepare_argon2}
 
 
 def offers():
@@ -372,6 +460,13 @@ def offers():
     if NACL:
         aeads.append("XChaCha20-Poly1305")
     out["aead"] = aeads
+    ciphers = []
+    if CRYPTOGRAPHY:
+        for bits in (128, 192, 256):
+            ciphers += [f"AES-{bits}-{m}" for m in MODES]
+            ciphers += [f"CAMELLIA-{bits}-{m}" for m in MODES if m != "CTR"]
+        ciphers += [f"DES-EDE3-{m}" for m in MODES if m != "CTR"] + ["ChaCha20"]
+    out["cipher"] = ciphers
     curves = []
     if CRYPTOGRAPHY:
         curves = ["prime256v1", "secp256r1", "secp384r1", "secp521r1", "secp256k1", "secp224r1",

@@ -15,12 +15,14 @@
 
 use crate::case::{self, RunnerCase, SharedRunner};
 use crate::discover::Program;
-use crate::interop::{Argon2Interop, Interop, OpensslAeadInterop, SodiumAeadInterop};
+use crate::interop::{
+    fetch, Argon2Interop, CipherInterop, Interop, OpensslAeadInterop, SodiumAeadInterop,
+};
 use crate::keys::{DigestInterop, KeyInterop};
 use crate::process::{Runner, RunnerCommand, RunnerError};
 use crate::script::EmbeddedScript;
 use crate::twin::native_cells;
-use crate::vectors::{aead_kats_for, argon2_kats, hash_kats};
+use crate::vectors::{aead_kats_for, argon2_kats, cipher_kats, hash_kats};
 use crate::{Handshake, Runtime};
 use cryptobench_core::{BackendInfo, Case, CaseSpec, PlannedCase, RunConfig};
 use serde_json::{json, Value};
@@ -373,6 +375,16 @@ pub fn interop_for(spec: &CaseSpec) -> Option<(String, Arc<dyn Interop>)> {
     let key = |extra: &str| format!("{}:{p}{extra}", spec.suite);
     let i: Arc<dyn Interop> = match spec.suite.as_str() {
         "hash" => Arc::new(DigestInterop::new(&spec.primitive)?),
+        // Whole blocks (the interop message is 1 KB), no padding: the
+        // ciphertext is the mode's alone. A cipher the native OpenSSL
+        // lacks has no native side to check against.
+        "cipher" => {
+            fetch(&p).ok()?;
+            Arc::new(CipherInterop {
+                method: p.clone(),
+                pkcs7: false,
+            })
+        }
         "aead" => {
             let tag = num(spec, "tag").unwrap_or(16) as usize;
             if p == "xchacha20-poly1305" && tag == 16 {
@@ -408,6 +420,7 @@ pub fn interop_for(spec: &CaseSpec) -> Option<(String, Arc<dyn Interop>)> {
 pub fn kats_for(spec: &CaseSpec) -> Value {
     match spec.suite.as_str() {
         "hash" => hash_kats(&spec.primitive),
+        "cipher" => cipher_kats(&spec.primitive),
         "aead" => aead_kats_for(&spec.primitive, num(spec, "tag").unwrap_or(16) as usize),
         "argon2" => argon2_kats(&spec.primitive),
         _ => json!([]),

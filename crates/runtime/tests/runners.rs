@@ -1,5 +1,5 @@
 //! Every cell-driven runner on this machine's interpreter: each serves the
-//! overhead table's cells with its checks passing (the suite's vectors, a
+//! overhead table's cells and two cipher cells with its checks passing (the suite's vectors, a
 //! round trip, a tamper test where the primitive has one, and interop both
 //! ways), times a batch with its own clock, refuses a wrong vector, and
 //! says why it cannot serve a cell. A missing interpreter or library fails
@@ -19,6 +19,15 @@ fn native(suite: &str, primitive: &str, op: &str, size: u64) -> cryptobench_core
 fn cells() -> Vec<cryptobench_core::CaseSpec> {
     vec![
         native("hash", "SHA-256", "digest", 1024),
+        native("cipher", "AES-256-CBC", "encrypt", 1000)
+            .param("mode", "CBC")
+            .param("key_bits", 256)
+            .param("setup", "key-once")
+            .param("padding", "pkcs7"),
+        native("cipher", "AES-128-CTR", "decrypt", 1024)
+            .param("mode", "CTR")
+            .param("key_bits", 128)
+            .param("setup", "key-once"),
         native("aead", "AES-256-GCM", "encrypt", 1000)
             .param("tag", 16)
             .param("aad", 0),
@@ -115,13 +124,13 @@ fn serve_every_cell(rt: &CellRuntime) -> Vec<(String, String)> {
             "{name} {}",
             cell.primitive
         );
-        if cell.suite == "aead" || cell.suite == "ecc" {
+        if matches!(cell.suite.as_str(), "cipher" | "aead" | "ecc") {
             assert_eq!(
                 outcome(&checks, &format!("{name} round trip")),
                 CheckOutcome::Pass
             );
         }
-        if cell.suite == "hash" || cell.suite == "aead" {
+        if matches!(cell.suite.as_str(), "hash" | "cipher" | "aead") {
             assert!(
                 checks
                     .iter()
