@@ -50,6 +50,57 @@ function prepareHash(cell, kats, interop) {
   return { run, checks, artifacts };
 }
 
+// --- cipher ----------------------------------------------------------------
+
+// Modes the aead suite (or no suite) measures: not offered as ciphers.
+const NOT_CIPHER_MODES = ['gcm', 'ccm', 'ocb', 'wrap'];
+
+function cipherInfo(primitive) {
+  const name = primitive.toLowerCase();
+  const info = crypto.getCiphers().includes(name) ? crypto.getCipherInfo(name) : undefined;
+  if (!info || NOT_CIPHER_MODES.includes(info.mode) || /poly1305|hmac/.test(name)) {
+    throw new Unavailable(`Node's crypto.getCiphers() has no ${primitive} cipher`);
+  }
+  return { name, keyLen: info.keyLength, ivLen: info.ivLength || 0 };
+}
+
+function prepareCipher(cell, kats, interop) {
+  const { name, keyLen, ivLen } = cipherInfo(cell.primitive);
+  if (cell.operation !== 'encrypt' && cell.operation !== 'decrypt') {
+    throw new Unavailable(`the runner times encrypt and decrypt, not ${cell.operation}`);
+  }
+  const pkcs7 = cell.params.padding === 'pkcs7';
+  const crypt = (encrypt, key, iv, data, pad) => {
+    const c = encrypt ? crypto.createCipheriv(name, key, ivLen ? iv : null)
+      : crypto.createDecipheriv(name, key, ivLen ? iv : null);
+    c.setAutoPadding(pad);
+    return Buffer.concat([c.update(data), c.final()]);
+  };
+  const checks = [];
+  for (const k of kats) {
+    const key = unhex(k.key); const iv = unhex(k.iv);
+    const ct = crypt(true, key, iv, unhex(k.pt), false);
+    const pt = crypt(false, key, iv, unhex(k.ct), false);
+    checks.push(check(`kat:${k.source}`, hex(ct) === k.ct && hex(pt) === k.pt,
+      'crypto.createCipheriv encrypts to the vector and back'));
+  }
+  const key = random(keyLen); const iv = random(ivLen);
+  const data = random(cell.size);
+  const sealed = crypt(true, key, iv, data, pkcs7);
+  checks.push(check('round trip', crypt(false, key, iv, sealed, pkcs7).equals(data), 'decrypts what it encrypted'));
+  let artifacts = null;
+  if (interop) {
+    const got = crypt(false, unhex(interop.key), unhex(interop.iv), unhex(interop.ct), interop.padding === 'pkcs7');
+    checks.push(check('interop:native->node', hex(got) === interop.pt, 'crypto decrypts the native ciphertext'));
+    const ik = random(keyLen); const iiv = random(ivLen); const ip = random(INTEROP_BYTES);
+    artifacts = { key: hex(ik), iv: hex(iiv), pt: hex(ip), ct: hex(crypt(true, ik, iiv, ip, false)), size: INTEROP_BYTES };
+  }
+  const encrypt = cell.operation === 'encrypt';
+  const input = encrypt ? data : sealed;
+  const run = (iters) => { for (let i = 0; i < iters; i++) crypt(encrypt, key, iv, input, pkcs7); };
+  return { run, checks, artifacts };
+}
+
 // --- aead ------------------------------------------------------------------
 
 function aeadApi(primitive, tag) {
@@ -228,7 +279,7 @@ function prepareArgon2(cell, kats, interop) {
   return { run, checks, artifacts };
 }
 
-const PREPARE = { hash: prepareHash, aead: prepareAead, ecc: prepareEcc, argon2: prepareArgon2 };
+const PREPARE = { hash: prepareHash, cipher: prepareCipher, aead: prepareAead, ecc: prepareEcc, argon2: prepareArgon2 };
 
 function offers() {
   const ciphers = crypto.getCiphers();
@@ -238,6 +289,9 @@ function offers() {
     .map((h) => (h === 'blake2b-512' ? 'BLAKE2b-512' : h.toUpperCase()));
   return {
     hash: hashes,
+    cipher: ciphers.filter((c) => {
+      try { cipherInfo(c); return true; } catch (e) { return false; }
+    }).map((c) => c.toUpperCase()),
     aead: aeads,
     ecc: crypto.getCurves().concat(['X25519', 'X448', 'Ed25519', 'Ed448']),
     argon2: HAS_ARGON2 ? ['Argon2i', 'Argon2d', 'Argon2id'] : [],
