@@ -40,7 +40,7 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
         args.push(dir.join("Runner.java").into_os_string());
         Ok((program.to_path_buf(), args))
     },
-    suites: &["hash", "aead", "ecc", "argon2"],
+    suites: &["hash", "cipher", "aead", "ecc", "argon2"],
     headline: overhead_cell,
 };
 
