@@ -211,14 +211,16 @@ public class Runner {
             if (family.equals("ChaCha20")) return Cipher.getInstance("ChaCha20");
             return Cipher.getInstance(family + "/" + mode + "/" + (pad ? "PKCS5Padding" : "NoPadding"));
         }
-        /** Sets key and IV, as each message does. ChaCha20 is always opened in
-         *  decrypt mode (the same keystream XOR): SunJCE refuses to encrypt twice
+        /** Sets key and IV, as each message does. ChaCha20 takes a fresh
+         *  Cipher per message: SunJCE refuses to initialise one instance twice
          *  under one key and nonce, which a timed loop over one message does. */
         byte[] crypt(Cipher c, boolean encrypt, byte[] key, byte[] iv, byte[] in) throws Exception {
             SecretKeySpec k = new SecretKeySpec(key, family);
             if (family.equals("ChaCha20")) {
                 int counter = (iv[0] & 0xff) | (iv[1] & 0xff) << 8 | (iv[2] & 0xff) << 16 | (iv[3] & 0xff) << 24;
-                c.init(Cipher.DECRYPT_MODE, k, new ChaCha20ParameterSpec(Arrays.copyOfRange(iv, 4, 16), counter));
+                c = instance(false);
+                c.init(encrypt ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, k,
+                    new ChaCha20ParameterSpec(Arrays.copyOfRange(iv, 4, 16), counter));
             } else if (ivLen == 0) {
                 c.init(encrypt ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, k);
             } else {

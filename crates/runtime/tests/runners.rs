@@ -1,5 +1,5 @@
 //! Every cell-driven runner on this machine's interpreter: each serves the
-//! overhead table's cells and two cipher cells with its checks passing (the suite's vectors, a
+//! overhead table's cells and three cipher cells with its checks passing (the suite's vectors, a
 //! round trip, a tamper test where the primitive has one, and interop both
 //! ways), times a batch with its own clock, refuses a wrong vector, and
 //! says why it cannot serve a cell. A missing interpreter or library fails
@@ -27,6 +27,10 @@ fn cells() -> Vec<cryptobench_core::CaseSpec> {
         native("cipher", "AES-128-CTR", "decrypt", 1024)
             .param("mode", "CTR")
             .param("key_bits", 128)
+            .param("setup", "key-once"),
+        native("cipher", "ChaCha20", "encrypt", 64)
+            .param("mode", "stream")
+            .param("key_bits", 256)
             .param("setup", "key-once"),
         native("aead", "AES-256-GCM", "encrypt", 1000)
             .param("tag", 16)
