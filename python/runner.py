@@ -74,6 +74,7 @@ if CRYPTOGRAPHY:
     from cryptography.hazmat.primitives import padding as cpadding
 if NACL:
     import nacl.bindings as sodium
+    import nacl.pwhash.argon2id as nacl_argon2id
 if ARGON2:
     from argon2 import low_level as argon2_ll
 
@@ -409,40 +410,68 @@ def argon2_raw(variant, password, salt, t, m_kib, p, tag_len, secret=b"", ad=b""
     return argon2_ll.hash_secret_raw(password, salt, t, m_kib, p, tag_len, types[variant], version=19)
 
 
+def sodium_argon2id(variant, password, salt, t, m_kib, p, tag_len, secret=b"", ad=b""):
+    """PyNaCl's nacl.pwhash.argon2id.kdf (libsodium): Argon2id, one lane, a 16-byte salt."""
+    if variant != "argon2id":
+        raise Unavailable(f"PyNaCl's pwhash offers Argon2id only, not {variant}")
+    if secret or ad:
+        raise Skipped("PyNaCl's kdf takes no secret key or associated data")
+    if p != 1:
+        raise Skipped(f"libsodium's Argon2 runs one lane; this has {p}")
+    if len(salt) != nacl_argon2id.SALTBYTES:
+        raise Skipped(f"PyNaCl's kdf takes a {nacl_argon2id.SALTBYTES}-byte salt, not {len(salt)}")
+    return nacl_argon2id.kdf(tag_len, password, salt, opslimit=t, memlimit=m_kib * 1024)
+
+
+# The Argon2 APIs, by the `api` parameter of a cell; the first is the default.
+ARGON2_APIS = {"argon2-cffi": ("argon2-cffi", lambda: argon2_raw),
+               "pynacl": ("pynacl", lambda: sodium_argon2id)}
+
+
+def argon2_apis():
+    return [name for name, (family, _) in ARGON2_APIS.items() if FAMILIES[family]["available"]]
+
+
 def prepare_argon2(cell, kats, interop):
-    if not ARGON2:
-        raise Unavailable(FAMILIES["argon2-cffi"]["reason"])
     params = cell["params"]
+    api = params.get("api", "argon2-cffi")
+    if api not in ARGON2_APIS:
+        raise Unavailable(f"the python runner has no Argon2 API {api}; it has {', '.join(ARGON2_APIS)}")
+    family, get = ARGON2_APIS[api]
+    if not FAMILIES[family]["available"]:
+        raise Unavailable(FAMILIES[family]["reason"])
+    raw_hash = get()
     variant = cell["primitive"].lower()
     if variant not in ("argon2i", "argon2d", "argon2id"):
-        raise Unavailable(f"argon2-cffi has no {cell['primitive']}")
+        raise Unavailable(f"{api} has no {cell['primitive']}")
     if params.get("version", "0x13") != "0x13":
         raise Unavailable("the runner hashes Argon2 version 0x13 only")
     m, t, p = int(params["m_kib"]), int(params["t"]), int(params["p"])
     threads, tag = int(params.get("threads", p)), int(params.get("tag", 32))
     if threads != p:
-        raise Skipped(f"argon2-cffi runs one thread per lane; this cell has {p} lanes on {threads} threads")
+        raise Skipped(f"{api} runs one thread per lane; this cell has {p} lanes on {threads} threads")
+    salt = os.urandom(16)
+    raw_hash(variant, b"password", salt, 1, 8 * p, p, tag)  # refuses what this API cannot run, before the checks
     checks = []
     for k in kats:
         try:
-            got = argon2_raw(k["variant"], bytes.fromhex(k["password"]), bytes.fromhex(k["salt"]), k["t"],
-                             k["m_kib"], k["p"], len(k["tag"]) // 2, bytes.fromhex(k["secret"]),
-                             bytes.fromhex(k["ad"]))
-            checks.append(check(f"kat:{k['source']}", got.hex() == k["tag"], "argon2-cffi matches the vector"))
+            got = raw_hash(k["variant"], bytes.fromhex(k["password"]), bytes.fromhex(k["salt"]), k["t"],
+                           k["m_kib"], k["p"], len(k["tag"]) // 2, bytes.fromhex(k["secret"]),
+                           bytes.fromhex(k["ad"]))
+            checks.append(check(f"kat:{k['source']}", got.hex() == k["tag"], f"{api} matches the vector"))
         except Skipped as why:
             checks.append(skipped(f"kat:{k['source']}", str(why)))
     artifacts = None
     if interop is not None:
-        pw, salt = bytes.fromhex(interop["password"]), bytes.fromhex(interop["salt"])
-        raw = argon2_raw(variant, pw, salt, interop["t"], interop["m_kib"], interop["threads"], 32)
+        pw, isalt = bytes.fromhex(interop["password"]), bytes.fromhex(interop["salt"])
+        raw = raw_hash(variant, pw, isalt, interop["t"], interop["m_kib"], interop["threads"], 32)
         checks.append(check("interop:native->python", raw.hex() == interop["raw"],
-                            "argon2-cffi gives the native 32-byte tag for the native inputs"))
-        artifacts = {"password": pw.hex(), "salt": salt.hex(), "raw": raw.hex()}
-    salt = os.urandom(16)
+                            f"{api} gives the native 32-byte tag for the native inputs"))
+        artifacts = {"password": pw.hex(), "salt": isalt.hex(), "raw": raw.hex()}
 
     def run(iters):
         for _ in range(iters):
-            argon2_raw(variant, b"password", salt, t, m, p, tag)
+            raw_hash(variant, b"password", salt, t, m, p, tag)
 
     return run, checks, artifacts
 
@@ -473,7 +502,7 @@ def offers():
                   "brainpoolP256r1", "brainpoolP384r1", "brainpoolP512r1",
                   "X25519", "X448", "Ed25519", "Ed448"]
     out["ecc"] = curves
-    out["argon2"] = ["Argon2i", "Argon2d", "Argon2id"] if ARGON2 else []
+    out["argon2"] = ["Argon2i", "Argon2d", "Argon2id"] if ARGON2 else (["Argon2id"] if NACL else [])
     return out
 
 
@@ -489,7 +518,7 @@ def main():
             if op == "hello":
                 ans = {"ok": True, "protocol": PROTOCOL, "runtime": "python",
                        "version": platform.python_version(), "libraries": LIBRARIES,
-                       "families": FAMILIES, "offers": offers()}
+                       "families": FAMILIES, "offers": offers(), "apis": {"argon2": argon2_apis()}}
             elif op == "offers":
                 ans = {"ok": True, "offers": offers()}
             elif op == "prepare":

@@ -35,7 +35,9 @@ pub fn cipher_kats(canonical: &str) -> Value {
     Value::Array(
         MODE_VECTORS
             .iter()
-            .filter(|m| m.cipher.eq_ignore_ascii_case(canonical) && PHP_KAT_CIPHERS.contains(&m.cipher))
+            .filter(|m| {
+                m.cipher.eq_ignore_ascii_case(canonical) && PHP_KAT_CIPHERS.contains(&m.cipher)
+            })
             .map(|m| json!({"source": m.source, "key": m.key, "iv": m.iv, "pt": m.pt, "ct": m.ct}))
             .collect(),
     )
