@@ -577,35 +577,47 @@ public class Runner {
 
     /** Batches of at least this long are compared for stability. */
     static final long WARM_BATCH_NS = 5_000_000L;
-    /** Calls before stability counts: HotSpot's C2 compiles a method after
-     *  about 15,000 invocations, and a call reaches several; three settled
-     *  batches before that are a C1 plateau, not compiled code. */
+    /** Calls before stability counts: C2 compiles a method after about
+     *  15,000 invocations, and one call reaches several. */
     static final long WARM_MIN_OPS = 50_000L;
     /** Longest warm-up per case; the engine's calibration follows it. */
-    static final long WARM_BUDGET_NS = 300_000_000L;
+    static final long WARM_BUDGET_NS = 500_000_000L;
     /** An operation slower than this is left to the engine's own warm-up. */
     static final long WARM_SLOW_OP_NS = 20_000_000L;
+    /** HotSpot's compilers, to see when they have stopped compiling. */
+    static final java.lang.management.CompilationMXBean JIT = java.lang.management.ManagementFactory.getCompilationMXBean();
+
+    static long jitMillis() {
+        return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : -1;
+    }
 
     /** Runs the case until the JIT has settled: batches of WARM_BATCH_NS
      *  until, past WARM_MIN_OPS calls, three in a row agree within 3% per
-     *  operation, so samples time compiled code rather than a tier change
-     *  halfway through. Returns what it did, for the prepare answer. */
+     *  operation and the JIT finished no compilation during them. Three settled batches while it still
+     *  compiles are a C1 plateau, and a tier change halfway through the
+     *  samples widens their interval. Returns what it did, for the prepare
+     *  answer. */
     static Map<String, Object> warmUp(Batch run) throws Exception {
         long start = System.nanoTime(), ops = 0, n = 1;
         double[] last = new double[3];
+        long[] jitAfter = new long[3];
         int seen = 0;
         boolean stable = false;
         while (System.nanoTime() - start < WARM_BUDGET_NS) {
+            long jitBefore = jitMillis();
             long t0 = System.nanoTime();
             run.run(n);
             long t = System.nanoTime() - t0;
             ops += n;
             if (t / n > WARM_SLOW_OP_NS) break;
             if (t < WARM_BATCH_NS) { n *= 2; continue; }
-            last[seen++ % 3] = (double) t / n;
+            last[seen % 3] = (double) t / n;
+            jitAfter[seen % 3] = jitMillis() - jitBefore;
+            seen++;
             if (seen >= 3 && ops >= WARM_MIN_OPS) {
                 double lo = Math.min(last[0], Math.min(last[1], last[2])), hi = Math.max(last[0], Math.max(last[1], last[2]));
-                if (hi <= lo * 1.03) { stable = true; break; }
+                boolean quiet = jitAfter[0] == 0 && jitAfter[1] == 0 && jitAfter[2] == 0;
+                if (hi <= lo * 1.03 && quiet) { stable = true; break; }
             }
         }
         return obj("ops", ops, "ms", (System.nanoTime() - start) / 1e6, "stable", stable);

@@ -4,8 +4,9 @@
 //! installed.
 //!
 //! JIT warm-up is part of calibration: each `prepare` runs the case until,
-//! past 50,000 calls, three 5 ms batches agree within 3% per call (at most
-//! 0.3 s; node/runner.js does the same for V8), and the engine's own
+//! past 50,000 calls, three 5 ms batches agree within 3% per call while
+//! HotSpot finishes no compilation (at most 0.5 s; node/runner.js does the
+//! same for V8 without the compiler signal, 0.3 s), and the engine's own
 //! warm-up and calibration batches follow. The answer's `warmup` says how
 //! many calls it took and whether the time settled.
 
