@@ -251,7 +251,9 @@ public class Runner {
     static Prepared prepareCipher(Map<String, Object> cell, List<Object> kats, Map<String, Object> interop) throws Exception {
         BlockCipher b = cipherFor(str(cell, "primitive"));
         String op = str(cell, "operation");
-        if (!op.equals("encrypt") && !op.equals("decrypt")) throw new Unavailable("the runner times encrypt and decrypt, not " + op);
+        if (!List.of("encrypt", "decrypt", "roundtrip").contains(op)) {
+            throw new Unavailable("the runner times encrypt, decrypt and roundtrip, not " + op);
+        }
         boolean pkcs7 = "pkcs7".equals(str(map(cell.get("params")), "padding"));
         Cipher bare = b.instance(false), padded = pkcs7 ? b.instance(true) : bare;
         Prepared p = new Prepared();
@@ -272,9 +274,16 @@ public class Runner {
             p.artifacts = obj("key", hex(ik), "iv", hex(iiv), "pt", hex(ip), "ct", hex(b.crypt(bare, true, ik, iiv, ip)),
                 "size", INTEROP_BYTES);
         }
-        boolean encrypt = op.equals("encrypt");
-        byte[] input = encrypt ? data : sealed;
-        p.run = iters -> { for (long i = 0; i < iters; i++) b.crypt(padded, encrypt, key, iv, input); };
+        if (op.equals("encrypt")) {
+            p.run = iters -> { for (long i = 0; i < iters; i++) b.crypt(padded, true, key, iv, data); };
+        } else if (op.equals("decrypt")) {
+            p.run = iters -> { for (long i = 0; i < iters; i++) b.crypt(padded, false, key, iv, sealed); };
+        } else {
+            p.run = iters -> {
+                // Encrypt, decrypt and compare, as the native roundtrip does.
+                for (long i = 0; i < iters; i++) Arrays.equals(b.crypt(padded, false, key, iv, b.crypt(padded, true, key, iv, data)), data);
+            };
+        }
         return p;
     }
 

@@ -66,8 +66,8 @@ function cipherInfo(primitive) {
 
 function prepareCipher(cell, kats, interop) {
   const { name, keyLen, ivLen } = cipherInfo(cell.primitive);
-  if (cell.operation !== 'encrypt' && cell.operation !== 'decrypt') {
-    throw new Unavailable(`the runner times encrypt and decrypt, not ${cell.operation}`);
+  if (!['encrypt', 'decrypt', 'roundtrip'].includes(cell.operation)) {
+    throw new Unavailable(`the runner times encrypt, decrypt and roundtrip, not ${cell.operation}`);
   }
   const pkcs7 = cell.params.padding === 'pkcs7';
   const crypt = (encrypt, key, iv, data, pad) => {
@@ -95,9 +95,13 @@ function prepareCipher(cell, kats, interop) {
     const ik = random(keyLen); const iiv = random(ivLen); const ip = random(INTEROP_BYTES);
     artifacts = { key: hex(ik), iv: hex(iiv), pt: hex(ip), ct: hex(crypt(true, ik, iiv, ip, false)), size: INTEROP_BYTES };
   }
-  const encrypt = cell.operation === 'encrypt';
-  const input = encrypt ? data : sealed;
-  const run = (iters) => { for (let i = 0; i < iters; i++) crypt(encrypt, key, iv, input, pkcs7); };
+  const once = {
+    encrypt: () => crypt(true, key, iv, data, pkcs7),
+    decrypt: () => crypt(false, key, iv, sealed, pkcs7),
+    // Encrypt, decrypt and compare, as the native roundtrip does.
+    roundtrip: () => crypt(false, key, iv, crypt(true, key, iv, data, pkcs7), pkcs7).equals(data),
+  }[cell.operation];
+  const run = (iters) => { for (let i = 0; i < iters; i++) once(); };
   return { run, checks, artifacts };
 }
 

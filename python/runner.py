@@ -156,8 +156,8 @@ def cipher_api(primitive):
 def prepare_cipher(cell, kats, interop):
     make, key_len, iv_len, block = cipher_api(cell["primitive"])
     op = cell["operation"]
-    if op not in ("encrypt", "decrypt"):
-        raise Unavailable(f"the runner times encrypt and decrypt, not {op}")
+    if op not in ("encrypt", "decrypt", "roundtrip"):
+        raise Unavailable(f"the runner times encrypt, decrypt and roundtrip, not {op}")
     pkcs7 = cell["params"].get("padding") == "pkcs7"
 
     def encrypt(key, iv, data, pad):
@@ -201,10 +201,15 @@ def prepare_cipher(cell, kats, interop):
         def run(iters):
             for _ in range(iters):
                 encrypt(key, iv, data, pkcs7)
-    else:
+    elif op == "decrypt":
         def run(iters):
             for _ in range(iters):
                 decrypt(key, iv, sealed, pkcs7)
+    else:
+        def run(iters):
+            for _ in range(iters):
+                # Encrypt, decrypt and compare, as the native roundtrip does.
+                _ = decrypt(key, iv, encrypt(key, iv, data, pkcs7), pkcs7) == data
     return run, checks, artifacts
 
 

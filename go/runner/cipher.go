@@ -110,8 +110,8 @@ func prepareCipher(c cell, kats []obj, interop obj) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Operation != "encrypt" && c.Operation != "decrypt" {
-		return nil, unavailable{"the runner times encrypt and decrypt, not " + c.Operation}
+	if c.Operation != "encrypt" && c.Operation != "decrypt" && c.Operation != "roundtrip" {
+		return nil, unavailable{"the runner times encrypt, decrypt and roundtrip, not " + c.Operation}
 	}
 	pkcs7 := c.Params["padding"] == "pkcs7"
 	if !pkcs7 && api.block > 1 && strings.Contains(strings.ToUpper(c.Primitive), "CBC") && c.Size%api.block != 0 {
@@ -160,10 +160,17 @@ func prepareCipher(c cell, kats []obj, interop obj) (*prepared, error) {
 				encrypt(key, iv, data, pkcs7)
 			}
 		}
-	} else {
+	} else if c.Operation == "decrypt" {
 		p.run = func(iters int) {
 			for i := 0; i < iters; i++ {
 				decrypt(key, iv, sealed, pkcs7)
+			}
+		}
+	} else {
+		p.run = func(iters int) {
+			for i := 0; i < iters; i++ {
+				// Encrypt, decrypt and compare, as the native roundtrip does.
+				_ = bytes.Equal(decrypt(key, iv, encrypt(key, iv, data, pkcs7), pkcs7), data)
 			}
 		}
 	}
