@@ -24,6 +24,7 @@ import java.security.spec.*;
 import java.util.*;
 import javax.crypto.Cipher;
 import javax.crypto.KeyAgreement;
+import javax.crypto.spec.ChaCha20ParameterSpec;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
@@ -196,6 +197,101 @@ public class Runner {
         byte[] data = random(num(cell, "size", 0));
         p.run = iters -> { for (long i = 0; i < iters; i++) md.digest(data); };
         return p;
+    }
+
+    // --- cipher ------------------------------------------------------------
+
+    /** A JCA transformation for an OpenSSL-style cipher name. */
+    static class BlockCipher {
+        String family, mode; int keyLen, ivLen, block;
+        BlockCipher(String family, String mode, int keyLen, int ivLen, int block) {
+            this.family = family; this.mode = mode; this.keyLen = keyLen; this.ivLen = ivLen; this.block = block;
+        }
+        Cipher instance(boolean pad) throws Exception {
+            if (family.equals("ChaCha20")) return Cipher.getInstance("ChaCha20");
+            return Cipher.getInstance(family + "/" + mode + "/" + (pad ? "PKCS5Padding" : "NoPadding"));
+        }
+        /** Sets key and IV, as each message does. ChaCha20 takes a fresh
+         *  Cipher per message: SunJCE refuses to initialise one instance twice
+         *  under one key and nonce, which a timed loop over one message does. */
+        byte[] crypt(Cipher c, boolean encrypt, byte[] key, byte[] iv, byte[] in) throws Exception {
+            SecretKeySpec k = new SecretKeySpec(key, family);
+            if (family.equals("ChaCha20")) {
+                int counter = (iv[0] & 0xff) | (iv[1] & 0xff) << 8 | (iv[2] & 0xff) << 16 | (iv[3] & 0xff) << 24;
+                c = instance(false);
+                c.init(encrypt ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, k,
+                    new ChaCha20ParameterSpec(Arrays.copyOfRange(iv, 4, 16), counter));
+            } else if (ivLen == 0) {
+                c.init(encrypt ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, k);
+            } else {
+                c.init(encrypt ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, k, new IvParameterSpec(iv));
+            }
+            return c.doFinal(in);
+        }
+    }
+
+    static final List<String> JCA_MODES = List.of("CBC", "ECB", "CTR", "CFB", "CFB8", "OFB");
+
+    static BlockCipher cipherFor(String primitive) throws Unavailable {
+        String p = primitive.toUpperCase();
+        if (p.equals("CHACHA20")) return new BlockCipher("ChaCha20", "", 32, 16, 1);
+        String[] parts = p.split("-");
+        Unavailable none = new Unavailable("the JCA has no " + primitive + " (AES and 3DES in CBC, ECB, CTR, CFB, CFB8, OFB; ChaCha20)");
+        if (parts.length != 3 || !JCA_MODES.contains(parts[2])) throw none;
+        String mode = parts[2];
+        if (parts[0].equals("AES") && List.of("128", "192", "256").contains(parts[1])) {
+            return new BlockCipher("AES", mode, Integer.parseInt(parts[1]) / 8, mode.equals("ECB") ? 0 : 16, 16);
+        }
+        if (parts[0].equals("DES") && parts[1].equals("EDE3") && !mode.equals("CTR")) {
+            return new BlockCipher("DESede", mode, 24, mode.equals("ECB") ? 0 : 8, 8);
+        }
+        throw none;
+    }
+
+    static Prepared prepareCipher(Map<String, Object> cell, List<Object> kats, Map<String, Object> interop) throws Exception {
+        BlockCipher b = cipherFor(str(cell, "primitive"));
+        String op = str(cell, "operation");
+        if (!List.of("encrypt", "decrypt", "roundtrip").contains(op)) {
+            throw new Unavailable("the runner times encrypt, decrypt and roundtrip, not " + op);
+        }
+        boolean pkcs7 = "pkcs7".equals(str(map(cell.get("params")), "padding"));
+        Cipher bare = b.instance(false), padded = pkcs7 ? b.instance(true) : bare;
+        Prepared p = new Prepared();
+        for (Object o : kats) {
+            Map<String, Object> k = map(o);
+            byte[] key = unhex(k.get("key")), iv = unhex(k.get("iv")), pt = unhex(k.get("pt")), ct = unhex(k.get("ct"));
+            boolean ok = Arrays.equals(b.crypt(bare, true, key, iv, pt), ct) && Arrays.equals(b.crypt(bare, false, key, iv, ct), pt);
+            p.checks.add(check("kat:" + str(k, "source"), ok, "the JCA encrypts to the vector and back"));
+        }
+        byte[] key = random(b.keyLen), iv = random(b.ivLen), data = random(num(cell, "size", 0));
+        byte[] sealed = b.crypt(padded, true, key, iv, data);
+        p.checks.add(check("round trip", Arrays.equals(b.crypt(padded, false, key, iv, sealed), data), "decrypts what it encrypted"));
+        if (interop != null) {
+            Cipher c = "pkcs7".equals(str(interop, "padding")) ? b.instance(true) : bare;
+            byte[] got = b.crypt(c, false, unhex(interop.get("key")), unhex(interop.get("iv")), unhex(interop.get("ct")));
+            p.checks.add(check("interop:native->java", Arrays.equals(got, unhex(interop.get("pt"))), "the JCA decrypts the native ciphertext"));
+            byte[] ik = random(b.keyLen), iiv = random(b.ivLen), ip = random(INTEROP_BYTES);
+            p.artifacts = obj("key", hex(ik), "iv", hex(iiv), "pt", hex(ip), "ct", hex(b.crypt(bare, true, ik, iiv, ip)),
+                "size", INTEROP_BYTES);
+        }
+        if (op.equals("encrypt")) {
+            p.run = iters -> { for (long i = 0; i < iters; i++) b.crypt(padded, true, key, iv, data); };
+        } else if (op.equals("decrypt")) {
+            p.run = iters -> { for (long i = 0; i < iters; i++) b.crypt(padded, false, key, iv, sealed); };
+        } else {
+            p.run = iters -> {
+                // Encrypt, decrypt and compare, as the native roundtrip does.
+                for (long i = 0; i < iters; i++) Arrays.equals(b.crypt(padded, false, key, iv, b.crypt(padded, true, key, iv, data)), data);
+            };
+        }
+        return p;
+    }
+
+    static List<String> cipherOffers() {
+        List<String> out = new ArrayList<>(List.of("ChaCha20"));
+        for (String bits : List.of("128", "192", "256")) for (String m : JCA_MODES) out.add("AES-" + bits + "-" + m);
+        for (String m : JCA_MODES) if (!m.equals("CTR")) out.add("DES-EDE3-" + m);
+        return out;
     }
 
     // --- aead --------------------------------------------------------------
@@ -483,8 +579,60 @@ public class Runner {
             curves.addAll(List.of("secp256k1", "secp224r1", "brainpoolP256r1", "brainpoolP384r1", "brainpoolP512r1"));
             argon.addAll(List.of("Argon2i", "Argon2d", "Argon2id"));
         }
-        return obj("hash", hashes, "aead", aeads, "ecc", curves, "argon2", argon);
+        return obj("hash", hashes, "cipher", cipherOffers(), "aead", aeads, "ecc", curves, "argon2", argon);
     }
+
+    // --- warm-up -------------------------------------------------------------
+
+    /** Batches of at least this long are compared for stability. */
+    static final long WARM_BATCH_NS = 5_000_000L;
+    /** Calls before stability counts: C2 compiles a method after about
+     *  15,000 invocations, and one call reaches several. */
+    static final long WARM_MIN_OPS = 50_000L;
+    /** Longest warm-up per case; the engine's calibration follows it. */
+    static final long WARM_BUDGET_NS = 500_000_000L;
+    /** An operation slower than this is left to the engine's own warm-up. */
+    static final long WARM_SLOW_OP_NS = 20_000_000L;
+    /** HotSpot's compilers, to see when they have stopped compiling. */
+    static final java.lang.management.CompilationMXBean JIT = java.lang.management.ManagementFactory.getCompilationMXBean();
+
+    static long jitMillis() {
+        return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : -1;
+    }
+
+    /** Runs the case until the JIT has settled: batches of WARM_BATCH_NS
+     *  until, past WARM_MIN_OPS calls, three in a row agree within 3% per
+     *  operation and the JIT finished no compilation during them. Three settled batches while it still
+     *  compiles are a C1 plateau, and a tier change halfway through the
+     *  samples widens their interval. Returns what it did, for the prepare
+     *  answer. */
+    static Map<String, Object> warmUp(Batch run) throws Exception {
+        long start = System.nanoTime(), ops = 0, n = 1;
+        double[] last = new double[3];
+        long[] jitAfter = new long[3];
+        int seen = 0;
+        boolean stable = false;
+        while (System.nanoTime() - start < WARM_BUDGET_NS) {
+            long jitBefore = jitMillis();
+            long t0 = System.nanoTime();
+            run.run(n);
+            long t = System.nanoTime() - t0;
+            ops += n;
+            if (t / n > WARM_SLOW_OP_NS) break;
+            if (t < WARM_BATCH_NS) { n *= 2; continue; }
+            last[seen % 3] = (double) t / n;
+            jitAfter[seen % 3] = jitMillis() - jitBefore;
+            seen++;
+            if (seen >= 3 && ops >= WARM_MIN_OPS) {
+                double lo = Math.min(last[0], Math.min(last[1], last[2])), hi = Math.max(last[0], Math.max(last[1], last[2]));
+                boolean quiet = jitAfter[0] == 0 && jitAfter[1] == 0 && jitAfter[2] == 0;
+                if (hi <= lo * 1.03 && quiet) { stable = true; break; }
+            }
+        }
+        return obj("ops", ops, "ms", (System.nanoTime() - start) / 1e6, "stable", stable);
+    }
+
+    // --- protocol ----------------------------------------------------------
 
     static Map<String, Object> answer(Map<String, Object> req, Map<String, Prepared> cases) throws Exception {
         String op = str(req, "op");
@@ -507,13 +655,14 @@ public class Runner {
                     Prepared p;
                     switch (str(cell, "suite")) {
                         case "hash": p = prepareHash(cell, kats, interop); break;
+                        case "cipher": p = prepareCipher(cell, kats, interop); break;
                         case "aead": p = prepareAead(cell, kats, interop); break;
                         case "ecc": p = prepareEcc(cell, kats, interop); break;
                         case "argon2": p = prepareArgon2(cell, kats, interop); break;
                         default: throw new Unavailable("the java runner serves no suite " + str(cell, "suite"));
                     }
                     cases.put(id, p);
-                    return obj("ok", true, "checks", p.checks, "artifacts", p.artifacts);
+                    return obj("ok", true, "checks", p.checks, "artifacts", p.artifacts, "warmup", warmUp(p.run));
                 } catch (Unavailable u) {
                     return obj("ok", true, "unavailable", u.getMessage());
                 } catch (Skipped s) {

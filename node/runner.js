@@ -50,6 +50,61 @@ function prepareHash(cell, kats, interop) {
   return { run, checks, artifacts };
 }
 
+// --- cipher ----------------------------------------------------------------
+
+// Modes the aead suite (or no suite) measures: not offered as ciphers.
+const NOT_CIPHER_MODES = ['gcm', 'ccm', 'ocb', 'wrap'];
+
+function cipherInfo(primitive) {
+  const name = primitive.toLowerCase();
+  const info = crypto.getCiphers().includes(name) ? crypto.getCipherInfo(name) : undefined;
+  if (!info || NOT_CIPHER_MODES.includes(info.mode) || /poly1305|hmac/.test(name)) {
+    throw new Unavailable(`Node's crypto.getCiphers() has no ${primitive} cipher`);
+  }
+  return { name, keyLen: info.keyLength, ivLen: info.ivLength || 0 };
+}
+
+function prepareCipher(cell, kats, interop) {
+  const { name, keyLen, ivLen } = cipherInfo(cell.primitive);
+  if (!['encrypt', 'decrypt', 'roundtrip'].includes(cell.operation)) {
+    throw new Unavailable(`the runner times encrypt, decrypt and roundtrip, not ${cell.operation}`);
+  }
+  const pkcs7 = cell.params.padding === 'pkcs7';
+  const crypt = (encrypt, key, iv, data, pad) => {
+    const c = encrypt ? crypto.createCipheriv(name, key, ivLen ? iv : null)
+      : crypto.createDecipheriv(name, key, ivLen ? iv : null);
+    c.setAutoPadding(pad);
+    return Buffer.concat([c.update(data), c.final()]);
+  };
+  const checks = [];
+  for (const k of kats) {
+    const key = unhex(k.key); const iv = unhex(k.iv);
+    const ct = crypt(true, key, iv, unhex(k.pt), false);
+    const pt = crypt(false, key, iv, unhex(k.ct), false);
+    checks.push(check(`kat:${k.source}`, hex(ct) === k.ct && hex(pt) === k.pt,
+      'crypto.createCipheriv encrypts to the vector and back'));
+  }
+  const key = random(keyLen); const iv = random(ivLen);
+  const data = random(cell.size);
+  const sealed = crypt(true, key, iv, data, pkcs7);
+  checks.push(check('round trip', crypt(false, key, iv, sealed, pkcs7).equals(data), 'decrypts what it encrypted'));
+  let artifacts = null;
+  if (interop) {
+    const got = crypt(false, unhex(interop.key), unhex(interop.iv), unhex(interop.ct), interop.padding === 'pkcs7');
+    checks.push(check('interop:native->node', hex(got) === interop.pt, 'crypto decrypts the native ciphertext'));
+    const ik = random(keyLen); const iiv = random(ivLen); const ip = random(INTEROP_BYTES);
+    artifacts = { key: hex(ik), iv: hex(iiv), pt: hex(ip), ct: hex(crypt(true, ik, iiv, ip, false)), size: INTEROP_BYTES };
+  }
+  const once = {
+    encrypt: () => crypt(true, key, iv, data, pkcs7),
+    decrypt: () => crypt(false, key, iv, sealed, pkcs7),
+    // Encrypt, decrypt and compare, as the native roundtrip does.
+    roundtrip: () => crypt(false, key, iv, crypt(true, key, iv, data, pkcs7), pkcs7).equals(data),
+  }[cell.operation];
+  const run = (iters) => { for (let i = 0; i < iters; i++) once(); };
+  return { run, checks, artifacts };
+}
+
 // --- aead ------------------------------------------------------------------
 
 function aeadApi(primitive, tag) {
@@ -228,7 +283,7 @@ function prepareArgon2(cell, kats, interop) {
   return { run, checks, artifacts };
 }
 
-const PREPARE = { hash: prepareHash, aead: prepareAead, ecc: prepareEcc, argon2: prepareArgon2 };
+const PREPARE = { hash: prepareHash, cipher: prepareCipher, aead: prepareAead, ecc: prepareEcc, argon2: prepareArgon2 };
 
 function offers() {
   const ciphers = crypto.getCiphers();
@@ -238,6 +293,9 @@ function offers() {
     .map((h) => (h === 'blake2b-512' ? 'BLAKE2b-512' : h.toUpperCase()));
   return {
     hash: hashes,
+    cipher: ciphers.filter((c) => {
+      try { cipherInfo(c); return true; } catch (e) { return false; }
+    }).map((c) => c.toUpperCase()),
     aead: aeads,
     ecc: crypto.getCurves().concat(['X25519', 'X448', 'Ed25519', 'Ed448']),
     argon2: HAS_ARGON2 ? ['Argon2i', 'Argon2d', 'Argon2id'] : [],
@@ -256,6 +314,39 @@ function hello() {
   };
 }
 
+// --- warm-up ---------------------------------------------------------------
+
+// Batches at least this long are compared; the warm-up stops after this
+// budget; an operation slower than WARM_SLOW_OP_NS is left to the engine.
+const WARM_BATCH_NS = 5e6;
+const WARM_BUDGET_NS = 3e8;
+// Calls before stability counts: V8 optimises a function after thousands
+// of calls, and three settled batches before that are not optimised code.
+const WARM_MIN_OPS = 50000;
+const WARM_SLOW_OP_NS = 2e7;
+
+// Runs the case until V8 has settled: batches of WARM_BATCH_NS until, past
+// WARM_MIN_OPS calls, three in a row agree within 3% per operation, so samples time optimised code
+// rather than a tier change halfway through. Returns what it did.
+function warmUp(run) {
+  const now = () => Number(process.hrtime.bigint());
+  const start = now();
+  let ops = 0; let n = 1; let stable = false;
+  const last = [];
+  while (now() - start < WARM_BUDGET_NS) {
+    const t0 = now();
+    run(n);
+    const t = now() - t0;
+    ops += n;
+    if (t / n > WARM_SLOW_OP_NS) break;
+    if (t < WARM_BATCH_NS) { n *= 2; continue; }
+    last.push(t / n);
+    if (last.length > 3) last.shift();
+    if (last.length === 3 && ops >= WARM_MIN_OPS && Math.max(...last) <= Math.min(...last) * 1.03) { stable = true; break; }
+  }
+  return { ops, ms: (now() - start) / 1e6, stable };
+}
+
 const cases = new Map();
 
 function answer(req) {
@@ -269,7 +360,7 @@ function answer(req) {
         if (!prep) throw new Unavailable(`the node runner serves no suite ${cell.suite}`);
         const { run, checks, artifacts } = prep(cell, req.kats || [], req.interop || null);
         cases.set(req.id, run);
-        return { ok: true, checks, artifacts };
+        return { ok: true, checks, artifacts, warmup: warmUp(run) };
       } catch (e) {
         if (e instanceof Unavailable) return { ok: true, unavailable: e.message };
         if (e instanceof Skipped) return { ok: true, skipped: e.message };

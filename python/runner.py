@@ -70,8 +70,11 @@ if CRYPTOGRAPHY:
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec, ed25519, ed448, x25519, x448
     from cryptography.hazmat.primitives.ciphers import aead as caead
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    from cryptography.hazmat.primitives import padding as cpadding
 if NACL:
     import nacl.bindings as sodium
+    import nacl.pwhash.argon2id as nacl_argon2id
 if ARGON2:
     from argon2 import low_level as argon2_ll
 
@@ -116,6 +119,97 @@ def prepare_hash(cell, kats, interop):
         for _ in range(iters):
             hashlib.new(name, data).digest()
 
+    return run, checks, artifacts
+
+
+# --- cipher ----------------------------------------------------------------
+
+# OpenSSL-style names (AES-256-CBC, DES-EDE3-CBC, CAMELLIA-128-CFB) to
+# cryptography's algorithm, block size and key bytes.
+BLOCK_CIPHERS = {"AES": (lambda k: algorithms.AES(k), 16), "CAMELLIA": (lambda k: algorithms.Camellia(k), 16)}
+MODES = {"CBC": lambda iv: modes.CBC(iv), "ECB": lambda iv: modes.ECB(), "CFB": lambda iv: modes.CFB(iv),
+         "CFB8": lambda iv: modes.CFB8(iv), "OFB": lambda iv: modes.OFB(iv), "CTR": lambda iv: modes.CTR(iv)}
+
+
+def cipher_api(primitive):
+    """(make(key, iv) -> Cipher, key bytes, IV bytes, block bytes) for a cipher name."""
+    if not CRYPTOGRAPHY:
+        raise Unavailable(FAMILIES["cryptography"]["reason"])
+    p = primitive.upper()
+    if p == "CHACHA20":
+        # OpenSSL's 16-byte ChaCha20 IV (32-bit counter, 96-bit nonce) is cryptography's nonce.
+        return (lambda k, iv: Cipher(algorithms.ChaCha20(k, iv), None)), 32, 16, 1
+    parts = p.split("-")
+    if p.startswith("DES-EDE3-") and len(parts) == 3:
+        family, key_len, block, mode = (lambda k: algorithms.TripleDES(k)), 24, 8, parts[2]
+    elif len(parts) == 3 and parts[0] in BLOCK_CIPHERS and parts[1].isdigit():
+        family, block = BLOCK_CIPHERS[parts[0]]
+        key_len, mode = int(parts[1]) // 8, parts[2]
+    else:
+        raise Unavailable(f"cryptography's Cipher has no {primitive} here")
+    if mode not in MODES or (mode == "CTR" and block != 16):
+        raise Unavailable(f"cryptography's Cipher has no {mode} mode for {primitive}")
+    iv_len = 0 if mode == "ECB" else block
+    return (lambda k, iv: Cipher(family(k), MODES[mode](iv))), key_len, iv_len, block
+
+
+def prepare_cipher(cell, kats, interop):
+    make, key_len, iv_len, block = cipher_api(cell["primitive"])
+    op = cell["operation"]
+    if op not in ("encrypt", "decrypt", "roundtrip"):
+        raise Unavailable(f"the runner times encrypt, decrypt and roundtrip, not {op}")
+    pkcs7 = cell["params"].get("padding") == "pkcs7"
+
+    def encrypt(key, iv, data, pad):
+        if pad:
+            p = cpadding.PKCS7(block * 8).padder()
+            data = p.update(data) + p.finalize()
+        e = make(key, iv).encryptor()
+        return e.update(data) + e.finalize()
+
+    def decrypt(key, iv, data, pad):
+        d = make(key, iv).decryptor()
+        out = d.update(data) + d.finalize()
+        if pad:
+            u = cpadding.PKCS7(block * 8).unpadder()
+            out = u.update(out) + u.finalize()
+        return out
+
+    try:
+        make(os.urandom(key_len), os.urandom(iv_len))
+    except Exception as e:  # the OpenSSL beneath may lack the algorithm
+        raise Unavailable(f"cryptography refuses {cell['primitive']}: {e}")
+    checks = []
+    for k in kats:
+        key, iv, pt, ct = (bytes.fromhex(k[f]) for f in ("key", "iv", "pt", "ct"))
+        ok = encrypt(key, iv, pt, False) == ct and decrypt(key, iv, ct, False) == pt
+        checks.append(check(f"kat:{k['source']}", ok, "cryptography's Cipher encrypts to the vector and back"))
+    key, iv = os.urandom(key_len), os.urandom(iv_len)
+    data = os.urandom(cell["size"])
+    sealed = encrypt(key, iv, data, pkcs7)
+    checks.append(check("round trip", decrypt(key, iv, sealed, pkcs7) == data, "decrypts what it encrypted"))
+    artifacts = None
+    if interop is not None:
+        got = decrypt(bytes.fromhex(interop["key"]), bytes.fromhex(interop["iv"]), bytes.fromhex(interop["ct"]),
+                      interop.get("padding") == "pkcs7")
+        checks.append(check("interop:native->python", got == bytes.fromhex(interop["pt"]),
+                            "cryptography decrypts the native ciphertext"))
+        ik, iiv, ip = os.urandom(key_len), os.urandom(iv_len), os.urandom(INTEROP_BYTES)
+        artifacts = {"key": ik.hex(), "iv": iiv.hex(), "pt": ip.hex(), "ct": encrypt(ik, iiv, ip, False).hex(),
+                     "size": INTEROP_BYTES}
+    if op == "encrypt":
+        def run(iters):
+            for _ in range(iters):
+                encrypt(key, iv, data, pkcs7)
+    elif op == "decrypt":
+        def run(iters):
+            for _ in range(iters):
+                decrypt(key, iv, sealed, pkcs7)
+    else:
+        def run(iters):
+            for _ in range(iters):
+                # Encrypt, decrypt and compare, as the native roundtrip does.
+                _ = decrypt(key, iv, encrypt(key, iv, data, pkcs7), pkcs7) == data
     return run, checks, artifacts
 
 
@@ -321,45 +415,73 @@ def argon2_raw(variant, password, salt, t, m_kib, p, tag_len, secret=b"", ad=b""
     return argon2_ll.hash_secret_raw(password, salt, t, m_kib, p, tag_len, types[variant], version=19)
 
 
+def sodium_argon2id(variant, password, salt, t, m_kib, p, tag_len, secret=b"", ad=b""):
+    """PyNaCl's nacl.pwhash.argon2id.kdf (libsodium): Argon2id, one lane, a 16-byte salt."""
+    if variant != "argon2id":
+        raise Unavailable(f"PyNaCl's pwhash offers Argon2id only, not {variant}")
+    if secret or ad:
+        raise Skipped("PyNaCl's kdf takes no secret key or associated data")
+    if p != 1:
+        raise Skipped(f"libsodium's Argon2 runs one lane; this has {p}")
+    if len(salt) != nacl_argon2id.SALTBYTES:
+        raise Skipped(f"PyNaCl's kdf takes a {nacl_argon2id.SALTBYTES}-byte salt, not {len(salt)}")
+    return nacl_argon2id.kdf(tag_len, password, salt, opslimit=t, memlimit=m_kib * 1024)
+
+
+# The Argon2 APIs, by the `api` parameter of a cell; the first is the default.
+ARGON2_APIS = {"argon2-cffi": ("argon2-cffi", lambda: argon2_raw),
+               "pynacl": ("pynacl", lambda: sodium_argon2id)}
+
+
+def argon2_apis():
+    return [name for name, (family, _) in ARGON2_APIS.items() if FAMILIES[family]["available"]]
+
+
 def prepare_argon2(cell, kats, interop):
-    if not ARGON2:
-        raise Unavailable(FAMILIES["argon2-cffi"]["reason"])
     params = cell["params"]
+    api = params.get("api", "argon2-cffi")
+    if api not in ARGON2_APIS:
+        raise Unavailable(f"the python runner has no Argon2 API {api}; it has {', '.join(ARGON2_APIS)}")
+    family, get = ARGON2_APIS[api]
+    if not FAMILIES[family]["available"]:
+        raise Unavailable(FAMILIES[family]["reason"])
+    raw_hash = get()
     variant = cell["primitive"].lower()
     if variant not in ("argon2i", "argon2d", "argon2id"):
-        raise Unavailable(f"argon2-cffi has no {cell['primitive']}")
+        raise Unavailable(f"{api} has no {cell['primitive']}")
     if params.get("version", "0x13") != "0x13":
         raise Unavailable("the runner hashes Argon2 version 0x13 only")
     m, t, p = int(params["m_kib"]), int(params["t"]), int(params["p"])
     threads, tag = int(params.get("threads", p)), int(params.get("tag", 32))
     if threads != p:
-        raise Skipped(f"argon2-cffi runs one thread per lane; this cell has {p} lanes on {threads} threads")
+        raise Skipped(f"{api} runs one thread per lane; this cell has {p} lanes on {threads} threads")
+    salt = os.urandom(16)
+    raw_hash(variant, b"password", salt, 1, 8 * p, p, tag)  # refuses what this API cannot run, before the checks
     checks = []
     for k in kats:
         try:
-            got = argon2_raw(k["variant"], bytes.fromhex(k["password"]), bytes.fromhex(k["salt"]), k["t"],
-                             k["m_kib"], k["p"], len(k["tag"]) // 2, bytes.fromhex(k["secret"]),
-                             bytes.fromhex(k["ad"]))
-            checks.append(check(f"kat:{k['source']}", got.hex() == k["tag"], "argon2-cffi matches the vector"))
+            got = raw_hash(k["variant"], bytes.fromhex(k["password"]), bytes.fromhex(k["salt"]), k["t"],
+                           k["m_kib"], k["p"], len(k["tag"]) // 2, bytes.fromhex(k["secret"]),
+                           bytes.fromhex(k["ad"]))
+            checks.append(check(f"kat:{k['source']}", got.hex() == k["tag"], f"{api} matches the vector"))
         except Skipped as why:
             checks.append(skipped(f"kat:{k['source']}", str(why)))
     artifacts = None
     if interop is not None:
-        pw, salt = bytes.fromhex(interop["password"]), bytes.fromhex(interop["salt"])
-        raw = argon2_raw(variant, pw, salt, interop["t"], interop["m_kib"], interop["threads"], 32)
+        pw, isalt = bytes.fromhex(interop["password"]), bytes.fromhex(interop["salt"])
+        raw = raw_hash(variant, pw, isalt, interop["t"], interop["m_kib"], interop["threads"], 32)
         checks.append(check("interop:native->python", raw.hex() == interop["raw"],
-                            "argon2-cffi gives the native 32-byte tag for the native inputs"))
-        artifacts = {"password": pw.hex(), "salt": salt.hex(), "raw": raw.hex()}
-    salt = os.urandom(16)
+                            f"{api} gives the native 32-byte tag for the native inputs"))
+        artifacts = {"password": pw.hex(), "salt": isalt.hex(), "raw": raw.hex()}
 
     def run(iters):
         for _ in range(iters):
-            argon2_raw(variant, b"password", salt, t, m, p, tag)
+            raw_hash(variant, b"password", salt, t, m, p, tag)
 
     return run, checks, artifacts
 
 
-PREPARE = {"hash": prepare_hash, "aead": prepare_aead, "ecc": prepare_ecc, "argon2": prepare_argon2}
+PREPARE = {"hash": prepare_hash, "cipher": prepare_cipher, "aead": prepare_aead, "ecc": prepare_ecc, "argon2": prepare_argon2}
 
 
 def offers():
@@ -372,13 +494,20 @@ def offers():
     if NACL:
         aeads.append("XChaCha20-Poly1305")
     out["aead"] = aeads
+    ciphers = []
+    if CRYPTOGRAPHY:
+        for bits in (128, 192, 256):
+            ciphers += [f"AES-{bits}-{m}" for m in MODES]
+            ciphers += [f"CAMELLIA-{bits}-{m}" for m in MODES if m != "CTR"]
+        ciphers += [f"DES-EDE3-{m}" for m in MODES if m != "CTR"] + ["ChaCha20"]
+    out["cipher"] = ciphers
     curves = []
     if CRYPTOGRAPHY:
         curves = ["prime256v1", "secp256r1", "secp384r1", "secp521r1", "secp256k1", "secp224r1",
                   "brainpoolP256r1", "brainpoolP384r1", "brainpoolP512r1",
                   "X25519", "X448", "Ed25519", "Ed448"]
     out["ecc"] = curves
-    out["argon2"] = ["Argon2i", "Argon2d", "Argon2id"] if ARGON2 else []
+    out["argon2"] = ["Argon2i", "Argon2d", "Argon2id"] if ARGON2 else (["Argon2id"] if NACL else [])
     return out
 
 
@@ -394,7 +523,7 @@ def main():
             if op == "hello":
                 ans = {"ok": True, "protocol": PROTOCOL, "runtime": "python",
                        "version": platform.python_version(), "libraries": LIBRARIES,
-                       "families": FAMILIES, "offers": offers()}
+                       "families": FAMILIES, "offers": offers(), "apis": {"argon2": argon2_apis()}}
             elif op == "offers":
                 ans = {"ok": True, "offers": offers()}
             elif op == "prepare":

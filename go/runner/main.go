@@ -490,12 +490,13 @@ func prepareArgon2(c cell, kats []obj, interop obj) (*prepared, error) {
 }
 
 var preparers = map[string]func(cell, []obj, obj) (*prepared, error){
-	"hash": prepareHash, "aead": prepareAead, "ecc": prepareEcc, "argon2": prepareArgon2,
+	"hash": prepareHash, "cipher": prepareCipher, "aead": prepareAead, "ecc": prepareEcc, "argon2": prepareArgon2,
 }
 
 func offers() obj {
 	return obj{
 		"hash":   []string{"SHA-256", "SHA-512", "SHA3-256", "BLAKE2b-512"},
+		"cipher": cipherOffers(),
 		"aead":   []string{"AES-128-GCM", "AES-256-GCM", "ChaCha20-Poly1305", "XChaCha20-Poly1305"},
 		"ecc":    []string{"prime256v1", "secp256r1", "secp384r1", "secp521r1", "X25519", "Ed25519"},
 		"argon2": []string{"Argon2i", "Argon2id"},

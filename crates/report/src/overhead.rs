@@ -8,11 +8,15 @@
 //! the two were measured in one group. For the sized primitives the extra
 //! time (runtime - native) is fitted by least squares as `a + b * bytes`
 //! over the sizes measured, each size weighted by the precision of its
-//! extra time; the interval of `a` and `b` is the range the fit takes when
-//! every point moves within its medians' 95% intervals (conservative: four
-//! sizes leave too few degrees of freedom for a residual-based interval to
-//! mean anything). A user reads "python adds
-//! 0.9 us per call and 0 per byte".
+//! extra time. A size's extra time takes its interval from the paired
+//! ratio when runtime and native were measured in one group (the rounds'
+//! common drift cancels), else from the two medians' intervals; the
+//! sizes are separate cells with independent errors, so the intervals of
+//! `a` and `b` propagate theirs in quadrature (a residual-based interval
+//! would rest on too few degrees of freedom with four sizes, and moving
+//! every point to its worst end at once, as an earlier version did, adds
+//! the half-widths instead and is no 95% interval). A user reads "python
+//! adds 0.9 us per call and 0 per byte".
 
 use cryptobench_core::advice::{is_runtime, verified_anywhere, RUNTIME_PARAM};
 use cryptobench_core::units::{format_ns, format_size};
@@ -214,16 +218,52 @@ fn wls_coefficients(xs: &[f64], ys: &[(f64, f64, f64)]) -> Option<(Vec<f64>, Vec
     Some((ca, cb))
 }
 
-/// `sum w_i y_i` and its range when each `y_i` moves within `[lo_i, hi_i]`.
+/// `sum w_i y_i` and its 95% interval, each `y_i`'s distance to its own
+/// interval ends propagated in quadrature (independent errors); the side
+/// a point pushes depends on the sign of its coefficient.
 fn combine(w: &[f64], y: &[(f64, f64, f64)]) -> (f64, f64, f64) {
-    let mut v = (0.0, 0.0, 0.0);
+    let value: f64 = w.iter().zip(y).map(|(wi, (yv, _, _))| wi * yv).sum();
+    let (mut down, mut up) = (0.0, 0.0);
     for (wi, (yv, ylo, yhi)) in w.iter().zip(y) {
-        v.0 += wi * yv;
-        let (a, b) = (wi * ylo, wi * yhi);
-        v.1 += a.min(b);
-        v.2 += a.max(b);
+        let (below, above) = ((yv - ylo).max(0.0), (yhi - yv).max(0.0));
+        let (d, u) = if *wi >= 0.0 {
+            (wi * below, wi * above)
+        } else {
+            (-wi * above, -wi * below)
+        };
+        down += d * d;
+        up += u * u;
     }
-    v
+    (value, value - f64::sqrt(down), value + f64::sqrt(up))
+}
+
+/// A row's extra time (runtime - native) and its 95% interval. With a
+/// paired ratio `r` the extra time is `native * (r - 1)`: the ratio's
+/// interval carries the rounds' pairing, the native median's adds in
+/// quadrature. Unpaired, the two medians' half-widths add in quadrature.
+fn extra_time(r: &OverheadRow<'_>) -> Option<(f64, f64, f64)> {
+    let (rs, ns) = (r.runtime.stats.as_ref()?, r.native.stats.as_ref()?);
+    let [nlo, nhi] = ns.ci95;
+    let n = ns.median;
+    let quad = |a: f64, b: f64| f64::sqrt(a * a + b * b);
+    if r.ratio.paired {
+        let e = r.ratio;
+        let y = n * (e.value - 1.0);
+        // How far the native median's interval moves `n * (r - 1)`.
+        let (n_down, n_up) = if e.value >= 1.0 {
+            ((n - nlo) * (e.value - 1.0), (nhi - n) * (e.value - 1.0))
+        } else {
+            ((nhi - n) * (1.0 - e.value), (n - nlo) * (1.0 - e.value))
+        };
+        let down = quad(n * (e.value - e.lo).max(0.0), n_down.max(0.0));
+        let up = quad(n * (e.hi - e.value).max(0.0), n_up.max(0.0));
+        return Some((y, y - down, y + up));
+    }
+    let [rlo, rhi] = rs.ci95;
+    let y = rs.median - n;
+    let down = quad((rs.median - rlo).max(0.0), (nhi - n).max(0.0));
+    let up = quad((rhi - rs.median).max(0.0), (n - nlo).max(0.0));
+    Some((y, y - down, y + up))
 }
 
 /// The per-call + per-byte fit of every runtime and sized primitive with
@@ -246,16 +286,7 @@ pub fn fits(rows: &[OverheadRow<'_>]) -> Vec<Fit> {
             .iter()
             .map(|r| r.runtime.input_bytes as f64)
             .collect();
-        // Extra time and its interval, from the two medians' intervals.
-        let ys: Vec<(f64, f64, f64)> = points
-            .iter()
-            .filter_map(|r| {
-                let (rs, ns) = (r.runtime.stats.as_ref()?, r.native.stats.as_ref()?);
-                let [rlo, rhi] = rs.ci95;
-                let [nlo, nhi] = ns.ci95;
-                Some((rs.median - ns.median, rlo - nhi, rhi - nlo))
-            })
-            .collect();
+        let ys: Vec<(f64, f64, f64)> = points.iter().filter_map(|r| extra_time(r)).collect();
         if ys.len() != xs.len() {
             continue;
         }
@@ -393,7 +424,9 @@ pub fn overhead_tables(ms: &[Measurement]) -> Vec<Table> {
         }
         f.note(
             "weighted least squares over the sizes measured (weight 1 / interval half-width^2); \
-             the interval is the fit's range when every point moves within its medians' 95% intervals",
+             each size's extra time takes its 95% interval from the paired ratio when the runtime \
+             and its native twin were measured together, and the sizes' intervals propagate in \
+             quadrature (independent cells)",
         );
         out.push(f);
     }
@@ -612,5 +645,57 @@ mod tests {
         assert!((f.per_byte.0 - 1.0).abs() < 1e-9, "{f:?}");
         assert!((f.per_call.0 - 50.0).abs() < 1e-6, "{f:?}");
         assert!(overhead_tables(&[m("openssl", 16, 1.0, false)]).is_empty());
+    }
+
+    #[test]
+    fn sizes_propagate_in_quadrature_and_a_paired_ratio_sets_the_extra_time_interval() {
+        // Two sizes: the fit is exact, a = (x2 y1 - x1 y2) / (x2 - x1).
+        let (x1, x2) = (16.0, 1024.0);
+        let native = |x: f64| 100.0 + x;
+        let mut ms = Vec::new();
+        for x in [x1, x2] {
+            ms.push(m("openssl", x as u64, native(x), false));
+            ms.push(m("go", x as u64, native(x) + 400.0, true));
+        }
+        let (c1, c2) = (x2 / (x2 - x1), -x1 / (x2 - x1));
+        // Unpaired: each size's half-width is the medians' (1% each) in quadrature.
+        let hw = |x: f64| f64::hypot(0.01 * (native(x) + 400.0), 0.01 * native(x));
+        let want = f64::hypot(c1 * hw(x1), c2 * hw(x2));
+        let f = &fits(&overhead_rows(&ms))[0];
+        assert!((f.per_call.0 - 400.0).abs() < 1e-6, "{f:?}");
+        assert!(
+            (f.per_call.2 - f.per_call.0 - want).abs() < 1e-6,
+            "{f:?} vs {want}"
+        );
+        assert!(
+            (f.per_call.0 - f.per_call.1 - want).abs() < 1e-6,
+            "{f:?} vs {want}"
+        );
+        // Paired with a 0.1% ratio interval: the extra time n (r - 1) takes
+        // the ratio's interval and the native median's, in quadrature.
+        for i in 0..2 {
+            let (rt, nat) = (&ms[2 * i + 1], &ms[2 * i]);
+            let r = rt.stats.as_ref().map_or(0.0, |s| s.median)
+                / nat.stats.as_ref().map_or(1.0, |s| s.median);
+            let pair = cryptobench_core::model::PairedRatio {
+                other: nat.case_key(),
+                ratio: r,
+                ci95: [r * 0.999, r * 1.001],
+                rounds: 30,
+            };
+            ms[2 * i + 1].paired = vec![pair];
+        }
+        let hw = |x: f64| {
+            let r = (native(x) + 400.0) / native(x);
+            f64::hypot(native(x) * r * 0.001, 0.01 * native(x) * (r - 1.0))
+        };
+        let want = f64::hypot(c1 * hw(x1), c2 * hw(x2));
+        let rows = overhead_rows(&ms);
+        assert!(rows.iter().all(|r| r.ratio.paired));
+        let f = &fits(&rows)[0];
+        assert!(
+            (f.per_call.2 - f.per_call.0 - want).abs() < 1e-6,
+            "{f:?} vs {want}"
+        );
     }
 }

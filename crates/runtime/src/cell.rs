@@ -15,12 +15,14 @@
 
 use crate::case::{self, RunnerCase, SharedRunner};
 use crate::discover::Program;
-use crate::interop::{Argon2Interop, Interop, OpensslAeadInterop, SodiumAeadInterop};
+use crate::interop::{
+    fetch, Argon2Interop, CipherInterop, Interop, OpensslAeadInterop, SodiumAeadInterop,
+};
 use crate::keys::{DigestInterop, KeyInterop};
 use crate::process::{Runner, RunnerCommand, RunnerError};
 use crate::script::EmbeddedScript;
 use crate::twin::native_cells;
-use crate::vectors::{aead_kats_for, argon2_kats, hash_kats};
+use crate::vectors::{aead_kats_for, argon2_kats, cipher_kats, hash_kats};
 use crate::{Handshake, Runtime};
 use cryptobench_core::{BackendInfo, Case, CaseSpec, PlannedCase, RunConfig};
 use serde_json::{json, Value};
@@ -82,32 +84,43 @@ pub struct Hello {
     pub handshake: Handshake,
     /// Suite -> primitives the runner reaches (empty: not reported).
     pub offers: BTreeMap<String, Vec<String>>,
+    /// Suite -> the runner's APIs when it has more than one for the suite
+    /// (Python's argon2-cffi and PyNaCl): each native cell gets one twin per
+    /// API, told apart by their `api` parameter.
+    pub apis: BTreeMap<String, Vec<String>>,
+}
+
+fn string_lists(v: Option<&Value>) -> BTreeMap<String, Vec<String>> {
+    v.and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .map(|(suite, list)| {
+                    let names = list
+                        .as_array()
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(|s| s.as_str().map(String::from))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    (suite.clone(), names)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 impl Hello {
     /// Parses a `hello` answer.
     pub fn parse(runtime: &str, v: &Value) -> Result<Self, RunnerError> {
         let handshake = Handshake::parse(runtime, v)?;
-        let offers = v
-            .get("offers")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .map(|(suite, list)| {
-                        let names = list
-                            .as_array()
-                            .map(|a| {
-                                a.iter()
-                                    .filter_map(|s| s.as_str().map(String::from))
-                                    .collect()
-                            })
-                            .unwrap_or_default();
-                        (suite.clone(), names)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        Ok(Self { handshake, offers })
+        let offers = string_lists(v.get("offers"));
+        let apis = string_lists(v.get("apis"));
+        Ok(Self {
+            handshake,
+            offers,
+            apis,
+        })
     }
 
     /// Why the runner cannot reach `primitive` of `suite`, when its offers
@@ -259,24 +272,36 @@ impl Runtime for CellRuntime {
             .and_then(|_| self.spec.command())
             .map(case::shared);
         let version = self.version();
-        cells
-            .into_iter()
-            .map(|native| {
-                let spec = twin_spec(self.spec.name, &version, native);
+        let apis: Vec<Option<String>> = match self.hello().ok().and_then(|h| h.apis.get(suite)) {
+            Some(list) if !list.is_empty() => list.iter().cloned().map(Some).collect(),
+            _ => vec![None],
+        };
+        let mut out = Vec::new();
+        for native in cells {
+            for api in &apis {
+                let mut spec = twin_spec(self.spec.name, &version, native);
+                if let Some(api) = api {
+                    spec.params.insert("api".into(), api.clone());
+                }
                 let shared = match &setup {
                     Ok(s) => s.clone(),
-                    Err(why) => return PlannedCase::unavailable(spec, why.clone()),
+                    Err(why) => {
+                        out.push(PlannedCase::unavailable(spec, why.clone()));
+                        continue;
+                    }
                 };
                 if let Some(why) = self
                     .hello()
                     .ok()
                     .and_then(|h| h.lacks(self.spec.name, suite, &native.primitive))
                 {
-                    return PlannedCase::unavailable(spec, why);
+                    out.push(PlannedCase::unavailable(spec, why));
+                    continue;
                 }
-                ready(spec, shared)
-            })
-            .collect()
+                out.push(ready(spec, shared));
+            }
+        }
+        out
     }
 }
 
@@ -373,6 +398,16 @@ pub fn interop_for(spec: &CaseSpec) -> Option<(String, Arc<dyn Interop>)> {
     let key = |extra: &str| format!("{}:{p}{extra}", spec.suite);
     let i: Arc<dyn Interop> = match spec.suite.as_str() {
         "hash" => Arc::new(DigestInterop::new(&spec.primitive)?),
+        // Whole blocks (the interop message is 1 KB), no padding: the
+        // ciphertext is the mode's alone. A cipher the native OpenSSL
+        // lacks has no native side to check against.
+        "cipher" => {
+            fetch(&p).ok()?;
+            Arc::new(CipherInterop {
+                method: p.clone(),
+                pkcs7: false,
+            })
+        }
         "aead" => {
             let tag = num(spec, "tag").unwrap_or(16) as usize;
             if p == "xchacha20-poly1305" && tag == 16 {
@@ -396,10 +431,11 @@ pub fn interop_for(spec: &CaseSpec) -> Option<(String, Arc<dyn Interop>)> {
         "argon2" => Arc::new(Argon2Interop::new("raw", &p)),
         _ => return None,
     };
-    let extra = if spec.suite == "aead" {
-        format!("/{}", num(spec, "tag").unwrap_or(16))
-    } else {
-        String::new()
+    let extra = match (spec.suite.as_str(), spec.params.get("api")) {
+        ("aead", _) => format!("/{}", num(spec, "tag").unwrap_or(16)),
+        // Each API of a runtime is checked against the native side.
+        (_, Some(api)) => format!("/{api}"),
+        _ => String::new(),
     };
     Some((key(&extra), i))
 }
@@ -408,6 +444,7 @@ pub fn interop_for(spec: &CaseSpec) -> Option<(String, Arc<dyn Interop>)> {
 pub fn kats_for(spec: &CaseSpec) -> Value {
     match spec.suite.as_str() {
         "hash" => hash_kats(&spec.primitive),
+        "cipher" => cipher_kats(&spec.primitive),
         "aead" => aead_kats_for(&spec.primitive, num(spec, "tag").unwrap_or(16) as usize),
         "argon2" => argon2_kats(&spec.primitive),
         _ => json!([]),

@@ -1,6 +1,6 @@
-//! Go: the standard library (crypto/aes, cipher.NewGCM, sha256, ecdsa,
-//! ed25519) and golang.org/x/crypto (chacha20poly1305, argon2, blake2b,
-//! sha3, curve25519), timed with `time.Now` (monotonic in Go). The runner,
+//! Go: the standard library (crypto/aes and crypto/des with crypto/cipher's
+//! modes, cipher.NewGCM, sha256, ecdsa, ed25519) and golang.org/x/crypto
+//! (chacha20, chacha20poly1305, argon2, blake2b, sha3, curve25519), timed with `time.Now` (monotonic in Go). The runner,
 //! go/runner/, is compiled on first use into the runner cache.
 //!
 //! The build takes Debian's golang-golang-x-crypto-dev sources when they
@@ -35,6 +35,10 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
             content: include_str!("../../../go/runner/main.go"),
         },
         EmbeddedScript {
+            file_name: "cipher.go",
+            content: include_str!("../../../go/runner/cipher.go"),
+        },
+        EmbeddedScript {
             file_name: "go.mod",
             content: include_str!("../../../go/runner/go.mod"),
         },
@@ -44,7 +48,7 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
         },
     ],
     launch: build,
-    suites: &["hash", "aead", "ecc", "argon2"],
+    suites: &["hash", "cipher", "aead", "ecc", "argon2"],
     headline: overhead_cell,
 };
 

@@ -23,7 +23,7 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
         content: include_str!("../../../node/runner.js"),
     }],
     launch: |program, dir| Ok(interpreted("runner.js", program, dir)),
-    suites: &["hash", "aead", "ecc", "argon2"],
+    suites: &["hash", "cipher", "aead", "ecc", "argon2"],
     headline: overhead_cell,
 };
 

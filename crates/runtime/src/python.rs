@@ -27,7 +27,7 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
         content: include_str!("../../../python/runner.py"),
     }],
     launch: |program, dir| Ok(interpreted("runner.py", program, dir)),
-    suites: &["hash", "aead", "ecc", "argon2"],
+    suites: &["hash", "cipher", "aead", "ecc", "argon2"],
     headline: overhead_cell,
 };
 

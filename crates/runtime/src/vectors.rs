@@ -30,12 +30,14 @@ pub const PHP_KAT_CIPHERS: [&str; 14] = [
     "ChaCha20",
 ];
 
-/// The vectors of one canonical cipher, as runner `kats` objects.
+/// The vectors of one canonical cipher (any case), as runner `kats` objects.
 pub fn cipher_kats(canonical: &str) -> Value {
     Value::Array(
         MODE_VECTORS
             .iter()
-            .filter(|m| m.cipher == canonical && PHP_KAT_CIPHERS.contains(&m.cipher))
+            .filter(|m| {
+                m.cipher.eq_ignore_ascii_case(canonical) && PHP_KAT_CIPHERS.contains(&m.cipher)
+            })
             .map(|m| json!({"source": m.source, "key": m.key, "iv": m.iv, "pt": m.pt, "ct": m.ct}))
             .collect(),
     )

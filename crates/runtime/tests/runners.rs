@@ -1,5 +1,5 @@
 //! Every cell-driven runner on this machine's interpreter: each serves the
-//! overhead table's cells with its checks passing (the suite's vectors, a
+//! overhead table's cells and three cipher cells with its checks passing (the suite's vectors, a
 //! round trip, a tamper test where the primitive has one, and interop both
 //! ways), times a batch with its own clock, refuses a wrong vector, and
 //! says why it cannot serve a cell. A missing interpreter or library fails
@@ -19,6 +19,19 @@ fn native(suite: &str, primitive: &str, op: &str, size: u64) -> cryptobench_core
 fn cells() -> Vec<cryptobench_core::CaseSpec> {
     vec![
         native("hash", "SHA-256", "digest", 1024),
+        native("cipher", "AES-256-CBC", "encrypt", 1000)
+            .param("mode", "CBC")
+            .param("key_bits", 256)
+            .param("setup", "key-once")
+            .param("padding", "pkcs7"),
+        native("cipher", "AES-128-CTR", "decrypt", 1024)
+            .param("mode", "CTR")
+            .param("key_bits", 128)
+            .param("setup", "key-once"),
+        native("cipher", "ChaCha20", "roundtrip", 64)
+            .param("mode", "stream")
+            .param("key_bits", 256)
+            .param("setup", "key-once"),
         native("aead", "AES-256-GCM", "encrypt", 1000)
             .param("tag", 16)
             .param("aad", 0),
@@ -72,71 +85,85 @@ fn outcome(checks: &[CheckResult], name: &str) -> CheckOutcome {
 fn serve_every_cell(rt: &CellRuntime) -> Vec<(String, String)> {
     let name = rt.name();
     let mut refused = Vec::new();
-    for cell in cells() {
-        let planned = rt.plan(
-            &cell.suite,
-            &RunConfig::quick(),
-            std::slice::from_ref(&cell),
-        );
-        assert_eq!(planned.len(), 1, "{name} {}", cell.primitive);
-        let p = &planned[0];
-        assert_eq!(p.spec.backend, name);
-        assert_eq!(p.spec.input_bytes, cell.input_bytes);
-        let factory = match &p.setup {
-            Setup::Ready(f) => f.clone(),
-            Setup::Unavailable(why) | Setup::Skipped(why) => {
-                refused.push((cell.primitive.clone(), why.clone()));
-                continue;
-            }
-        };
-        let mut case = match factory() {
-            Ok(c) => c,
-            Err(CaseError::Unavailable(why) | CaseError::Skipped(why)) => {
-                refused.push((cell.primitive.clone(), why));
-                continue;
-            }
-            Err(e) => panic!("{name} {}: {e}", cell.primitive),
-        };
-        let checks = case.checks();
-        assert!(
-            checks.iter().all(|c| c.outcome != CheckOutcome::Fail),
-            "{name} {}: {checks:#?}",
-            cell.primitive
-        );
-        assert_eq!(
-            outcome(&checks, &format!("{name} interop:native->{name}")),
-            CheckOutcome::Pass,
-            "{name} {}",
-            cell.primitive
-        );
-        assert_eq!(
-            outcome(&checks, &format!("interop:{name}->native")),
-            CheckOutcome::Pass,
-            "{name} {}",
-            cell.primitive
-        );
-        if cell.suite == "aead" || cell.suite == "ecc" {
-            assert_eq!(
-                outcome(&checks, &format!("{name} round trip")),
-                CheckOutcome::Pass
-            );
-        }
-        if cell.suite == "hash" || cell.suite == "aead" {
+    let all = cells();
+    let mut suites: Vec<&str> = all.iter().map(|c| c.suite.as_str()).collect();
+    suites.dedup();
+    // One plan per suite, as a run makes: its cases share one runner.
+    for suite in suites {
+        let native: Vec<_> = all.iter().filter(|c| c.suite == suite).cloned().collect();
+        let planned = rt.plan(suite, &RunConfig::quick(), &native);
+        // One twin per API where the runner has several for the suite.
+        let apis = rt
+            .hello()
+            .ok()
+            .and_then(|h| h.apis.get(suite))
+            .map_or(1, |a| a.len().max(1));
+        assert_eq!(planned.len(), native.len() * apis, "{name} {suite}");
+        for p in &planned {
+            let cell = &p.spec;
+            assert_eq!(cell.backend, name);
             assert!(
-                checks
-                    .iter()
-                    .any(|c| c.name.starts_with(&format!("{name} kat:"))
-                        && c.outcome == CheckOutcome::Pass),
-                "{name} {}: no vector ran: {checks:#?}",
+                native.iter().any(|n| n.primitive == cell.primitive
+                    && n.operation == cell.operation
+                    && n.input_bytes == cell.input_bytes),
+                "{name}: {cell:?} twins no native cell"
+            );
+            let factory = match &p.setup {
+                Setup::Ready(f) => f.clone(),
+                Setup::Unavailable(why) | Setup::Skipped(why) => {
+                    refused.push((cell.primitive.clone(), why.clone()));
+                    continue;
+                }
+            };
+            let mut case = match factory() {
+                Ok(c) => c,
+                Err(CaseError::Unavailable(why) | CaseError::Skipped(why)) => {
+                    refused.push((cell.primitive.clone(), why));
+                    continue;
+                }
+                Err(e) => panic!("{name} {}: {e}", cell.primitive),
+            };
+            let checks = case.checks();
+            assert!(
+                checks.iter().all(|c| c.outcome != CheckOutcome::Fail),
+                "{name} {}: {checks:#?}",
                 cell.primitive
             );
+            assert_eq!(
+                outcome(&checks, &format!("{name} interop:native->{name}")),
+                CheckOutcome::Pass,
+                "{name} {}",
+                cell.primitive
+            );
+            assert_eq!(
+                outcome(&checks, &format!("interop:{name}->native")),
+                CheckOutcome::Pass,
+                "{name} {}",
+                cell.primitive
+            );
+            if matches!(cell.suite.as_str(), "cipher" | "aead" | "ecc") {
+                assert_eq!(
+                    outcome(&checks, &format!("{name} round trip")),
+                    CheckOutcome::Pass
+                );
+            }
+            if matches!(cell.suite.as_str(), "hash" | "cipher" | "aead") {
+                assert!(
+                    checks
+                        .iter()
+                        .any(|c| c.name.starts_with(&format!("{name} kat:"))
+                            && c.outcome == CheckOutcome::Pass),
+                    "{name} {}: no vector ran: {checks:#?}",
+                    cell.primitive
+                );
+            }
+            let t = case
+                .time_batch(2)
+                .expect("a runner times itself")
+                .unwrap_or_else(|e| panic!("{name} {}: {e}", cell.primitive));
+            assert_eq!(t.iters, 2);
+            assert!(t.wall_ns > 0.0);
         }
-        let t = case
-            .time_batch(2)
-            .expect("a runner times itself")
-            .unwrap_or_else(|e| panic!("{name} {}: {e}", cell.primitive));
-        assert_eq!(t.iters, 2);
-        assert!(t.wall_ns > 0.0);
     }
     refused
 }
@@ -159,6 +186,11 @@ fn a_wrong_vector_fails(spec: &'static RuntimeSpec) {
 #[test]
 fn python_serves_the_overhead_cells() {
     let rt = runtime(&python::SPEC, &["cryptography", "pynacl", "argon2-cffi"]);
+    // Argon2 twice: argon2-cffi and PyNaCl's (libsodium's) argon2id.
+    assert_eq!(
+        rt.hello().expect("hello").apis.get("argon2"),
+        Some(&vec!["argon2-cffi".to_string(), "pynacl".to_string()])
+    );
     assert_eq!(serve_every_cell(&rt), Vec::<(String, String)>::new());
     a_wrong_vector_fails(&python::SPEC);
 }
