@@ -38,22 +38,7 @@ pub struct Extras<'a> {
     pub papers: Vec<PaperSection>,
     /// Every host's run when this run is one host of a fleet (rank order).
     pub fleet: Vec<Run>,
-    /// Whether a paper's note states a verdict on a claim ("holds here", ...)
-/// or that the seed's own figures contradict one.
-fn is_verdict_note(note: &str) -> bool {
-    use cryptobench_core::Verdict;
-    [
-        Verdict::Holds,
-        Verdict::Differs,
-        Verdict::Inconclusive,
-        Verdict::NotMeasured,
-    ]
-    .iter()
-    .any(|v| note.contains(v.as_str()))
-        || note.contains("contradict")
-}
-
-/// Runs of several machines side by side (this run among them), and
+    /// Runs of several machines side by side (this run among them), and
     /// the index of the one the others are compared with.
     pub machines: Vec<Run>,
     /// Index into `machines` of the baseline run.
@@ -113,6 +98,21 @@ pub fn recommendations_section(recs: &[Recommendation]) -> String {
     }
     out.push_str("</div>\n</section>\n");
     out
+}
+
+/// Whether a paper's note states a verdict on a claim ("holds here", ...)
+/// or that the seed's own figures contradict one.
+fn is_verdict_note(note: &str) -> bool {
+    use cryptobench_core::Verdict;
+    [
+        Verdict::Holds,
+        Verdict::Differs,
+        Verdict::Inconclusive,
+        Verdict::NotMeasured,
+    ]
+    .iter()
+    .any(|v| note.contains(v.as_str()))
+        || note.contains("contradict")
 }
 
 /// The seed experiments: published tables beside this machine's.

@@ -183,7 +183,9 @@ impl Suite for PubkeySuite {
         out.push(BackendInfo {
             name: cryptobench_engine::peers::OPENSSL_SPEED.into(),
             version: cryptobench_engine::peers::openssl_cli_version().unwrap_or_default(),
-            unavailable: cryptobench_engine::peers::openssl_cli_version().err().map(|e| e.to_string()),
+            unavailable: cryptobench_engine::peers::openssl_cli_version()
+                .err()
+                .map(|e| e.to_string()),
         });
         out
     }
