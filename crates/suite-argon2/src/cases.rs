@@ -397,7 +397,8 @@ struct CliCase {
 
 impl CliCase {
     fn run_one(&self) -> Result<(), CaseError> {
-        let tag = Cli::run(&self.params, &self.inputs).map_err(|e| CaseError::Failed(e.to_string()))?;
+        let tag =
+            Cli::run(&self.params, &self.inputs).map_err(|e| CaseError::Failed(e.to_string()))?;
         if tag.len() != self.params.tag_len {
             return Err(CaseError::Failed(format!(
                 "argon2 printed a {}-byte tag",

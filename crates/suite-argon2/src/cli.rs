@@ -10,8 +10,8 @@
 use crate::cases::{self, Grid};
 use crate::engines::{self, Hasher, Inputs};
 use crate::params::{self, Params, Variant, Version};
-use crate::vectors::SplitMix;
 use crate::tune::TuneError;
+use crate::vectors::SplitMix;
 use crate::{limits, memory, phc, tune, Argon2Suite};
 use cryptobench_core::{units, Error, RunConfig, SuiteAction};
 use cryptobench_engine::clock::{Clock, MonotonicClock};

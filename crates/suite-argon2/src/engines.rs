@@ -147,7 +147,9 @@ fn ref_fns() -> Result<RefFns, HashError> {
             .map(|n| unsafe { dlopen(n.as_ptr(), RTLD_NOW_LOCAL) })
             .find(|h| !h.is_null())
             .ok_or_else(|| {
-                HashError::Unavailable("libargon2 is not installed (Debian package libargon2-1)".into())
+                HashError::Unavailable(
+                    "libargon2 is not installed (Debian package libargon2-1)".into(),
+                )
             })?;
         // SAFETY: a live handle and NUL-terminated symbol names.
         let (ctx, msg) = unsafe {
@@ -314,7 +316,8 @@ pub fn rustcrypto_context<'k>(
         .p_cost(params.lanes)
         .output_len(params.tag_len);
     if !inputs.ad.is_empty() {
-        let ad = argon2::AssociatedData::new(&inputs.ad).map_err(|e| HashError::Failed(e.to_string()))?;
+        let ad = argon2::AssociatedData::new(&inputs.ad)
+            .map_err(|e| HashError::Failed(e.to_string()))?;
         builder.data(ad);
     }
     let built = builder
@@ -385,16 +388,22 @@ impl Hasher for Sodium {
     }
     fn supports(&self, params: &Params, inputs: &Inputs) -> Result<(), HashError> {
         if params.variant == Variant::D {
-            return Err(HashError::Unsupported("libsodium offers Argon2i and Argon2id only".into()));
+            return Err(HashError::Unsupported(
+                "libsodium offers Argon2i and Argon2id only".into(),
+            ));
         }
         if params.version != Version::V13 {
-            return Err(HashError::Unsupported("libsodium implements version 0x13 only".into()));
+            return Err(HashError::Unsupported(
+                "libsodium implements version 0x13 only".into(),
+            ));
         }
         if params.lanes != 1 {
             return Err(HashError::Unsupported("libsodium uses one lane".into()));
         }
         if !inputs.secret.is_empty() || !inputs.ad.is_empty() {
-            return Err(HashError::Unsupported("libsodium takes no secret key or associated data".into()));
+            return Err(HashError::Unsupported(
+                "libsodium takes no secret key or associated data".into(),
+            ));
         }
         // SAFETY: pure getter of a compile-time constant.
         let salt_len = unsafe { libsodium_sys::crypto_pwhash_saltbytes() };
@@ -418,7 +427,9 @@ impl Hasher for Sodium {
             )));
         }
         if params.tag_len < 16 {
-            return Err(HashError::Skipped("libsodium requires a tag of at least 16 bytes".into()));
+            return Err(HashError::Skipped(
+                "libsodium requires a tag of at least 16 bytes".into(),
+            ));
         }
         Ok(())
     }
@@ -515,7 +526,8 @@ impl Cli {
             )));
         }
         let text = String::from_utf8_lossy(&output.stdout);
-        hex::decode(text.trim()).map_err(|_| HashError::Failed(format!("argon2 printed '{}', not hex", text.trim())))
+        hex::decode(text.trim())
+            .map_err(|_| HashError::Failed(format!("argon2 printed '{}', not hex", text.trim())))
     }
 
     /// Whether `argon2` is on PATH (it prints usage and exits non-zero when
@@ -567,7 +579,9 @@ impl Hasher for Cli {
             ));
         }
         if params.threads != params.lanes {
-            return Err(HashError::Unsupported("the argon2 CLI runs one thread per lane".into()));
+            return Err(HashError::Unsupported(
+                "the argon2 CLI runs one thread per lane".into(),
+            ));
         }
         if inputs.password.is_empty() || inputs.password.len() > CLI_MAX_PASSWORD {
             return Err(HashError::Unsupported(format!(
@@ -578,7 +592,9 @@ impl Hasher for Cli {
             .map(|s| !s.contains('\0') && !s.starts_with('-'))
             .unwrap_or(false);
         if !text_salt {
-            return Err(HashError::Unsupported("the argon2 CLI takes the salt as a text argument".into()));
+            return Err(HashError::Unsupported(
+                "the argon2 CLI takes the salt as a text argument".into(),
+            ));
         }
         Ok(())
     }

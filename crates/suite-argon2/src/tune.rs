@@ -480,8 +480,8 @@ pub fn short_tune_here(
     } else {
         crate::limits::DEFAULT_MAX_MEMORY
     };
-    let mut m_kib = crate::params::parse_memory_kib(cap)
-        .map_err(|e| TuneError::InvalidBase(e.to_string()))?;
+    let mut m_kib =
+        crate::params::parse_memory_kib(cap).map_err(|e| TuneError::InvalidBase(e.to_string()))?;
     if let Some(avail) = crate::memory::available_bytes() {
         let usable = avail.saturating_sub(crate::memory::margin(avail)) / 1024;
         m_kib = m_kib.min(usable.min(u64::from(u32::MAX)) as u32);

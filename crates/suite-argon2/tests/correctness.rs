@@ -118,7 +118,10 @@ fn libsodium_rules_are_reasons_not_failures() {
     };
     let mut p = Params::new(Variant::I, 1024, 1, 1);
     let why = s.supports(&p, &inputs).unwrap_err();
-    assert!(matches!(&why, HashError::Skipped(m) if m.contains("t >= 3")), "{why}");
+    assert!(
+        matches!(&why, HashError::Skipped(m) if m.contains("t >= 3")),
+        "{why}"
+    );
     p.t = 3;
     s.supports(&p, &inputs).unwrap();
     p.lanes = 2;

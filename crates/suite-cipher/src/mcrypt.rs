@@ -58,13 +58,9 @@ fn load() -> Result<Api, CipherError> {
         .map_err(|_| CipherError::Unavailable(MISSING.to_string()))?;
         macro_rules! sym {
             ($name:literal) => {
-                *lib.get($name)
-                    .map_err(|e| {
-                        CipherError::Unavailable(format!(
-                            "libmcrypt lacks {}: {e}",
-                            stringify!($name)
-                        ))
-                    })?
+                *lib.get($name).map_err(|e| {
+                    CipherError::Unavailable(format!("libmcrypt lacks {}: {e}", stringify!($name)))
+                })?
             };
         }
         Ok(Api {
@@ -279,14 +275,12 @@ impl CipherBackend for Mcrypt {
         key: &[u8],
         iv: &[u8],
     ) -> Result<Box<dyn Engine>, CipherError> {
-        let (algorithm, mode) = desc
-            .native
-            .split_once('/')
-            .ok_or_else(|| CipherError::Unavailable(format!("not a libmcrypt name: {}", desc.native)))?;
-        let module = Module::open(algorithm, mode)
-            .ok_or_else(|| {
-                CipherError::Unavailable(format!("mcrypt_module_open({algorithm}, {mode}) failed"))
-            })?;
+        let (algorithm, mode) = desc.native.split_once('/').ok_or_else(|| {
+            CipherError::Unavailable(format!("not a libmcrypt name: {}", desc.native))
+        })?;
+        let module = Module::open(algorithm, mode).ok_or_else(|| {
+            CipherError::Unavailable(format!("mcrypt_module_open({algorithm}, {mode}) failed"))
+        })?;
         let (_, iv_len, _) = module.sizes();
         let iv_len = if mode == "ecb" || mode == "stream" {
             0
@@ -407,7 +401,8 @@ impl Engine for McryptEngine {
         self.done += n;
         let buf = out.get_mut(..n).ok_or(CipherError::OutputTooSmall)?;
         buf.copy_from_slice(input);
-        let len = c_int::try_from(n).map_err(|_| CipherError::MessageRejected("message too long for libmcrypt".into()))?;
+        let len = c_int::try_from(n)
+            .map_err(|_| CipherError::MessageRejected("message too long for libmcrypt".into()))?;
         // SAFETY: in-place on `n` bytes the module owns no reference to.
         let rc = unsafe {
             match self.dir {

@@ -259,10 +259,9 @@ impl CipherBackend for OpenSsl {
         iv: &[u8],
     ) -> Result<Box<dyn Engine>, CipherError> {
         let _ = cryptobench_backends::openssl_lib::ensure_providers();
-        let cipher = Cipher::fetch(None, &desc.native, None)
-            .map_err(|e| {
-                CipherError::Unavailable(format!("OpenSSL cannot fetch {}: {e}", desc.native))
-            })?;
+        let cipher = Cipher::fetch(None, &desc.native, None).map_err(|e| {
+            CipherError::Unavailable(format!("OpenSSL cannot fetch {}: {e}", desc.native))
+        })?;
         if desc.iv_len > 0 && iv.len() < desc.iv_len {
             return Err(CipherError::IvLength {
                 expected: desc.iv_len,
@@ -288,12 +287,9 @@ impl CipherBackend for OpenSsl {
         engine.init(Some(&cipher), None)?;
         engine.has_iv = has_iv;
         if key.len() != engine.ctx.key_length() {
-            engine
-                .ctx
-                .set_key_length(key.len())
-                .map_err(|e| {
-                    CipherError::KeyRejected(format!("key length {} refused: {e}", key.len()))
-                })?;
+            engine.ctx.set_key_length(key.len()).map_err(|e| {
+                CipherError::KeyRejected(format!("key length {} refused: {e}", key.len()))
+            })?;
         }
         engine.ctx.set_padding(false);
         engine.init(None, Some(key))?;

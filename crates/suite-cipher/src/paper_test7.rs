@@ -174,12 +174,7 @@ pub fn options(cfg: &RunConfig) -> Options {
     let names: Vec<&str> = SEED_2MB.iter().map(|(n, _)| today(n)).collect();
     Options {
         ciphers: Some(names.join(",")),
-        only: Some(
-            names
-                .iter()
-                .map(|n| (n.to_string(), OPENSSL))
-                .collect(),
-        ),
+        only: Some(names.iter().map(|n| (n.to_string(), OPENSSL)).collect()),
         sizes: Some(if cfg.quick {
             SIZES[..1].to_vec()
         } else {

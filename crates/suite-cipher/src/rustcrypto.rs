@@ -179,7 +179,9 @@ where
     }
 }
 
-fn as_blocks<C: BlockSizeUser>(buf: &mut [u8]) -> Result<&mut [Array<u8, C::BlockSize>], CipherError> {
+fn as_blocks<C: BlockSizeUser>(
+    buf: &mut [u8],
+) -> Result<&mut [Array<u8, C::BlockSize>], CipherError> {
     let (blocks, rest) = Array::<u8, C::BlockSize>::slice_as_chunks_mut(buf);
     if rest.is_empty() {
         Ok(blocks)
@@ -282,10 +284,8 @@ fn block_engine<C>(
 where
     C: BlockCipherEncrypt + BlockCipherDecrypt + KeyInit + Clone + Send + 'static,
 {
-    let cipher =
-        C::new_from_slice(key).map_err(|_| {
-        CipherError::KeyRejected(format!("key of {} bytes refused", key.len()))
-    })?;
+    let cipher = C::new_from_slice(key)
+        .map_err(|_| CipherError::KeyRejected(format!("key of {} bytes refused", key.len())))?;
     let mut engine = BlockEngine {
         cipher,
         mode: desc.mode,

@@ -46,7 +46,8 @@ impl Api {
 /// passed as an ordinary point (the generic ladder, not the precomputed
 /// generator tables key generation uses).
 pub fn check_key_pair(group: &EcGroupRef, d: &BigNumRef, q: &EcPointRef) -> Result<(), KeyError> {
-    let e = |what: &str, err: openssl::error::ErrorStack| KeyError::Library(format!("{what}: {err}"));
+    let e =
+        |what: &str, err: openssl::error::ErrorStack| KeyError::Library(format!("{what}: {err}"));
     let mut ctx = BigNumContext::new().map_err(|x| e("context", x))?;
     let mut order = BigNum::new().map_err(|x| e("bignum", x))?;
     group

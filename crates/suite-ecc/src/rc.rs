@@ -144,7 +144,11 @@ macro_rules! weierstrass {
                                 checks.push(crate::kat::check_vector(
                                     &crate::kat::P256,
                                     "RustCrypto",
-                                    |d| public(d).ok_or_else(|| KeyError::Library("scalar refused".into())),
+                                    |d| {
+                                        public(d).ok_or_else(|| {
+                                            KeyError::Library("scalar refused".into())
+                                        })
+                                    },
                                 ));
                             }
                             checks
@@ -254,7 +258,9 @@ pub fn check_edx_key(kind: Kind, d: &[u8], q: &[u8]) -> Result<(), KeyError> {
     let q32: Option<[u8; 32]> = q.try_into().ok();
     match kind {
         Kind::Ed25519 => {
-            let (d, q) = d32.zip(q32).ok_or_else(|| mismatch("Ed25519 keys are 32 bytes"))?;
+            let (d, q) = d32
+                .zip(q32)
+                .ok_or_else(|| mismatch("Ed25519 keys are 32 bytes"))?;
             let ours = ed25519_dalek::SigningKey::from_bytes(&d)
                 .verifying_key()
                 .to_bytes();
@@ -270,7 +276,9 @@ pub fn check_edx_key(kind: Kind, d: &[u8], q: &[u8]) -> Result<(), KeyError> {
             Ok(())
         }
         Kind::X25519 => {
-            let (d, q) = d32.zip(q32).ok_or_else(|| mismatch("X25519 keys are 32 bytes"))?;
+            let (d, q) = d32
+                .zip(q32)
+                .ok_or_else(|| mismatch("X25519 keys are 32 bytes"))?;
             let ours = x25519_dalek::PublicKey::from(&x25519_dalek::StaticSecret::from(d));
             let point = MontgomeryPoint(q)
                 .to_edwards(0)
@@ -286,7 +294,9 @@ pub fn check_edx_key(kind: Kind, d: &[u8], q: &[u8]) -> Result<(), KeyError> {
         Kind::X448 | Kind::Ed448 => {
             let again = crate::ossl::edx_public_from_private(kind, d)?;
             if again != q {
-                return Err(mismatch("re-importing the private key gives a different public key"));
+                return Err(mismatch(
+                    "re-importing the private key gives a different public key",
+                ));
             }
             Ok(())
         }
@@ -347,7 +357,9 @@ impl CurveOps for DalekEd25519 {
                     Kind::Ed25519,
                     "ed25519-dalek",
                     |d| {
-                        let d: [u8; 32] = d.try_into().map_err(|_| KeyError::Mismatch("bad length".into()))?;
+                        let d: [u8; 32] = d
+                            .try_into()
+                            .map_err(|_| KeyError::Mismatch("bad length".into()))?;
                         Ok(ed25519_dalek::SigningKey::from_bytes(&d)
                             .verifying_key()
                             .to_bytes()
@@ -413,7 +425,9 @@ impl CurveOps for DalekX25519 {
         match op {
             Op::Keygen => vec![
                 crate::kat::check_with(Kind::X25519, "x25519-dalek", |d| {
-                    let d: [u8; 32] = d.try_into().map_err(|_| KeyError::Mismatch("bad length".into()))?;
+                    let d: [u8; 32] = d
+                        .try_into()
+                        .map_err(|_| KeyError::Mismatch("bad length".into()))?;
                     Ok(PublicKey::from(&StaticSecret::from(d)).as_bytes().to_vec())
                 }),
                 cross_check_edx(Kind::X25519, "x25519-dalek", || {
