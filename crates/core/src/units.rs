@@ -3,8 +3,9 @@
 //! Sizes follow DESIGN.md: `KiB`/`MiB`/`GiB` are 1024-based, `KB`/`MB`/`GB`
 //! 1000-based, a bare number is bytes, and `k`/`m`/`g` alone are read as the
 //! binary units because that is what `openssl speed` and `argon2 -m` users
-//! mean. Parsers return a message naming the accepted forms; callers add the
-//! flag name so the user sees which argument was wrong.
+//! mean. Parsers return a [`ParseError`] whose message names the accepted
+//! forms; callers add the flag name so the user sees which argument was
+//! wrong.
 
 use std::time::Duration;
 
