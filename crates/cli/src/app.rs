@@ -31,11 +31,7 @@ static TERMINATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool
 pub fn exit_code_for(e: &anyhow::Error) -> u8 {
     for cause in e.chain() {
         if let Some(err) = cause.downcast_ref::<Error>() {
-            return match err {
-                Error::Usage(_) => 2,
-                Error::CheckFailed(_) => 1,
-                Error::Other(_) => 1,
-            };
+            return if err.is_usage() { 2 } else { 1 };
         }
         if cause.downcast_ref::<StoreError>().is_some()
             || cause.downcast_ref::<OutputError>().is_some()
@@ -58,11 +54,11 @@ pub fn run_config(g: &Global) -> Result<RunConfig> {
     };
     if let Some(t) = &g.time {
         budget.time_per_case =
-            units::parse_duration(t).map_err(|e| Error::usage(format!("--time: {e}")))?;
+            units::parse_duration(t).map_err(|e| Error::invalid_value("--time", e))?;
     }
     if let Some(t) = &g.min_sample {
         budget.min_sample =
-            units::parse_duration(t).map_err(|e| Error::usage(format!("--min-sample: {e}")))?;
+            units::parse_duration(t).map_err(|e| Error::invalid_value("--min-sample", e))?;
     }
     if let Some(p) = &g.precision {
         budget.precision = parse_precision(p)?;
@@ -73,7 +69,7 @@ pub fn run_config(g: &Global) -> Result<RunConfig> {
     }
     if let Some(text) = &g.max_input {
         let bytes = units::parse_size_within(text, 1, MAX_INPUT_CEILING)
-            .map_err(|e| Error::usage(format!("--max-input: {e}")))?;
+            .map_err(|e| Error::invalid_value("--max-input", e))?;
         cryptobench_core::input::set_max_input(bytes);
     }
     let threads = match &g.threads {
@@ -125,7 +121,7 @@ const MAX_INPUT_CEILING: u64 = 4 << 30;
 
 /// A whole number within bounds, or a usage error naming the flag.
 pub fn parse_count(flag: &str, text: &str, min: u64, max: u64) -> Result<u64> {
-    units::parse_count(text, min, max).map_err(|e| Error::usage(format!("{flag}: {e}")).into())
+    units::parse_count(text, min, max).map_err(|e| Error::invalid_value(flag, e).into())
 }
 
 /// Every backend name any suite knows, plus the peers.

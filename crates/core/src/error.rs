@@ -7,16 +7,35 @@
 
 use thiserror::Error as ThisError;
 
+use crate::units::ParseError;
+
 /// An error a library crate returns to the binary.
 #[derive(Debug, ThisError)]
 pub enum Error {
-    /// The user asked for something that does not exist or is malformed.
+    /// The user asked for something that does not exist or is malformed; the
+    /// message names what was wrong and what is accepted.
     #[error("{0}")]
     Usage(String),
+    /// A flag's size, count or duration did not parse or is out of range.
+    #[error("{flag}: {source}")]
+    InvalidValue {
+        /// The flag as the user wrote it, e.g. `--time`.
+        flag: String,
+        /// What was wrong with its value.
+        source: ParseError,
+    },
     /// A check failed (known answer, round trip, tamper); the command exits 1.
     #[error("check failed: {0}")]
     CheckFailed(String),
-    /// Anything else (I/O, database, an external tool misbehaving).
+    /// Reading or writing a file, stream or the system's randomness failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being read or written.
+        what: String,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// Anything else (a database, an external tool or a library misbehaving).
     #[error("{0}")]
     Other(String),
 }
@@ -29,6 +48,24 @@ impl Error {
     /// Shorthand for an "other" error.
     pub fn other(msg: impl Into<String>) -> Self {
         Error::Other(msg.into())
+    }
+    /// A flag whose value was refused by a [`crate::units`] parser.
+    pub fn invalid_value(flag: impl Into<String>, source: ParseError) -> Self {
+        Error::InvalidValue {
+            flag: flag.into(),
+            source,
+        }
+    }
+    /// An I/O failure while doing `what`.
+    pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            what: what.into(),
+            source,
+        }
+    }
+    /// True when the user's input is to blame (the binary exits 2).
+    pub fn is_usage(&self) -> bool {
+        matches!(self, Error::Usage(_) | Error::InvalidValue { .. })
     }
 }
 

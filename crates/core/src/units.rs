@@ -3,8 +3,9 @@
 //! Sizes follow DESIGN.md: `KiB`/`MiB`/`GiB` are 1024-based, `KB`/`MB`/`GB`
 //! 1000-based, a bare number is bytes, and `k`/`m`/`g` alone are read as the
 //! binary units because that is what `openssl speed` and `argon2 -m` users
-//! mean. Parsers return a message naming the accepted forms; callers add the
-//! flag name so the user sees which argument was wrong.
+//! mean. Parsers return a [`ParseError`] whose message names the accepted
+//! forms; callers add the flag name so the user sees which argument was
+//! wrong.
 
 use std::time::Duration;
 
@@ -19,23 +20,142 @@ pub const MAX_DURATION: Duration = Duration::from_secs(3600);
 pub const MAX_LIST_VALUES: usize = 4096;
 
 const SIZE_FORMS: &str = "accepted: a byte count with an optional unit B, KB, MB, GB (x1000) or KiB, MiB, GiB (x1024), e.g. 16, 1KiB, 20MB";
+const DURATION_FORMS: &str =
+    "accepted: a positive number with unit ns, us, ms, s or m, e.g. 500ms, 2s";
+
+/// Why a size, count or duration given on the command line was refused. The
+/// Display names the accepted forms; callers prefix the flag name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// A size with a leading minus sign.
+    #[error("'{text}' is negative ({SIZE_FORMS})")]
+    NegativeSize {
+        /// The input as given.
+        text: String,
+    },
+    /// No number where a size was expected.
+    #[error("'{text}' is not a size ({SIZE_FORMS})")]
+    NotASize {
+        /// The input as given.
+        text: String,
+    },
+    /// A size unit outside B, KB, MB, GB, KiB, MiB, GiB.
+    #[error("'{text}' has an unknown unit '{unit}' ({SIZE_FORMS})")]
+    UnknownSizeUnit {
+        /// The input as given.
+        text: String,
+        /// The unit as given.
+        unit: String,
+    },
+    /// A fractional size that does not land on a whole byte.
+    #[error("'{text}' is not a whole number of bytes")]
+    FractionalBytes {
+        /// The input as given.
+        text: String,
+    },
+    /// A size beyond what an `f64` holds exactly (2^53 bytes).
+    #[error("'{text}' is too large")]
+    SizeTooLarge {
+        /// The input as given.
+        text: String,
+    },
+    /// A size outside the caller's bounds (both already formatted).
+    #[error("{text} is out of range (accepted: {min} to {max})")]
+    SizeOutOfRange {
+        /// The input as given.
+        text: String,
+        /// The smallest accepted value.
+        min: String,
+        /// The largest accepted value.
+        max: String,
+    },
+    /// Zero where at least one byte is needed.
+    #[error("'{text}' must be at least 1 byte")]
+    ZeroSize {
+        /// The input as given.
+        text: String,
+    },
+    /// A list longer than [`MAX_LIST_VALUES`].
+    #[error("more than {MAX_LIST_VALUES} sizes (give fewer, distinct values)")]
+    TooManySizes,
+    /// A list with no sizes in it.
+    #[error("an empty list (give sizes separated by commas, e.g. 16,1KiB,20MB)")]
+    EmptySizeList,
+    /// A whole number outside `min..=max` (negative included).
+    #[error("{text} is out of range (accepted: {min} to {max})")]
+    CountOutOfRange {
+        /// The input as given.
+        text: String,
+        /// The smallest accepted value.
+        min: u64,
+        /// The largest accepted value.
+        max: u64,
+    },
+    /// Not a whole number at all.
+    #[error("'{text}' is not a whole number (accepted: {min} to {max})")]
+    NotACount {
+        /// The input as given.
+        text: String,
+        /// The smallest accepted value.
+        min: u64,
+        /// The largest accepted value.
+        max: u64,
+    },
+    /// A duration that is zero or negative.
+    #[error("'{text}' must be greater than zero ({DURATION_FORMS})")]
+    NotPositiveDuration {
+        /// The input as given.
+        text: String,
+    },
+    /// No number where a duration was expected.
+    #[error("'{text}' is not a duration ({DURATION_FORMS})")]
+    NotADuration {
+        /// The input as given.
+        text: String,
+    },
+    /// A duration unit outside ns, us, ms, s, m.
+    #[error("'{text}' has an unknown unit '{unit}' ({DURATION_FORMS})")]
+    UnknownDurationUnit {
+        /// The input as given.
+        text: String,
+        /// The unit as given.
+        unit: String,
+    },
+    /// Longer than the caller's maximum (formatted, e.g. `1 h`).
+    #[error("{text} is above the longest accepted, {max}")]
+    DurationTooLong {
+        /// The input as given.
+        text: String,
+        /// The largest accepted value.
+        max: String,
+    },
+    /// Shorter than the caller's minimum (formatted, e.g. `1 ms`).
+    #[error("{text} is below the shortest accepted, {min}")]
+    DurationTooShort {
+        /// The input as given.
+        text: String,
+        /// The smallest accepted value.
+        min: String,
+    },
+}
 
 /// Parses one size (`16`, `1KiB`, `1KB`, `20MB`, `1.5MiB`). Zero is allowed.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub fn parse_size(text: &str) -> Result<u64, ParseError> {
     let t = text.trim();
+    let owned = || text.to_string();
     if t.starts_with('-') {
-        return Err(format!("'{text}' is negative ({SIZE_FORMS})"));
+        return Err(ParseError::NegativeSize { text: owned() });
     }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     if num.is_empty() {
-        return Err(format!("'{text}' is not a size ({SIZE_FORMS})"));
+        return Err(ParseError::NotASize { text: owned() });
     }
     let value: f64 = num
         .parse()
-        .map_err(|_| format!("'{text}' is not a size ({SIZE_FORMS})"))?;
+        .map_err(|_| ParseError::NotASize { text: owned() })?;
     let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1.0,
         "kb" => 1e3,
@@ -45,52 +165,54 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "m" | "mib" => 1024.0 * 1024.0,
         "g" | "gib" => 1024.0 * 1024.0 * 1024.0,
         other => {
-            return Err(format!(
-                "'{text}' has an unknown unit '{other}' ({SIZE_FORMS})"
-            ))
+            return Err(ParseError::UnknownSizeUnit {
+                text: owned(),
+                unit: other.to_string(),
+            })
         }
     };
     let bytes = value * mult;
     if bytes.fract() != 0.0 {
-        return Err(format!("'{text}' is not a whole number of bytes"));
+        return Err(ParseError::FractionalBytes { text: owned() });
     }
     // Integers above 2^53 are not exact in f64; nobody means them as sizes.
     if !bytes.is_finite() || bytes > (1u64 << 53) as f64 {
-        return Err(format!("'{text}' is too large"));
+        return Err(ParseError::SizeTooLarge { text: owned() });
     }
     Ok(bytes as u64)
 }
 
 /// Parses a size between `min` and `max` bytes; the message names the range.
-pub fn parse_size_within(text: &str, min: u64, max: u64) -> Result<u64, String> {
+pub fn parse_size_within(text: &str, min: u64, max: u64) -> Result<u64, ParseError> {
     let v = parse_size(text)?;
     if v < min || v > max {
-        return Err(format!(
-            "{} is out of range (accepted: {} to {})",
-            text.trim(),
-            format_size(min),
-            format_size(max)
-        ));
+        return Err(ParseError::SizeOutOfRange {
+            text: text.trim().to_string(),
+            min: format_size(min),
+            max: format_size(max),
+        });
     }
     Ok(v)
 }
 
 /// Parses a size that must be at least one byte.
-pub fn parse_positive_size(text: &str) -> Result<u64, String> {
+pub fn parse_positive_size(text: &str) -> Result<u64, ParseError> {
     match parse_size(text)? {
-        0 => Err(format!("'{text}' must be at least 1 byte")),
+        0 => Err(ParseError::ZeroSize {
+            text: text.to_string(),
+        }),
         n => Ok(n),
     }
 }
 
 /// Parses a comma-separated list of sizes, in the order given, deduplicated.
-pub fn parse_size_list(text: &str) -> Result<Vec<u64>, String> {
+pub fn parse_size_list(text: &str) -> Result<Vec<u64>, ParseError> {
     parse_size_list_within(text, 0, u64::MAX)
 }
 
 /// [`parse_size_list`] with every size between `min` and `max` bytes and at
 /// most [`MAX_LIST_VALUES`] entries.
-pub fn parse_size_list_within(text: &str, min: u64, max: u64) -> Result<Vec<u64>, String> {
+pub fn parse_size_list_within(text: &str, min: u64, max: u64) -> Result<Vec<u64>, ParseError> {
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -102,60 +224,66 @@ pub fn parse_size_list_within(text: &str, min: u64, max: u64) -> Result<Vec<u64>
         if seen.insert(v) {
             out.push(v);
             if out.len() > MAX_LIST_VALUES {
-                return Err(format!(
-                    "more than {MAX_LIST_VALUES} sizes (give fewer, distinct values)"
-                ));
+                return Err(ParseError::TooManySizes);
             }
         }
     }
     if out.is_empty() {
-        return Err("an empty list (give sizes separated by commas, e.g. 16,1KiB,20MB)".into());
+        return Err(ParseError::EmptySizeList);
     }
     Ok(out)
 }
 
 /// A whole number between `min` and `max`; negative and malformed input get
 /// the accepted range in the message (`-1 is out of range (accepted: 1 to 8)`).
-pub fn parse_count(text: &str, min: u64, max: u64) -> Result<u64, String> {
+pub fn parse_count(text: &str, min: u64, max: u64) -> Result<u64, ParseError> {
     let t = text.trim();
     let digits = t.strip_prefix('-').unwrap_or(t);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         // Negative, or too long for u64: out of range either way.
         return match t.parse::<u64>() {
             Ok(v) if (min..=max).contains(&v) => Ok(v),
-            _ => Err(format!("{t} is out of range (accepted: {min} to {max})")),
+            _ => Err(ParseError::CountOutOfRange {
+                text: t.to_string(),
+                min,
+                max,
+            }),
         };
     }
-    Err(format!(
-        "'{text}' is not a whole number (accepted: {min} to {max})"
-    ))
+    Err(ParseError::NotACount {
+        text: text.to_string(),
+        min,
+        max,
+    })
 }
-
-const DURATION_FORMS: &str =
-    "accepted: a positive number with unit ns, us, ms, s or m, e.g. 500ms, 2s";
 
 /// Parses a duration (`500ms`, `2s`, `1.5s`, `250us`, `1m`); must be > 0 and
 /// at most [`MAX_DURATION`].
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, ParseError> {
     parse_duration_within(text, Duration::from_nanos(1), MAX_DURATION)
 }
 
 /// Parses a duration between `min` and `max`; the message uses readable
 /// units ("1 ns is below the shortest accepted, 1 ms").
-pub fn parse_duration_within(text: &str, min: Duration, max: Duration) -> Result<Duration, String> {
+pub fn parse_duration_within(
+    text: &str,
+    min: Duration,
+    max: Duration,
+) -> Result<Duration, ParseError> {
     let t = text.trim();
+    let not_positive = || ParseError::NotPositiveDuration {
+        text: text.to_string(),
+    };
     if t.starts_with('-') {
-        return Err(format!(
-            "'{text}' must be greater than zero ({DURATION_FORMS})"
-        ));
+        return Err(not_positive());
     }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("'{text}' is not a duration ({DURATION_FORMS})"))?;
+    let value: f64 = num.parse().map_err(|_| ParseError::NotADuration {
+        text: text.to_string(),
+    })?;
     let secs = match unit.trim().to_ascii_lowercase().as_str() {
         "ns" => value * 1e-9,
         "us" | "µs" => value * 1e-6,
@@ -163,33 +291,28 @@ pub fn parse_duration_within(text: &str, min: Duration, max: Duration) -> Result
         "" | "s" => value,
         "m" | "min" => value * 60.0,
         other => {
-            return Err(format!(
-                "'{text}' has an unknown unit '{other}' ({DURATION_FORMS})"
-            ))
+            return Err(ParseError::UnknownDurationUnit {
+                text: text.to_string(),
+                unit: other.to_string(),
+            })
         }
     };
     if secs <= 0.0 || !secs.is_finite() {
-        return Err(format!(
-            "'{text}' must be greater than zero ({DURATION_FORMS})"
-        ));
+        return Err(not_positive());
     }
-    let too_long = || {
-        format!(
-            "{} is above the longest accepted, {}",
-            t,
-            describe_duration(max)
-        )
+    let too_long = || ParseError::DurationTooLong {
+        text: t.to_string(),
+        max: describe_duration(max),
     };
     let d = Duration::try_from_secs_f64(secs).map_err(|_| too_long())?;
     if d > max {
         return Err(too_long());
     }
     if d < min {
-        return Err(format!(
-            "{} is below the shortest accepted, {}",
-            t,
-            describe_duration(min)
-        ));
+        return Err(ParseError::DurationTooShort {
+            text: t.to_string(),
+            min: describe_duration(min),
+        });
     }
     Ok(d)
 }
@@ -391,7 +514,7 @@ mod tests {
 
     #[test]
     fn bad_sizes_are_rejected_with_the_accepted_forms() {
-        let e = parse_size("12QB").unwrap_err();
+        let e = parse_size("12QB").unwrap_err().to_string();
         assert!(e.contains("unknown unit") && e.contains("KiB"), "{e}");
         assert!(parse_size("-1").is_err());
         assert!(parse_size("").is_err());
@@ -413,12 +536,16 @@ mod tests {
 
     #[test]
     fn huge_durations_are_usage_errors_not_panics() {
-        let e = parse_duration("99999999999999999999s").unwrap_err();
+        let e = parse_duration("99999999999999999999s")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("above the longest accepted, 1 h"), "{e}");
         assert!(parse_duration("1e400").is_err());
         assert_eq!(parse_duration("60m").unwrap().as_secs(), 3600);
         assert!(parse_duration("61m").is_err());
-        let e = parse_duration_within("1ns", Duration::from_millis(1), MAX_DURATION).unwrap_err();
+        let e = parse_duration_within("1ns", Duration::from_millis(1), MAX_DURATION)
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "1ns is below the shortest accepted, 1 ms");
     }
 
@@ -426,19 +553,24 @@ mod tests {
     fn counts_name_their_range() {
         assert_eq!(parse_count("8", 1, 8).unwrap(), 8);
         assert_eq!(
-            parse_count("-1", 1, 8).unwrap_err(),
+            parse_count("-1", 1, 8).unwrap_err().to_string(),
             "-1 is out of range (accepted: 1 to 8)"
         );
-        let e = parse_count("99999999999999999999999", 1, 8).unwrap_err();
+        let e = parse_count("99999999999999999999999", 1, 8)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("out of range"), "{e}");
         assert!(parse_count("x", 1, 8)
             .unwrap_err()
+            .to_string()
             .contains("not a whole number"));
     }
 
     #[test]
     fn bounded_sizes_name_their_range() {
-        let e = parse_size_within("4GiB", 1, MAX_MESSAGE_SIZE).unwrap_err();
+        let e = parse_size_within("4GiB", 1, MAX_MESSAGE_SIZE)
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "4GiB is out of range (accepted: 1 B to 1 GiB)");
         assert!(parse_size("9223372036854775807").is_err());
         assert!(parse_size_list_within("16,2GiB", 1, MAX_MESSAGE_SIZE).is_err());

@@ -19,7 +19,7 @@ proptest! {
     fn any_size_text_parses_or_explains(text in any::<String>(), typed in numberish()) {
         for t in [&text, &typed] {
             if let Err(e) = units::parse_size(t) {
-                prop_assert!(!e.is_empty());
+                prop_assert!(!e.to_string().is_empty());
             }
             let _ = units::parse_size_within(t, 1, units::MAX_MESSAGE_SIZE);
             let _ = units::parse_size_list_within(t, 0, units::MAX_MESSAGE_SIZE);
@@ -44,7 +44,7 @@ proptest! {
         for t in [&text, &typed] {
             match units::parse_duration(t) {
                 Ok(d) => prop_assert!(d > Duration::ZERO && d <= MAX_DURATION),
-                Err(e) => prop_assert!(!e.is_empty()),
+                Err(e) => prop_assert!(!e.to_string().is_empty()),
             }
         }
     }
@@ -61,7 +61,7 @@ proptest! {
         for t in [&text, &typed] {
             match units::parse_count(t, 1, max) {
                 Ok(v) => prop_assert!((1..=max).contains(&v)),
-                Err(e) => prop_assert!(e.contains(&format!("accepted: 1 to {max}")), "{}", e),
+                Err(e) => prop_assert!(e.to_string().contains(&format!("accepted: 1 to {max}")), "{}", e),
             }
         }
     }

@@ -334,7 +334,7 @@ fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
     out.write_all(bytes)
         .and_then(|_| out.flush())
-        .map_err(|e| Error::other(format!("writing standard output: {e}")))
+        .map_err(|e| Error::io("writing standard output", e))
 }
 
 /// Encrypts `plain` under the key file text; the ciphertext file text.

@@ -7,7 +7,7 @@
 //! password on stdin, hash, hex on stdout, exit. Points above ~10 ms are
 //! sampled one hash at a time (`fixed_iterations = 1`).
 
-use crate::engines::{self, Cli, Hasher, Inputs, CLI, LIBARGON2, RUSTCRYPTO};
+use crate::engines::{self, Cli, HashError, Hasher, Inputs, CLI, LIBARGON2, RUSTCRYPTO};
 use crate::memory;
 use crate::params::{Params, Variant};
 use crate::vectors::{self, SplitMix};
@@ -236,7 +236,7 @@ pub fn plan(grid: &Grid, cfg: &RunConfig) -> Vec<PlannedCase> {
         for hasher in &hashers {
             let spec = spec(&params, hasher.as_ref(), OP_HASH);
             if let Err(why) = hasher.available() {
-                out.push(PlannedCase::unavailable(spec, why));
+                out.push(PlannedCase::unavailable(spec, why.to_string()));
                 continue;
             }
             if let Err(why) = params.validate() {
@@ -244,16 +244,15 @@ pub fn plan(grid: &Grid, cfg: &RunConfig) -> Vec<PlannedCase> {
                 continue;
             }
             if let Err(why) = hasher.supports(&params, &inputs) {
-                let why = why.strip_prefix("skipped: ").unwrap_or(&why).to_string();
-                out.push(if why.starts_with("unsupported") {
-                    PlannedCase::unavailable(spec, why)
-                } else {
-                    PlannedCase::skipped(spec, why)
+                out.push(match why {
+                    HashError::Unsupported(_) => PlannedCase::unavailable(spec, why.to_string()),
+                    HashError::Skipped(reason) => PlannedCase::skipped(spec, reason),
+                    other => PlannedCase::skipped(spec, other.to_string()),
                 });
                 continue;
             }
             if let Err(why) = memory::check(params.memory_bytes(), available) {
-                out.push(PlannedCase::skipped(spec, why));
+                out.push(PlannedCase::skipped(spec, why.to_string()));
                 continue;
             }
             let family = families
@@ -304,7 +303,7 @@ fn startup_case(hasher: &dyn Hasher, inputs: &Inputs) -> PlannedCase {
     params.tag_len = TAG_LEN;
     let spec = spec(&params, hasher, OP_STARTUP);
     if let Err(why) = hasher.available() {
-        return PlannedCase::unavailable(spec, why);
+        return PlannedCase::unavailable(spec, why.to_string());
     }
     let inputs = inputs.clone();
     PlannedCase::ready(spec, move || {
@@ -317,7 +316,7 @@ fn startup_case(hasher: &dyn Hasher, inputs: &Inputs) -> PlannedCase {
                 out == reference,
                 format!("{} vs {}", hex::encode(&out), hex::encode(&reference)),
             ),
-            Err(e) => CheckResult::fail("run", e),
+            Err(e) => CheckResult::fail("run", e.to_string()),
         };
         Ok(Box::new(CliCase {
             params,
@@ -348,7 +347,7 @@ impl LibCase {
         let hasher = engines::by_name(backend)
             .ok_or_else(|| CaseError::Failed(format!("unknown backend {backend}")))?;
         let pool = if backend == RUSTCRYPTO {
-            engines::rustcrypto_pool(&params).map_err(CaseError::Failed)?
+            engines::rustcrypto_pool(&params).map_err(|e| CaseError::Failed(e.to_string()))?
         } else {
             None
         };
@@ -368,7 +367,7 @@ impl LibCase {
         } else {
             self.hasher.hash(&self.params, inputs, &mut self.out)
         };
-        result.map_err(CaseError::Failed)?;
+        result.map_err(|e| CaseError::Failed(e.to_string()))?;
         std::hint::black_box(&self.out);
         Ok(())
     }
@@ -398,7 +397,8 @@ struct CliCase {
 
 impl CliCase {
     fn run_one(&self) -> Result<(), CaseError> {
-        let tag = Cli::run(&self.params, &self.inputs).map_err(CaseError::Failed)?;
+        let tag =
+            Cli::run(&self.params, &self.inputs).map_err(|e| CaseError::Failed(e.to_string()))?;
         if tag.len() != self.params.tag_len {
             return Err(CaseError::Failed(format!(
                 "argon2 printed a {}-byte tag",

@@ -10,6 +10,7 @@
 use crate::cases::{self, Grid};
 use crate::engines::{self, Hasher, Inputs};
 use crate::params::{self, Params, Variant, Version};
+use crate::tune::TuneError;
 use crate::vectors::SplitMix;
 use crate::{limits, memory, phc, tune, Argon2Suite};
 use cryptobench_core::{units, Error, RunConfig, SuiteAction};
@@ -314,7 +315,7 @@ pub fn hash(args: &HashArgs, cfg: &RunConfig, password: &[u8]) -> Result<String,
     let mut tag = vec![0u8; params.tag_len];
     hasher
         .hash(&params, &inputs, &mut tag)
-        .map_err(Error::other)?;
+        .map_err(|e| Error::other(e.to_string()))?;
     Ok(if args.raw {
         hex::encode(&tag)
     } else {
@@ -355,7 +356,7 @@ fn verify_parsed(parsed: &phc::Phc, cfg: &RunConfig, password: &[u8]) -> Result<
     let mut tag = vec![0u8; parsed.params.tag_len];
     hasher
         .hash(&parsed.params, &inputs, &mut tag)
-        .map_err(Error::other)?;
+        .map_err(|e| Error::other(e.to_string()))?;
     Ok(phc::tags_equal(&tag, &parsed.tag))
 }
 
@@ -365,7 +366,7 @@ fn time_point(
     params: &Params,
     inputs: &Inputs,
     runs: usize,
-) -> Result<Duration, String> {
+) -> Result<Duration, TuneError> {
     memory::check(params.memory_bytes(), memory::available_bytes())?;
     let clock = MonotonicClock;
     let mut out = vec![0u8; params.tag_len];
@@ -456,7 +457,7 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         println!("  tried {:<40} {:>10}", phc::prefix(p), ms(d));
         Ok(d)
     };
-    let outcome = tune::search(&request, &mut measure).map_err(Error::other)?;
+    let outcome = tune::search(&request, &mut measure).map_err(|e| Error::other(e.to_string()))?;
     println!();
     let how = if outcome.rfc.params.m_kib < base.m_kib {
         "one pass on the most memory within the target"
@@ -469,7 +470,7 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         ms(outcome.rfc.time)
     );
     let remeasured = time_point(hasher.as_ref(), &outcome.chosen.params, &inputs, args.runs)
-        .map_err(Error::other)?;
+        .map_err(|e| Error::other(e.to_string()))?;
     println!("chosen: {}", phc::prefix(&outcome.chosen.params));
     println!(
         "  measured {} (median of {}), re-measured {} = {:+.1}% of the target",

@@ -24,6 +24,31 @@ pub struct Inputs {
     pub ad: Vec<u8>,
 }
 
+/// Why a hasher cannot run or did not produce a tag.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HashError {
+    /// The library or tool is missing on this machine.
+    #[error("{0}")]
+    Unavailable(String),
+    /// The backend never takes points of this kind (a variant, several
+    /// lanes, a secret key): the case is reported as unavailable.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The backend cannot take this particular point (a lower limit on
+    /// passes, memory or tag length): the case is skipped.
+    #[error("skipped: {0}")]
+    Skipped(String),
+    /// The library, the rayon pool or the CLI process failed.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<cryptobench_backends::BackendError> for HashError {
+    fn from(e: cryptobench_backends::BackendError) -> Self {
+        HashError::Unavailable(e.to_string())
+    }
+}
+
 /// One Argon2 implementation.
 pub trait Hasher: Send + Sync {
     /// Backend name in results.
@@ -31,13 +56,13 @@ pub trait Hasher: Send + Sync {
     /// The library's version.
     fn version(&self) -> String;
     /// `Err(reason)` when it cannot run on this machine at all.
-    fn available(&self) -> Result<(), String> {
+    fn available(&self) -> Result<(), HashError> {
         Ok(())
     }
     /// `Err(reason)` when it cannot take these parameters and inputs.
-    fn supports(&self, params: &Params, inputs: &Inputs) -> Result<(), String>;
+    fn supports(&self, params: &Params, inputs: &Inputs) -> Result<(), HashError>;
     /// Computes the tag into `out` (`out.len() == params.tag_len`).
-    fn hash(&self, params: &Params, inputs: &Inputs, out: &mut [u8]) -> Result<(), String>;
+    fn hash(&self, params: &Params, inputs: &Inputs, out: &mut [u8]) -> Result<(), HashError>;
 }
 
 /// Backend names, as `--backend` takes them.
@@ -112,8 +137,8 @@ struct RefFns {
 
 /// Opens libargon2 once. Its symbols must come from its own handle:
 /// libsodium, linked statically, exports a different `argon2_ctx`.
-fn ref_fns() -> Result<RefFns, String> {
-    static FNS: std::sync::OnceLock<Result<RefFns, String>> = std::sync::OnceLock::new();
+fn ref_fns() -> Result<RefFns, HashError> {
+    static FNS: std::sync::OnceLock<Result<RefFns, HashError>> = std::sync::OnceLock::new();
     FNS.get_or_init(|| {
         let names = [c"libargon2.so.1", c"libargon2.so"];
         let handle = names
@@ -121,7 +146,11 @@ fn ref_fns() -> Result<RefFns, String> {
             // SAFETY: NUL-terminated names; dlopen has no other precondition.
             .map(|n| unsafe { dlopen(n.as_ptr(), RTLD_NOW_LOCAL) })
             .find(|h| !h.is_null())
-            .ok_or("libargon2 is not installed (Debian package libargon2-1)")?;
+            .ok_or_else(|| {
+                HashError::Unavailable(
+                    "libargon2 is not installed (Debian package libargon2-1)".into(),
+                )
+            })?;
         // SAFETY: a live handle and NUL-terminated symbol names.
         let (ctx, msg) = unsafe {
             (
@@ -130,7 +159,9 @@ fn ref_fns() -> Result<RefFns, String> {
             )
         };
         if ctx.is_null() || msg.is_null() {
-            return Err("libargon2 lacks argon2_ctx / argon2_error_message".into());
+            return Err(HashError::Unavailable(
+                "libargon2 lacks argon2_ctx / argon2_error_message".into(),
+            ));
         }
         // SAFETY: these are the documented signatures of argon2.h; the
         // handle is never closed, so the pointers stay valid.
@@ -148,8 +179,8 @@ fn ref_fns() -> Result<RefFns, String> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RefLib;
 
-fn len32(what: &str, n: usize) -> Result<u32, String> {
-    u32::try_from(n).map_err(|_| format!("{what} longer than 2^32 - 1 bytes"))
+fn len32(what: &str, n: usize) -> Result<u32, HashError> {
+    u32::try_from(n).map_err(|_| HashError::Failed(format!("{what} longer than 2^32 - 1 bytes")))
 }
 
 impl Hasher for RefLib {
@@ -159,13 +190,13 @@ impl Hasher for RefLib {
     fn version(&self) -> String {
         format!("libargon2 {}", env!("CRYPTOBENCH_LIBARGON2_VERSION"))
     }
-    fn available(&self) -> Result<(), String> {
+    fn available(&self) -> Result<(), HashError> {
         ref_fns().map(|_| ())
     }
-    fn supports(&self, _params: &Params, _inputs: &Inputs) -> Result<(), String> {
+    fn supports(&self, _params: &Params, _inputs: &Inputs) -> Result<(), HashError> {
         Ok(())
     }
-    fn hash(&self, params: &Params, inputs: &Inputs, out: &mut [u8]) -> Result<(), String> {
+    fn hash(&self, params: &Params, inputs: &Inputs, out: &mut [u8]) -> Result<(), HashError> {
         let fns = ref_fns()?;
         // The library never writes through pwd/salt/secret/ad unless the
         // clear-password/secret flags are set, which they are not; copies
@@ -209,7 +240,10 @@ impl Hasher for RefLib {
         } else {
             // SAFETY: argon2_error_message returns a static C string.
             let msg = unsafe { std::ffi::CStr::from_ptr((fns.error_message)(rc)) };
-            Err(format!("libargon2: {}", msg.to_string_lossy()))
+            Err(HashError::Failed(format!(
+                "libargon2: {}",
+                msg.to_string_lossy()
+            )))
         }
     }
 }
@@ -231,16 +265,16 @@ impl Hasher for RustCrypto {
     fn version(&self) -> String {
         format!("RustCrypto argon2 {RUSTCRYPTO_ARGON2_VERSION} (parallel)")
     }
-    fn supports(&self, _params: &Params, inputs: &Inputs) -> Result<(), String> {
+    fn supports(&self, _params: &Params, inputs: &Inputs) -> Result<(), HashError> {
         if inputs.ad.len() > argon2::Params::MAX_DATA_LEN {
-            return Err(format!(
-                "unsupported: RustCrypto argon2 takes at most {} bytes of associated data",
+            return Err(HashError::Unsupported(format!(
+                "RustCrypto argon2 takes at most {} bytes of associated data",
                 argon2::Params::MAX_DATA_LEN
-            ));
+            )));
         }
         Ok(())
     }
-    fn hash(&self, params: &Params, inputs: &Inputs, out: &mut [u8]) -> Result<(), String> {
+    fn hash(&self, params: &Params, inputs: &Inputs, out: &mut [u8]) -> Result<(), HashError> {
         // With `parallel`, lanes go to rayon's global pool unless a pool is
         // installed: a pool of `threads` workers keeps the count honest.
         let pool = rustcrypto_pool(params)?;
@@ -250,7 +284,7 @@ impl Hasher for RustCrypto {
 
 /// The worker pool a RustCrypto hash at `params` needs: none for one lane,
 /// else exactly `threads` workers (one worker = the sequential fill).
-pub fn rustcrypto_pool(params: &Params) -> Result<Option<rayon::ThreadPool>, String> {
+pub fn rustcrypto_pool(params: &Params) -> Result<Option<rayon::ThreadPool>, HashError> {
     if params.lanes <= 1 {
         return Ok(None);
     }
@@ -258,14 +292,14 @@ pub fn rustcrypto_pool(params: &Params) -> Result<Option<rayon::ThreadPool>, Str
         .num_threads(params.threads.max(1) as usize)
         .build()
         .map(Some)
-        .map_err(|e| format!("rayon pool: {e}"))
+        .map_err(|e| HashError::Failed(format!("rayon pool: {e}")))
 }
 
 /// Builds the RustCrypto context for a point.
 pub fn rustcrypto_context<'k>(
     params: &Params,
     inputs: &'k Inputs,
-) -> Result<argon2::Argon2<'k>, String> {
+) -> Result<argon2::Argon2<'k>, HashError> {
     let algorithm = match params.variant {
         Variant::D => argon2::Algorithm::Argon2d,
         Variant::I => argon2::Algorithm::Argon2i,
@@ -282,17 +316,18 @@ pub fn rustcrypto_context<'k>(
         .p_cost(params.lanes)
         .output_len(params.tag_len);
     if !inputs.ad.is_empty() {
-        let ad = argon2::AssociatedData::new(&inputs.ad).map_err(|e| e.to_string())?;
+        let ad = argon2::AssociatedData::new(&inputs.ad)
+            .map_err(|e| HashError::Failed(e.to_string()))?;
         builder.data(ad);
     }
     let built = builder
         .build()
-        .map_err(|e| format!("RustCrypto argon2: {e}"))?;
+        .map_err(|e| HashError::Failed(format!("RustCrypto argon2: {e}")))?;
     if inputs.secret.is_empty() {
         Ok(argon2::Argon2::new(algorithm, version, built))
     } else {
         argon2::Argon2::new_with_secret(&inputs.secret, algorithm, version, built)
-            .map_err(|e| format!("RustCrypto argon2: {e}"))
+            .map_err(|e| HashError::Failed(format!("RustCrypto argon2: {e}")))
     }
 }
 
@@ -303,14 +338,14 @@ pub fn rustcrypto_hash_on(
     params: &Params,
     inputs: &Inputs,
     out: &mut [u8],
-) -> Result<(), String> {
+) -> Result<(), HashError> {
     let ctx = rustcrypto_context(params, inputs)?;
     let mut run = || ctx.hash_password_into(&inputs.password, &inputs.salt, out);
     match pool {
         Some(p) => p.install(run),
         None => run(),
     }
-    .map_err(|e| format!("RustCrypto argon2: {e}"))
+    .map_err(|e| HashError::Failed(format!("RustCrypto argon2: {e}")))
 }
 
 // ---------------------------------------------------------------------------
@@ -348,49 +383,57 @@ impl Hasher for Sodium {
     fn version(&self) -> String {
         cryptobench_backends::sodium::version()
     }
-    fn available(&self) -> Result<(), String> {
+    fn available(&self) -> Result<(), HashError> {
         Ok(cryptobench_backends::sodium::init()?)
     }
-    fn supports(&self, params: &Params, inputs: &Inputs) -> Result<(), String> {
+    fn supports(&self, params: &Params, inputs: &Inputs) -> Result<(), HashError> {
         if params.variant == Variant::D {
-            return Err("unsupported: libsodium offers Argon2i and Argon2id only".into());
+            return Err(HashError::Unsupported(
+                "libsodium offers Argon2i and Argon2id only".into(),
+            ));
         }
         if params.version != Version::V13 {
-            return Err("unsupported: libsodium implements version 0x13 only".into());
+            return Err(HashError::Unsupported(
+                "libsodium implements version 0x13 only".into(),
+            ));
         }
         if params.lanes != 1 {
-            return Err("unsupported: libsodium uses one lane".into());
+            return Err(HashError::Unsupported("libsodium uses one lane".into()));
         }
         if !inputs.secret.is_empty() || !inputs.ad.is_empty() {
-            return Err("unsupported: libsodium takes no secret key or associated data".into());
+            return Err(HashError::Unsupported(
+                "libsodium takes no secret key or associated data".into(),
+            ));
         }
         // SAFETY: pure getter of a compile-time constant.
         let salt_len = unsafe { libsodium_sys::crypto_pwhash_saltbytes() };
         if inputs.salt.len() != salt_len {
-            return Err(format!(
-                "unsupported: libsodium takes a {salt_len}-byte salt only"
-            ));
+            return Err(HashError::Unsupported(format!(
+                "libsodium takes a {salt_len}-byte salt only"
+            )));
         }
         let ops_min = Self::opslimit_min(params.variant);
         if u64::from(params.t) < ops_min {
-            return Err(format!(
-                "skipped: libsodium requires t >= {ops_min} for {}",
+            return Err(HashError::Skipped(format!(
+                "libsodium requires t >= {ops_min} for {}",
                 params.variant.name()
-            ));
+            )));
         }
         let mem_min = Self::memlimit_min(params.variant);
         if params.memory_bytes() < mem_min {
-            return Err(format!(
-                "skipped: libsodium requires at least {} KiB of memory",
+            return Err(HashError::Skipped(format!(
+                "libsodium requires at least {} KiB of memory",
                 mem_min / 1024
-            ));
+            )));
         }
         if params.tag_len < 16 {
-            return Err("skipped: libsodium requires a tag of at least 16 bytes".into());
+            return Err(HashError::Skipped(
+                "libsodium requires a tag of at least 16 bytes".into(),
+            ));
         }
         Ok(())
     }
-    fn hash(&self, params: &Params, inputs: &Inputs, out: &mut [u8]) -> Result<(), String> {
+    fn hash(&self, params: &Params, inputs: &Inputs, out: &mut [u8]) -> Result<(), HashError> {
         self.available()?;
         self.supports(params, inputs)?;
         let alg = match params.variant {
@@ -398,7 +441,7 @@ impl Hasher for Sodium {
             _ => libsodium_sys::crypto_pwhash_ALG_ARGON2ID13,
         } as c_int;
         let memlimit = usize::try_from(params.memory_bytes())
-            .map_err(|_| "memory does not fit in this address space".to_string())?;
+            .map_err(|_| HashError::Failed("memory does not fit in this address space".into()))?;
         // SAFETY: out, password and salt are live buffers of the stated
         // lengths; the salt length was checked against crypto_pwhash_SALTBYTES.
         let rc = unsafe {
@@ -416,7 +459,9 @@ impl Hasher for Sodium {
         if rc == 0 {
             Ok(())
         } else {
-            Err("libsodium crypto_pwhash failed (out of memory or limits)".into())
+            Err(HashError::Failed(
+                "libsodium crypto_pwhash failed (out of memory or limits)".into(),
+            ))
         }
     }
 }
@@ -434,9 +479,9 @@ const CLI_MAX_PASSWORD: usize = 127;
 
 impl Cli {
     /// The command for one hash, raw hex output.
-    pub fn command(params: &Params, salt: &[u8]) -> Result<Command, String> {
+    pub fn command(params: &Params, salt: &[u8]) -> Result<Command, HashError> {
         let salt = std::str::from_utf8(salt).map_err(|_| {
-            "unsupported: the argon2 CLI takes the salt as a text argument".to_string()
+            HashError::Unsupported("the argon2 CLI takes the salt as a text argument".into())
         })?;
         let mut cmd = Command::new("argon2");
         cmd.arg(salt)
@@ -461,27 +506,28 @@ impl Cli {
     }
 
     /// Runs one hash; returns the tag.
-    pub fn run(params: &Params, inputs: &Inputs) -> Result<Vec<u8>, String> {
+    pub fn run(params: &Params, inputs: &Inputs) -> Result<Vec<u8>, HashError> {
         let mut child = Self::command(params, &inputs.salt)?
             .spawn()
-            .map_err(|e| format!("cannot run argon2: {e}"))?;
+            .map_err(|e| HashError::Failed(format!("cannot run argon2: {e}")))?;
         if let Some(mut stdin) = child.stdin.take() {
             stdin
                 .write_all(&inputs.password)
-                .map_err(|e| format!("argon2 stdin: {e}"))?;
+                .map_err(|e| HashError::Failed(format!("argon2 stdin: {e}")))?;
         }
         let output = child
             .wait_with_output()
-            .map_err(|e| format!("argon2: {e}"))?;
+            .map_err(|e| HashError::Failed(format!("argon2: {e}")))?;
         if !output.status.success() {
-            return Err(format!(
+            return Err(HashError::Failed(format!(
                 "argon2 exited with {}: {}",
                 output.status,
                 String::from_utf8_lossy(&output.stderr).trim()
-            ));
+            )));
         }
         let text = String::from_utf8_lossy(&output.stdout);
-        hex::decode(text.trim()).map_err(|_| format!("argon2 printed '{}', not hex", text.trim()))
+        hex::decode(text.trim())
+            .map_err(|_| HashError::Failed(format!("argon2 printed '{}', not hex", text.trim())))
     }
 
     /// Whether `argon2` is on PATH (it prints usage and exits non-zero when
@@ -517,44 +563,50 @@ impl Hasher for Cli {
             })
             .clone()
     }
-    fn available(&self) -> Result<(), String> {
+    fn available(&self) -> Result<(), HashError> {
         if Self::installed() {
             Ok(())
         } else {
-            Err("the argon2 CLI is not installed (Debian package argon2)".into())
+            Err(HashError::Unavailable(
+                "the argon2 CLI is not installed (Debian package argon2)".into(),
+            ))
         }
     }
-    fn supports(&self, params: &Params, inputs: &Inputs) -> Result<(), String> {
+    fn supports(&self, params: &Params, inputs: &Inputs) -> Result<(), HashError> {
         if !inputs.secret.is_empty() || !inputs.ad.is_empty() {
-            return Err(
-                "unsupported: the argon2 CLI takes no secret key or associated data".into(),
-            );
+            return Err(HashError::Unsupported(
+                "the argon2 CLI takes no secret key or associated data".into(),
+            ));
         }
         if params.threads != params.lanes {
-            return Err("unsupported: the argon2 CLI runs one thread per lane".into());
+            return Err(HashError::Unsupported(
+                "the argon2 CLI runs one thread per lane".into(),
+            ));
         }
         if inputs.password.is_empty() || inputs.password.len() > CLI_MAX_PASSWORD {
-            return Err(format!(
-                "unsupported: the argon2 CLI reads 1 to {CLI_MAX_PASSWORD} password bytes"
-            ));
+            return Err(HashError::Unsupported(format!(
+                "the argon2 CLI reads 1 to {CLI_MAX_PASSWORD} password bytes"
+            )));
         }
         let text_salt = std::str::from_utf8(&inputs.salt)
             .map(|s| !s.contains('\0') && !s.starts_with('-'))
             .unwrap_or(false);
         if !text_salt {
-            return Err("unsupported: the argon2 CLI takes the salt as a text argument".into());
+            return Err(HashError::Unsupported(
+                "the argon2 CLI takes the salt as a text argument".into(),
+            ));
         }
         Ok(())
     }
-    fn hash(&self, params: &Params, inputs: &Inputs, out: &mut [u8]) -> Result<(), String> {
+    fn hash(&self, params: &Params, inputs: &Inputs, out: &mut [u8]) -> Result<(), HashError> {
         self.supports(params, inputs)?;
         let tag = Self::run(params, inputs)?;
         if tag.len() != out.len() {
-            return Err(format!(
+            return Err(HashError::Failed(format!(
                 "argon2 printed a {}-byte tag, {} expected",
                 tag.len(),
                 out.len()
-            ));
+            )));
         }
         out.copy_from_slice(&tag);
         Ok(())

@@ -74,7 +74,7 @@ impl Suite for Argon2Suite {
             .map(|h| BackendInfo {
                 name: h.name().to_string(),
                 version: h.version(),
-                unavailable: h.available().err(),
+                unavailable: h.available().err().map(|e| e.to_string()),
             })
             .collect()
     }

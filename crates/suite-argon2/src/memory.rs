@@ -32,21 +32,37 @@ pub fn margin(available: u64) -> u64 {
     (256 << 20).max(available / 10)
 }
 
-/// `Err("needs X, Y available")` when `needed` does not fit in
-/// `available` minus the margin; `available = None` (not Linux) lets it run.
-pub fn check(needed: u64, available: Option<u64>) -> Result<(), String> {
+/// A point that needs more memory than this machine can spare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "needs {}, {} available (MemAvailable {} minus a {} margin)",
+    human(*needed),
+    human(*usable),
+    human(*available),
+    human(margin(*available))
+)]
+pub struct MemoryShortfall {
+    /// Bytes the point needs.
+    pub needed: u64,
+    /// Bytes it may use: what is available minus the margin.
+    pub usable: u64,
+    /// The kernel's MemAvailable, in bytes.
+    pub available: u64,
+}
+
+/// A [`MemoryShortfall`] when `needed` does not fit in `available` minus the
+/// margin; `available = None` (not Linux) lets it run.
+pub fn check(needed: u64, available: Option<u64>) -> Result<(), MemoryShortfall> {
     let Some(available) = available else {
         return Ok(());
     };
     let usable = available.saturating_sub(margin(available));
     if needed > usable {
-        return Err(format!(
-            "needs {}, {} available (MemAvailable {} minus a {} margin)",
-            human(needed),
-            human(usable),
-            human(available),
-            human(margin(available))
-        ));
+        return Err(MemoryShortfall {
+            needed,
+            usable,
+            available,
+        });
     }
     Ok(())
 }
@@ -78,7 +94,7 @@ mod tests {
         let available = parse_mem_available(FAKE);
         // 1 GiB available: the margin is 256 MiB, so 768 MiB fits and 1 GiB does not.
         check(768 << 20, available).unwrap();
-        let e = check(1 << 30, available).unwrap_err();
+        let e = check(1 << 30, available).unwrap_err().to_string();
         assert!(e.starts_with("needs 1 GiB, 768 MiB available"), "{e}");
         assert!(check(769 << 20, available).is_err());
         // Large machines keep a tenth.

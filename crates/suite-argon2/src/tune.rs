@@ -13,8 +13,43 @@
 //! The search is written against a timing function so it can be tested with
 //! a model of the machine instead of the clock ([`search`]).
 
+use crate::engines::HashError;
+use crate::memory::MemoryShortfall;
 use crate::params::Params;
 use std::time::Duration;
+
+/// Why a search found no setting.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TuneError {
+    /// Hashing at a point failed.
+    #[error(transparent)]
+    Hash(#[from] HashError),
+    /// A point needs more memory than this machine can spare.
+    #[error(transparent)]
+    Memory(#[from] MemoryShortfall),
+    /// Even the smallest memory with one pass is slower than the target.
+    #[error("even {m_kib} KiB with one pass takes {ms:.0} ms, over the {target_ms:.0} ms target")]
+    TargetTooShort {
+        /// The smallest memory tried, KiB.
+        m_kib: u32,
+        /// Its time, milliseconds.
+        ms: f64,
+        /// The target, milliseconds.
+        target_ms: f64,
+    },
+    /// The short tune's wall-clock budget ran out before this target.
+    #[error("the short tune's {budget_s} s budget was spent before this target")]
+    BudgetSpent {
+        /// The budget, seconds.
+        budget_s: u64,
+    },
+    /// No library backend admitted by `--backend` can take the point.
+    #[error("no Argon2 library backend is available for the short tune")]
+    NoBackend,
+    /// The memory budget or the base point is not valid Argon2.
+    #[error("{0}")]
+    InvalidBase(String),
+}
 
 /// What to tune for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -67,8 +102,8 @@ fn round_memory(kib: f64, lanes: u32) -> u32 {
 /// point (or why it could not run).
 pub fn search(
     req: &Request,
-    measure: &mut dyn FnMut(&Params) -> Result<Duration, String>,
-) -> Result<Outcome, String> {
+    measure: &mut dyn FnMut(&Params) -> Result<Duration, TuneError>,
+) -> Result<Outcome, TuneError> {
     let mut s = Searcher {
         req,
         measure,
@@ -82,12 +117,11 @@ pub fn search(
         let floor = round_memory(0.0, base.lanes);
         let Some(best) = s.fill_memory(first, floor)? else {
             let slowest = s.trials.last().copied().unwrap_or(first);
-            return Err(format!(
-                "even {} KiB with one pass takes {:.0} ms, over the {:.0} ms target",
-                slowest.params.m_kib,
-                s.secs(&slowest) * 1e3,
-                s.target() * 1e3
-            ));
+            return Err(TuneError::TargetTooShort {
+                m_kib: slowest.params.m_kib,
+                ms: s.secs(&slowest) * 1e3,
+                target_ms: s.target() * 1e3,
+            });
         };
         return Ok(Outcome {
             rfc: best,
@@ -143,7 +177,7 @@ pub fn search(
 /// The search's state: the request, the clock and what was tried.
 struct Searcher<'a> {
     req: &'a Request,
-    measure: &'a mut dyn FnMut(&Params) -> Result<Duration, String>,
+    measure: &'a mut dyn FnMut(&Params) -> Result<Duration, TuneError>,
     trials: Vec<Trial>,
 }
 
@@ -155,7 +189,7 @@ impl Searcher<'_> {
         t.time.as_secs_f64()
     }
     /// Measures a point once per search.
-    fn run(&mut self, params: Params) -> Result<Trial, String> {
+    fn run(&mut self, params: Params) -> Result<Trial, TuneError> {
         if let Some(t) = self.trials.iter().find(|t| t.params == params) {
             return Ok(*t);
         }
@@ -167,7 +201,7 @@ impl Searcher<'_> {
     /// Scales the memory of `start` (same t) towards the target, between
     /// `floor` and the budget, until a time lands in [90%, 100%] of it;
     /// returns the slowest trial within the target.
-    fn fill_memory(&mut self, start: Trial, floor: u32) -> Result<Option<Trial>, String> {
+    fn fill_memory(&mut self, start: Trial, floor: u32) -> Result<Option<Trial>, TuneError> {
         let target = self.target();
         let within = |t: &Trial| t.time.as_secs_f64() <= target;
         let mut best = within(&start).then_some(start);
@@ -356,7 +390,7 @@ pub struct ShortTune {
     /// The target.
     pub target: Duration,
     /// The setting found, or why none was.
-    pub found: Result<Trial, String>,
+    pub found: Result<Trial, TuneError>,
 }
 
 /// The budget of the run's short tune: 15 s with `--quick` (the issue's
@@ -396,7 +430,7 @@ pub fn short_tune(
     base: Params,
     budget: Duration,
     elapsed: &mut dyn FnMut() -> Duration,
-    measure: &mut dyn FnMut(&Params, usize) -> Result<Duration, String>,
+    measure: &mut dyn FnMut(&Params, usize) -> Result<Duration, TuneError>,
 ) -> Vec<ShortTune> {
     let mut sorted: Vec<Duration> = targets.to_vec();
     sorted.sort();
@@ -416,10 +450,9 @@ pub fn short_tune(
                 return Ok(*d);
             }
             if elapsed() >= budget {
-                return Err(format!(
-                    "the short tune's {} s budget was spent before this target",
-                    budget.as_secs()
-                ));
+                return Err(TuneError::BudgetSpent {
+                    budget_s: budget.as_secs(),
+                });
             }
             let d = measure(p, runs)?;
             seen.push((*p, d));
@@ -438,7 +471,7 @@ pub fn short_tune(
 pub fn short_tune_here(
     targets: &[Duration],
     cfg: &cryptobench_core::RunConfig,
-) -> Result<(&'static str, Vec<ShortTune>), String> {
+) -> Result<(&'static str, Vec<ShortTune>), TuneError> {
     use crate::engines::{self, Inputs};
     let lanes = crate::limits::cores().min(crate::limits::MAX_LANES);
     // `--quick`: a 256 MiB budget keeps every trial short enough for 15 s.
@@ -447,13 +480,15 @@ pub fn short_tune_here(
     } else {
         crate::limits::DEFAULT_MAX_MEMORY
     };
-    let mut m_kib = crate::params::parse_memory_kib(cap).map_err(|e| e.to_string())?;
+    let mut m_kib =
+        crate::params::parse_memory_kib(cap).map_err(|e| TuneError::InvalidBase(e.to_string()))?;
     if let Some(avail) = crate::memory::available_bytes() {
         let usable = avail.saturating_sub(crate::memory::margin(avail)) / 1024;
         m_kib = m_kib.min(usable.min(u64::from(u32::MAX)) as u32);
     }
     let base = Params::new(crate::params::Variant::Id, m_kib, 1, lanes);
-    base.validate().map_err(|e| e.to_string())?;
+    base.validate()
+        .map_err(|e| TuneError::InvalidBase(e.to_string()))?;
     let inputs = Inputs {
         password: b"correct horse battery staple".to_vec(),
         salt: vec![0x5a; crate::cases::SALT_LEN],
@@ -467,7 +502,7 @@ pub fn short_tune_here(
                 .and_then(|_| h.supports(&base, &inputs))
                 .is_ok()
         })
-        .ok_or("no Argon2 library backend is available for the short tune")?;
+        .ok_or(TuneError::NoBackend)?;
     let start = std::time::Instant::now();
     let mut elapsed = || start.elapsed();
     let mut measure = |p: &Params, runs: usize| {
@@ -497,7 +532,7 @@ mod tests {
     fn machine(
         ns_per_kib_pass: f64,
         cores: u32,
-    ) -> impl FnMut(&Params) -> Result<Duration, String> {
+    ) -> impl FnMut(&Params) -> Result<Duration, TuneError> {
         move |p: &Params| {
             let parallel = f64::from(p.lanes.min(cores));
             let ns = 50_000.0 + f64::from(p.m_kib) * f64::from(p.t) * ns_per_kib_pass / parallel;
@@ -556,7 +591,7 @@ mod tests {
     fn superlinear_memory_cost_still_lands_in_the_band() {
         // Larger memory costs more per KiB (cache and TLB misses): the first
         // proportional guess undershoots and must be refined.
-        let mut m = |p: &Params| -> Result<Duration, String> {
+        let mut m = |p: &Params| -> Result<Duration, TuneError> {
             let kib = f64::from(p.m_kib);
             let ns = 400.0 * kib.powf(1.2) * f64::from(p.t) / f64::from(p.lanes.min(2));
             Ok(Duration::from_nanos(ns as u64))
@@ -575,7 +610,7 @@ mod tests {
     fn a_first_estimate_short_of_the_band_is_refined() {
         // One pass on 1 GiB takes 914 ms, but time per KiB falls with less
         // memory (cache, page faults): the linear estimate lands at ~85%.
-        let mut measure = |p: &Params| -> Result<Duration, String> {
+        let mut measure = |p: &Params| -> Result<Duration, TuneError> {
             let m = f64::from(p.m_kib);
             let per_kib = 7.0e-7 + 1.7e-7 * (m / 1_048_576.0);
             Ok(Duration::from_secs_f64(m * per_kib * f64::from(p.t)))
@@ -588,11 +623,12 @@ mod tests {
     #[test]
     fn impossible_targets_are_reported() {
         let e = search(&request(64, 8, 1, false), &mut machine(1e6, 2)).unwrap_err();
-        assert!(e.contains("over the 1 ms target"), "{e}");
+        assert!(e.to_string().contains("over the 1 ms target"), "{e}");
+        let boom = TuneError::Hash(HashError::Failed("boom".into()));
         let e = search(&request(1024, 1, 500, false), &mut |_: &Params| {
-            Err("boom".to_string())
+            Err(boom.clone())
         });
-        assert_eq!(e.unwrap_err(), "boom");
+        assert_eq!(e.unwrap_err(), boom);
     }
 
     #[test]
@@ -692,7 +728,7 @@ mod tests {
         );
         let last = found.last().unwrap();
         let why = last.found.as_ref().unwrap_err();
-        assert!(why.contains("15 s budget was spent"), "{why}");
+        assert_eq!(*why, TuneError::BudgetSpent { budget_s: 15 }, "{why}");
         assert_eq!(short_tune_runs(Duration::from_millis(250)), 3);
         assert_eq!(short_tune_runs(Duration::from_secs(1)), 1);
         assert_eq!(short_tune_budget(true, false), Duration::from_secs(15));

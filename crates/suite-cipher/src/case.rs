@@ -20,7 +20,7 @@
 
 use crate::catalog::CipherDesc;
 use crate::checks::{self, decrypt_message, encrypt_message};
-use crate::engine::{self, Dir, Engine, OUT_SLACK};
+use crate::engine::{self, CipherError, Dir, Engine, OUT_SLACK};
 use cryptobench_core::{Case, CaseError, CheckResult};
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
@@ -128,8 +128,8 @@ pub struct CipherCase {
     direct: bool,
 }
 
-fn failed(e: String) -> CaseError {
-    CaseError::Failed(e)
+fn failed(e: CipherError) -> CaseError {
+    CaseError::Failed(e.to_string())
 }
 
 impl CipherCase {
@@ -188,7 +188,7 @@ impl CipherCase {
         encrypt_message(&self.p.desc, self.enc.as_mut(), &self.msg, &mut self.ct).map_err(failed)
     }
 
-    fn decrypt_one(&mut self, ct_len: usize) -> Result<usize, String> {
+    fn decrypt_one(&mut self, ct_len: usize) -> Result<usize, CipherError> {
         if self.p.per_message_init {
             self.dec.rekey(&self.key, &self.iv)?;
         }

@@ -8,7 +8,7 @@
 //! `BF-CFB`, `DES-EDE3`); ciphers OpenSSL lacks get names in the same style
 //! (`BF-CFB8`, `TWOFISH-256-CBC`).
 
-use crate::engine::{Dir, Engine};
+use crate::engine::{CipherError, Dir, Engine};
 use cryptobench_core::Availability;
 use std::fmt;
 
@@ -36,7 +36,7 @@ pub trait CipherBackend: Sync {
         dir: Dir,
         key: &[u8],
         iv: &[u8],
-    ) -> Result<Box<dyn Engine>, String>;
+    ) -> Result<Box<dyn Engine>, CipherError>;
 }
 
 /// A registered backend.

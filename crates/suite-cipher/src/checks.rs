@@ -7,7 +7,7 @@
 //! operation; the round trip runs per case, at the case's own size.
 
 use crate::catalog::{pad_len, CipherDesc, Mode};
-use crate::engine::{self, Dir, Engine, OUT_SLACK};
+use crate::engine::{self, CipherError, Dir, Engine, OUT_SLACK};
 use crate::vectors::{ModeVector, BLOCK_VECTORS, MODE_VECTORS};
 use cryptobench_core::names::fold;
 use cryptobench_core::CheckResult;
@@ -32,7 +32,7 @@ fn encrypt_then_decrypt(
     pt: &[u8],
     expect: &[u8],
 ) -> Result<(), String> {
-    let ct = engine::one_shot(desc, Dir::Encrypt, key, iv, pt)?;
+    let ct = engine::one_shot(desc, Dir::Encrypt, key, iv, pt).map_err(|e| e.to_string())?;
     if ct != expect {
         return Err(format!(
             "encrypt gave {}, expected {}",
@@ -40,7 +40,7 @@ fn encrypt_then_decrypt(
             hex::encode(expect)
         ));
     }
-    let back = engine::one_shot(desc, Dir::Decrypt, key, iv, &ct)?;
+    let back = engine::one_shot(desc, Dir::Decrypt, key, iv, &ct).map_err(|e| e.to_string())?;
     if back != pt {
         return Err(format!(
             "decrypt gave {}, expected {}",
@@ -188,7 +188,7 @@ pub fn encrypt_message(
     engine: &mut dyn Engine,
     msg: &[u8],
     out: &mut [u8],
-) -> Result<usize, String> {
+) -> Result<usize, CipherError> {
     if !padded(desc, msg.len()) {
         return engine.process(msg, out);
     }
@@ -212,19 +212,19 @@ pub fn decrypt_message(
     ct: &[u8],
     msg_len: usize,
     out: &mut [u8],
-) -> Result<usize, String> {
+) -> Result<usize, CipherError> {
     let n = engine.process(ct, out)?;
     if !padded(desc, msg_len) {
         return Ok(n);
     }
-    let pad = *out[..n].last().ok_or("empty decryption")? as usize;
+    let pad = *out[..n].last().ok_or(CipherError::EmptyDecryption)? as usize;
     let good = (1..=desc.block).contains(&pad)
         && pad <= n
         && out[n - pad..n].iter().all(|&b| b as usize == pad);
     if good {
         Ok(n - pad)
     } else {
-        Err("bad PKCS#7 padding after decryption".into())
+        Err(CipherError::BadPadding)
     }
 }
 
@@ -235,7 +235,7 @@ pub fn round_trip(desc: &CipherDesc, key: &[u8], iv: &[u8], msg: &[u8]) -> Check
         .and_then(|e| Ok((e, engine::build(desc, Dir::Decrypt, key, iv)?)));
     match engines {
         Ok((mut enc, mut dec)) => round_trip_with(desc, enc.as_mut(), dec.as_mut(), msg),
-        Err(e) => CheckResult::fail(format!("roundtrip:{} B", msg.len()), e),
+        Err(e) => CheckResult::fail(format!("roundtrip:{} B", msg.len()), e.to_string()),
     }
 }
 
@@ -249,13 +249,13 @@ pub fn round_trip_with(
     let name = format!("roundtrip:{} B", msg.len());
     let mut run = || -> Result<String, String> {
         let mut ct = vec![0u8; msg.len() + OUT_SLACK];
-        let n = encrypt_message(desc, enc, msg, &mut ct)?;
+        let n = encrypt_message(desc, enc, msg, &mut ct).map_err(|e| e.to_string())?;
         ct.truncate(n);
         if msg.len() >= 16 && ct[..16] == msg[..16] {
             return Err("ciphertext equals plaintext".into());
         }
         let mut back = vec![0u8; n + OUT_SLACK];
-        let m = decrypt_message(desc, dec, &ct, msg.len(), &mut back)?;
+        let m = decrypt_message(desc, dec, &ct, msg.len(), &mut back).map_err(|e| e.to_string())?;
         if back[..m] != *msg {
             let at = back
                 .iter()

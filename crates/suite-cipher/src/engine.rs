@@ -19,6 +19,41 @@
 
 use crate::catalog::CipherDesc;
 
+/// Why an engine could not be built or refused a message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CipherError {
+    /// The library, or this cipher in it, is missing on this machine.
+    #[error("{0}")]
+    Unavailable(String),
+    /// The key has a length the cipher does not take.
+    #[error("{0}")]
+    KeyRejected(String),
+    /// The IV is shorter than the mode needs.
+    #[error("IV must be {expected} bytes")]
+    IvLength {
+        /// The IV length the mode takes.
+        expected: usize,
+    },
+    /// The message does not suit the cipher (too long, not whole blocks).
+    #[error("{0}")]
+    MessageRejected(String),
+    /// The caller's output buffer cannot hold the result.
+    #[error("output buffer too small")]
+    OutputTooSmall,
+    /// A stream cipher's counter ran out.
+    #[error("keystream exhausted")]
+    KeystreamExhausted,
+    /// Decryption returned nothing where a padded block was expected.
+    #[error("empty decryption")]
+    EmptyDecryption,
+    /// The last block's PKCS#7 padding is malformed.
+    #[error("bad PKCS#7 padding after decryption")]
+    BadPadding,
+    /// The library call itself failed.
+    #[error("{0}")]
+    Library(String),
+}
+
 /// Encrypting or decrypting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dir {
@@ -31,12 +66,12 @@ pub enum Dir {
 /// One keyed cipher context of one backend.
 pub trait Engine: Send {
     /// Starts a fresh IV on the existing key schedule.
-    fn set_iv(&mut self, iv: &[u8]) -> Result<(), String>;
+    fn set_iv(&mut self, iv: &[u8]) -> Result<(), CipherError>;
     /// Sets key and IV again (key schedule included).
-    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), String>;
+    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), CipherError>;
     /// Processes `input` into `out` (at least `input.len() + 32` bytes);
     /// returns the bytes written.
-    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, String>;
+    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, CipherError>;
     /// Processes `input` `times` times back to back into `out`, each time
     /// continuing the mode's state as consecutive [`Engine::process`] calls
     /// do; returns the bytes the last call wrote (0 when `times` is 0).
@@ -45,7 +80,7 @@ pub trait Engine: Send {
         input: &[u8],
         out: &mut [u8],
         times: u64,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, CipherError> {
         let mut n = 0;
         for _ in 0..times {
             n = self.process(input, out)?;
@@ -66,7 +101,7 @@ pub fn build(
     dir: Dir,
     key: &[u8],
     iv: &[u8],
-) -> Result<Box<dyn Engine>, String> {
+) -> Result<Box<dyn Engine>, CipherError> {
     desc.backend.engine(desc, dir, key, iv)
 }
 
@@ -78,7 +113,7 @@ pub fn one_shot(
     key: &[u8],
     iv: &[u8],
     input: &[u8],
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, CipherError> {
     let mut engine = build(desc, dir, key, iv)?;
     let mut out = vec![0u8; input.len() + OUT_SLACK];
     let n = engine.process(input, &mut out)?;
@@ -156,7 +191,7 @@ mod tests {
         let d = &reg.by_name["AES-128-CTR"][0];
         let mut e = build(d, Dir::Encrypt, &[1; 16], &[2; 16]).unwrap();
         let err = e.process_repeat(&[0u8; 64], &mut [0u8; 64], 3).unwrap_err();
-        assert!(err.contains("too small"), "{err}");
+        assert_eq!(err, CipherError::OutputTooSmall, "{err}");
         assert_eq!(e.process_repeat(&[0u8; 64], &mut [0u8; 128], 0), Ok(0));
     }
 }

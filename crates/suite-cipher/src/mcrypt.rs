@@ -11,7 +11,7 @@
 //! in the seed is Blowfish-CFB8, named `BF-CFB8` here.
 
 use crate::catalog::{CipherBackend, CipherDesc, Mode};
-use crate::engine::{Dir, Engine};
+use crate::engine::{CipherError, Dir, Engine};
 use cryptobench_core::Availability;
 use libloading::Library;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
@@ -47,7 +47,7 @@ struct Api {
     check_version: unsafe extern "C" fn(*const c_char) -> *const c_char,
 }
 
-fn load() -> Result<Api, String> {
+fn load() -> Result<Api, CipherError> {
     // SAFETY: loading libmcrypt runs no initialisers with preconditions; the
     // symbol types below are the prototypes of mcrypt.h 2.5.
     unsafe {
@@ -55,11 +55,12 @@ fn load() -> Result<Api, String> {
             Some(path) => Library::new(path),
             None => Library::new("libmcrypt.so.4").or_else(|_| Library::new("libmcrypt.so")),
         }
-        .map_err(|_| MISSING.to_string())?;
+        .map_err(|_| CipherError::Unavailable(MISSING.to_string()))?;
         macro_rules! sym {
             ($name:literal) => {
-                *lib.get($name)
-                    .map_err(|e| format!("libmcrypt lacks {}: {e}", stringify!($name)))?
+                *lib.get($name).map_err(|e| {
+                    CipherError::Unavailable(format!("libmcrypt lacks {}: {e}", stringify!($name)))
+                })?
             };
         }
         Ok(Api {
@@ -81,13 +82,13 @@ fn load() -> Result<Api, String> {
     }
 }
 
-fn api() -> Result<&'static Api, String> {
-    static API: OnceLock<Result<Api, String>> = OnceLock::new();
+fn api() -> Result<&'static Api, CipherError> {
+    static API: OnceLock<Result<Api, CipherError>> = OnceLock::new();
     API.get_or_init(load).as_ref().map_err(Clone::clone)
 }
 
 /// `libmcrypt 2.5.8`, or why it is unavailable.
-pub fn version() -> Result<String, String> {
+pub fn version() -> Result<String, CipherError> {
     let api = api()?;
     // SAFETY: with a NULL argument the function returns the version string.
     let v = unsafe { (api.check_version)(std::ptr::null()) };
@@ -152,7 +153,7 @@ impl Module {
             )
         }
     }
-    fn init(&mut self, key: &[u8], iv: &[u8]) -> Result<(), String> {
+    fn init(&mut self, key: &[u8], iv: &[u8]) -> Result<(), CipherError> {
         let api = api()?;
         // SAFETY: `td` is open; libmcrypt copies key and IV (it reads
         // iv_size bytes, which the caller provides).
@@ -173,10 +174,10 @@ impl Module {
                 ivp,
             );
             if rc < 0 {
-                return Err(format!(
+                return Err(CipherError::KeyRejected(format!(
                     "mcrypt_generic_init refused a {}-byte key (code {rc})",
                     key.len()
-                ));
+                )));
             }
         }
         self.initialised = true;
@@ -259,7 +260,7 @@ impl CipherBackend for Mcrypt {
     fn availability(&self) -> Availability {
         match version() {
             Ok(_) => Availability::Available,
-            Err(reason) => Availability::Unavailable(reason),
+            Err(reason) => Availability::Unavailable(reason.to_string()),
         }
     }
 
@@ -273,13 +274,13 @@ impl CipherBackend for Mcrypt {
         dir: Dir,
         key: &[u8],
         iv: &[u8],
-    ) -> Result<Box<dyn Engine>, String> {
-        let (algorithm, mode) = desc
-            .native
-            .split_once('/')
-            .ok_or_else(|| format!("not a libmcrypt name: {}", desc.native))?;
-        let module = Module::open(algorithm, mode)
-            .ok_or_else(|| format!("mcrypt_module_open({algorithm}, {mode}) failed"))?;
+    ) -> Result<Box<dyn Engine>, CipherError> {
+        let (algorithm, mode) = desc.native.split_once('/').ok_or_else(|| {
+            CipherError::Unavailable(format!("not a libmcrypt name: {}", desc.native))
+        })?;
+        let module = Module::open(algorithm, mode).ok_or_else(|| {
+            CipherError::Unavailable(format!("mcrypt_module_open({algorithm}, {mode}) failed"))
+        })?;
         let (_, iv_len, _) = module.sizes();
         let iv_len = if mode == "ecb" || mode == "stream" {
             0
@@ -287,7 +288,7 @@ impl CipherBackend for Mcrypt {
             iv_len
         };
         if iv.len() < iv_len {
-            return Err(format!("IV must be {iv_len} bytes"));
+            return Err(CipherError::IvLength { expected: iv_len });
         }
         // libmcrypt reads iv_size bytes even where the mode ignores them.
         let mut full_iv = iv.to_vec();
@@ -373,7 +374,7 @@ pub fn restarts_per_message(desc: &CipherDesc, size: usize) -> bool {
 }
 
 impl Engine for McryptEngine {
-    fn set_iv(&mut self, iv: &[u8]) -> Result<(), String> {
+    fn set_iv(&mut self, iv: &[u8]) -> Result<(), CipherError> {
         // libmcrypt has no IV-only reset: generic_init keys again.
         let mut full = iv.to_vec();
         full.resize(self.iv_len, 0);
@@ -384,11 +385,11 @@ impl Engine for McryptEngine {
         self.key = key;
         r
     }
-    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), String> {
+    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), CipherError> {
         self.key = key.to_vec();
         self.set_iv(iv)
     }
-    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, String> {
+    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, CipherError> {
         let api = api()?;
         if let Some(block) = self.restart_mid_block {
             if !self.done.is_multiple_of(block) {
@@ -398,9 +399,10 @@ impl Engine for McryptEngine {
         }
         let n = input.len();
         self.done += n;
-        let buf = out.get_mut(..n).ok_or("output buffer too small")?;
+        let buf = out.get_mut(..n).ok_or(CipherError::OutputTooSmall)?;
         buf.copy_from_slice(input);
-        let len = c_int::try_from(n).map_err(|_| "message too long for libmcrypt")?;
+        let len = c_int::try_from(n)
+            .map_err(|_| CipherError::MessageRejected("message too long for libmcrypt".into()))?;
         // SAFETY: in-place on `n` bytes the module owns no reference to.
         let rc = unsafe {
             match self.dir {
@@ -411,7 +413,9 @@ impl Engine for McryptEngine {
             }
         };
         if rc != 0 {
-            return Err(format!("libmcrypt refused a {n}-byte message (code {rc})"));
+            return Err(CipherError::Library(format!(
+                "libmcrypt refused a {n}-byte message (code {rc})"
+            )));
         }
         Ok(n)
     }

@@ -10,7 +10,7 @@
 //! [`aliases`].
 
 use crate::catalog::{CipherBackend, CipherDesc, Mode};
-use crate::engine::{Dir, Engine};
+use crate::engine::{CipherError, Dir, Engine};
 use foreign_types::ForeignTypeRef;
 use openssl::cipher::Cipher;
 use openssl::cipher_ctx::CipherCtx;
@@ -257,14 +257,17 @@ impl CipherBackend for OpenSsl {
         dir: Dir,
         key: &[u8],
         iv: &[u8],
-    ) -> Result<Box<dyn Engine>, String> {
+    ) -> Result<Box<dyn Engine>, CipherError> {
         let _ = cryptobench_backends::openssl_lib::ensure_providers();
-        let cipher = Cipher::fetch(None, &desc.native, None)
-            .map_err(|e| format!("OpenSSL cannot fetch {}: {e}", desc.native))?;
+        let cipher = Cipher::fetch(None, &desc.native, None).map_err(|e| {
+            CipherError::Unavailable(format!("OpenSSL cannot fetch {}: {e}", desc.native))
+        })?;
         if desc.iv_len > 0 && iv.len() < desc.iv_len {
-            return Err(format!("IV must be {} bytes", desc.iv_len));
+            return Err(CipherError::IvLength {
+                expected: desc.iv_len,
+            });
         }
-        let ctx = CipherCtx::new().map_err(|e| e.to_string())?;
+        let ctx = CipherCtx::new().map_err(|e| CipherError::Library(e.to_string()))?;
         let update: UpdateFn = match dir {
             Dir::Encrypt => openssl_sys::EVP_EncryptUpdate,
             Dir::Decrypt => openssl_sys::EVP_DecryptUpdate,
@@ -284,10 +287,9 @@ impl CipherBackend for OpenSsl {
         engine.init(Some(&cipher), None)?;
         engine.has_iv = has_iv;
         if key.len() != engine.ctx.key_length() {
-            engine
-                .ctx
-                .set_key_length(key.len())
-                .map_err(|e| format!("key length {} refused: {e}", key.len()))?;
+            engine.ctx.set_key_length(key.len()).map_err(|e| {
+                CipherError::KeyRejected(format!("key length {} refused: {e}", key.len()))
+            })?;
         }
         engine.ctx.set_padding(false);
         engine.init(None, Some(key))?;
@@ -333,7 +335,7 @@ struct OpensslEngine {
 unsafe impl Send for OpensslEngine {}
 
 impl OpensslEngine {
-    fn init(&mut self, cipher: Option<&Cipher>, key: Option<&[u8]>) -> Result<(), String> {
+    fn init(&mut self, cipher: Option<&Cipher>, key: Option<&[u8]>) -> Result<(), CipherError> {
         let iv = if self.has_iv {
             Some(self.iv.as_slice())
         } else {
@@ -343,16 +345,17 @@ impl OpensslEngine {
             Dir::Encrypt => self.ctx.encrypt_init(cipher.map(|c| &**c), key, iv),
             Dir::Decrypt => self.ctx.decrypt_init(cipher.map(|c| &**c), key, iv),
         };
-        r.map_err(|e| format!("OpenSSL init: {e}"))
+        r.map_err(|e| CipherError::Library(format!("OpenSSL init: {e}")))
     }
 
     /// The input length as OpenSSL takes it, once `out` is known to have
     /// room for the most one update writes (the input plus one block).
-    fn checked_len(input: &[u8], out: &[u8]) -> Result<c_int, String> {
+    fn checked_len(input: &[u8], out: &[u8]) -> Result<c_int, CipherError> {
         if out.len() < input.len() + crate::engine::OUT_SLACK / 2 {
-            return Err("output buffer too small".into());
+            return Err(CipherError::OutputTooSmall);
         }
-        c_int::try_from(input.len()).map_err(|_| "message longer than 2 GiB".to_string())
+        c_int::try_from(input.len())
+            .map_err(|_| CipherError::MessageRejected("message longer than 2 GiB".into()))
     }
 
     /// `times` updates of `input` into `out`, back to back, after
@@ -363,7 +366,7 @@ impl OpensslEngine {
         out: &mut [u8],
         len: c_int,
         times: u64,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, CipherError> {
         let (ctx, src, dst) = (self.ctx.as_ptr(), input.as_ptr(), out.as_mut_ptr());
         let update = self.update;
         let mut written: c_int = 0;
@@ -375,7 +378,10 @@ impl OpensslEngine {
             // the most one update writes with padding off; the two slices
             // are distinct borrows, so they do not overlap.
             if unsafe { update(ctx, dst, &mut written, src, len) } != 1 {
-                return Err(format!("OpenSSL update: {}", ErrorStack::get()));
+                return Err(CipherError::Library(format!(
+                    "OpenSSL update: {}",
+                    ErrorStack::get()
+                )));
             }
         }
         Ok(written.max(0) as usize)
@@ -383,7 +389,7 @@ impl OpensslEngine {
 }
 
 impl Engine for OpensslEngine {
-    fn set_iv(&mut self, iv: &[u8]) -> Result<(), String> {
+    fn set_iv(&mut self, iv: &[u8]) -> Result<(), CipherError> {
         self.iv.clear();
         self.iv.extend_from_slice(iv);
         if self.has_iv {
@@ -392,13 +398,13 @@ impl Engine for OpensslEngine {
         Ok(())
     }
 
-    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), String> {
+    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), CipherError> {
         self.iv.clear();
         self.iv.extend_from_slice(iv);
         self.init(None, Some(key))
     }
 
-    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, String> {
+    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, CipherError> {
         if self.reinit_each {
             self.init(None, None)?;
         }
@@ -414,7 +420,7 @@ impl Engine for OpensslEngine {
         input: &[u8],
         out: &mut [u8],
         times: u64,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, CipherError> {
         if self.reinit_each {
             let mut n = 0;
             for _ in 0..times {

@@ -8,7 +8,7 @@
 //! "key once, IV per message set".
 
 use crate::catalog::{CipherBackend, CipherDesc, Mode};
-use crate::engine::{Dir, Engine};
+use crate::engine::{CipherError, Dir, Engine};
 use cipher::array::Array;
 use cipher::common::InnerInit;
 use cipher::consts::U16;
@@ -99,7 +99,7 @@ enum State<C: BlockCipherEncrypt + BlockCipherDecrypt> {
 
 /// Builds a keystream mode (OFB, CTR) around a keyed cipher; a function
 /// pointer because the bounds differ per block size.
-type StreamBuilder<C> = fn(C, &[u8]) -> Result<Box<dyn StreamCipher + Send>, String>;
+type StreamBuilder<C> = fn(C, &[u8]) -> Result<Box<dyn StreamCipher + Send>, CipherError>;
 
 /// The keystream modes a block cipher supports here.
 struct StreamModes<C> {
@@ -119,20 +119,20 @@ struct BlockEngine<C: BlockCipherEncrypt + BlockCipherDecrypt> {
 /// it coerces to a [`StreamBuilder`]).
 macro_rules! ofb_for {
     ($t:ty) => {
-        |cipher: $t, iv: &[u8]| -> Result<Box<dyn StreamCipher + Send>, String> {
+        |cipher: $t, iv: &[u8]| -> Result<Box<dyn StreamCipher + Send>, CipherError> {
             let core = ofb::OfbCore::<$t>::inner_iv_slice_init(cipher, iv)
-                .map_err(|_| "OFB IV must be one block".to_string())?;
+                .map_err(|_| CipherError::MessageRejected("OFB IV must be one block".into()))?;
             Ok(Box::new(StreamCipherCoreWrapper::from_core(core)))
         }
     };
 }
 
-fn ctr128<C>(cipher: C, iv: &[u8]) -> Result<Box<dyn StreamCipher + Send>, String>
+fn ctr128<C>(cipher: C, iv: &[u8]) -> Result<Box<dyn StreamCipher + Send>, CipherError>
 where
     C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16> + Send + 'static,
 {
     let core = ctr::CtrCore::<C, ctr::flavors::Ctr128BE>::inner_iv_slice_init(cipher, iv)
-        .map_err(|_| "CTR IV must be 16 bytes".to_string())?;
+        .map_err(|_| CipherError::IvLength { expected: 16 })?;
     Ok(Box::new(StreamCipherCoreWrapper::from_core(core)))
 }
 
@@ -140,9 +140,11 @@ impl<C> BlockEngine<C>
 where
     C: BlockCipherEncrypt + BlockCipherDecrypt + Clone + Send + 'static,
 {
-    fn state(&self, iv: &[u8]) -> Result<State<C>, String> {
+    fn state(&self, iv: &[u8]) -> Result<State<C>, CipherError> {
         let c = self.cipher.clone();
-        let bad_iv = |_| format!("IV must be {} bytes", C::block_size());
+        let bad_iv = |_| CipherError::IvLength {
+            expected: C::block_size(),
+        };
         Ok(match (self.mode, self.dir) {
             (Mode::Ecb, Dir::Encrypt) => State::EcbEnc(ecb::Encryptor::inner_init(c)),
             (Mode::Ecb, Dir::Decrypt) => State::EcbDec(ecb::Decryptor::inner_init(c)),
@@ -161,27 +163,33 @@ where
             (Mode::Ofb, _) => State::Stream((self.streams.ofb)(c, iv)?),
             (Mode::Ctr, _) => match self.streams.ctr {
                 Some(build) => State::Stream(build(c, iv)?),
-                None => return Err("CTR is offered for 128-bit blocks only".into()),
+                None => {
+                    return Err(CipherError::Unavailable(
+                        "CTR is offered for 128-bit blocks only".into(),
+                    ))
+                }
             },
             (mode, _) => {
-                return Err(format!(
+                return Err(CipherError::Unavailable(format!(
                     "mode {} not offered by RustCrypto here",
                     mode.name()
-                ))
+                )))
             }
         })
     }
 }
 
-fn as_blocks<C: BlockSizeUser>(buf: &mut [u8]) -> Result<&mut [Array<u8, C::BlockSize>], String> {
+fn as_blocks<C: BlockSizeUser>(
+    buf: &mut [u8],
+) -> Result<&mut [Array<u8, C::BlockSize>], CipherError> {
     let (blocks, rest) = Array::<u8, C::BlockSize>::slice_as_chunks_mut(buf);
     if rest.is_empty() {
         Ok(blocks)
     } else {
-        Err(format!(
+        Err(CipherError::MessageRejected(format!(
             "message length is not a multiple of the {}-byte block",
             C::block_size()
-        ))
+        )))
     }
 }
 
@@ -189,21 +197,21 @@ impl<C> Engine for BlockEngine<C>
 where
     C: BlockCipherEncrypt + BlockCipherDecrypt + Clone + Send + 'static,
 {
-    fn set_iv(&mut self, iv: &[u8]) -> Result<(), String> {
+    fn set_iv(&mut self, iv: &[u8]) -> Result<(), CipherError> {
         self.state = self.state(iv)?;
         Ok(())
     }
-    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), String> {
+    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), CipherError> {
         self.cipher = rekey_cipher::<C>(&self.cipher, key)?;
         self.set_iv(iv)
     }
-    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, String> {
+    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, CipherError> {
         let n = input.len();
-        let buf = out.get_mut(..n).ok_or("output buffer too small")?;
+        let buf = out.get_mut(..n).ok_or(CipherError::OutputTooSmall)?;
         match &mut self.state {
             State::Stream(s) => s
                 .try_apply_keystream_b2b(input, buf)
-                .map_err(|_| "keystream exhausted".to_string())?,
+                .map_err(|_| CipherError::KeystreamExhausted)?,
             State::CfbEnc(s) => {
                 buf.copy_from_slice(input);
                 s.encrypt(buf);
@@ -230,19 +238,19 @@ where
 
 /// Keys a new cipher of the same type (the generic engine does not know
 /// the type's constructor otherwise).
-fn rekey_cipher<C: 'static>(_old: &C, key: &[u8]) -> Result<C, String> {
+fn rekey_cipher<C: 'static>(_old: &C, key: &[u8]) -> Result<C, CipherError> {
     let any: Box<dyn std::any::Any> = keyed_any::<C>(key)?;
     any.downcast::<C>()
         .map(|b| *b)
-        .map_err(|_| "internal: cipher type mismatch".to_string())
+        .map_err(|_| CipherError::Library("internal: cipher type mismatch".into()))
 }
 
-fn keyed_any<C: 'static>(key: &[u8]) -> Result<Box<dyn std::any::Any>, String> {
+fn keyed_any<C: 'static>(key: &[u8]) -> Result<Box<dyn std::any::Any>, CipherError> {
     use std::any::TypeId;
-    fn k<T: KeyInit + 'static>(key: &[u8]) -> Result<Box<dyn std::any::Any>, String> {
+    fn k<T: KeyInit + 'static>(key: &[u8]) -> Result<Box<dyn std::any::Any>, CipherError> {
         T::new_from_slice(key)
             .map(|c| Box::new(c) as Box<dyn std::any::Any>)
-            .map_err(|_| format!("key of {} bytes refused", key.len()))
+            .map_err(|_| CipherError::KeyRejected(format!("key of {} bytes refused", key.len())))
     }
     let t = TypeId::of::<C>();
     macro_rules! try_type {
@@ -263,7 +271,7 @@ fn keyed_any<C: 'static>(key: &[u8]) -> Result<Box<dyn std::any::Any>, String> {
         blowfish::BlowfishLE,
         cast5::Cast5
     );
-    Err("internal: unknown cipher type".into())
+    Err(CipherError::Library("internal: unknown cipher type".into()))
 }
 
 fn block_engine<C>(
@@ -272,12 +280,12 @@ fn block_engine<C>(
     key: &[u8],
     iv: &[u8],
     streams: StreamModes<C>,
-) -> Result<Box<dyn Engine>, String>
+) -> Result<Box<dyn Engine>, CipherError>
 where
     C: BlockCipherEncrypt + BlockCipherDecrypt + KeyInit + Clone + Send + 'static,
 {
-    let cipher =
-        C::new_from_slice(key).map_err(|_| format!("key of {} bytes refused", key.len()))?;
+    let cipher = C::new_from_slice(key)
+        .map_err(|_| CipherError::KeyRejected(format!("key of {} bytes refused", key.len())))?;
     let mut engine = BlockEngine {
         cipher,
         mode: desc.mode,
@@ -308,34 +316,37 @@ struct ChaChaEngine {
     stream: chacha20::ChaCha20,
 }
 
-fn chacha(key: &[u8], iv: &[u8]) -> Result<chacha20::ChaCha20, String> {
+fn chacha(key: &[u8], iv: &[u8]) -> Result<chacha20::ChaCha20, CipherError> {
     if key.len() != 32 || iv.len() != 16 {
-        return Err("ChaCha20 takes a 32-byte key and a 16-byte IV (counter || nonce)".into());
+        return Err(CipherError::KeyRejected(
+            "ChaCha20 takes a 32-byte key and a 16-byte IV (counter || nonce)".into(),
+        ));
     }
     let counter = u32::from_le_bytes([iv[0], iv[1], iv[2], iv[3]]);
-    let mut s = chacha20::ChaCha20::new_from_slices(key, &iv[4..]).map_err(|e| e.to_string())?;
+    let mut s = chacha20::ChaCha20::new_from_slices(key, &iv[4..])
+        .map_err(|e| CipherError::KeyRejected(e.to_string()))?;
     s.try_seek(u64::from(counter) * 64)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| CipherError::Library(e.to_string()))?;
     Ok(s)
 }
 
 impl Engine for ChaChaEngine {
-    fn set_iv(&mut self, iv: &[u8]) -> Result<(), String> {
+    fn set_iv(&mut self, iv: &[u8]) -> Result<(), CipherError> {
         self.stream = chacha(&self.key, iv)?;
         Ok(())
     }
-    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), String> {
+    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), CipherError> {
         self.stream = chacha(key, iv)?;
         self.key.copy_from_slice(key);
         Ok(())
     }
-    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, String> {
+    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, CipherError> {
         let buf = out
             .get_mut(..input.len())
-            .ok_or("output buffer too small")?;
+            .ok_or(CipherError::OutputTooSmall)?;
         self.stream
             .try_apply_keystream_b2b(input, buf)
-            .map_err(|_| "keystream exhausted".to_string())?;
+            .map_err(|_| CipherError::KeystreamExhausted)?;
         Ok(input.len())
     }
 }
@@ -362,7 +373,7 @@ impl CipherBackend for RustCrypto {
         dir: Dir,
         key: &[u8],
         iv: &[u8],
-    ) -> Result<Box<dyn Engine>, String> {
+    ) -> Result<Box<dyn Engine>, CipherError> {
         match (desc.family.as_str(), key.len()) {
             ("CHACHA20", _) => {
                 let stream = chacha(key, iv)?;
@@ -480,9 +491,9 @@ impl CipherBackend for RustCrypto {
                     ctr: None,
                 },
             ),
-            (family, n) => Err(format!(
+            (family, n) => Err(CipherError::Unavailable(format!(
                 "RustCrypto {family} with a {n}-byte key is not offered here"
-            )),
+            ))),
         }
     }
 }

@@ -4,7 +4,7 @@
 use cryptobench_core::CheckOutcome;
 use cryptobench_suite_cipher::catalog::{CipherDesc, Mode};
 use cryptobench_suite_cipher::checks;
-use cryptobench_suite_cipher::engine::{self, Dir, Engine};
+use cryptobench_suite_cipher::engine::{self, CipherError, Dir, Engine};
 use cryptobench_suite_cipher::registry::Registry;
 use cryptobench_suite_cipher::vectors::MODE_VECTORS;
 
@@ -147,13 +147,13 @@ fn backends_agree_and_mismatches_fail() {
 struct Corrupting(Box<dyn Engine>);
 
 impl Engine for Corrupting {
-    fn set_iv(&mut self, iv: &[u8]) -> Result<(), String> {
+    fn set_iv(&mut self, iv: &[u8]) -> Result<(), CipherError> {
         self.0.set_iv(iv)
     }
-    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), String> {
+    fn rekey(&mut self, key: &[u8], iv: &[u8]) -> Result<(), CipherError> {
         self.0.rekey(key, iv)
     }
-    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, String> {
+    fn process(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, CipherError> {
         let n = self.0.process(input, out)?;
         if n > 2 {
             out[2] ^= 1;

@@ -8,7 +8,7 @@ use cryptobench_suite_cipher::{mcrypt, CipherSuite, Options};
 #[test]
 fn missing_libmcrypt_makes_only_that_backend_unavailable() {
     std::env::set_var(mcrypt::LIBRARY_ENV, "/nonexistent/libmcrypt.so.4");
-    assert_eq!(mcrypt::version().unwrap_err(), mcrypt::MISSING);
+    assert_eq!(mcrypt::version().unwrap_err().to_string(), mcrypt::MISSING);
     assert!(mcrypt::ciphers().is_empty());
     let suite = CipherSuite::new(Options {
         ciphers: Some("aes-128-ctr".into()),

@@ -7,6 +7,7 @@
 //! - P-256: RFC 6979 appendix A.2.5 (private key x, public key Ux, Uy).
 
 use crate::curves::Kind;
+use crate::ops::KeyError;
 use cryptobench_core::CheckResult;
 
 /// One private key and the public key it must give.
@@ -69,7 +70,7 @@ pub fn for_kind(kind: Kind) -> Option<&'static KnownKey> {
 pub fn check_with(
     kind: Kind,
     backend: &str,
-    derive: impl Fn(&[u8]) -> Result<Vec<u8>, String>,
+    derive: impl Fn(&[u8]) -> Result<Vec<u8>, KeyError>,
 ) -> CheckResult {
     let Some(v) = for_kind(kind) else {
         return CheckResult::skipped("kat: public key", "no vector for this curve");
@@ -81,7 +82,7 @@ pub fn check_with(
 pub fn check_vector(
     v: &KnownKey,
     backend: &str,
-    derive: impl Fn(&[u8]) -> Result<Vec<u8>, String>,
+    derive: impl Fn(&[u8]) -> Result<Vec<u8>, KeyError>,
 ) -> CheckResult {
     let name = format!("kat: {}", v.source);
     let (Ok(d), Ok(q)) = (hex::decode(v.private), hex::decode(v.public)) else {

@@ -132,13 +132,47 @@ pub fn flip_bit(bytes: &[u8], index: usize) -> Vec<u8> {
     out
 }
 
+/// Why a key pair did not check out, or a public key or signature could not
+/// be computed by a check.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    /// The private scalar is 0 or not below the group order.
+    #[error("private scalar outside 1..n-1")]
+    ScalarOutOfRange,
+    /// The public point is not on the curve.
+    #[error("public point is not on the curve")]
+    NotOnCurve,
+    /// n*Q is not the point at infinity.
+    #[error("public point does not have the group order (n*Q != O)")]
+    WrongOrder,
+    /// Q differs from d*G recomputed on the generic ladder.
+    #[error("public point differs from d*G recomputed by EC_POINT_mul")]
+    NotDTimesG,
+    /// The encoded public point does not decode on the curve.
+    #[error("public point does not decode on the curve: {0}")]
+    Undecodable(String),
+    /// A key or its encoding has the wrong shape or does not match a second
+    /// implementation (the message names which).
+    #[error("{0}")]
+    Mismatch(String),
+    /// The library call failed (the message names the step).
+    #[error("{0}")]
+    Library(String),
+}
+
+impl From<openssl::error::ErrorStack> for KeyError {
+    fn from(e: openssl::error::ErrorStack) -> Self {
+        KeyError::Library(e.to_string())
+    }
+}
+
 /// A `CaseError` from any displayable library error.
 pub fn failed(what: &str, e: impl std::fmt::Display) -> CaseError {
     CaseError::Failed(format!("{what}: {e}"))
 }
 
 /// Signs a message, or says why not.
-pub type SignFn<'a> = dyn FnMut(&[u8]) -> Result<Vec<u8>, String> + 'a;
+pub type SignFn<'a> = dyn FnMut(&[u8]) -> Result<Vec<u8>, KeyError> + 'a;
 
 /// Verifies (message, signature).
 pub type VerifyFn<'a> = dyn FnMut(&[u8], &[u8]) -> bool + 'a;
@@ -149,7 +183,7 @@ pub type VerifyFn<'a> = dyn FnMut(&[u8], &[u8]) -> bool + 'a;
 pub fn signature_checks(sign: &mut SignFn<'_>, verify: &mut VerifyFn<'_>) -> Vec<CheckResult> {
     let sig = match sign(&DIGEST) {
         Ok(s) => s,
-        Err(e) => return vec![CheckResult::fail("sign", e)],
+        Err(e) => return vec![CheckResult::fail("sign", e.to_string())],
     };
     let ok = verify(&DIGEST, &sig);
     let bad_sig = !verify(&DIGEST, &flip_bit(&sig, sig.len() / 2));

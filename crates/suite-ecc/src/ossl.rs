@@ -11,7 +11,7 @@
 //! context reused across operations, as `openssl speed` does.
 
 use crate::curves::{Curve, Kind};
-use crate::ops::{failed, signature_checks, CurveOps, Op, CHECKED_KEYS};
+use crate::ops::{failed, signature_checks, CurveOps, KeyError, Op, CHECKED_KEYS};
 use cryptobench_core::{CaseError, CheckResult};
 use openssl::bn::{BigNum, BigNumContext, BigNumRef};
 use openssl::derive::Deriver;
@@ -45,75 +45,74 @@ impl Api {
 /// curve, n*Q = O, and Q = d*G recomputed through `EC_POINT_mul` with G
 /// passed as an ordinary point (the generic ladder, not the precomputed
 /// generator tables key generation uses).
-pub fn check_key_pair(group: &EcGroupRef, d: &BigNumRef, q: &EcPointRef) -> Result<(), String> {
-    let e = |what: &str, err: openssl::error::ErrorStack| format!("{what}: {err}");
+pub fn check_key_pair(group: &EcGroupRef, d: &BigNumRef, q: &EcPointRef) -> Result<(), KeyError> {
+    let e =
+        |what: &str, err: openssl::error::ErrorStack| KeyError::Library(format!("{what}: {err}"));
     let mut ctx = BigNumContext::new().map_err(|x| e("context", x))?;
     let mut order = BigNum::new().map_err(|x| e("bignum", x))?;
     group
         .order(&mut order, &mut ctx)
         .map_err(|x| e("order", x))?;
     if d.num_bits() == 0 || d >= &*order || d.is_negative() {
-        return Err("private scalar outside 1..n-1".into());
+        return Err(KeyError::ScalarOutOfRange);
     }
     if !q
         .is_on_curve(group, &mut ctx)
         .map_err(|x| e("on-curve", x))?
     {
-        return Err("public point is not on the curve".into());
+        return Err(KeyError::NotOnCurve);
     }
     let mut nq = EcPoint::new(group).map_err(|x| e("point", x))?;
     nq.mul2(group, q, &order, &mut ctx)
         .map_err(|x| e("n*Q", x))?;
     if !nq.is_infinity(group) || q.is_infinity(group) {
-        return Err("public point does not have the group order (n*Q != O)".into());
+        return Err(KeyError::WrongOrder);
     }
     let generator = group
         .generator_opt()
-        .ok_or("group has no generator")?
+        .ok_or_else(|| KeyError::Library("group has no generator".into()))?
         .to_owned(group)
         .map_err(|x| e("G", x))?;
     let mut dg = EcPoint::new(group).map_err(|x| e("point", x))?;
     dg.mul2(group, &generator, d, &mut ctx)
         .map_err(|x| e("d*G", x))?;
     if !dg.eq(group, q, &mut ctx).map_err(|x| e("compare", x))? {
-        return Err("public point differs from d*G recomputed by EC_POINT_mul".into());
+        return Err(KeyError::NotDTimesG);
     }
     Ok(())
 }
 
 /// Uncompressed SEC1 encoding of d*G computed by OpenSSL, for cross-checks
 /// of other backends' keys.
-pub fn public_from_scalar(nid: i32, d: &[u8]) -> Result<Vec<u8>, String> {
-    let group = EcGroup::from_curve_name(Nid::from_raw(nid)).map_err(|e| e.to_string())?;
-    let mut ctx = BigNumContext::new().map_err(|e| e.to_string())?;
-    let d = BigNum::from_slice(d).map_err(|e| e.to_string())?;
-    let mut q = EcPoint::new(&group).map_err(|e| e.to_string())?;
-    q.mul_generator2(&group, &d, &mut ctx)
-        .map_err(|e| e.to_string())?;
+pub fn public_from_scalar(nid: i32, d: &[u8]) -> Result<Vec<u8>, KeyError> {
+    let group = EcGroup::from_curve_name(Nid::from_raw(nid))?;
+    let mut ctx = BigNumContext::new()?;
+    let d = BigNum::from_slice(d)?;
+    let mut q = EcPoint::new(&group)?;
+    q.mul_generator2(&group, &d, &mut ctx)?;
     sec1(&group, &q)
 }
 
 /// Checks a key pair given as bytes (another backend's key) with
 /// [`check_key_pair`].
-pub fn check_foreign_key(nid: i32, d: &[u8], q_sec1: &[u8]) -> Result<(), String> {
-    let group = EcGroup::from_curve_name(Nid::from_raw(nid)).map_err(|e| e.to_string())?;
-    let mut ctx = BigNumContext::new().map_err(|e| e.to_string())?;
-    let d = BigNum::from_slice(d).map_err(|e| e.to_string())?;
+pub fn check_foreign_key(nid: i32, d: &[u8], q_sec1: &[u8]) -> Result<(), KeyError> {
+    let group = EcGroup::from_curve_name(Nid::from_raw(nid))?;
+    let mut ctx = BigNumContext::new()?;
+    let d = BigNum::from_slice(d)?;
     let q = EcPoint::from_bytes(&group, q_sec1, &mut ctx)
-        .map_err(|e| format!("public point does not decode on the curve: {e}"))?;
+        .map_err(|e| KeyError::Undecodable(e.to_string()))?;
     check_key_pair(&group, &d, &q)
 }
 
-fn sec1(group: &EcGroupRef, q: &EcPointRef) -> Result<Vec<u8>, String> {
-    let mut ctx = BigNumContext::new().map_err(|e| e.to_string())?;
-    q.to_bytes(group, PointConversionForm::UNCOMPRESSED, &mut ctx)
-        .map_err(|e| e.to_string())
+fn sec1(group: &EcGroupRef, q: &EcPointRef) -> Result<Vec<u8>, KeyError> {
+    let mut ctx = BigNumContext::new()?;
+    Ok(q.to_bytes(group, PointConversionForm::UNCOMPRESSED, &mut ctx)?)
 }
 
 /// Big-endian private scalar padded to the byte length of the order.
-fn scalar_bytes(group: &EcGroupRef, d: &BigNumRef) -> Result<Vec<u8>, String> {
+fn scalar_bytes(group: &EcGroupRef, d: &BigNumRef) -> Result<Vec<u8>, KeyError> {
     let len = group.order_bits().div_ceil(8) as i32;
-    d.to_vec_padded(len).map_err(|e| e.to_string())
+    Ok(d.to_vec_padded(len)?)
 }
 
 /// OpenSSL on one short-Weierstrass curve.
@@ -212,8 +211,8 @@ impl OsslEc {
         for i in 0..CHECKED_KEYS {
             let verdict = self
                 .pkey()
-                .map_err(|e| e.to_string())
-                .and_then(|k| k.ec_key().map_err(|e| e.to_string()))
+                .map_err(|e| KeyError::Library(e.to_string()))
+                .and_then(|k| Ok(k.ec_key()?))
                 .and_then(|ec| {
                     check_key_pair(&self.group, ec.private_key(), ec.public_key())?;
                     if i == 0 {
@@ -222,7 +221,7 @@ impl OsslEc {
                             &scalar_bytes(&self.group, ec.private_key())?,
                         )
                         .map(|theirs| {
-                            Ok::<_, String>(theirs == sec1(&self.group, ec.public_key())?)
+                            Ok::<_, KeyError>(theirs == sec1(&self.group, ec.public_key())?)
                         });
                     }
                     Ok(())
@@ -247,7 +246,7 @@ impl OsslEc {
                 same,
                 "same private scalar through the RustCrypto curve crate",
             )),
-            Some(Err(e)) => checks.push(CheckResult::fail("cross-backend", e)),
+            Some(Err(e)) => checks.push(CheckResult::fail("cross-backend", e.to_string())),
             None => {}
         }
         checks.push(self.tamper_check());
@@ -256,9 +255,9 @@ impl OsslEc {
 
     /// Proves the key check can fail: Q + G with the same d must be refused.
     fn tamper_check(&mut self) -> CheckResult {
-        let verdict = (|| -> Result<bool, String> {
-            let key = self.pkey().map_err(|e| e.to_string())?;
-            let ec = key.ec_key().map_err(|e| e.to_string())?;
+        let verdict = (|| -> Result<bool, KeyError> {
+            let key = self.pkey().map_err(|e| KeyError::Library(e.to_string()))?;
+            let ec = key.ec_key()?;
             let bad = corrupted_public(&self.group, ec.public_key())?;
             Ok(check_key_pair(&self.group, ec.private_key(), &bad).is_err())
         })();
@@ -268,7 +267,7 @@ impl OsslEc {
                 refused,
                 "public point replaced by Q + G",
             ),
-            Err(e) => CheckResult::fail("tamper: corrupted public key refused", e),
+            Err(e) => CheckResult::fail("tamper: corrupted public key refused", e.to_string()),
         }
     }
 }
@@ -287,11 +286,13 @@ fn unsupported(what: &str, e: openssl::error::ErrorStack) -> CaseError {
 }
 
 /// Q + G: a valid curve point that no longer matches d.
-pub fn corrupted_public(group: &EcGroupRef, q: &EcPointRef) -> Result<EcPoint, String> {
-    let mut ctx = BigNumContext::new().map_err(|e| e.to_string())?;
-    let mut bad = EcPoint::new(group).map_err(|e| e.to_string())?;
-    let g = group.generator_opt().ok_or("group has no generator")?;
-    bad.add(group, q, g, &mut ctx).map_err(|e| e.to_string())?;
+pub fn corrupted_public(group: &EcGroupRef, q: &EcPointRef) -> Result<EcPoint, KeyError> {
+    let mut ctx = BigNumContext::new()?;
+    let mut bad = EcPoint::new(group)?;
+    let g = group
+        .generator_opt()
+        .ok_or_else(|| KeyError::Library("group has no generator".into()))?;
+    bad.add(group, q, g, &mut ctx)?;
     Ok(bad)
 }
 
@@ -352,11 +353,11 @@ impl CurveOps for OsslEc {
                 let Some(key) = self.key.clone() else {
                     return vec![CheckResult::fail("prepare", "no key")];
                 };
-                let mut sign = |m: &[u8]| -> Result<Vec<u8>, String> {
-                    let mut ctx = PkeyCtx::new(&key).map_err(|e| e.to_string())?;
-                    ctx.sign_init().map_err(|e| e.to_string())?;
+                let mut sign = |m: &[u8]| -> Result<Vec<u8>, KeyError> {
+                    let mut ctx = PkeyCtx::new(&key)?;
+                    ctx.sign_init()?;
                     let mut sig = Vec::new();
-                    ctx.sign_to_vec(m, &mut sig).map_err(|e| e.to_string())?;
+                    ctx.sign_to_vec(m, &mut sig)?;
                     Ok(sig)
                 };
                 let mut verify = |m: &[u8], s: &[u8]| -> bool {
@@ -449,10 +450,10 @@ impl OsslEdx {
     fn key_checks(&mut self) -> Vec<CheckResult> {
         let mut checks = vec![crate::kat::openssl_known_answer(self.kind)];
         for i in 0..CHECKED_KEYS {
-            let fresh = self.keygen_ctx.keygen().map_err(|e| e.to_string());
+            let fresh = self.keygen_ctx.keygen().map_err(KeyError::from);
             let verdict = fresh.and_then(|k| {
-                let d = k.raw_private_key().map_err(|e| e.to_string())?;
-                let q = k.raw_public_key().map_err(|e| e.to_string())?;
+                let d = k.raw_private_key()?;
+                let q = k.raw_public_key()?;
                 crate::rc::check_edx_key(self.kind, &d, &q)
             });
             if let Err(e) = verdict {
@@ -497,10 +498,8 @@ fn generate(kind: Kind) -> Result<PKey<Private>, CaseError> {
 }
 
 /// Public key of a raw private key, through OpenSSL (used by the checks).
-pub fn edx_public_from_private(kind: Kind, d: &[u8]) -> Result<Vec<u8>, String> {
-    PKey::private_key_from_raw_bytes(d, id_of(kind))
-        .and_then(|k| k.raw_public_key())
-        .map_err(|e| e.to_string())
+pub fn edx_public_from_private(kind: Kind, d: &[u8]) -> Result<Vec<u8>, KeyError> {
+    Ok(PKey::private_key_from_raw_bytes(d, id_of(kind)).and_then(|k| k.raw_public_key())?)
 }
 
 /// EdDSA signature through OpenSSL (pure Ed25519/Ed448, no pre-hash).
@@ -574,7 +573,7 @@ impl CurveOps for OsslEdx {
             }
             Op::Sign | Op::Verify => {
                 let key = self.key.clone();
-                let mut sign = |m: &[u8]| sign_raw(&key, m).map_err(|e| e.to_string());
+                let mut sign = |m: &[u8]| Ok(sign_raw(&key, m)?);
                 let mut verify = |m: &[u8], s: &[u8]| verify_raw(&key, m, s);
                 signature_checks(&mut sign, &mut verify)
             }

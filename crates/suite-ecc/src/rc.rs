@@ -7,7 +7,7 @@
 //! system's (`OsRng`), as an application would use it.
 
 use crate::curves::Kind;
-use crate::ops::{failed, signature_checks, CurveOps, Op, CHECKED_KEYS, DIGEST};
+use crate::ops::{failed, signature_checks, CurveOps, KeyError, Op, CHECKED_KEYS, DIGEST};
 use cryptobench_core::{CaseError, CheckResult};
 use rand_core::OsRng;
 use std::hint::black_box;
@@ -144,7 +144,11 @@ macro_rules! weierstrass {
                                 checks.push(crate::kat::check_vector(
                                     &crate::kat::P256,
                                     "RustCrypto",
-                                    |d| public(d).ok_or_else(|| "scalar refused".to_string()),
+                                    |d| {
+                                        public(d).ok_or_else(|| {
+                                            KeyError::Library("scalar refused".into())
+                                        })
+                                    },
                                 ));
                             }
                             checks
@@ -169,9 +173,10 @@ macro_rules! weierstrass {
                         Op::Sign | Op::Verify => {
                             let signing = self.signing.clone();
                             let verifying = self.verifying.clone();
-                            let mut sign = |m: &[u8]| -> Result<Vec<u8>, String> {
-                                let s: Signature =
-                                    signing.sign_prehash(m).map_err(|e| e.to_string())?;
+                            let mut sign = |m: &[u8]| -> Result<Vec<u8>, KeyError> {
+                                let s: Signature = signing
+                                    .sign_prehash(m)
+                                    .map_err(|e| KeyError::Library(e.to_string()))?;
                                 Ok(s.to_bytes().to_vec())
                             };
                             let mut verify = |m: &[u8], s: &[u8]| -> bool {
@@ -245,50 +250,57 @@ pub fn ops_for(curve: &crate::curves::Curve, op: Op) -> Result<Box<dyn CurveOps>
 /// second implementation: the dalek crates for the 25519 curves (which also
 /// decompress the point and test n*Q = O), OpenSSL's raw-key import for
 /// the 448 curves.
-pub fn check_edx_key(kind: Kind, d: &[u8], q: &[u8]) -> Result<(), String> {
+pub fn check_edx_key(kind: Kind, d: &[u8], q: &[u8]) -> Result<(), KeyError> {
+    let mismatch = |why: &str| KeyError::Mismatch(why.into());
     use curve25519_dalek::edwards::CompressedEdwardsY;
     use curve25519_dalek::montgomery::MontgomeryPoint;
     let d32: Option<[u8; 32]> = d.try_into().ok();
     let q32: Option<[u8; 32]> = q.try_into().ok();
     match kind {
         Kind::Ed25519 => {
-            let (d, q) = d32.zip(q32).ok_or("Ed25519 keys are 32 bytes")?;
+            let (d, q) = d32
+                .zip(q32)
+                .ok_or_else(|| mismatch("Ed25519 keys are 32 bytes"))?;
             let ours = ed25519_dalek::SigningKey::from_bytes(&d)
                 .verifying_key()
                 .to_bytes();
             let point = CompressedEdwardsY(q)
                 .decompress()
-                .ok_or("public key is not on the curve")?;
+                .ok_or_else(|| mismatch("public key is not on the curve"))?;
             if !point.is_torsion_free() {
-                return Err("public point does not have the group order".into());
+                return Err(mismatch("public point does not have the group order"));
             }
             if ours != q {
-                return Err("ed25519-dalek derives a different public key".into());
+                return Err(mismatch("ed25519-dalek derives a different public key"));
             }
             Ok(())
         }
         Kind::X25519 => {
-            let (d, q) = d32.zip(q32).ok_or("X25519 keys are 32 bytes")?;
+            let (d, q) = d32
+                .zip(q32)
+                .ok_or_else(|| mismatch("X25519 keys are 32 bytes"))?;
             let ours = x25519_dalek::PublicKey::from(&x25519_dalek::StaticSecret::from(d));
             let point = MontgomeryPoint(q)
                 .to_edwards(0)
-                .ok_or("u-coordinate is on the twist")?;
+                .ok_or_else(|| mismatch("u-coordinate is on the twist"))?;
             if !point.is_torsion_free() {
-                return Err("public point does not have the group order".into());
+                return Err(mismatch("public point does not have the group order"));
             }
             if ours.as_bytes() != &q {
-                return Err("x25519-dalek derives a different public key".into());
+                return Err(mismatch("x25519-dalek derives a different public key"));
             }
             Ok(())
         }
         Kind::X448 | Kind::Ed448 => {
             let again = crate::ossl::edx_public_from_private(kind, d)?;
             if again != q {
-                return Err("re-importing the private key gives a different public key".into());
+                return Err(mismatch(
+                    "re-importing the private key gives a different public key",
+                ));
             }
             Ok(())
         }
-        Kind::Weierstrass(_) => Err("not an Edwards/Montgomery curve".into()),
+        Kind::Weierstrass(_) => Err(mismatch("not an Edwards/Montgomery curve")),
     }
 }
 
@@ -345,7 +357,9 @@ impl CurveOps for DalekEd25519 {
                     Kind::Ed25519,
                     "ed25519-dalek",
                     |d| {
-                        let d: [u8; 32] = d.try_into().map_err(|_| "bad length".to_string())?;
+                        let d: [u8; 32] = d
+                            .try_into()
+                            .map_err(|_| KeyError::Mismatch("bad length".into()))?;
                         Ok(ed25519_dalek::SigningKey::from_bytes(&d)
                             .verifying_key()
                             .to_bytes()
@@ -411,7 +425,9 @@ impl CurveOps for DalekX25519 {
         match op {
             Op::Keygen => vec![
                 crate::kat::check_with(Kind::X25519, "x25519-dalek", |d| {
-                    let d: [u8; 32] = d.try_into().map_err(|_| "bad length".to_string())?;
+                    let d: [u8; 32] = d
+                        .try_into()
+                        .map_err(|_| KeyError::Mismatch("bad length".into()))?;
                     Ok(PublicKey::from(&StaticSecret::from(d)).as_bytes().to_vec())
                 }),
                 cross_check_edx(Kind::X25519, "x25519-dalek", || {

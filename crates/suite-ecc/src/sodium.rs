@@ -8,7 +8,7 @@
 //! signatures, 32-byte X25519 scalars and points).
 
 use crate::curves::Kind;
-use crate::ops::{signature_checks, CurveOps, Op, DIGEST};
+use crate::ops::{signature_checks, CurveOps, KeyError, Op, DIGEST};
 use cryptobench_core::{CaseError, CheckResult};
 use libsodium_sys as ffi;
 use std::hint::black_box;
@@ -52,8 +52,10 @@ fn verify_detached(pk: &[u8; 32], msg: &[u8], sig: &[u8]) -> bool {
 }
 
 /// Ed25519 public key of a 32-byte seed (the RFC 8032 private key).
-fn public_of_seed(seed: &[u8]) -> Result<Vec<u8>, String> {
-    let seed: [u8; 32] = seed.try_into().map_err(|_| "seed must be 32 bytes")?;
+fn public_of_seed(seed: &[u8]) -> Result<Vec<u8>, KeyError> {
+    let seed: [u8; 32] = seed
+        .try_into()
+        .map_err(|_| KeyError::Mismatch("seed must be 32 bytes".into()))?;
     let (mut pk, mut sk) = ([0u8; 32], [0u8; 64]);
     // SAFETY: buffers have the documented sizes.
     unsafe { ffi::crypto_sign_seed_keypair(pk.as_mut_ptr(), sk.as_mut_ptr(), seed.as_ptr()) };
@@ -61,13 +63,17 @@ fn public_of_seed(seed: &[u8]) -> Result<Vec<u8>, String> {
 }
 
 /// X25519 public key of a scalar.
-fn scalarmult_base(d: &[u8]) -> Result<Vec<u8>, String> {
-    let d: [u8; 32] = d.try_into().map_err(|_| "scalar must be 32 bytes")?;
+fn scalarmult_base(d: &[u8]) -> Result<Vec<u8>, KeyError> {
+    let d: [u8; 32] = d
+        .try_into()
+        .map_err(|_| KeyError::Mismatch("scalar must be 32 bytes".into()))?;
     let mut q = [0u8; 32];
     // SAFETY: 32-byte buffers.
     let rc = unsafe { ffi::crypto_scalarmult_base(q.as_mut_ptr(), d.as_ptr()) };
     if rc != 0 {
-        return Err("crypto_scalarmult_base refused the scalar".into());
+        return Err(KeyError::Library(
+            "crypto_scalarmult_base refused the scalar".into(),
+        ));
     }
     Ok(q.to_vec())
 }
