@@ -496,22 +496,8 @@ fn fit_help(mut cmd: clap::Command, name: &str) -> clap::Command {
 
 /// The global options a command (as typed: `argon2 verify`) reads.
 pub fn accepted_globals(name: &str) -> &'static [&'static str] {
-    const BENCH: &[&str] = &[
-        "--quick",
-        "--full",
-        "--precision",
-        "--time",
-        "--samples",
-        "--min-sample",
-        "--threads",
-        "--backend",
-        "--seed",
-        "--db",
-        "--no-db",
-        "-o",
-        "--format",
-        "--force",
-    ];
+    // A benchmark command reads every checked option.
+    const BENCH: &[&str] = &CHECKED;
     match name {
         "run" | "hash" | "cipher" | "aead" | "ecc" | "argon2" | "elgamal" | "pubkey" | "paper" => {
             BENCH
