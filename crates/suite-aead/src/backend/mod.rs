@@ -111,14 +111,9 @@ pub struct Params<'a> {
 }
 
 /// Why a backend cannot take a parameter set.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct Unsupported(pub String);
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 /// Opening failed: the tag did not verify or the input was malformed.
 /// Deliberately carries nothing (crypto failures stay opaque).

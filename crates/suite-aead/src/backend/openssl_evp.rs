@@ -62,7 +62,7 @@ impl AeadBackend for OpenSsl {
             Family::Gcm | Family::Ccm | Family::Ocb | Family::ChaChaIetf => Offer::Runs,
             Family::GcmSiv => match fetch_gcm_siv(alg) {
                 Ok(_) => Offer::Runs,
-                Err(reason) => Offer::Unavailable(reason),
+                Err(Unsupported(reason)) => Offer::Unavailable(reason),
             },
             Family::XChaCha => Offer::Unavailable(format!(
                 "{} has no XChaCha20-Poly1305",
@@ -102,7 +102,7 @@ impl AeadBackend for OpenSsl {
         // The sealing context is keyed now (it also proves the sizes are
         // accepted); the opening one on first use, so that a sealer built per
         // message (`--per-message-init`) pays for one key schedule, not two.
-        let seal_ctx = keyed_context(alg, &cipher, p, true).map_err(Unsupported)?;
+        let seal_ctx = keyed_context(alg, &cipher, p, true)?;
         Ok(Box::new(EvpSealer {
             seal_ctx,
             open_ctx: None,
@@ -118,17 +118,17 @@ impl AeadBackend for OpenSsl {
 }
 
 /// AES-GCM-SIV arrived in OpenSSL 3.2; on older versions the fetch fails.
-fn fetch_gcm_siv(alg: &Algorithm) -> Result<Cipher, String> {
+fn fetch_gcm_siv(alg: &Algorithm) -> Result<Cipher, Unsupported> {
     let name = if alg.key_len == 16 {
         "AES-128-GCM-SIV"
     } else {
         "AES-256-GCM-SIV"
     };
     Cipher::fetch(None, name, None).map_err(|_| {
-        format!(
+        Unsupported(format!(
             "AES-GCM-SIV needs OpenSSL 3.2 or later; this is {}",
             cryptobench_backends::openssl_lib::version()
-        )
+        ))
     })
 }
 
@@ -158,11 +158,7 @@ fn cipher_for(alg: &Algorithm) -> Result<CipherHandle, Unsupported> {
         (Family::Ocb, 24) => Cipher::aes_192_ocb(),
         (Family::Ocb, 32) => Cipher::aes_256_ocb(),
         (Family::ChaChaIetf, 32) => Cipher::chacha20_poly1305(),
-        (Family::GcmSiv, _) => {
-            return fetch_gcm_siv(alg)
-                .map(CipherHandle::Fetched)
-                .map_err(Unsupported)
-        }
+        (Family::GcmSiv, _) => return fetch_gcm_siv(alg).map(CipherHandle::Fetched),
         _ => return Err(Unsupported(format!("OpenSSL has no {}", alg.name))),
     };
     Ok(CipherHandle::Static(c))
@@ -174,8 +170,8 @@ fn keyed_context(
     cipher: &CipherHandle,
     p: &Params<'_>,
     encrypt: bool,
-) -> Result<CipherCtx, String> {
-    let reject = |what: &str| format!("OpenSSL {} rejects {what}", alg.name);
+) -> Result<CipherCtx, Unsupported> {
+    let reject = |what: &str| Unsupported(format!("OpenSSL {} rejects {what}", alg.name));
     let mut ctx = CipherCtx::new().map_err(|_| reject("a new context"))?;
     if encrypt {
         ctx.encrypt_init(Some(cipher.get()), None, None)
