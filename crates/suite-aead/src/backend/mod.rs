@@ -120,10 +120,51 @@ pub struct Unsupported(pub String);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rejected;
 
+/// One message to seal, its output already split: `ct` is as long as `msg`
+/// and `tag` as long as the sealer's tag; the nonce has the sealer's length.
+pub struct Sealing<'a> {
+    /// The nonce.
+    pub nonce: &'a [u8],
+    /// Associated data.
+    pub aad: &'a [u8],
+    /// The plaintext.
+    pub msg: &'a [u8],
+    /// Where the ciphertext goes.
+    pub ct: &'a mut [u8],
+    /// Where the tag goes.
+    pub tag: &'a mut [u8],
+}
+
+/// One message to open, its input already split: `out` is as long as `ct`,
+/// `tag` is the sealer's tag length and the nonce has the sealer's length.
+pub struct Opening<'a> {
+    /// The nonce.
+    pub nonce: &'a [u8],
+    /// Associated data.
+    pub aad: &'a [u8],
+    /// The ciphertext.
+    pub ct: &'a [u8],
+    /// The tag to verify.
+    pub tag: &'a [u8],
+    /// Where the plaintext goes.
+    pub out: &'a mut [u8],
+}
+
 /// A keyed AEAD instance.
+///
+/// A backend implements the detached calls on buffers whose lengths are
+/// already checked; [`Sealer::seal`] and [`Sealer::open`] check them once,
+/// for every backend alike.
 pub trait Sealer: Send {
     /// Tag length in bytes.
     fn tag_len(&self) -> usize;
+    /// Nonce length in bytes.
+    fn nonce_len(&self) -> usize;
+    /// Seals one message into its ciphertext and tag.
+    fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected>;
+    /// Opens one message; `Err` when authentication fails.
+    fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected>;
+
     /// Seals `msg`: writes `ciphertext || tag` into `out`, whose length
     /// must be `msg.len() + tag_len()`.
     fn seal(
@@ -132,7 +173,20 @@ pub trait Sealer: Send {
         aad: &[u8],
         msg: &[u8],
         out: &mut [u8],
-    ) -> Result<(), Rejected>;
+    ) -> Result<(), Rejected> {
+        if nonce.len() != self.nonce_len() || out.len() != msg.len() + self.tag_len() {
+            return Err(Rejected);
+        }
+        let (ct, tag) = out.split_at_mut(msg.len());
+        self.seal_detached(Sealing {
+            nonce,
+            aad,
+            msg,
+            ct,
+            tag,
+        })
+    }
+
     /// Opens `sealed = ciphertext || tag` into `out` (length
     /// `sealed.len() - tag_len()`); `Err` when authentication fails.
     fn open(
@@ -141,37 +195,19 @@ pub trait Sealer: Send {
         aad: &[u8],
         sealed: &[u8],
         out: &mut [u8],
-    ) -> Result<(), Rejected>;
-}
-
-/// Checks the lengths of a seal call (the nonce, and room for message and
-/// tag in `out`) and splits `out` into ciphertext and tag.
-pub(crate) fn seal_parts<'a>(
-    nonce: &[u8],
-    nonce_len: usize,
-    msg: &[u8],
-    out: &'a mut [u8],
-    tag_len: usize,
-) -> Result<(&'a mut [u8], &'a mut [u8]), Rejected> {
-    if nonce.len() != nonce_len || out.len() != msg.len() + tag_len {
-        return Err(Rejected);
+    ) -> Result<(), Rejected> {
+        if nonce.len() != self.nonce_len() {
+            return Err(Rejected);
+        }
+        let (ct, tag) = split_sealed(sealed, out, self.tag_len())?;
+        self.open_detached(Opening {
+            nonce,
+            aad,
+            ct,
+            tag,
+            out,
+        })
     }
-    Ok(out.split_at_mut(msg.len()))
-}
-
-/// Checks the lengths of an open call and splits `sealed` into ciphertext
-/// and tag ([`split_sealed`], plus the nonce).
-pub(crate) fn open_parts<'a>(
-    nonce: &[u8],
-    nonce_len: usize,
-    sealed: &'a [u8],
-    out: &[u8],
-    tag_len: usize,
-) -> Result<(&'a [u8], &'a [u8]), Rejected> {
-    if nonce.len() != nonce_len {
-        return Err(Rejected);
-    }
-    split_sealed(sealed, out, tag_len)
 }
 
 /// A C library's return code, 0 for success.
@@ -185,7 +221,7 @@ pub(crate) fn zero_ok(rc: std::os::raw::c_int) -> Result<(), Rejected> {
 
 /// Splits `sealed` into ciphertext and tag, checking the lengths the
 /// sealer interface promises.
-pub(crate) fn split_sealed<'a>(
+fn split_sealed<'a>(
     sealed: &'a [u8],
     out: &[u8],
     tag_len: usize,

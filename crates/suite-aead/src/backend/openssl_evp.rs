@@ -16,9 +16,7 @@
 //! upper vector state that OpenSSL's Poly1305 code leaves behind
 //! ([`super::upper_state`]); `examples/evp_overhead.rs` times both changes.
 
-use super::{
-    open_parts, seal_parts, upper_state, AeadBackend, Params, Rejected, Sealer, Unsupported,
-};
+use super::{upper_state, AeadBackend, Opening, Params, Rejected, Sealer, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use cryptobench_core::Offer;
 use foreign_types::ForeignTypeRef;
@@ -301,6 +299,32 @@ impl Evp {
         usize::try_from(written).map_err(|_| Rejected)
     }
 
+    /// One message's update calls: CCM's length first, then the associated
+    /// data (hashed, no output), then `input` into `out`. Returns the bytes
+    /// written to `out`.
+    ///
+    /// # Safety
+    /// `out` has room for `input.len()` bytes.
+    unsafe fn feed(
+        &self,
+        ccm: bool,
+        aad: &[u8],
+        out: *mut u8,
+        input: &[u8],
+    ) -> Result<usize, Rejected> {
+        // SAFETY: CCM's length call passes no data; the associated data has
+        // no output; `out` has room for `input`, as the caller promises.
+        unsafe {
+            if ccm {
+                self.update(ptr::null_mut(), ptr::null(), input.len())?;
+            }
+            if !aad.is_empty() {
+                self.update(ptr::null_mut(), aad.as_ptr(), aad.len())?;
+            }
+            self.update(out, input.as_ptr(), input.len())
+        }
+    }
+
     /// The final call; what it writes (OCB's held-back partial block) goes
     /// after the `written` bytes of `out`, which must then be full.
     fn finish(&self, out: &mut [u8], written: usize) -> Result<(), Rejected> {
@@ -362,42 +386,23 @@ impl Sealer for EvpSealer {
         self.tag_len
     }
 
-    fn seal(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = seal_parts(nonce, self.nonce_len, msg, out, self.tag_len)?;
-        let evp = Self::evp(&mut self.seal_ctx, true, self.clear_upper);
-        evp.nonce(nonce)?;
-        // SAFETY: CCM's length call passes no data; the associated data is
-        // hashed with no output; the message goes into `ct`, as long as it.
-        let written = unsafe {
-            if self.ccm {
-                evp.update(ptr::null_mut(), ptr::null(), msg.len())?;
-            }
-            if !aad.is_empty() {
-                evp.update(ptr::null_mut(), aad.as_ptr(), aad.len())?;
-            }
-            evp.update(ct.as_mut_ptr(), msg.as_ptr(), msg.len())?
-        };
-        if written > ct.len() {
-            return Err(Rejected);
-        }
-        evp.finish(ct, written)?;
-        evp.read_tag(tag)
+    fn nonce_len(&self) -> usize {
+        self.nonce_len
     }
 
-    fn open(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        sealed: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = open_parts(nonce, self.nonce_len, sealed, out, self.tag_len)?;
+    fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
+        let evp = Self::evp(&mut self.seal_ctx, true, self.clear_upper);
+        evp.nonce(m.nonce)?;
+        // SAFETY: `ct` is as long as the message (checked by `seal`).
+        let written = unsafe { evp.feed(self.ccm, m.aad, m.ct.as_mut_ptr(), m.msg)? };
+        if written > m.ct.len() {
+            return Err(Rejected);
+        }
+        evp.finish(m.ct, written)?;
+        evp.read_tag(m.tag)
+    }
+
+    fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected> {
         if self.open_ctx.is_none() {
             let params = Params {
                 key: &self.key,
@@ -410,30 +415,22 @@ impl Sealer for EvpSealer {
         }
         let ctx = self.open_ctx.as_mut().ok_or(Rejected)?;
         let evp = Self::evp(ctx, false, self.clear_upper);
-        evp.nonce(nonce)?;
-        evp.expect_tag(tag)?;
-        // SAFETY: as in `seal`; the plaintext goes into `out`, as long as `ct`.
-        let written = unsafe {
-            if self.ccm {
-                evp.update(ptr::null_mut(), ptr::null(), ct.len())?;
-            }
-            if !aad.is_empty() {
-                evp.update(ptr::null_mut(), aad.as_ptr(), aad.len())?;
-            }
-            evp.update(out.as_mut_ptr(), ct.as_ptr(), ct.len())?
-        };
-        if written > out.len() {
+        evp.nonce(m.nonce)?;
+        evp.expect_tag(m.tag)?;
+        // SAFETY: `out` is as long as the ciphertext (checked by `open`).
+        let written = unsafe { evp.feed(self.ccm, m.aad, m.out.as_mut_ptr(), m.ct)? };
+        if written > m.out.len() {
             return Err(Rejected);
         }
         // CCM verifies in the update call and has nothing to finalise.
         if self.ccm {
-            return if written == ct.len() {
+            return if written == m.ct.len() {
                 Ok(())
             } else {
                 Err(Rejected)
             };
         }
-        evp.finish(out, written)
+        evp.finish(m.out, written)
     }
 }
 

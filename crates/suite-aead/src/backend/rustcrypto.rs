@@ -6,7 +6,7 @@
 //! unsupported (a skipped Wycheproof group, a skipped benchmark cell) rather
 //! than growing the binary with every combination.
 
-use super::{split_sealed, AeadBackend, Params, Rejected, Sealer, Unsupported};
+use super::{AeadBackend, Opening, Params, Rejected, Sealer, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use aead::array::Array;
 use aead::consts::{U10, U11, U12, U13, U14, U16, U4, U6, U7, U8, U9};
@@ -22,15 +22,22 @@ const VERSION: &str =
 /// A RustCrypto cipher instance (its key schedule) behind [`Sealer`].
 struct Keyed<A> {
     cipher: A,
+    nonce_len: usize,
     tag_len: usize,
 }
 
-fn keyed<A>(key: &[u8], tag_len: usize) -> Result<Box<dyn Sealer>, Unsupported>
+/// A sealer for `p`'s key with cipher type `A`, whose nonce and tag types
+/// are `p`'s lengths (the caller picked `A` by them).
+fn keyed<A>(p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported>
 where
     A: AeadInOut + KeyInit + Send + 'static,
 {
-    let cipher = A::new_from_slice(key).map_err(|_| Unsupported("key length rejected".into()))?;
-    Ok(Box::new(Keyed { cipher, tag_len }))
+    let cipher = A::new_from_slice(p.key).map_err(|_| Unsupported("key length rejected".into()))?;
+    Ok(Box::new(Keyed {
+        cipher,
+        nonce_len: p.nonce_len,
+        tag_len: p.tag_len,
+    }))
 }
 
 impl<A: AeadInOut + Send> Sealer for Keyed<A> {
@@ -38,40 +45,27 @@ impl<A: AeadInOut + Send> Sealer for Keyed<A> {
         self.tag_len
     }
 
-    fn seal(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let nonce = Array::try_from(nonce).map_err(|_| Rejected)?;
-        if out.len() != msg.len() + self.tag_len {
-            return Err(Rejected);
-        }
-        let (ct, tag_out) = out.split_at_mut(msg.len());
-        let buf = InOutBuf::new(msg, ct).map_err(|_| Rejected)?;
+    fn nonce_len(&self) -> usize {
+        self.nonce_len
+    }
+
+    fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
+        let nonce = Array::try_from(m.nonce).map_err(|_| Rejected)?;
+        let buf = InOutBuf::new(m.msg, m.ct).map_err(|_| Rejected)?;
         let tag = self
             .cipher
-            .encrypt_inout_detached(&nonce, aad, buf)
+            .encrypt_inout_detached(&nonce, m.aad, buf)
             .map_err(|_| Rejected)?;
-        tag_out.copy_from_slice(&tag);
+        m.tag.copy_from_slice(&tag);
         Ok(())
     }
 
-    fn open(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        sealed: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = split_sealed(sealed, out, self.tag_len)?;
-        let nonce = Array::try_from(nonce).map_err(|_| Rejected)?;
-        let tag = Array::try_from(tag).map_err(|_| Rejected)?;
-        let buf = InOutBuf::new(ct, out).map_err(|_| Rejected)?;
+    fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected> {
+        let nonce = Array::try_from(m.nonce).map_err(|_| Rejected)?;
+        let tag = Array::try_from(m.tag).map_err(|_| Rejected)?;
+        let buf = InOutBuf::new(m.ct, m.out).map_err(|_| Rejected)?;
         self.cipher
-            .decrypt_inout_detached(&nonce, aad, buf, &tag)
+            .decrypt_inout_detached(&nonce, m.aad, buf, &tag)
             .map_err(|_| Rejected)
     }
 }
@@ -80,7 +74,7 @@ impl<A: AeadInOut + Send> Sealer for Keyed<A> {
 macro_rules! by_sizes {
     ($p:expr, $alg:expr, $ty:ident<$aes:ty>, [$(($n:literal, $t:literal, $N:ty, $T:ty)),* $(,)?]) => {
         match ($p.nonce_len, $p.tag_len) {
-            $(($n, $t) => keyed::<$ty<$aes, $N, $T>>($p.key, $t),)*
+            $(($n, $t) => keyed::<$ty<$aes, $N, $T>>($p),)*
             _ => Err(Unsupported(format!(
                 "RustCrypto {} is compiled here for nonce/tag bytes {} only",
                 $alg.name,
@@ -188,17 +182,13 @@ impl AeadBackend for RustCrypto {
             (Family::Ccm, 32) => ccm!(p, alg, Aes256),
             (Family::Ocb, 16) => ocb!(p, alg, Aes128),
             (Family::Ocb, 32) => ocb!(p, alg, Aes256),
-            (Family::GcmSiv, 16) => {
-                fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes128GcmSiv>(p.key, 16))
-            }
-            (Family::GcmSiv, 32) => {
-                fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes256GcmSiv>(p.key, 16))
-            }
+            (Family::GcmSiv, 16) => fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes128GcmSiv>(p)),
+            (Family::GcmSiv, 32) => fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes256GcmSiv>(p)),
             (Family::ChaChaIetf, _) => {
-                fixed(12).and_then(|_| keyed::<chacha20poly1305::ChaCha20Poly1305>(p.key, 16))
+                fixed(12).and_then(|_| keyed::<chacha20poly1305::ChaCha20Poly1305>(p))
             }
             (Family::XChaCha, _) => {
-                fixed(24).and_then(|_| keyed::<chacha20poly1305::XChaCha20Poly1305>(p.key, 16))
+                fixed(24).and_then(|_| keyed::<chacha20poly1305::XChaCha20Poly1305>(p))
             }
             _ => Err(Unsupported(format!("RustCrypto has no {} here", alg.name))),
         }
