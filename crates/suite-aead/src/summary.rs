@@ -496,19 +496,9 @@ pub fn headline(ms: &[Measurement]) -> Vec<String> {
 #[cfg(test)]
 mod fidelity_tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, Summary};
 
     fn measured(primitive: &str, backend: &str, op: &str, bytes_per_s: f64) -> Measurement {
-        let mut m = CaseSpec::new(SUITE, primitive, backend, "v", op)
-            .size(PEER_BYTES)
-            .measurement(CaseStatus::Measured, None);
-        m.stats = Some(Summary {
-            median: PEER_BYTES as f64 * 1e9 / bytes_per_s,
-            ops_per_s: bytes_per_s / PEER_BYTES as f64,
-            bytes_per_s: Some(bytes_per_s),
-            ..Summary::default()
-        });
-        m
+        crate::tests::fake(primitive, backend, op, PEER_BYTES, bytes_per_s)
     }
 
     #[test]

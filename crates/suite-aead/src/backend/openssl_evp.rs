@@ -480,6 +480,17 @@ mod tests {
         }
     }
 
+    /// OpenSSL's sealer for `name` with the algorithm's nonce length.
+    fn openssl_sealer(name: &str, key: &[u8], tag_len: usize) -> Box<dyn Sealer> {
+        let alg = by_name(name).unwrap();
+        let p = Params {
+            key,
+            nonce_len: alg.nonce_len,
+            tag_len,
+        };
+        OpenSsl.build(alg, &p).unwrap()
+    }
+
     #[test]
     fn direct_evp_calls_match_the_crate_and_open_what_they_seal() {
         // Sizes around block and Poly1305 boundaries; OCB holds back the
@@ -497,12 +508,7 @@ mod tests {
         for (name, tag_len) in cases {
             let alg = by_name(name).unwrap();
             let key: Vec<u8> = (0..alg.key_len as u8).collect();
-            let p = Params {
-                key: &key,
-                nonce_len: alg.nonce_len,
-                tag_len,
-            };
-            let mut sealer = OpenSsl.build(alg, &p).unwrap();
+            let mut sealer = openssl_sealer(name, &key, tag_len);
             for (i, &size) in sizes.iter().enumerate() {
                 let msg: Vec<u8> = (0..size).map(|b| (b * 7 + i) as u8).collect();
                 for aad in [&b""[..], b"header"] {
@@ -529,18 +535,12 @@ mod tests {
     fn consecutive_messages_on_one_context_stay_independent() {
         // The context is reused and (for ChaCha20-Poly1305) the vector state
         // cleared between calls: message n must not depend on message n-1.
-        let alg = by_name("ChaCha20-Poly1305").unwrap();
-        let key = [9u8; 32];
-        let p = Params {
-            key: &key,
-            nonce_len: 12,
-            tag_len: 16,
-        };
-        let mut reused = OpenSsl.build(alg, &p).unwrap();
+        let chacha = || openssl_sealer("ChaCha20-Poly1305", &[9; 32], 16);
+        let mut reused = chacha();
         for n in 0u8..50 {
             let nonce = [n; 12];
             let msg = vec![n; 100 + n as usize * 37];
-            let mut fresh = OpenSsl.build(alg, &p).unwrap();
+            let mut fresh = chacha();
             assert_eq!(
                 seal_vec(reused.as_mut(), &nonce, b"", &msg).unwrap(),
                 seal_vec(fresh.as_mut(), &nonce, b"", &msg).unwrap()
@@ -550,14 +550,7 @@ mod tests {
 
     #[test]
     fn wrong_nonce_and_output_lengths_are_rejected() {
-        let alg = by_name("AES-256-GCM").unwrap();
-        let key = [1u8; 32];
-        let p = Params {
-            key: &key,
-            nonce_len: 12,
-            tag_len: 16,
-        };
-        let mut s = OpenSsl.build(alg, &p).unwrap();
+        let mut s = openssl_sealer("AES-256-GCM", &[1; 32], 16);
         let mut out = [0u8; 20];
         assert_eq!(s.seal(&[0; 11], b"", &[0; 4], &mut out), Err(Rejected));
         assert_eq!(s.seal(&[0; 12], b"", &[0; 5], &mut out), Err(Rejected));
