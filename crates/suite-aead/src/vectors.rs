@@ -7,7 +7,7 @@
 //! read, and so a malformed file yields a reason rather than a panic.
 
 use crate::algorithms::{self, Algorithm};
-use crate::backend::{open_vec, seal_vec, Backend, Params};
+use crate::backend::{open_vec, seal_vec, Backend, Params, Sealer, Unsupported};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 
@@ -352,15 +352,13 @@ impl VectorReport {
 
 /// Runs the groups of `file` whose key size matches `alg` on `backend`.
 pub fn run(file: &VectorFile, alg: &Algorithm, backend: Backend) -> VectorReport {
-    run_with(file, alg, |params| {
-        backend.build(alg, params).map_err(|e| e.0)
-    })
+    run_with(file, alg, |params| backend.build(alg, params))
 }
 
 /// Like [`run`], with the sealer supplied by `build` (tests wrap backends).
 pub fn run_with<F>(file: &VectorFile, alg: &Algorithm, mut build: F) -> VectorReport
 where
-    F: FnMut(&Params<'_>) -> Result<Box<dyn crate::backend::Sealer>, String>,
+    F: FnMut(&Params<'_>) -> Result<Box<dyn Sealer>, Unsupported>,
 {
     let mut report = VectorReport::default();
     if !file.groups.iter().any(|g| g.key_bits == alg.key_len * 8) {
@@ -378,7 +376,7 @@ where
             };
             let mut sealer = match build(&params) {
                 Ok(s) => s,
-                Err(reason) => {
+                Err(Unsupported(reason)) => {
                     report.skipped += 1;
                     report.skip_reasons.insert(reason);
                     continue;
