@@ -55,7 +55,7 @@ fn main() {
             nonce_len: 12,
             tag_len: 16,
         };
-        let mut suite: Box<dyn Sealer> = backend::openssl().build(alg, &params).expect("sealer");
+        let mut suite: Sealer = backend::openssl().build(alg, &params).expect("sealer");
 
         let iters = (2_000_000 / (size + 256)).max(20);
         let mut times = [Vec::new(), Vec::new(), Vec::new()];

@@ -358,7 +358,7 @@ pub fn run(file: &VectorFile, alg: &Algorithm, backend: Backend) -> VectorReport
 /// Like [`run`], with the sealer supplied by `build` (tests wrap backends).
 pub fn run_with<F>(file: &VectorFile, alg: &Algorithm, mut build: F) -> VectorReport
 where
-    F: FnMut(&Params<'_>) -> Result<Box<dyn Sealer>, Unsupported>,
+    F: FnMut(&Params<'_>) -> Result<Sealer, Unsupported>,
 {
     let mut report = VectorReport::default();
     if !file.groups.iter().any(|g| g.key_bits == alg.key_len * 8) {
@@ -384,11 +384,11 @@ where
             };
             let mut sealed = v.ct.clone();
             sealed.extend_from_slice(&v.tag);
-            let opened = open_vec(sealer.as_mut(), &v.nonce, &v.aad, &sealed);
+            let opened = open_vec(&mut sealer, &v.nonce, &v.aad, &sealed);
             let outcome = match v.expect {
                 Expect::Valid => match opened {
                     Ok(pt) if pt == v.msg => {
-                        match seal_vec(sealer.as_mut(), &v.nonce, &v.aad, &v.msg) {
+                        match seal_vec(&mut sealer, &v.nonce, &v.aad, &v.msg) {
                             Ok(out) if out == sealed => Ok(()),
                             Ok(_) => Err("sealing gave a different ciphertext or tag"),
                             Err(_) => Err("sealing failed"),

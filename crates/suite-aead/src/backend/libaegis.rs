@@ -8,7 +8,7 @@
 //! headers) take separate input and output buffers, which is what the other
 //! backends get too.
 
-use super::{zero_ok, AeadBackend, Opening, Params, Rejected, Sealer, Sealing, Unsupported};
+use super::{zero_ok, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use cryptobench_core::Offer;
 use std::ffi::c_int;
@@ -88,11 +88,7 @@ impl AeadBackend for LibAegis {
         Offer::when(super::is_aegis(alg.family))
     }
 
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        p: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported> {
+    fn keyed(&self, alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported> {
         init();
         let (encrypt, decrypt): (EncryptDetached, DecryptDetached) = match alg.family {
             Family::Aegis128L => (aegis128l_encrypt_detached, aegis128l_decrypt_detached),
@@ -115,33 +111,21 @@ impl AeadBackend for LibAegis {
                 p.tag_len
             )));
         }
-        Ok(Box::new(AegisSealer {
+        Ok(Box::new(AegisKeyed {
             key: p.key.to_vec(),
-            nonce_len: p.nonce_len,
-            tag_len: p.tag_len,
             encrypt,
             decrypt,
         }))
     }
 }
 
-struct AegisSealer {
+struct AegisKeyed {
     key: Vec<u8>,
-    nonce_len: usize,
-    tag_len: usize,
     encrypt: EncryptDetached,
     decrypt: DecryptDetached,
 }
 
-impl Sealer for AegisSealer {
-    fn tag_len(&self) -> usize {
-        self.tag_len
-    }
-
-    fn nonce_len(&self) -> usize {
-        self.nonce_len
-    }
-
+impl Keyed for AegisKeyed {
     fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
         // SAFETY: each pointer covers the length passed with it; key and
         // nonce lengths are the algorithm's (checked at build and by `seal`).
@@ -149,7 +133,7 @@ impl Sealer for AegisSealer {
             (self.encrypt)(
                 m.ct.as_mut_ptr(),
                 m.tag.as_mut_ptr(),
-                self.tag_len,
+                m.tag.len(),
                 m.msg.as_ptr(),
                 m.msg.len(),
                 m.aad.as_ptr(),
@@ -169,7 +153,7 @@ impl Sealer for AegisSealer {
                 m.ct.as_ptr(),
                 m.ct.len(),
                 m.tag.as_ptr(),
-                self.tag_len,
+                m.tag.len(),
                 m.aad.as_ptr(),
                 m.aad.len(),
                 m.nonce.as_ptr(),

@@ -34,18 +34,14 @@ pub trait AeadBackend: Sync {
     /// is planned), unavailable with the reason (OpenSSL 3.0 and
     /// AES-GCM-SIV, libsodium's AES-256-GCM without AES-NI), or runs.
     fn offers(&self, alg: &Algorithm) -> Offer;
-    /// Builds a sealer with this key (the key schedule). Called by
-    /// [`AeadBackend::build`] once the algorithm is offered and the key
-    /// length is right.
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        params: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported>;
+    /// Keys `alg` with `p` (the key schedule), for `p`'s nonce and tag
+    /// lengths. Called by [`AeadBackend::build`] once the algorithm is
+    /// offered and the key length is right.
+    fn keyed(&self, alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported>;
 
     /// Builds a sealer after checking that this backend offers `alg` and
     /// that the key has the algorithm's length.
-    fn build(&self, alg: &Algorithm, params: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
+    fn build(&self, alg: &Algorithm, params: &Params<'_>) -> Result<Sealer, Unsupported> {
         match self.offers(alg) {
             Offer::Runs => {}
             Offer::Unavailable(reason) => return Err(Unsupported(reason)),
@@ -65,7 +61,7 @@ pub trait AeadBackend: Sync {
                 params.key.len()
             )));
         }
-        self.build_sealer(alg, params)
+        Ok(Sealer::new(params, self.keyed(alg, params)?))
     }
 }
 
@@ -150,35 +146,62 @@ pub struct Opening<'a> {
     pub out: &'a mut [u8],
 }
 
-/// A keyed AEAD instance.
-///
-/// A backend implements the detached calls on buffers whose lengths are
-/// already checked; [`Sealer::seal`] and [`Sealer::open`] check them once,
-/// for every backend alike.
-pub trait Sealer: Send {
-    /// Tag length in bytes.
-    fn tag_len(&self) -> usize;
-    /// Nonce length in bytes.
-    fn nonce_len(&self) -> usize;
+/// A backend's keyed AEAD: the library calls on buffers whose lengths the
+/// [`Sealer`] around it has checked.
+pub trait Keyed: Send {
     /// Seals one message into its ciphertext and tag.
     fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected>;
     /// Opens one message; `Err` when authentication fails.
     fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected>;
+}
+
+/// A keyed AEAD instance: a backend's [`Keyed`] with the nonce and tag
+/// lengths it was built for, which every call is checked against here,
+/// once for all backends.
+pub struct Sealer {
+    nonce_len: usize,
+    tag_len: usize,
+    keyed: Box<dyn Keyed>,
+}
+
+impl Sealer {
+    /// `keyed`, built for `params`' nonce and tag lengths.
+    pub fn new(params: &Params<'_>, keyed: Box<dyn Keyed>) -> Self {
+        Sealer {
+            nonce_len: params.nonce_len,
+            tag_len: params.tag_len,
+            keyed,
+        }
+    }
+
+    /// Tag length in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.tag_len
+    }
+
+    /// The same lengths around another [`Keyed`] (tests wrap backends).
+    #[cfg(test)]
+    pub(crate) fn map_keyed(self, wrap: impl FnOnce(Box<dyn Keyed>) -> Box<dyn Keyed>) -> Self {
+        Sealer {
+            keyed: wrap(self.keyed),
+            ..self
+        }
+    }
 
     /// Seals `msg`: writes `ciphertext || tag` into `out`, whose length
     /// must be `msg.len() + tag_len()`.
-    fn seal(
+    pub fn seal(
         &mut self,
         nonce: &[u8],
         aad: &[u8],
         msg: &[u8],
         out: &mut [u8],
     ) -> Result<(), Rejected> {
-        if nonce.len() != self.nonce_len() || out.len() != msg.len() + self.tag_len() {
+        if nonce.len() != self.nonce_len || out.len() != msg.len() + self.tag_len {
             return Err(Rejected);
         }
         let (ct, tag) = out.split_at_mut(msg.len());
-        self.seal_detached(Sealing {
+        self.keyed.seal_detached(Sealing {
             nonce,
             aad,
             msg,
@@ -189,18 +212,18 @@ pub trait Sealer: Send {
 
     /// Opens `sealed = ciphertext || tag` into `out` (length
     /// `sealed.len() - tag_len()`); `Err` when authentication fails.
-    fn open(
+    pub fn open(
         &mut self,
         nonce: &[u8],
         aad: &[u8],
         sealed: &[u8],
         out: &mut [u8],
     ) -> Result<(), Rejected> {
-        if nonce.len() != self.nonce_len() {
+        if nonce.len() != self.nonce_len {
             return Err(Rejected);
         }
-        let (ct, tag) = split_sealed(sealed, out, self.tag_len())?;
-        self.open_detached(Opening {
+        let (ct, tag) = split_sealed(sealed, out, self.tag_len)?;
+        self.keyed.open_detached(Opening {
             nonce,
             aad,
             ct,
@@ -233,12 +256,7 @@ fn split_sealed<'a>(
 }
 
 /// Seals into a fresh vector (checks and tests; never in a timed loop).
-pub fn seal_vec(
-    s: &mut dyn Sealer,
-    nonce: &[u8],
-    aad: &[u8],
-    msg: &[u8],
-) -> Result<Vec<u8>, Rejected> {
+pub fn seal_vec(s: &mut Sealer, nonce: &[u8], aad: &[u8], msg: &[u8]) -> Result<Vec<u8>, Rejected> {
     let mut out = vec![0u8; msg.len() + s.tag_len()];
     s.seal(nonce, aad, msg, &mut out)?;
     Ok(out)
@@ -246,7 +264,7 @@ pub fn seal_vec(
 
 /// Opens into a fresh vector (checks and tests; never in a timed loop).
 pub fn open_vec(
-    s: &mut dyn Sealer,
+    s: &mut Sealer,
     nonce: &[u8],
     aad: &[u8],
     sealed: &[u8],

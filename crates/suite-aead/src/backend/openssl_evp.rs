@@ -16,7 +16,7 @@
 //! upper vector state that OpenSSL's Poly1305 code leaves behind
 //! ([`super::upper_state`]); `examples/evp_overhead.rs` times both changes.
 
-use super::{upper_state, AeadBackend, Opening, Params, Rejected, Sealer, Sealing, Unsupported};
+use super::{upper_state, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use cryptobench_core::Offer;
 use foreign_types::ForeignTypeRef;
@@ -77,11 +77,7 @@ impl AeadBackend for OpenSsl {
         }
     }
 
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        p: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported> {
+    fn keyed(&self, alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported> {
         let family = alg.family;
         // Tag lengths OpenSSL accepts per mode (its own limits, not the specs').
         let tag_ok = match family {
@@ -101,7 +97,7 @@ impl AeadBackend for OpenSsl {
         // accepted); the opening one on first use, so that a sealer built per
         // message (`--per-message-init`) pays for one key schedule, not two.
         let seal_ctx = keyed_context(alg, &cipher, p, true)?;
-        Ok(Box::new(EvpSealer {
+        Ok(Box::new(EvpKeyed {
             seal_ctx,
             open_ctx: None,
             key: p.key.to_vec(),
@@ -194,7 +190,7 @@ fn keyed_context(
     Ok(ctx)
 }
 
-struct EvpSealer {
+struct EvpKeyed {
     seal_ctx: CipherCtx,
     open_ctx: Option<CipherCtx>,
     key: Vec<u8>,
@@ -371,7 +367,7 @@ impl Evp {
     }
 }
 
-impl EvpSealer {
+impl EvpKeyed {
     fn evp(ctx: &mut CipherCtx, enc: bool, clear_upper: bool) -> Evp {
         Evp {
             ctx: ctx.as_ptr(),
@@ -381,15 +377,7 @@ impl EvpSealer {
     }
 }
 
-impl Sealer for EvpSealer {
-    fn tag_len(&self) -> usize {
-        self.tag_len
-    }
-
-    fn nonce_len(&self) -> usize {
-        self.nonce_len
-    }
-
+impl Keyed for EvpKeyed {
     fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
         let evp = Self::evp(&mut self.seal_ctx, true, self.clear_upper);
         evp.nonce(m.nonce)?;
@@ -438,7 +426,7 @@ impl Sealer for EvpSealer {
 mod tests {
     use super::*;
     use crate::algorithms::by_name;
-    use crate::backend::{open_vec, seal_vec};
+    use crate::backend::{open_vec, seal_vec, Sealer};
     use openssl::symm::{self, Cipher as SymmCipher};
 
     /// The `openssl` crate's one-shot API: a reference that goes through
@@ -463,7 +451,7 @@ mod tests {
                     tag_len,
                 };
                 let mut rc = super::super::rustcrypto::RustCrypto.build(alg, &p).unwrap();
-                return seal_vec(rc.as_mut(), nonce, aad, msg).unwrap();
+                return seal_vec(&mut rc, nonce, aad, msg).unwrap();
             }
             "AES-128-OCB" => SymmCipher::aes_128_ocb(),
             "AES-256-OCB" => SymmCipher::aes_256_ocb(),
@@ -481,7 +469,7 @@ mod tests {
     }
 
     /// OpenSSL's sealer for `name` with the algorithm's nonce length.
-    fn openssl_sealer(name: &str, key: &[u8], tag_len: usize) -> Box<dyn Sealer> {
+    fn openssl_sealer(name: &str, key: &[u8], tag_len: usize) -> Sealer {
         let alg = by_name(name).unwrap();
         let p = Params {
             key,
@@ -513,16 +501,16 @@ mod tests {
                 let msg: Vec<u8> = (0..size).map(|b| (b * 7 + i) as u8).collect();
                 for aad in [&b""[..], b"header"] {
                     let nonce = vec![i as u8 + 1; alg.nonce_len];
-                    let sealed = seal_vec(sealer.as_mut(), &nonce, aad, &msg).unwrap();
+                    let sealed = seal_vec(&mut sealer, &nonce, aad, &msg).unwrap();
                     let expected = reference(name, &key, &nonce, aad, &msg, tag_len);
                     assert_eq!(sealed, expected, "{name}, {size} B, aad {}", aad.len());
-                    let opened = open_vec(sealer.as_mut(), &nonce, aad, &sealed).unwrap();
+                    let opened = open_vec(&mut sealer, &nonce, aad, &sealed).unwrap();
                     assert_eq!(opened, msg, "{name}, {size} B");
                     let mut forged = sealed.clone();
                     let last = forged.len() - 1;
                     forged[last] ^= 1;
                     assert_eq!(
-                        open_vec(sealer.as_mut(), &nonce, aad, &forged),
+                        open_vec(&mut sealer, &nonce, aad, &forged),
                         Err(Rejected),
                         "{name}, {size} B: a flipped tag bit must fail"
                     );
@@ -542,8 +530,8 @@ mod tests {
             let msg = vec![n; 100 + n as usize * 37];
             let mut fresh = chacha();
             assert_eq!(
-                seal_vec(reused.as_mut(), &nonce, b"", &msg).unwrap(),
-                seal_vec(fresh.as_mut(), &nonce, b"", &msg).unwrap()
+                seal_vec(&mut reused, &nonce, b"", &msg).unwrap(),
+                seal_vec(&mut fresh, &nonce, b"", &msg).unwrap()
             );
         }
     }

@@ -6,7 +6,7 @@
 //! unsupported (a skipped Wycheproof group, a skipped benchmark cell) rather
 //! than growing the binary with every combination.
 
-use super::{AeadBackend, Opening, Params, Rejected, Sealer, Sealing, Unsupported};
+use super::{AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use aead::array::Array;
 use aead::consts::{U10, U11, U12, U13, U14, U16, U4, U6, U7, U8, U9};
@@ -19,41 +19,25 @@ use cryptobench_core::Offer;
 const VERSION: &str =
     "RustCrypto aes-gcm 0.11, ccm 0.6, ocb3 0.2, aes-gcm-siv 0.12, chacha20poly1305 0.11";
 
-/// A RustCrypto cipher instance (its key schedule) behind [`Sealer`].
-struct Keyed<A> {
-    cipher: A,
-    nonce_len: usize,
-    tag_len: usize,
-}
+/// A RustCrypto cipher instance (its key schedule).
+struct RustCryptoKeyed<A>(A);
 
-/// A sealer for `p`'s key with cipher type `A`, whose nonce and tag types
-/// are `p`'s lengths (the caller picked `A` by them).
-fn keyed<A>(p: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported>
+/// `p`'s key in cipher type `A`, whose nonce and tag types are `p`'s
+/// lengths (the caller picked `A` by them).
+fn keyed<A>(p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported>
 where
     A: AeadInOut + KeyInit + Send + 'static,
 {
     let cipher = A::new_from_slice(p.key).map_err(|_| Unsupported("key length rejected".into()))?;
-    Ok(Box::new(Keyed {
-        cipher,
-        nonce_len: p.nonce_len,
-        tag_len: p.tag_len,
-    }))
+    Ok(Box::new(RustCryptoKeyed(cipher)))
 }
 
-impl<A: AeadInOut + Send> Sealer for Keyed<A> {
-    fn tag_len(&self) -> usize {
-        self.tag_len
-    }
-
-    fn nonce_len(&self) -> usize {
-        self.nonce_len
-    }
-
+impl<A: AeadInOut + Send> Keyed for RustCryptoKeyed<A> {
     fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
         let nonce = Array::try_from(m.nonce).map_err(|_| Rejected)?;
         let buf = InOutBuf::new(m.msg, m.ct).map_err(|_| Rejected)?;
         let tag = self
-            .cipher
+            .0
             .encrypt_inout_detached(&nonce, m.aad, buf)
             .map_err(|_| Rejected)?;
         m.tag.copy_from_slice(&tag);
@@ -64,7 +48,7 @@ impl<A: AeadInOut + Send> Sealer for Keyed<A> {
         let nonce = Array::try_from(m.nonce).map_err(|_| Rejected)?;
         let tag = Array::try_from(m.tag).map_err(|_| Rejected)?;
         let buf = InOutBuf::new(m.ct, m.out).map_err(|_| Rejected)?;
-        self.cipher
+        self.0
             .decrypt_inout_detached(&nonce, m.aad, buf, &tag)
             .map_err(|_| Rejected)
     }
@@ -160,11 +144,7 @@ impl AeadBackend for RustCrypto {
         }
     }
 
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        p: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported> {
+    fn keyed(&self, alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported> {
         let fixed = |nonce: usize| -> Result<(), Unsupported> {
             if p.nonce_len != nonce || p.tag_len != 16 {
                 return Err(Unsupported(format!(

@@ -8,13 +8,13 @@
 //! have no key schedule to keep. libsodium's AEGIS has 256-bit tags only,
 //! and its AES-256-GCM exists only on CPUs with AES-NI and PCLMUL.
 
-use super::{zero_ok, AeadBackend, Opening, Params, Rejected, Sealer, Sealing, Unsupported};
+use super::{zero_ok, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use cryptobench_core::{Availability, Offer};
 use libsodium_sys as ffi;
 
 /// libsodium's detached encryption; `K` is what it takes as the key (see
-/// [`SodiumSealer`]).
+/// [`SodiumKeyed`]).
 type EncryptDetached<K> = unsafe extern "C" fn(
     *mut u8,
     *mut u8,
@@ -87,11 +87,7 @@ impl AeadBackend for Sodium {
         }
     }
 
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        p: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported> {
+    fn keyed(&self, alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported> {
         let (nonce_len, tag_len) = match alg.family {
             Family::Gcm => (12, 16),
             Family::ChaChaIetf => (12, 16),
@@ -124,10 +120,8 @@ impl AeadBackend for Sodium {
             if rc != 0 {
                 return Err(Unsupported("libsodium AES-256-GCM key setup failed".into()));
             }
-            return Ok(Box::new(SodiumSealer {
+            return Ok(Box::new(SodiumKeyed {
                 key,
-                nonce_len,
-                tag_len,
                 encrypt: ffi::crypto_aead_aes256gcm_encrypt_detached_afternm,
                 decrypt: ffi::crypto_aead_aes256gcm_decrypt_detached_afternm,
             }));
@@ -154,10 +148,8 @@ impl AeadBackend for Sodium {
                 ffi::crypto_aead_aegis256_decrypt_detached,
             ),
         };
-        Ok(Box::new(SodiumSealer {
+        Ok(Box::new(SodiumKeyed {
             key: p.key.into(),
-            nonce_len,
-            tag_len,
             encrypt,
             decrypt,
         }))
@@ -167,23 +159,13 @@ impl AeadBackend for Sodium {
 /// One libsodium AEAD through its detached functions. `key` is what they
 /// take as the key: the raw key bytes, or for AES-256-GCM its one expanded
 /// state (`beforenm`), so that sealing repeats no key schedule.
-struct SodiumSealer<K> {
+struct SodiumKeyed<K> {
     key: Box<[K]>,
-    nonce_len: usize,
-    tag_len: usize,
     encrypt: EncryptDetached<K>,
     decrypt: DecryptDetached<K>,
 }
 
-impl<K: Send> Sealer for SodiumSealer<K> {
-    fn tag_len(&self) -> usize {
-        self.tag_len
-    }
-
-    fn nonce_len(&self) -> usize {
-        self.nonce_len
-    }
-
+impl<K: Send> Keyed for SodiumKeyed<K> {
     fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
         let mut tag_written = 0u64;
         // SAFETY: every pointer covers the length passed with it; the nonce
@@ -202,7 +184,7 @@ impl<K: Send> Sealer for SodiumSealer<K> {
                 self.key.as_ptr(),
             )
         };
-        if rc == 0 && tag_written as usize == self.tag_len {
+        if rc == 0 && tag_written as usize == m.tag.len() {
             Ok(())
         } else {
             Err(Rejected)
