@@ -2,7 +2,7 @@
 //! `aes-gcm`, `ccm`, `ocb3`, `aes-gcm-siv` and `chacha20poly1305`.
 //!
 //! Nonce and tag sizes are type parameters in these crates, so only the sizes
-//! listed in [`build`] are compiled in; any other size is reported as
+//! listed in `RustCrypto::keyed` are compiled in; any other size is reported as
 //! unsupported (a skipped Wycheproof group, a skipped benchmark cell) rather
 //! than growing the binary with every combination.
 
@@ -54,11 +54,19 @@ impl<A: AeadInOut + Send> Keyed for RustCryptoKeyed<A> {
     }
 }
 
-/// Dispatches a run-time (nonce, tag) pair to the compiled type.
+/// Dispatches a run-time (key length, nonce, tag) to the compiled type:
+/// `$mode<Aes, Nonce, Tag>` for each AES key length listed and each
+/// (nonce, tag) pair listed, the same pairs for every key length.
 macro_rules! by_sizes {
-    ($p:expr, $alg:expr, $ty:ident<$aes:ty>, [$(($n:literal, $t:literal, $N:ty, $T:ty)),* $(,)?]) => {
+    ($p:expr, $alg:expr, $mode:ident, [$($key:literal => $aes:ty),*], $sizes:tt) => {
+        match $alg.key_len {
+            $($key => by_sizes!(@pairs $p, $alg, $mode<$aes>, $sizes),)*
+            _ => Err(Unsupported(format!("RustCrypto has no {} here", $alg.name))),
+        }
+    };
+    (@pairs $p:expr, $alg:expr, $mode:ident<$aes:ty>, [$(($n:literal, $t:literal, $N:ty, $T:ty)),* $(,)?]) => {
         match ($p.nonce_len, $p.tag_len) {
-            $(($n, $t) => keyed::<$ty<$aes, $N, $T>>($p),)*
+            $(($n, $t) => keyed::<$mode<$aes, $N, $T>>($p),)*
             _ => Err(Unsupported(format!(
                 "RustCrypto {} is compiled here for nonce/tag bytes {} only",
                 $alg.name,
@@ -71,53 +79,6 @@ macro_rules! by_sizes {
 type Gcm<A, N, T> = aes_gcm::AesGcm<A, N, T>;
 type Ccm<A, N, T> = ccm::Ccm<A, T, N>;
 type Ocb<A, N, T> = ocb3::Ocb3<A, N, T>;
-
-macro_rules! gcm {
-    ($p:expr, $alg:expr, $aes:ty) => {
-        by_sizes!(
-            $p,
-            $alg,
-            Gcm<$aes>,
-            [(12, 16, U12, U16), (16, 16, U16, U16), (12, 12, U12, U12)]
-        )
-    };
-}
-
-macro_rules! ccm {
-    ($p:expr, $alg:expr, $aes:ty) => {
-        by_sizes!(
-            $p,
-            $alg,
-            Ccm<$aes>,
-            [
-                (12, 16, U12, U16),
-                (12, 14, U12, U14),
-                (12, 12, U12, U12),
-                (12, 10, U12, U10),
-                (12, 8, U12, U8),
-                (12, 6, U12, U6),
-                (12, 4, U12, U4),
-                (7, 16, U7, U16),
-                (8, 16, U8, U16),
-                (9, 16, U9, U16),
-                (10, 16, U10, U16),
-                (11, 16, U11, U16),
-                (13, 16, U13, U16),
-            ]
-        )
-    };
-}
-
-macro_rules! ocb {
-    ($p:expr, $alg:expr, $aes:ty) => {
-        by_sizes!(
-            $p,
-            $alg,
-            Ocb<$aes>,
-            [(12, 16, U12, U16), (12, 12, U12, U12), (12, 8, U12, U8)]
-        )
-    };
-}
 
 /// RustCrypto's pure-Rust crates.
 pub(super) struct RustCrypto;
@@ -155,13 +116,41 @@ impl AeadBackend for RustCrypto {
             Ok(())
         };
         match (alg.family, alg.key_len) {
-            (Family::Gcm, 16) => gcm!(p, alg, Aes128),
-            (Family::Gcm, 24) => gcm!(p, alg, Aes192),
-            (Family::Gcm, 32) => gcm!(p, alg, Aes256),
-            (Family::Ccm, 16) => ccm!(p, alg, Aes128),
-            (Family::Ccm, 32) => ccm!(p, alg, Aes256),
-            (Family::Ocb, 16) => ocb!(p, alg, Aes128),
-            (Family::Ocb, 32) => ocb!(p, alg, Aes256),
+            (Family::Gcm, _) => by_sizes!(
+                p,
+                alg,
+                Gcm,
+                [16 => Aes128, 24 => Aes192, 32 => Aes256],
+                [(12, 16, U12, U16), (16, 16, U16, U16), (12, 12, U12, U12)]
+            ),
+            (Family::Ccm, _) => by_sizes!(
+                p,
+                alg,
+                Ccm,
+                [16 => Aes128, 32 => Aes256],
+                [
+                    (12, 16, U12, U16),
+                    (12, 14, U12, U14),
+                    (12, 12, U12, U12),
+                    (12, 10, U12, U10),
+                    (12, 8, U12, U8),
+                    (12, 6, U12, U6),
+                    (12, 4, U12, U4),
+                    (7, 16, U7, U16),
+                    (8, 16, U8, U16),
+                    (9, 16, U9, U16),
+                    (10, 16, U10, U16),
+                    (11, 16, U11, U16),
+                    (13, 16, U13, U16),
+                ]
+            ),
+            (Family::Ocb, _) => by_sizes!(
+                p,
+                alg,
+                Ocb,
+                [16 => Aes128, 32 => Aes256],
+                [(12, 16, U12, U16), (12, 12, U12, U12), (12, 8, U12, U8)]
+            ),
             (Family::GcmSiv, 16) => fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes128GcmSiv>(p)),
             (Family::GcmSiv, 32) => fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes256GcmSiv>(p)),
             (Family::ChaChaIetf, _) => {
