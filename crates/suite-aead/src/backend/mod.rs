@@ -1,5 +1,7 @@
 //! One interface over the AEAD libraries: [`Sealer`] seals and opens messages
-//! with a key fixed when it is built.
+//! with a key fixed when it is built. It checks the nonce, tag and buffer
+//! lengths of every call once for all libraries; each library's [`Keyed`]
+//! makes only its own detached calls.
 //!
 //! Building a sealer is the key schedule (OpenSSL context with its key,
 //! RustCrypto cipher instance, libsodium's precomputed AES-GCM state), so the
