@@ -55,23 +55,20 @@ fn main() {
             nonce_len: 12,
             tag_len: 16,
         };
-        let mut suite: Box<dyn Sealer> = backend::openssl().build(alg, &params).expect("sealer");
+        let mut suite: Sealer = backend::openssl().build(alg, &params).expect("sealer");
 
         let iters = (2_000_000 / (size + 256)).max(20);
         let mut times = [Vec::new(), Vec::new(), Vec::new()];
         for _ in 0..rounds + 1 {
             // 0: update only
-            let t = Instant::now();
-            for _ in 0..iters {
+            times[0].push(ns_per_call(iters, || {
                 let len = stream_buf.len();
                 stream
                     .cipher_update_inplace(black_box(&mut stream_buf), len)
                     .expect("update");
-            }
-            times[0].push(t.elapsed().as_nanos() as f64 / iters as f64);
+            }));
             // 1: sealed through the crate's wrappers
-            let t = Instant::now();
-            for _ in 0..iters {
+            times[1].push(ns_per_call(iters, || {
                 counter += 1;
                 nonce[4..].copy_from_slice(&counter.to_be_bytes());
                 wrapped
@@ -85,18 +82,15 @@ fn main() {
                 let f = wrapped.cipher_final(&mut tail).expect("final");
                 assert_eq!(n + f, size);
                 wrapped.tag(tag).expect("tag");
-            }
-            times[1].push(t.elapsed().as_nanos() as f64 / iters as f64);
+            }));
             // 2: the suite's sealer
-            let t = Instant::now();
-            for _ in 0..iters {
+            times[2].push(ns_per_call(iters, || {
                 counter += 1;
                 nonce[4..].copy_from_slice(&counter.to_be_bytes());
                 suite
                     .seal(&nonce, &[], black_box(&msg), &mut out)
                     .expect("seal");
-            }
-            times[2].push(t.elapsed().as_nanos() as f64 / iters as f64);
+            }));
         }
         let median = |v: &mut Vec<f64>| {
             v.remove(0); // warm-up round
@@ -115,4 +109,13 @@ fn main() {
             println!("  {label:<24} {m:>9.1} ns  {:.3}", base / m);
         }
     }
+}
+
+/// Mean nanoseconds per call of `call` over `iters` calls.
+fn ns_per_call(iters: usize, mut call: impl FnMut()) -> f64 {
+    let t = Instant::now();
+    for _ in 0..iters {
+        call();
+    }
+    t.elapsed().as_nanos() as f64 / iters as f64
 }

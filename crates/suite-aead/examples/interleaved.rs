@@ -18,7 +18,7 @@ use cryptobench_suite_aead::stream::StreamCase;
 use std::sync::Arc;
 use std::time::Instant;
 
-fn sealer(alg: &Algorithm, backend: Backend) -> Box<dyn Sealer> {
+fn sealer(alg: &Algorithm, backend: Backend) -> Sealer {
     let key = vec![7u8; alg.key_len];
     let p = Params {
         key: &key,
@@ -28,7 +28,7 @@ fn sealer(alg: &Algorithm, backend: Backend) -> Box<dyn Sealer> {
     backend.build(alg, &p).expect("build")
 }
 
-fn seal_rate(s: &mut dyn Sealer, alg: &Algorithm, msg: &[u8], out: &mut [u8], secs: f64) -> f64 {
+fn seal_rate(s: &mut Sealer, alg: &Algorithm, msg: &[u8], out: &mut [u8], secs: f64) -> f64 {
     let mut nonce = vec![0u8; alg.nonce_len];
     let start = Instant::now();
     let mut n = 0u64;
@@ -100,7 +100,7 @@ fn main() {
             copy_best = copy_best.max(n as f64 * size as f64 / start.elapsed().as_secs_f64());
             for (i, (a, _)) in contenders.iter().enumerate() {
                 let r = seal_rate(
-                    sealers[i].as_mut(),
+                    &mut sealers[i],
                     by_name(a).unwrap(),
                     &msg,
                     &mut outs[i],
@@ -145,7 +145,7 @@ fn main() {
                 n += 64;
             }
             same = same.max(n as f64 * 16384.0 / start.elapsed().as_secs_f64());
-            sealed = sealed.max(seal_rate(s.as_mut(), alg, &msg, &mut out, 1.0));
+            sealed = sealed.max(seal_rate(&mut s, alg, &msg, &mut out, 1.0));
         }
         println!(
             "{name} 16 KiB: openssl speed {:.2} GB/s, same loop here {:.2} GB/s ({:.3}), sealed messages {:.2} GB/s ({:.3})",

@@ -90,7 +90,7 @@ pub struct CaseConfig {
 pub struct AeadCase {
     cfg: CaseConfig,
     key: Vec<u8>,
-    sealer: Box<dyn Sealer>,
+    sealer: Sealer,
     msg: Vec<u8>,
     aad: Vec<u8>,
     out: Vec<u8>,
@@ -147,7 +147,7 @@ impl AeadCase {
     }
 }
 
-fn build(cfg: &CaseConfig, key: &[u8]) -> Result<Box<dyn Sealer>, CaseError> {
+fn build(cfg: &CaseConfig, key: &[u8]) -> Result<Sealer, CaseError> {
     let params = Params {
         key,
         nonce_len: cfg.alg.nonce_len,

@@ -35,70 +35,73 @@ pub fn charts(ms: &[Measurement]) -> Vec<Chart> {
     sizes.sort_unstable();
     sizes.dedup();
     let mut out = Vec::new();
+    // The largest size stands in for 20 MB.
     let rate_size = if sizes.contains(&SEED003_RATE_BYTES) {
         Some(SEED003_RATE_BYTES)
     } else {
         sizes.last().copied()
     };
-    if let Some(size) = rate_size {
-        let mut chart = bars(
-            &usable,
-            size,
-            format!("AEAD data rate at {} (seed 003)", format_size(size)),
-            "GB/s (10^9 bytes per second; longer is faster)",
-            |m| rate(m).map(|r| r / 1e9),
-        );
-        if let Some(c) = chart.as_mut() {
-            c.notes.insert(
-                0,
-                format!(
-                    "Median data rate of one message of {}, GB/s = 10^9 bytes per second, per algorithm x backend.",
-                    format_size(size)
-                ),
-            );
-            if size != SEED003_RATE_BYTES {
-                c.notes.push(
-                    "20 MB was not measured in this run: the largest measured size is shown."
-                        .into(),
-                );
-            }
-        }
-        out.extend(chart);
-    }
     // Nearest to 1 KB on a log scale (ties: the smaller size).
     let distance = |s: u64| ((s.max(1) as f64) / SEED003_OPS_BYTES as f64).ln().abs();
     let ops_size = sizes
         .iter()
         .copied()
         .min_by(|a, b| distance(*a).total_cmp(&distance(*b)));
-    if let Some(size) = ops_size {
-        let mut chart = bars(
-            &usable,
-            size,
-            format!(
-                "AEAD operations per second at {} (seed 003)",
-                format_size(size)
-            ),
-            "operations per second (longer is faster)",
-            ops,
-        );
-        if let Some(c) = chart.as_mut() {
-            c.notes.insert(
-                0,
-                format!(
-                    "Median messages per second on a {} message, per algorithm x backend: the fixed cost per message (key and nonce setup, tag) dominates here.",
-                    format_size(size)
-                ),
-            );
-            if size != SEED003_OPS_BYTES {
-                c.notes.push(
-                    "1 KB was not measured in this run: the nearest measured size is shown.".into(),
-                );
-            }
+    for (chart, size) in [(&RATE_CHART, rate_size), (&OPS_CHART, ops_size)] {
+        if let Some(size) = size {
+            out.extend(chart.draw(&usable, size));
         }
-        out.extend(chart);
     }
     out
+}
+
+/// What one of seed 003's charts shows.
+struct SeedChart {
+    /// The size the seed measured it at.
+    seed_size: u64,
+    /// The title, before "at SIZE (seed 003)".
+    title: &'static str,
+    y_label: &'static str,
+    value: fn(&Measurement) -> Option<f64>,
+    /// The first note, from the size shown.
+    described: fn(&str) -> String,
+    /// The note when another size stands in for the seed's.
+    stand_in: &'static str,
+}
+
+const RATE_CHART: SeedChart = SeedChart {
+    seed_size: SEED003_RATE_BYTES,
+    title: "AEAD data rate",
+    y_label: "GB/s (10^9 bytes per second; longer is faster)",
+    value: |m| rate(m).map(|r| r / 1e9),
+    described: |size| {
+        format!("Median data rate of one message of {size}, GB/s = 10^9 bytes per second, per algorithm x backend.")
+    },
+    stand_in: "20 MB was not measured in this run: the largest measured size is shown.",
+};
+
+const OPS_CHART: SeedChart = SeedChart {
+    seed_size: SEED003_OPS_BYTES,
+    title: "AEAD operations per second",
+    y_label: "operations per second (longer is faster)",
+    value: ops,
+    described: |size| {
+        format!("Median messages per second on a {size} message, per algorithm x backend: the fixed cost per message (key and nonce setup, tag) dominates here.")
+    },
+    stand_in: "1 KB was not measured in this run: the nearest measured size is shown.",
+};
+
+impl SeedChart {
+    fn draw(&self, usable: &[&Measurement], size: u64) -> Option<Chart> {
+        let shown = format_size(size);
+        let title = format!("{} at {shown} (seed 003)", self.title);
+        let mut chart = bars(usable, size, title, self.y_label, self.value)?;
+        chart.notes.insert(0, (self.described)(&shown));
+        if size != self.seed_size {
+            chart.notes.push(self.stand_in.into());
+        }
+        Some(chart)
+    }
 }
 
 /// One bar per algorithm x backend at `size` (fastest encryption first),

@@ -67,7 +67,7 @@ fn flip(rng: &mut Rng, data: &[u8]) -> Vec<u8> {
 /// Tamper test: seals one message, then flips [`FLIPS_PER_FIELD`] random
 /// single bits in each of ciphertext, tag, associated data and nonce; every
 /// altered message must be rejected. One accepted forgery fails the check.
-pub fn tamper(sealer: &mut dyn Sealer, alg: &Algorithm, rng: &mut Rng) -> CheckResult {
+pub fn tamper(sealer: &mut Sealer, alg: &Algorithm, rng: &mut Rng) -> CheckResult {
     let name = "tamper";
     let msg = rng.bytes(64);
     let aad = rng.bytes(32);
@@ -124,7 +124,7 @@ pub fn tamper(sealer: &mut dyn Sealer, alg: &Algorithm, rng: &mut Rng) -> CheckR
 
 /// Round trip at the case's parameters over awkward lengths.
 pub fn roundtrip(
-    sealer: &mut dyn Sealer,
+    sealer: &mut Sealer,
     alg: &Algorithm,
     aad_len: usize,
     rng: &mut Rng,
@@ -227,13 +227,13 @@ fn ocb_iterated(alg: &Algorithm, backend: Backend) -> Vec<CheckResult> {
                 (3 * i + 2, &[][..], &s[..]),
                 (3 * i + 3, &s[..], &[][..]),
             ] {
-                match seal_vec(sealer.as_mut(), &num2str96(n), aad, msg) {
+                match seal_vec(&mut sealer, &num2str96(n), aad, msg) {
                     Ok(sealed) => c.extend_from_slice(&sealed),
                     Err(_) => ok = false,
                 }
             }
         }
-        let last = seal_vec(sealer.as_mut(), &num2str96(385), &c, &[]).map(hex::encode);
+        let last = seal_vec(&mut sealer, &num2str96(385), &c, &[]).map(hex::encode);
         out.push(match last {
             Ok(got) if ok && got == *expected => CheckResult::pass(name, format!("output {got}")),
             Ok(got) => CheckResult::fail(name, format!("output {got}, RFC 7253 says {expected}")),
@@ -314,10 +314,10 @@ pub fn interop(alg: &Algorithm, backend: Backend, tag_len: usize, rng: &mut Rng)
             let msg = rng.bytes(len);
             let aad = rng.bytes(13);
             let nonce = rng.bytes(alg.nonce_len);
-            let there = seal_vec(mine.as_mut(), &nonce, &aad, &msg)
-                .map(|s| open_vec(theirs.as_mut(), &nonce, &aad, &s) == Ok(msg.clone()));
-            let back = seal_vec(theirs.as_mut(), &nonce, &aad, &msg)
-                .map(|s| open_vec(mine.as_mut(), &nonce, &aad, &s) == Ok(msg.clone()));
+            let there = seal_vec(&mut mine, &nonce, &aad, &msg)
+                .map(|s| open_vec(&mut theirs, &nonce, &aad, &s) == Ok(msg.clone()));
+            let back = seal_vec(&mut theirs, &nonce, &aad, &msg)
+                .map(|s| open_vec(&mut mine, &nonce, &aad, &s) == Ok(msg.clone()));
             if there != Ok(true) {
                 failures.push(format!("{} -> {} at {len} B", backend.name(), other.name()));
             }
@@ -363,8 +363,8 @@ pub fn all_checks(
     };
     match backend.build(alg, &params) {
         Ok(mut sealer) => {
-            results.push(roundtrip(sealer.as_mut(), alg, aad_len, &mut rng));
-            results.push(tamper(sealer.as_mut(), alg, &mut rng));
+            results.push(roundtrip(&mut sealer, alg, aad_len, &mut rng));
+            results.push(tamper(&mut sealer, alg, &mut rng));
         }
         Err(e) => results.push(CheckResult::fail("build", e.0)),
     }

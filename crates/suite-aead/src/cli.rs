@@ -209,7 +209,8 @@ pub fn verify_file(file: &vectors::VectorFile, cfg: &RunConfig) -> Result<Vec<Ve
 /// returns the exit code (1 on any failure).
 pub fn verify(path: &std::path::Path, cfg: &RunConfig) -> Result<u8, Error> {
     let text = cryptobench_core::input::read_file_to_string("--vectors", path)?;
-    let file = vectors::parse(&path.display().to_string(), &text).map_err(Error::Usage)?;
+    let file = vectors::parse(&path.display().to_string(), &text)
+        .map_err(|e| Error::Usage(e.to_string()))?;
     let rows = verify_file(&file, cfg)?;
     println!(
         "{}: {} tests, algorithm {}",

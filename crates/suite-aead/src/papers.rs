@@ -13,7 +13,7 @@
 
 use crate::algorithms::by_name;
 use crate::case::Operation;
-use crate::summary::{encrypt_rate, gcm_over_ccm, ops, rate};
+use crate::summary::{encrypt_rate, gcm_over_ccm, measured_case, ops, rate};
 use crate::{AeadSuite, Options, SUITE};
 use cryptobench_core::paper::{show_ratio, verdict_line, with_groups, with_rounds};
 use cryptobench_core::verdict::speedup;
@@ -71,7 +71,13 @@ struct AegisPaper;
 
 #[path = "papers_groups.rs"]
 mod groups;
+#[path = "papers_php.rs"]
+mod php;
 use groups::{seed003_group, seed004_group, CLAIM_MIN_ROUNDS, CLAIM_TIME_PER_CASE};
+use php::{
+    has_php, judge_php, php_cell, php_figure, php_sodium_figures, php_speedup, show_php,
+    OPENSSL_API, PHP, SODIUM_API,
+};
 
 /// The (faster, slower, size) pair each of [`seed003_claims`] compares.
 fn seed003_pairs() -> [(&'static str, &'static str, u64); 4] {
@@ -84,82 +90,9 @@ fn seed003_pairs() -> [(&'static str, &'static str, u64); 4] {
     ]
 }
 
-/// The php backend's name in measurements.
-const PHP: &str = "php";
-
-/// Whether the run measured (or tried to measure) anything from PHP.
-fn has_php(ms: &[Measurement]) -> bool {
-    ms.iter().any(|m| m.suite == SUITE && m.backend == PHP)
-}
-
-/// The php measurement of `alg` through a PHP function whose name starts
-/// with `api`, at `op` and `size`; else why there is none ("unavailable:
-/// reason", as the php backend planned or ran it).
-fn php_cell<'a>(
-    ms: &'a [Measurement],
-    alg: &str,
-    api: &str,
-    op: &str,
-    size: u64,
-) -> Result<&'a Measurement, String> {
-    let php: Vec<&Measurement> = ms
-        .iter()
-        .filter(|m| m.suite == SUITE && m.backend == PHP && m.primitive == alg)
-        .filter(|m| m.param("api").is_some_and(|a| a.starts_with(api)))
-        .collect();
-    let here = |m: &&&Measurement| m.operation == op && m.input_bytes == size;
-    if let Some(m) = php
-        .iter()
-        .filter(here)
-        .find(|m| m.status == CaseStatus::Measured)
-    {
-        return Ok(m);
-    }
-    // PHP's unavailable cells are planned once per algorithm and function.
-    let why = php
-        .iter()
-        .find(here)
-        .or_else(|| php.iter().find(|m| m.status == CaseStatus::Unavailable))
-        .map(|m| {
-            format!(
-                "{}: {}",
-                m.status.as_str(),
-                m.reason.as_deref().unwrap_or("no reason given")
-            )
-        });
-    Err(why.unwrap_or_else(|| "not measured".into()))
-}
-
-/// A PHP figure, or why there is none.
-fn php_figure(r: &Result<f64, String>, shown: impl Fn(f64) -> String) -> String {
-    match r {
-        Ok(x) => shown(*x),
-        Err(why) => why.clone(),
-    }
-}
-
-/// PHP sodium's (20 MB GB/s, 1 KB ops/s) for `alg`, as seed 003 measured.
-fn php_sodium_figures(ms: &[Measurement], alg: &str) -> (Result<f64, String>, Result<f64, String>) {
-    let at = |size: u64, f: fn(&Measurement) -> Option<f64>| {
-        php_cell(ms, alg, "sodium_crypto_aead_", "encrypt", size)
-            .and_then(|m| f(m).ok_or_else(|| "no statistics".to_string()))
-    };
-    (
-        at(crate::SEED003_RATE_BYTES, rate),
-        at(crate::SEED003_OPS_BYTES, ops),
-    )
-}
-
 /// The libsodium encrypt measurement of `alg` at `size`.
 fn sodium_case<'a>(ms: &'a [Measurement], alg: &str, size: u64) -> Option<&'a Measurement> {
-    ms.iter().find(|m| {
-        m.suite == SUITE
-            && m.primitive == alg
-            && m.backend == "libsodium"
-            && m.operation == "encrypt"
-            && m.input_bytes == size
-            && m.status == CaseStatus::Measured
-    })
+    measured_case(ms, alg, "libsodium", "encrypt", size)
 }
 
 /// How much faster `a` runs than `b` at `size` (libsodium, encrypt).
@@ -167,31 +100,11 @@ fn sodium_speedup(ms: &[Measurement], a: &str, b: &str, size: u64) -> Option<Est
     speedup(sodium_case(ms, a, size)?, sodium_case(ms, b, size)?)
 }
 
-/// The same from PHP's sodium calls, or why there is none.
-fn php_speedup(ms: &[Measurement], a: &str, b: &str, size: u64) -> Result<Estimate, String> {
-    let at = |alg: &str| php_cell(ms, alg, "sodium_crypto_aead_", "encrypt", size);
-    let (x, y) = (at(a)?, at(b)?);
-    speedup(x, y).ok_or_else(|| "no statistics".to_string())
-}
-
 /// A claim's verdict line on an interval (`claim: holds here (2.16x (95% ...))`).
 fn judge(claim: &str, est: Option<Estimate>, decide: impl Fn(&Estimate) -> Verdict) -> String {
     match est {
         None => verdict_line(claim, Verdict::NotMeasured, ""),
         Some(e) => verdict_line(claim, decide(&e), &show_ratio(&e)),
-    }
-}
-
-/// The same for a PHP figure, or why there is none.
-fn judge_php(
-    claim: &str,
-    est: Result<Estimate, String>,
-    decide: impl Fn(&Estimate) -> Verdict,
-) -> String {
-    let claim = format!("{claim}, in PHP");
-    match est {
-        Ok(e) => verdict_line(&claim, decide(&e), &show_ratio(&e)),
-        Err(why) => format!("{claim}: {why}"),
     }
 }
 
@@ -236,20 +149,11 @@ fn seed_says(claim: &str, decide: fn(&Estimate) -> Verdict, seed: f64) -> Option
     })
 }
 
+/// libsodium's (20 MB GB/s, 1 KB ops/s) for `alg`, as seed 003 measured.
 fn sodium_figures(ms: &[Measurement], alg: &str) -> (Option<f64>, Option<f64>) {
-    let find = |size: u64| {
-        ms.iter().find(|m| {
-            m.suite == SUITE
-                && m.primitive == alg
-                && m.backend == "libsodium"
-                && m.operation == "encrypt"
-                && m.input_bytes == size
-                && m.status == CaseStatus::Measured
-        })
-    };
     (
-        find(crate::SEED003_RATE_BYTES).and_then(rate),
-        find(crate::SEED003_OPS_BYTES).and_then(ops),
+        sodium_case(ms, alg, crate::SEED003_RATE_BYTES).and_then(rate),
+        sodium_case(ms, alg, crate::SEED003_OPS_BYTES).and_then(ops),
     )
 }
 
@@ -324,11 +228,11 @@ impl Paper for AegisPaper {
             ];
             if php {
                 let (pr, po) = php_sodium_figures(ms, ours);
-                row.push(php_figure(&pr, |r| format!("{:.2}", r / 1e9)));
+                row.push(show_php(&pr, |r| format!("{:.2}", r / 1e9)));
                 row.push(match (&pr, &po) {
                     // One reason per row is enough.
                     (Err(a), Err(b)) if a == b => "(as left)".into(),
-                    _ => php_figure(&po, units::format_ops),
+                    _ => show_php(&po, units::format_ops),
                 });
             }
             t.row(row);
@@ -337,7 +241,8 @@ impl Paper for AegisPaper {
             t.note("PHP columns: the php backend's sodium_crypto_aead_*_encrypt, timed inside PHP with hrtime(true), the seed's own calls.");
             let pairs = seed003_pairs();
             for ((claim, decide, _), (x, y, size)) in seed003_claims().into_iter().zip(pairs) {
-                t.note(judge_php(claim, php_speedup(ms, x, y, size), decide));
+                let est = php_speedup(ms, SODIUM_API, "encrypt", (x, y), size);
+                t.note(judge_php(claim, est, decide));
             }
             let overhead: Vec<String> = SEED003
                 .iter()
@@ -382,7 +287,7 @@ impl Paper for AegisPaper {
             }
         ));
         if php {
-            t.note(match php_cell(ms, "AEGIS-128L", "sodium_crypto_aead_", "encrypt", crate::SEED003_OPS_BYTES) {
+            t.note(match php_cell(ms, "AEGIS-128L", SODIUM_API, "encrypt", crate::SEED003_OPS_BYTES) {
                 Ok(m) => format!("Availability rule in PHP: AEGIS is available in this PHP ({}): holds here", m.backend_version),
                 Err(why) => format!("Availability rule in PHP (needs PHP 8.4 and libsodium >= 1.0.19): AEGIS in this PHP: {why}"),
             });
@@ -432,21 +337,23 @@ fn gcm_ccm_cases<'a>(
     backend: &str,
     op: &str,
 ) -> Option<(&'a Measurement, &'a Measurement)> {
-    let find = |alg: &str| {
-        ms.iter().find(|m| {
-            m.suite == SUITE
-                && m.primitive == alg
-                && m.backend == backend
-                && m.operation == op
-                && m.input_bytes == SEED004_BYTES
-                && m.status == CaseStatus::Measured
-        })
-    };
+    let find = |alg: &str| measured_case(ms, alg, backend, op, SEED004_BYTES);
     Some((find("AES-256-GCM")?, find("AES-256-CCM")?))
 }
 
 /// Seed 004's message: `random_bytes(1024 * 1024 * 10)`.
 const SEED004_BYTES: u64 = 10 * 1024 * 1024;
+
+/// A row of seed 004's table: GCM's and CCM's rates and their ratio.
+fn gcm_ccm_row(backend: &str, op: &str, gcm: f64, ccm: f64) -> [String; 5] {
+    [
+        backend.to_string(),
+        op.to_string(),
+        format!("{:.2}", gcm / 1e9),
+        format!("{:.2}", ccm / 1e9),
+        format!("{:.2}x", gcm / ccm),
+    ]
+}
 
 impl Paper for GcmVsCcmPaper {
     fn name(&self) -> &'static str {
@@ -477,51 +384,32 @@ impl Paper for GcmVsCcmPaper {
         for backend in ["openssl", "rustcrypto"] {
             for op in ["encrypt", "decrypt"] {
                 if let Some((g, c)) = gcm_over_ccm(ms, 256, backend, op, SEED004_BYTES) {
-                    t.row([
-                        backend.to_string(),
-                        op.to_string(),
-                        format!("{:.2}", g / 1e9),
-                        format!("{:.2}", c / 1e9),
-                        format!("{:.2}x", g / c),
-                    ]);
+                    t.row(gcm_ccm_row(backend, op, g, c));
                 }
             }
         }
-        let php = has_php(ms);
-        if php {
+        if has_php(ms) {
+            let php_row = format!("{PHP} ({OPENSSL_API})");
             for op in ["encrypt", "decrypt"] {
-                let fig = |alg: &str| {
-                    php_cell(ms, alg, "openssl_encrypt", op, SEED004_BYTES)
-                        .and_then(|m| rate(m).ok_or_else(|| "no statistics".to_string()))
-                };
+                let fig =
+                    |alg: &str| php_figure(php_cell(ms, alg, OPENSSL_API, op, SEED004_BYTES), rate);
                 match (fig("AES-256-GCM"), fig("AES-256-CCM")) {
-                    (Ok(g), Ok(c)) => {
-                        t.row([
-                            "php (openssl_encrypt)".to_string(),
-                            op.to_string(),
-                            format!("{:.2}", g / 1e9),
-                            format!("{:.2}", c / 1e9),
-                            format!("{:.2}x", g / c),
-                        ]);
-                    }
+                    (Ok(g), Ok(c)) => t.row(gcm_ccm_row(&php_row, op, g, c)),
                     (g, c) => {
-                        let why = g.err().or(c.err()).unwrap_or_default();
+                        let why = g.err().or(c.err()).map(|e| e.to_string());
                         t.row([
-                            "php (openssl_encrypt)".to_string(),
+                            php_row.clone(),
                             op.to_string(),
-                            why.clone(),
+                            why.unwrap_or_default(),
                             "-".into(),
                             "-".into(),
-                        ]);
+                        ])
                     }
                 }
             }
             for op in ["encrypt", "decrypt"] {
-                let at = |alg: &str| php_cell(ms, alg, "openssl_encrypt", op, SEED004_BYTES);
-                let est = at("AES-256-GCM").and_then(|g| {
-                    let c = at("AES-256-CCM")?;
-                    speedup(g, c).ok_or_else(|| "no statistics".to_string())
-                });
+                let pair = ("AES-256-GCM", "AES-256-CCM");
+                let est = php_speedup(ms, OPENSSL_API, op, pair, SEED004_BYTES);
                 t.note(judge_php(
                     &format!("GCM is about 3x faster than CCM ({op}, openssl_encrypt as the seed)"),
                     est,
@@ -570,297 +458,8 @@ impl Paper for GcmVsCcmPaper {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use cryptobench_core::{CaseSpec, Summary};
-
-    /// A measured case encrypting at `gbps` GB/s.
-    fn at(
-        alg: &str,
-        backend: &str,
-        api: Option<&str>,
-        op: &str,
-        size: u64,
-        gbps: f64,
-    ) -> Measurement {
-        let mut spec = CaseSpec::new(SUITE, alg, backend, "", op).size(size);
-        if let Some(api) = api {
-            spec = spec.param("api", api);
-        }
-        let mut m = spec.measurement(CaseStatus::Measured, None);
-        m.stats = Some(Summary {
-            median: size as f64 / gbps,
-            ..Summary::default()
-        });
-        m
-    }
-
-    fn unavailable(alg: &str, api: &str, size: u64, why: &str) -> Measurement {
-        CaseSpec::new(SUITE, alg, PHP, "", "encrypt")
-            .size(size)
-            .param("api", api)
-            .measurement(CaseStatus::Unavailable, Some(why.into()))
-    }
-
-    const AEGIS_WHY: &str =
-        "AEGIS needs PHP 8.4+ and libsodium >= 1.0.19; this is PHP 8.2.36 with libsodium 1.0.18";
-
-    fn aegis_run(with_php: bool) -> Vec<Measurement> {
-        let big = crate::SEED003_RATE_BYTES;
-        let small = crate::SEED003_OPS_BYTES;
-        let mut ms = vec![
-            at("AES-256-GCM", "libsodium", None, "encrypt", big, 4.0),
-            at("AEGIS-128L", "libsodium", None, "encrypt", big, 10.0),
-            at("ChaCha20-Poly1305", "libsodium", None, "encrypt", big, 2.0),
-        ];
-        if with_php {
-            let gcm = Some("sodium_crypto_aead_aes256gcm");
-            ms.push(at("AES-256-GCM", PHP, gcm, "encrypt", big, 3.0));
-            ms.push(at("AES-256-GCM", PHP, gcm, "encrypt", small, 1.0));
-            // openssl_encrypt is not the seed's call: never in the sodium column.
-            ms.push(at(
-                "AES-256-GCM",
-                PHP,
-                Some("openssl_encrypt"),
-                "encrypt",
-                big,
-                0.5,
-            ));
-            ms.push(unavailable(
-                "AEGIS-128L",
-                "sodium_crypto_aead_aegis128l",
-                small,
-                AEGIS_WHY,
-            ));
-        }
-        ms
-    }
-
-    #[test]
-    fn aegis_gains_a_php_column_when_php_was_measured() {
-        let t = &AegisPaper.render(&aegis_run(true))[0];
-        assert_eq!(t.headers.len(), 7);
-        assert!(t.headers[5].starts_with("PHP"));
-        let row = |name: &str| t.rows.iter().find(|r| r[0] == name).expect("row");
-        assert_eq!(row("aes256gcm")[5], "3.00");
-        assert!(
-            row("aegis128l")[5].starts_with("unavailable: AEGIS needs PHP 8.4"),
-            "{:?}",
-            row("aegis128l")
-        );
-        assert_eq!(row("chacha20poly1305_ietf")[5], "not measured");
-        let notes = t.notes.join("\n");
-        assert!(
-            notes.contains("AEGIS is 2-3x faster than AES-GCM (20 MB), in PHP: unavailable: AEGIS needs PHP 8.4"),
-            "{notes}"
-        );
-        assert!(notes.contains("AEGIS in this PHP: unavailable"), "{notes}");
-        // No native 1 KB figure in this run: no overhead line.
-        assert!(!notes.contains("PHP / native"), "{notes}");
-        // The best-backend table ranks libraries, not PHP calls.
-        let mut ms = aegis_run(true);
-        ms.push(at(
-            "XChaCha20-Poly1305",
-            PHP,
-            Some("sodium_crypto_aead_xchacha20poly1305_ietf"),
-            "encrypt",
-            crate::SEED003_RATE_BYTES,
-            9.0,
-        ));
-        let best = &AegisPaper.render(&ms)[1];
-        assert!(best.rows.iter().all(|r| r[1] != PHP), "{:?}", best.rows);
-        // The native verdicts stay.
-        assert!(
-            notes.contains("AEGIS is 2-3x faster than AES-GCM (20 MB): holds here (2.50x"),
-            "{notes}"
-        );
-    }
-
-    #[test]
-    fn aegis_php_verdicts_use_the_php_figures() {
-        let mut ms = aegis_run(true);
-        ms.retain(|m| m.status == CaseStatus::Measured);
-        ms.push(at(
-            "AEGIS-128L",
-            PHP,
-            Some("sodium_crypto_aead_aegis128l"),
-            "encrypt",
-            crate::SEED003_RATE_BYTES,
-            4.5,
-        ));
-        ms.push(at(
-            "AES-256-GCM",
-            "libsodium",
-            None,
-            "encrypt",
-            crate::SEED003_OPS_BYTES,
-            2.0,
-        ));
-        let notes = AegisPaper.render(&ms)[0].notes.join("\n");
-        // 1 KB: 0.5 us natively, 1 us from PHP.
-        assert!(
-            notes.contains("PHP links its own libsodium): aes256gcm 2.00x"),
-            "{notes}"
-        );
-        // PHP: 4.5 / 3.0 = 1.5x, while natively 10 / 4 = 2.5x.
-        assert!(
-            notes.contains("AES-GCM (20 MB), in PHP: differs here (1.50x"),
-            "{notes}"
-        );
-    }
-
-    #[test]
-    fn aegis_has_no_php_column_without_php() {
-        let t = &AegisPaper.render(&aegis_run(false))[0];
-        assert_eq!(t.headers.len(), 5);
-        assert!(!t.notes.iter().any(|n| n.contains("in PHP")));
-    }
-
-    #[test]
-    fn gcm_vs_ccm_gains_a_php_row() {
-        let b = SEED004_BYTES;
-        let mut ms = vec![
-            at("AES-256-GCM", "openssl", None, "encrypt", b, 6.0),
-            at("AES-256-CCM", "openssl", None, "encrypt", b, 2.0),
-        ];
-        let t = &GcmVsCcmPaper.render(&ms)[0];
-        assert!(!t.rows.iter().any(|r| r[0].starts_with("php")));
-        assert!(!t.notes.iter().any(|n| n.contains("in PHP")));
-        for op in ["encrypt", "decrypt"] {
-            ms.push(at("AES-256-GCM", PHP, Some("openssl_encrypt"), op, b, 1.0));
-            ms.push(at("AES-256-CCM", PHP, Some("openssl_encrypt"), op, b, 0.8));
-        }
-        // PHP's sodium AES-256-GCM is another call than the seed's.
-        ms.push(at(
-            "AES-256-GCM",
-            PHP,
-            Some("sodium_crypto_aead_aes256gcm"),
-            "encrypt",
-            b,
-            9.0,
-        ));
-        let t = &GcmVsCcmPaper.render(&ms)[0];
-        let php: Vec<&Vec<String>> = t.rows.iter().filter(|r| r[0].starts_with("php")).collect();
-        assert_eq!(php.len(), 2);
-        assert_eq!(php[0][4], "1.25x");
-        let notes = t.notes.join("\n");
-        assert!(
-            notes.contains("(encrypt, openssl_encrypt as the seed), in PHP: differs here (1.25x"),
-            "{notes}"
-        );
-        assert!(notes.contains("(OpenSSL, encrypt): holds here"), "{notes}");
-        assert!(
-            notes.contains("(OpenSSL, decrypt): not measured"),
-            "{notes}"
-        );
-        assert!(
-            notes.contains("(OpenSSL, both operations): not measured"),
-            "{notes}"
-        );
-    }
-
-    /// A case at `gbps` whose time interval is +-`spread`.
-    fn spread(
-        alg: &str,
-        backend: &str,
-        op: &str,
-        size: u64,
-        gbps: f64,
-        spread: f64,
-    ) -> Measurement {
-        let mut m = at(alg, backend, None, op, size, gbps);
-        let s = m.stats.as_mut().unwrap();
-        s.ci95 = [s.median * (1.0 - spread), s.median * (1.0 + spread)];
-        m
-    }
-
-    fn aegis_notes(aegis_gbps: f64, spread_each: f64) -> String {
-        let big = crate::SEED003_RATE_BYTES;
-        let ms = vec![
-            spread("AES-256-GCM", "libsodium", "encrypt", big, 1.0, spread_each),
-            spread(
-                "AEGIS-128L",
-                "libsodium",
-                "encrypt",
-                big,
-                aegis_gbps,
-                spread_each,
-            ),
-        ];
-        AegisPaper.render(&ms)[0].notes.join("\n")
-    }
-
-    #[test]
-    fn aegis_band_claims_have_four_outcomes() {
-        let claim = "AEGIS is 2-3x faster than AES-GCM (20 MB): ";
-        // 8.45x is not "2-3x".
-        assert!(aegis_notes(8.45, 0.01).contains(&format!("{claim}differs here (8.45x")));
-        assert!(aegis_notes(2.5, 0.01).contains(&format!("{claim}holds here (2.50x")));
-        // 3.1x with +-5% on each side straddles the band's edge (3.15).
-        assert!(aegis_notes(3.1, 0.05).contains(&format!("{claim}inconclusive (3.10x")));
-        let none = AegisPaper.render(&[])[0].notes.join("\n");
-        assert!(none.contains(&format!("{claim}not measured")), "{none}");
-    }
-
-    #[test]
-    fn aegis_says_where_the_seed_contradicts_itself() {
-        let notes = AegisPaper.render(&[])[0].notes.join("\n");
-        // 1,925,310 / 1,168,300 ops/s against "more than twice".
-        assert!(
-            notes.contains("the seed's own table gives 1.65x for \"AEGIS does more than twice"),
-            "{notes}"
-        );
-        // 4.99 / 4.61 GB/s against "about 20% more".
-        assert!(
-            notes.contains("gives 1.08x for \"AEGIS-256 costs"),
-            "{notes}"
-        );
-        // 4.99 / 2.31 = 2.16x supports "2-3x".
-        assert!(!notes.contains("for \"AEGIS is 2-3x"), "{notes}");
-    }
-
-    #[test]
-    fn gcm_vs_ccm_judges_each_operation() {
-        let b = SEED004_BYTES;
-        // Encrypt 1.5x (below the band), decrypt 5x: the mean (3.25x)
-        // would pass; each operation on its own does not.
-        let ms = vec![
-            spread("AES-256-GCM", "openssl", "encrypt", b, 3.0, 0.01),
-            spread("AES-256-CCM", "openssl", "encrypt", b, 2.0, 0.01),
-            spread("AES-256-GCM", "openssl", "decrypt", b, 10.0, 0.01),
-            spread("AES-256-CCM", "openssl", "decrypt", b, 2.0, 0.01),
-        ];
-        let notes = GcmVsCcmPaper.render(&ms)[0].notes.join("\n");
-        assert!(
-            notes.contains("(OpenSSL, encrypt): differs here (1.50x"),
-            "{notes}"
-        );
-        assert!(
-            notes.contains("(OpenSSL, both operations): differs here"),
-            "{notes}"
-        );
-        // 2.0x with +-3% on each side straddles the band's floor.
-        let ms = vec![
-            spread("AES-256-GCM", "openssl", "encrypt", b, 4.0, 0.03),
-            spread("AES-256-CCM", "openssl", "encrypt", b, 2.0, 0.03),
-            spread("AES-256-GCM", "openssl", "decrypt", b, 6.0, 0.01),
-            spread("AES-256-CCM", "openssl", "decrypt", b, 2.0, 0.01),
-        ];
-        let notes = GcmVsCcmPaper.render(&ms)[0].notes.join("\n");
-        assert!(
-            notes.contains("(OpenSSL, encrypt): inconclusive (2.00x"),
-            "{notes}"
-        );
-        assert!(
-            notes.contains("(OpenSSL, decrypt): holds here (3.00x"),
-            "{notes}"
-        );
-        assert!(
-            notes.contains("(OpenSSL, both operations): inconclusive"),
-            "{notes}"
-        );
-    }
-}
+#[path = "papers_tests.rs"]
+mod tests;
 
 #[cfg(test)]
 #[path = "papers_edge_tests.rs"]

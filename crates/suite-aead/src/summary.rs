@@ -285,6 +285,20 @@ pub fn availability_table(ms: &[Measurement]) -> Option<Table> {
 /// The fidelity band: our figure over `openssl speed`'s, same work.
 const FIDELITY_BAND: (f64, f64) = cryptobench_core::paper::FIDELITY_BAND;
 
+/// The measured case of `alg` on `backend` (a peer too) at `op` and `size`.
+pub fn measured_case<'a>(
+    ms: &'a [Measurement],
+    alg: &str,
+    backend: &str,
+    op: &str,
+    size: u64,
+) -> Option<&'a Measurement> {
+    ms.iter()
+        .filter(|m| m.suite == SUITE && m.backend == backend && m.primitive == alg)
+        .filter(|m| m.operation == op && m.input_bytes == size)
+        .find(|m| m.status == CaseStatus::Measured)
+}
+
 /// The OpenSSL (or peer) measurement of `alg`/`op` at 16 KiB.
 fn case_at_peer_size<'a>(
     ms: &'a [Measurement],
@@ -292,10 +306,7 @@ fn case_at_peer_size<'a>(
     backend: &str,
     op: &str,
 ) -> Option<&'a Measurement> {
-    ms.iter()
-        .filter(|m| m.suite == SUITE && m.backend == backend && m.primitive == alg)
-        .filter(|m| m.operation == op && m.input_bytes == PEER_BYTES)
-        .find(|m| m.status == CaseStatus::Measured)
+    measured_case(ms, alg, backend, op, PEER_BYTES)
 }
 
 /// Rate of the OpenSSL (or peer) measurement of `alg`/`op` at 16 KiB.
@@ -485,19 +496,9 @@ pub fn headline(ms: &[Measurement]) -> Vec<String> {
 #[cfg(test)]
 mod fidelity_tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, Summary};
 
     fn measured(primitive: &str, backend: &str, op: &str, bytes_per_s: f64) -> Measurement {
-        let mut m = CaseSpec::new(SUITE, primitive, backend, "v", op)
-            .size(PEER_BYTES)
-            .measurement(CaseStatus::Measured, None);
-        m.stats = Some(Summary {
-            median: PEER_BYTES as f64 * 1e9 / bytes_per_s,
-            ops_per_s: bytes_per_s / PEER_BYTES as f64,
-            bytes_per_s: Some(bytes_per_s),
-            ..Summary::default()
-        });
-        m
+        crate::tests::fake(primitive, backend, op, PEER_BYTES, bytes_per_s)
     }
 
     #[test]

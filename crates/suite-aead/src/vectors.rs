@@ -7,7 +7,7 @@
 //! read, and so a malformed file yields a reason rather than a panic.
 
 use crate::algorithms::{self, Algorithm};
-use crate::backend::{open_vec, seal_vec, Backend, Params};
+use crate::backend::{open_vec, seal_vec, Backend, Params, Sealer, Unsupported};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 
@@ -112,43 +112,131 @@ struct RawTest {
     result: String,
 }
 
+/// Why a vector file cannot be used; each variant names the file and what
+/// in it is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum VectorFileError {
+    /// The JSON ends early.
+    #[error("{file}: truncated JSON ({error})")]
+    TruncatedJson {
+        /// The file as named to the parser.
+        file: String,
+        /// What the JSON reader said.
+        error: serde_json::Error,
+    },
+    /// The text is not JSON.
+    #[error("{file}: not valid JSON ({error})")]
+    NotJson {
+        /// The file as named to the parser.
+        file: String,
+        /// What the JSON reader said.
+        error: serde_json::Error,
+    },
+    /// JSON, but without the Wycheproof AEAD fields.
+    #[error("{file}: not a Wycheproof AEAD test file ({error}); expected fields algorithm, testGroups[].keySize/ivSize/tagSize/tests[].tcId/key/iv/aad/msg/ct/tag/result")]
+    NotAeadSchema {
+        /// The file as named to the parser.
+        file: String,
+        /// What the JSON reader said.
+        error: serde_json::Error,
+    },
+    /// A test group of another kind (signatures, MACs, ...).
+    #[error("{file}: test group type '{kind}' is not an AEAD test group (expected AeadTest)")]
+    GroupType {
+        /// The file as named to the parser.
+        file: String,
+        /// The group's `type`.
+        kind: String,
+    },
+    /// A byte field that does not decode as hex.
+    #[error("{file}: test {test}: field {field} is not hex ({error})")]
+    NotHex {
+        /// The file as named to the parser.
+        file: String,
+        /// The test's `tcId`.
+        test: u64,
+        /// The field's name.
+        field: &'static str,
+        /// What the hex decoder said.
+        error: hex::FromHexError,
+    },
+    /// A `result` other than the three Wycheproof knows.
+    #[error("{file}: test {test}: result '{result}' is not valid, invalid or acceptable")]
+    Result {
+        /// The file as named to the parser.
+        file: String,
+        /// The test's `tcId`.
+        test: u64,
+        /// The `result` as written.
+        result: String,
+    },
+    /// `numberOfTests` disagrees with the tests present.
+    #[error("{file}: numberOfTests says {declared} but the file holds {found} tests (truncated or edited?)")]
+    CountMismatch {
+        /// The file as named to the parser.
+        file: String,
+        /// What `numberOfTests` says.
+        declared: usize,
+        /// The tests present.
+        found: usize,
+    },
+    /// No test at all.
+    #[error("{file}: no tests in the file")]
+    Empty {
+        /// The file as named to the parser.
+        file: String,
+    },
+}
+
 /// Parses a Wycheproof AEAD file; the error names what is wrong.
-pub fn parse(source: &str, text: &str) -> Result<VectorFile, String> {
-    let raw: RawFile = serde_json::from_str(text).map_err(|e| {
-        if e.is_eof() {
-            format!("{source}: truncated JSON ({e})")
-        } else if e.is_syntax() {
-            format!("{source}: not valid JSON ({e})")
+pub fn parse(source: &str, text: &str) -> Result<VectorFile, VectorFileError> {
+    let file = || source.to_string();
+    let raw: RawFile = serde_json::from_str(text).map_err(|error| {
+        if error.is_eof() {
+            VectorFileError::TruncatedJson {
+                file: file(),
+                error,
+            }
+        } else if error.is_syntax() {
+            VectorFileError::NotJson {
+                file: file(),
+                error,
+            }
         } else {
-            format!("{source}: not a Wycheproof AEAD test file ({e}); expected fields algorithm, testGroups[].keySize/ivSize/tagSize/tests[].tcId/key/iv/aad/msg/ct/tag/result")
+            VectorFileError::NotAeadSchema {
+                file: file(),
+                error,
+            }
         }
     })?;
     let mut groups = Vec::with_capacity(raw.test_groups.len());
     let mut count = 0usize;
     for g in raw.test_groups {
-        if let Some(kind) = &g.kind {
+        if let Some(kind) = g.kind {
             if kind != "AeadTest" {
-                return Err(format!(
-                    "{source}: test group type '{kind}' is not an AEAD test group (expected AeadTest)"
-                ));
+                return Err(VectorFileError::GroupType { file: file(), kind });
             }
         }
         let mut tests = Vec::with_capacity(g.tests.len());
         for t in g.tests {
-            let hex_field = |name: &str, value: &str| {
-                hex::decode(value).map_err(|e| {
-                    format!("{source}: test {}: field {name} is not hex ({e})", t.tc_id)
+            let hex_field = |field: &'static str, value: &str| {
+                hex::decode(value).map_err(|error| VectorFileError::NotHex {
+                    file: file(),
+                    test: t.tc_id,
+                    field,
+                    error,
                 })
             };
             let expect = match t.result.as_str() {
                 "valid" => Expect::Valid,
                 "invalid" => Expect::Invalid,
                 "acceptable" => Expect::Acceptable,
-                other => {
-                    return Err(format!(
-                        "{source}: test {}: result '{other}' is not valid, invalid or acceptable",
-                        t.tc_id
-                    ))
+                _ => {
+                    return Err(VectorFileError::Result {
+                        file: file(),
+                        test: t.tc_id,
+                        result: t.result,
+                    })
                 }
             };
             tests.push(Vector {
@@ -170,15 +258,17 @@ pub fn parse(source: &str, text: &str) -> Result<VectorFile, String> {
             tests,
         });
     }
-    if let Some(n) = raw.number_of_tests {
-        if n != count {
-            return Err(format!(
-                "{source}: numberOfTests says {n} but the file holds {count} tests (truncated or edited?)"
-            ));
+    if let Some(declared) = raw.number_of_tests {
+        if declared != count {
+            return Err(VectorFileError::CountMismatch {
+                file: file(),
+                declared,
+                found: count,
+            });
         }
     }
     if count == 0 {
-        return Err(format!("{source}: no tests in the file"));
+        return Err(VectorFileError::Empty { file: file() });
     }
     Ok(VectorFile {
         source: source.to_string(),
@@ -262,15 +352,13 @@ impl VectorReport {
 
 /// Runs the groups of `file` whose key size matches `alg` on `backend`.
 pub fn run(file: &VectorFile, alg: &Algorithm, backend: Backend) -> VectorReport {
-    run_with(file, alg, |params| {
-        backend.build(alg, params).map_err(|e| e.0)
-    })
+    run_with(file, alg, |params| backend.build(alg, params))
 }
 
 /// Like [`run`], with the sealer supplied by `build` (tests wrap backends).
 pub fn run_with<F>(file: &VectorFile, alg: &Algorithm, mut build: F) -> VectorReport
 where
-    F: FnMut(&Params<'_>) -> Result<Box<dyn crate::backend::Sealer>, String>,
+    F: FnMut(&Params<'_>) -> Result<Sealer, Unsupported>,
 {
     let mut report = VectorReport::default();
     if !file.groups.iter().any(|g| g.key_bits == alg.key_len * 8) {
@@ -288,7 +376,7 @@ where
             };
             let mut sealer = match build(&params) {
                 Ok(s) => s,
-                Err(reason) => {
+                Err(Unsupported(reason)) => {
                     report.skipped += 1;
                     report.skip_reasons.insert(reason);
                     continue;
@@ -296,11 +384,11 @@ where
             };
             let mut sealed = v.ct.clone();
             sealed.extend_from_slice(&v.tag);
-            let opened = open_vec(sealer.as_mut(), &v.nonce, &v.aad, &sealed);
+            let opened = open_vec(&mut sealer, &v.nonce, &v.aad, &sealed);
             let outcome = match v.expect {
                 Expect::Valid => match opened {
                     Ok(pt) if pt == v.msg => {
-                        match seal_vec(sealer.as_mut(), &v.nonce, &v.aad, &v.msg) {
+                        match seal_vec(&mut sealer, &v.nonce, &v.aad, &v.msg) {
                             Ok(out) if out == sealed => Ok(()),
                             Ok(_) => Err("sealing gave a different ciphertext or tag"),
                             Err(_) => Err("sealing failed"),

@@ -8,7 +8,7 @@
 //! headers) take separate input and output buffers, which is what the other
 //! backends get too.
 
-use super::{open_parts, seal_parts, zero_ok, AeadBackend, Params, Rejected, Sealer, Unsupported};
+use super::{zero_ok, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use cryptobench_core::Offer;
 use std::ffi::c_int;
@@ -88,11 +88,7 @@ impl AeadBackend for LibAegis {
         Offer::when(super::is_aegis(alg.family))
     }
 
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        p: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported> {
+    fn keyed(&self, alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported> {
         init();
         let (encrypt, decrypt): (EncryptDetached, DecryptDetached) = match alg.family {
             Family::Aegis128L => (aegis128l_encrypt_detached, aegis128l_decrypt_detached),
@@ -115,74 +111,52 @@ impl AeadBackend for LibAegis {
                 p.tag_len
             )));
         }
-        Ok(Box::new(AegisSealer {
+        Ok(Box::new(AegisKeyed {
             key: p.key.to_vec(),
-            nonce_len: p.nonce_len,
-            tag_len: p.tag_len,
             encrypt,
             decrypt,
         }))
     }
 }
 
-struct AegisSealer {
+struct AegisKeyed {
     key: Vec<u8>,
-    nonce_len: usize,
-    tag_len: usize,
     encrypt: EncryptDetached,
     decrypt: DecryptDetached,
 }
 
-impl Sealer for AegisSealer {
-    fn tag_len(&self) -> usize {
-        self.tag_len
-    }
-
-    fn seal(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = seal_parts(nonce, self.nonce_len, msg, out, self.tag_len)?;
+impl Keyed for AegisKeyed {
+    fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
         // SAFETY: each pointer covers the length passed with it; key and
-        // nonce lengths are the algorithm's (checked at build and above).
+        // nonce lengths are the algorithm's (checked at build and by `seal`).
         let rc = unsafe {
             (self.encrypt)(
-                ct.as_mut_ptr(),
-                tag.as_mut_ptr(),
-                self.tag_len,
-                msg.as_ptr(),
-                msg.len(),
-                aad.as_ptr(),
-                aad.len(),
-                nonce.as_ptr(),
+                m.ct.as_mut_ptr(),
+                m.tag.as_mut_ptr(),
+                m.tag.len(),
+                m.msg.as_ptr(),
+                m.msg.len(),
+                m.aad.as_ptr(),
+                m.aad.len(),
+                m.nonce.as_ptr(),
                 self.key.as_ptr(),
             )
         };
         zero_ok(rc)
     }
 
-    fn open(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        sealed: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = open_parts(nonce, self.nonce_len, sealed, out, self.tag_len)?;
-        // SAFETY: as in `seal`; `out` is exactly as long as `ct`.
+    fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected> {
+        // SAFETY: as in `seal_detached`; `out` is exactly as long as `ct`.
         let rc = unsafe {
             (self.decrypt)(
-                out.as_mut_ptr(),
-                ct.as_ptr(),
-                ct.len(),
-                tag.as_ptr(),
-                self.tag_len,
-                aad.as_ptr(),
-                aad.len(),
-                nonce.as_ptr(),
+                m.out.as_mut_ptr(),
+                m.ct.as_ptr(),
+                m.ct.len(),
+                m.tag.as_ptr(),
+                m.tag.len(),
+                m.aad.as_ptr(),
+                m.aad.len(),
+                m.nonce.as_ptr(),
                 self.key.as_ptr(),
             )
         };

@@ -1,5 +1,7 @@
 //! One interface over the AEAD libraries: [`Sealer`] seals and opens messages
-//! with a key fixed when it is built.
+//! with a key fixed when it is built. It checks the nonce, tag and buffer
+//! lengths of every call once for all libraries; each library's [`Keyed`]
+//! makes only its own detached calls.
 //!
 //! Building a sealer is the key schedule (OpenSSL context with its key,
 //! RustCrypto cipher instance, libsodium's precomputed AES-GCM state), so the
@@ -34,18 +36,14 @@ pub trait AeadBackend: Sync {
     /// is planned), unavailable with the reason (OpenSSL 3.0 and
     /// AES-GCM-SIV, libsodium's AES-256-GCM without AES-NI), or runs.
     fn offers(&self, alg: &Algorithm) -> Offer;
-    /// Builds a sealer with this key (the key schedule). Called by
-    /// [`AeadBackend::build`] once the algorithm is offered and the key
-    /// length is right.
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        params: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported>;
+    /// Keys `alg` with `p` (the key schedule), for `p`'s nonce and tag
+    /// lengths. Called by [`AeadBackend::build`] once the algorithm is
+    /// offered and the key length is right.
+    fn keyed(&self, alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported>;
 
     /// Builds a sealer after checking that this backend offers `alg` and
     /// that the key has the algorithm's length.
-    fn build(&self, alg: &Algorithm, params: &Params<'_>) -> Result<Box<dyn Sealer>, Unsupported> {
+    fn build(&self, alg: &Algorithm, params: &Params<'_>) -> Result<Sealer, Unsupported> {
         match self.offers(alg) {
             Offer::Runs => {}
             Offer::Unavailable(reason) => return Err(Unsupported(reason)),
@@ -65,7 +63,7 @@ pub trait AeadBackend: Sync {
                 params.key.len()
             )));
         }
-        self.build_sealer(alg, params)
+        Ok(Sealer::new(params, self.keyed(alg, params)?))
     }
 }
 
@@ -111,72 +109,130 @@ pub struct Params<'a> {
 }
 
 /// Why a backend cannot take a parameter set.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct Unsupported(pub String);
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 /// Opening failed: the tag did not verify or the input was malformed.
 /// Deliberately carries nothing (crypto failures stay opaque).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rejected;
 
-/// A keyed AEAD instance.
-pub trait Sealer: Send {
+/// One message to seal, its output already split: `ct` is as long as `msg`
+/// and `tag` as long as the sealer's tag; the nonce has the sealer's length.
+pub struct Sealing<'a> {
+    /// The nonce.
+    pub nonce: &'a [u8],
+    /// Associated data.
+    pub aad: &'a [u8],
+    /// The plaintext.
+    pub msg: &'a [u8],
+    /// Where the ciphertext goes.
+    pub ct: &'a mut [u8],
+    /// Where the tag goes.
+    pub tag: &'a mut [u8],
+}
+
+/// One message to open, its input already split: `out` is as long as `ct`,
+/// `tag` is the sealer's tag length and the nonce has the sealer's length.
+pub struct Opening<'a> {
+    /// The nonce.
+    pub nonce: &'a [u8],
+    /// Associated data.
+    pub aad: &'a [u8],
+    /// The ciphertext.
+    pub ct: &'a [u8],
+    /// The tag to verify.
+    pub tag: &'a [u8],
+    /// Where the plaintext goes.
+    pub out: &'a mut [u8],
+}
+
+/// A backend's keyed AEAD: the library calls on buffers whose lengths the
+/// [`Sealer`] around it has checked.
+pub trait Keyed: Send {
+    /// Seals one message into its ciphertext and tag.
+    fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected>;
+    /// Opens one message; `Err` when authentication fails.
+    fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected>;
+}
+
+/// A keyed AEAD instance: a backend's [`Keyed`] with the nonce and tag
+/// lengths it was built for, which every call is checked against here,
+/// once for all backends.
+pub struct Sealer {
+    nonce_len: usize,
+    tag_len: usize,
+    keyed: Box<dyn Keyed>,
+}
+
+impl Sealer {
+    /// `keyed`, built for `params`' nonce and tag lengths.
+    pub fn new(params: &Params<'_>, keyed: Box<dyn Keyed>) -> Self {
+        Sealer {
+            nonce_len: params.nonce_len,
+            tag_len: params.tag_len,
+            keyed,
+        }
+    }
+
     /// Tag length in bytes.
-    fn tag_len(&self) -> usize;
+    pub fn tag_len(&self) -> usize {
+        self.tag_len
+    }
+
+    /// The same lengths around another [`Keyed`] (tests wrap backends).
+    #[cfg(test)]
+    pub(crate) fn map_keyed(self, wrap: impl FnOnce(Box<dyn Keyed>) -> Box<dyn Keyed>) -> Self {
+        Sealer {
+            keyed: wrap(self.keyed),
+            ..self
+        }
+    }
+
     /// Seals `msg`: writes `ciphertext || tag` into `out`, whose length
     /// must be `msg.len() + tag_len()`.
-    fn seal(
+    pub fn seal(
         &mut self,
         nonce: &[u8],
         aad: &[u8],
         msg: &[u8],
         out: &mut [u8],
-    ) -> Result<(), Rejected>;
+    ) -> Result<(), Rejected> {
+        if nonce.len() != self.nonce_len || out.len() != msg.len() + self.tag_len {
+            return Err(Rejected);
+        }
+        let (ct, tag) = out.split_at_mut(msg.len());
+        self.keyed.seal_detached(Sealing {
+            nonce,
+            aad,
+            msg,
+            ct,
+            tag,
+        })
+    }
+
     /// Opens `sealed = ciphertext || tag` into `out` (length
     /// `sealed.len() - tag_len()`); `Err` when authentication fails.
-    fn open(
+    pub fn open(
         &mut self,
         nonce: &[u8],
         aad: &[u8],
         sealed: &[u8],
         out: &mut [u8],
-    ) -> Result<(), Rejected>;
-}
-
-/// Checks the lengths of a seal call (the nonce, and room for message and
-/// tag in `out`) and splits `out` into ciphertext and tag.
-pub(crate) fn seal_parts<'a>(
-    nonce: &[u8],
-    nonce_len: usize,
-    msg: &[u8],
-    out: &'a mut [u8],
-    tag_len: usize,
-) -> Result<(&'a mut [u8], &'a mut [u8]), Rejected> {
-    if nonce.len() != nonce_len || out.len() != msg.len() + tag_len {
-        return Err(Rejected);
+    ) -> Result<(), Rejected> {
+        if nonce.len() != self.nonce_len {
+            return Err(Rejected);
+        }
+        let (ct, tag) = split_sealed(sealed, out, self.tag_len)?;
+        self.keyed.open_detached(Opening {
+            nonce,
+            aad,
+            ct,
+            tag,
+            out,
+        })
     }
-    Ok(out.split_at_mut(msg.len()))
-}
-
-/// Checks the lengths of an open call and splits `sealed` into ciphertext
-/// and tag ([`split_sealed`], plus the nonce).
-pub(crate) fn open_parts<'a>(
-    nonce: &[u8],
-    nonce_len: usize,
-    sealed: &'a [u8],
-    out: &[u8],
-    tag_len: usize,
-) -> Result<(&'a [u8], &'a [u8]), Rejected> {
-    if nonce.len() != nonce_len {
-        return Err(Rejected);
-    }
-    split_sealed(sealed, out, tag_len)
 }
 
 /// A C library's return code, 0 for success.
@@ -190,7 +246,7 @@ pub(crate) fn zero_ok(rc: std::os::raw::c_int) -> Result<(), Rejected> {
 
 /// Splits `sealed` into ciphertext and tag, checking the lengths the
 /// sealer interface promises.
-pub(crate) fn split_sealed<'a>(
+fn split_sealed<'a>(
     sealed: &'a [u8],
     out: &[u8],
     tag_len: usize,
@@ -202,12 +258,7 @@ pub(crate) fn split_sealed<'a>(
 }
 
 /// Seals into a fresh vector (checks and tests; never in a timed loop).
-pub fn seal_vec(
-    s: &mut dyn Sealer,
-    nonce: &[u8],
-    aad: &[u8],
-    msg: &[u8],
-) -> Result<Vec<u8>, Rejected> {
+pub fn seal_vec(s: &mut Sealer, nonce: &[u8], aad: &[u8], msg: &[u8]) -> Result<Vec<u8>, Rejected> {
     let mut out = vec![0u8; msg.len() + s.tag_len()];
     s.seal(nonce, aad, msg, &mut out)?;
     Ok(out)
@@ -215,7 +266,7 @@ pub fn seal_vec(
 
 /// Opens into a fresh vector (checks and tests; never in a timed loop).
 pub fn open_vec(
-    s: &mut dyn Sealer,
+    s: &mut Sealer,
     nonce: &[u8],
     aad: &[u8],
     sealed: &[u8],

@@ -16,9 +16,7 @@
 //! upper vector state that OpenSSL's Poly1305 code leaves behind
 //! ([`super::upper_state`]); `examples/evp_overhead.rs` times both changes.
 
-use super::{
-    open_parts, seal_parts, upper_state, AeadBackend, Params, Rejected, Sealer, Unsupported,
-};
+use super::{upper_state, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use cryptobench_core::Offer;
 use foreign_types::ForeignTypeRef;
@@ -62,7 +60,7 @@ impl AeadBackend for OpenSsl {
             Family::Gcm | Family::Ccm | Family::Ocb | Family::ChaChaIetf => Offer::Runs,
             Family::GcmSiv => match fetch_gcm_siv(alg) {
                 Ok(_) => Offer::Runs,
-                Err(reason) => Offer::Unavailable(reason),
+                Err(Unsupported(reason)) => Offer::Unavailable(reason),
             },
             Family::XChaCha => Offer::Unavailable(format!(
                 "{} has no XChaCha20-Poly1305",
@@ -79,11 +77,7 @@ impl AeadBackend for OpenSsl {
         }
     }
 
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        p: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported> {
+    fn keyed(&self, alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported> {
         let family = alg.family;
         // Tag lengths OpenSSL accepts per mode (its own limits, not the specs').
         let tag_ok = match family {
@@ -102,8 +96,8 @@ impl AeadBackend for OpenSsl {
         // The sealing context is keyed now (it also proves the sizes are
         // accepted); the opening one on first use, so that a sealer built per
         // message (`--per-message-init`) pays for one key schedule, not two.
-        let seal_ctx = keyed_context(alg, &cipher, p, true).map_err(Unsupported)?;
-        Ok(Box::new(EvpSealer {
+        let seal_ctx = keyed_context(alg, &cipher, p, true)?;
+        Ok(Box::new(EvpKeyed {
             seal_ctx,
             open_ctx: None,
             key: p.key.to_vec(),
@@ -118,17 +112,17 @@ impl AeadBackend for OpenSsl {
 }
 
 /// AES-GCM-SIV arrived in OpenSSL 3.2; on older versions the fetch fails.
-fn fetch_gcm_siv(alg: &Algorithm) -> Result<Cipher, String> {
+fn fetch_gcm_siv(alg: &Algorithm) -> Result<Cipher, Unsupported> {
     let name = if alg.key_len == 16 {
         "AES-128-GCM-SIV"
     } else {
         "AES-256-GCM-SIV"
     };
     Cipher::fetch(None, name, None).map_err(|_| {
-        format!(
+        Unsupported(format!(
             "AES-GCM-SIV needs OpenSSL 3.2 or later; this is {}",
             cryptobench_backends::openssl_lib::version()
-        )
+        ))
     })
 }
 
@@ -158,11 +152,7 @@ fn cipher_for(alg: &Algorithm) -> Result<CipherHandle, Unsupported> {
         (Family::Ocb, 24) => Cipher::aes_192_ocb(),
         (Family::Ocb, 32) => Cipher::aes_256_ocb(),
         (Family::ChaChaIetf, 32) => Cipher::chacha20_poly1305(),
-        (Family::GcmSiv, _) => {
-            return fetch_gcm_siv(alg)
-                .map(CipherHandle::Fetched)
-                .map_err(Unsupported)
-        }
+        (Family::GcmSiv, _) => return fetch_gcm_siv(alg).map(CipherHandle::Fetched),
         _ => return Err(Unsupported(format!("OpenSSL has no {}", alg.name))),
     };
     Ok(CipherHandle::Static(c))
@@ -174,8 +164,8 @@ fn keyed_context(
     cipher: &CipherHandle,
     p: &Params<'_>,
     encrypt: bool,
-) -> Result<CipherCtx, String> {
-    let reject = |what: &str| format!("OpenSSL {} rejects {what}", alg.name);
+) -> Result<CipherCtx, Unsupported> {
+    let reject = |what: &str| Unsupported(format!("OpenSSL {} rejects {what}", alg.name));
     let mut ctx = CipherCtx::new().map_err(|_| reject("a new context"))?;
     if encrypt {
         ctx.encrypt_init(Some(cipher.get()), None, None)
@@ -200,7 +190,7 @@ fn keyed_context(
     Ok(ctx)
 }
 
-struct EvpSealer {
+struct EvpKeyed {
     seal_ctx: CipherCtx,
     open_ctx: Option<CipherCtx>,
     key: Vec<u8>,
@@ -305,6 +295,32 @@ impl Evp {
         usize::try_from(written).map_err(|_| Rejected)
     }
 
+    /// One message's update calls: CCM's length first, then the associated
+    /// data (hashed, no output), then `input` into `out`. Returns the bytes
+    /// written to `out`.
+    ///
+    /// # Safety
+    /// `out` has room for `input.len()` bytes.
+    unsafe fn feed(
+        &self,
+        ccm: bool,
+        aad: &[u8],
+        out: *mut u8,
+        input: &[u8],
+    ) -> Result<usize, Rejected> {
+        // SAFETY: CCM's length call passes no data; the associated data has
+        // no output; `out` has room for `input`, as the caller promises.
+        unsafe {
+            if ccm {
+                self.update(ptr::null_mut(), ptr::null(), input.len())?;
+            }
+            if !aad.is_empty() {
+                self.update(ptr::null_mut(), aad.as_ptr(), aad.len())?;
+            }
+            self.update(out, input.as_ptr(), input.len())
+        }
+    }
+
     /// The final call; what it writes (OCB's held-back partial block) goes
     /// after the `written` bytes of `out`, which must then be full.
     fn finish(&self, out: &mut [u8], written: usize) -> Result<(), Rejected> {
@@ -351,7 +367,7 @@ impl Evp {
     }
 }
 
-impl EvpSealer {
+impl EvpKeyed {
     fn evp(ctx: &mut CipherCtx, enc: bool, clear_upper: bool) -> Evp {
         Evp {
             ctx: ctx.as_ptr(),
@@ -361,47 +377,20 @@ impl EvpSealer {
     }
 }
 
-impl Sealer for EvpSealer {
-    fn tag_len(&self) -> usize {
-        self.tag_len
-    }
-
-    fn seal(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = seal_parts(nonce, self.nonce_len, msg, out, self.tag_len)?;
+impl Keyed for EvpKeyed {
+    fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
         let evp = Self::evp(&mut self.seal_ctx, true, self.clear_upper);
-        evp.nonce(nonce)?;
-        // SAFETY: CCM's length call passes no data; the associated data is
-        // hashed with no output; the message goes into `ct`, as long as it.
-        let written = unsafe {
-            if self.ccm {
-                evp.update(ptr::null_mut(), ptr::null(), msg.len())?;
-            }
-            if !aad.is_empty() {
-                evp.update(ptr::null_mut(), aad.as_ptr(), aad.len())?;
-            }
-            evp.update(ct.as_mut_ptr(), msg.as_ptr(), msg.len())?
-        };
-        if written > ct.len() {
+        evp.nonce(m.nonce)?;
+        // SAFETY: `ct` is as long as the message (checked by `seal`).
+        let written = unsafe { evp.feed(self.ccm, m.aad, m.ct.as_mut_ptr(), m.msg)? };
+        if written > m.ct.len() {
             return Err(Rejected);
         }
-        evp.finish(ct, written)?;
-        evp.read_tag(tag)
+        evp.finish(m.ct, written)?;
+        evp.read_tag(m.tag)
     }
 
-    fn open(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        sealed: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = open_parts(nonce, self.nonce_len, sealed, out, self.tag_len)?;
+    fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected> {
         if self.open_ctx.is_none() {
             let params = Params {
                 key: &self.key,
@@ -414,30 +403,22 @@ impl Sealer for EvpSealer {
         }
         let ctx = self.open_ctx.as_mut().ok_or(Rejected)?;
         let evp = Self::evp(ctx, false, self.clear_upper);
-        evp.nonce(nonce)?;
-        evp.expect_tag(tag)?;
-        // SAFETY: as in `seal`; the plaintext goes into `out`, as long as `ct`.
-        let written = unsafe {
-            if self.ccm {
-                evp.update(ptr::null_mut(), ptr::null(), ct.len())?;
-            }
-            if !aad.is_empty() {
-                evp.update(ptr::null_mut(), aad.as_ptr(), aad.len())?;
-            }
-            evp.update(out.as_mut_ptr(), ct.as_ptr(), ct.len())?
-        };
-        if written > out.len() {
+        evp.nonce(m.nonce)?;
+        evp.expect_tag(m.tag)?;
+        // SAFETY: `out` is as long as the ciphertext (checked by `open`).
+        let written = unsafe { evp.feed(self.ccm, m.aad, m.out.as_mut_ptr(), m.ct)? };
+        if written > m.out.len() {
             return Err(Rejected);
         }
         // CCM verifies in the update call and has nothing to finalise.
         if self.ccm {
-            return if written == ct.len() {
+            return if written == m.ct.len() {
                 Ok(())
             } else {
                 Err(Rejected)
             };
         }
-        evp.finish(out, written)
+        evp.finish(m.out, written)
     }
 }
 
@@ -445,7 +426,7 @@ impl Sealer for EvpSealer {
 mod tests {
     use super::*;
     use crate::algorithms::by_name;
-    use crate::backend::{open_vec, seal_vec};
+    use crate::backend::{open_vec, seal_vec, Sealer};
     use openssl::symm::{self, Cipher as SymmCipher};
 
     /// The `openssl` crate's one-shot API: a reference that goes through
@@ -470,7 +451,7 @@ mod tests {
                     tag_len,
                 };
                 let mut rc = super::super::rustcrypto::RustCrypto.build(alg, &p).unwrap();
-                return seal_vec(rc.as_mut(), nonce, aad, msg).unwrap();
+                return seal_vec(&mut rc, nonce, aad, msg).unwrap();
             }
             "AES-128-OCB" => SymmCipher::aes_128_ocb(),
             "AES-256-OCB" => SymmCipher::aes_256_ocb(),
@@ -485,6 +466,17 @@ mod tests {
             }
             Err(e) => panic!("{name}, {} B, tag {tag_len}: {e}", msg.len()),
         }
+    }
+
+    /// OpenSSL's sealer for `name` with the algorithm's nonce length.
+    fn openssl_sealer(name: &str, key: &[u8], tag_len: usize) -> Sealer {
+        let alg = by_name(name).unwrap();
+        let p = Params {
+            key,
+            nonce_len: alg.nonce_len,
+            tag_len,
+        };
+        OpenSsl.build(alg, &p).unwrap()
     }
 
     #[test]
@@ -504,26 +496,21 @@ mod tests {
         for (name, tag_len) in cases {
             let alg = by_name(name).unwrap();
             let key: Vec<u8> = (0..alg.key_len as u8).collect();
-            let p = Params {
-                key: &key,
-                nonce_len: alg.nonce_len,
-                tag_len,
-            };
-            let mut sealer = OpenSsl.build(alg, &p).unwrap();
+            let mut sealer = openssl_sealer(name, &key, tag_len);
             for (i, &size) in sizes.iter().enumerate() {
                 let msg: Vec<u8> = (0..size).map(|b| (b * 7 + i) as u8).collect();
                 for aad in [&b""[..], b"header"] {
                     let nonce = vec![i as u8 + 1; alg.nonce_len];
-                    let sealed = seal_vec(sealer.as_mut(), &nonce, aad, &msg).unwrap();
+                    let sealed = seal_vec(&mut sealer, &nonce, aad, &msg).unwrap();
                     let expected = reference(name, &key, &nonce, aad, &msg, tag_len);
                     assert_eq!(sealed, expected, "{name}, {size} B, aad {}", aad.len());
-                    let opened = open_vec(sealer.as_mut(), &nonce, aad, &sealed).unwrap();
+                    let opened = open_vec(&mut sealer, &nonce, aad, &sealed).unwrap();
                     assert_eq!(opened, msg, "{name}, {size} B");
                     let mut forged = sealed.clone();
                     let last = forged.len() - 1;
                     forged[last] ^= 1;
                     assert_eq!(
-                        open_vec(sealer.as_mut(), &nonce, aad, &forged),
+                        open_vec(&mut sealer, &nonce, aad, &forged),
                         Err(Rejected),
                         "{name}, {size} B: a flipped tag bit must fail"
                     );
@@ -536,35 +523,22 @@ mod tests {
     fn consecutive_messages_on_one_context_stay_independent() {
         // The context is reused and (for ChaCha20-Poly1305) the vector state
         // cleared between calls: message n must not depend on message n-1.
-        let alg = by_name("ChaCha20-Poly1305").unwrap();
-        let key = [9u8; 32];
-        let p = Params {
-            key: &key,
-            nonce_len: 12,
-            tag_len: 16,
-        };
-        let mut reused = OpenSsl.build(alg, &p).unwrap();
+        let chacha = || openssl_sealer("ChaCha20-Poly1305", &[9; 32], 16);
+        let mut reused = chacha();
         for n in 0u8..50 {
             let nonce = [n; 12];
             let msg = vec![n; 100 + n as usize * 37];
-            let mut fresh = OpenSsl.build(alg, &p).unwrap();
+            let mut fresh = chacha();
             assert_eq!(
-                seal_vec(reused.as_mut(), &nonce, b"", &msg).unwrap(),
-                seal_vec(fresh.as_mut(), &nonce, b"", &msg).unwrap()
+                seal_vec(&mut reused, &nonce, b"", &msg).unwrap(),
+                seal_vec(&mut fresh, &nonce, b"", &msg).unwrap()
             );
         }
     }
 
     #[test]
     fn wrong_nonce_and_output_lengths_are_rejected() {
-        let alg = by_name("AES-256-GCM").unwrap();
-        let key = [1u8; 32];
-        let p = Params {
-            key: &key,
-            nonce_len: 12,
-            tag_len: 16,
-        };
-        let mut s = OpenSsl.build(alg, &p).unwrap();
+        let mut s = openssl_sealer("AES-256-GCM", &[1; 32], 16);
         let mut out = [0u8; 20];
         assert_eq!(s.seal(&[0; 11], b"", &[0; 4], &mut out), Err(Rejected));
         assert_eq!(s.seal(&[0; 12], b"", &[0; 5], &mut out), Err(Rejected));

@@ -2,11 +2,11 @@
 //! `aes-gcm`, `ccm`, `ocb3`, `aes-gcm-siv` and `chacha20poly1305`.
 //!
 //! Nonce and tag sizes are type parameters in these crates, so only the sizes
-//! listed in [`build`] are compiled in; any other size is reported as
+//! listed in `RustCrypto::keyed` are compiled in; any other size is reported as
 //! unsupported (a skipped Wycheproof group, a skipped benchmark cell) rather
 //! than growing the binary with every combination.
 
-use super::{split_sealed, AeadBackend, Params, Rejected, Sealer, Unsupported};
+use super::{AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use aead::array::Array;
 use aead::consts::{U10, U11, U12, U13, U14, U16, U4, U6, U7, U8, U9};
@@ -19,68 +19,54 @@ use cryptobench_core::Offer;
 const VERSION: &str =
     "RustCrypto aes-gcm 0.11, ccm 0.6, ocb3 0.2, aes-gcm-siv 0.12, chacha20poly1305 0.11";
 
-/// A RustCrypto cipher instance (its key schedule) behind [`Sealer`].
-struct Keyed<A> {
-    cipher: A,
-    tag_len: usize,
-}
+/// A RustCrypto cipher instance (its key schedule).
+struct RustCryptoKeyed<A>(A);
 
-fn keyed<A>(key: &[u8], tag_len: usize) -> Result<Box<dyn Sealer>, Unsupported>
+/// `p`'s key in cipher type `A`, whose nonce and tag types are `p`'s
+/// lengths (the caller picked `A` by them).
+fn keyed<A>(p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported>
 where
     A: AeadInOut + KeyInit + Send + 'static,
 {
-    let cipher = A::new_from_slice(key).map_err(|_| Unsupported("key length rejected".into()))?;
-    Ok(Box::new(Keyed { cipher, tag_len }))
+    let cipher = A::new_from_slice(p.key).map_err(|_| Unsupported("key length rejected".into()))?;
+    Ok(Box::new(RustCryptoKeyed(cipher)))
 }
 
-impl<A: AeadInOut + Send> Sealer for Keyed<A> {
-    fn tag_len(&self) -> usize {
-        self.tag_len
-    }
-
-    fn seal(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let nonce = Array::try_from(nonce).map_err(|_| Rejected)?;
-        if out.len() != msg.len() + self.tag_len {
-            return Err(Rejected);
-        }
-        let (ct, tag_out) = out.split_at_mut(msg.len());
-        let buf = InOutBuf::new(msg, ct).map_err(|_| Rejected)?;
+impl<A: AeadInOut + Send> Keyed for RustCryptoKeyed<A> {
+    fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
+        let nonce = Array::try_from(m.nonce).map_err(|_| Rejected)?;
+        let buf = InOutBuf::new(m.msg, m.ct).map_err(|_| Rejected)?;
         let tag = self
-            .cipher
-            .encrypt_inout_detached(&nonce, aad, buf)
+            .0
+            .encrypt_inout_detached(&nonce, m.aad, buf)
             .map_err(|_| Rejected)?;
-        tag_out.copy_from_slice(&tag);
+        m.tag.copy_from_slice(&tag);
         Ok(())
     }
 
-    fn open(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        sealed: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = split_sealed(sealed, out, self.tag_len)?;
-        let nonce = Array::try_from(nonce).map_err(|_| Rejected)?;
-        let tag = Array::try_from(tag).map_err(|_| Rejected)?;
-        let buf = InOutBuf::new(ct, out).map_err(|_| Rejected)?;
-        self.cipher
-            .decrypt_inout_detached(&nonce, aad, buf, &tag)
+    fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected> {
+        let nonce = Array::try_from(m.nonce).map_err(|_| Rejected)?;
+        let tag = Array::try_from(m.tag).map_err(|_| Rejected)?;
+        let buf = InOutBuf::new(m.ct, m.out).map_err(|_| Rejected)?;
+        self.0
+            .decrypt_inout_detached(&nonce, m.aad, buf, &tag)
             .map_err(|_| Rejected)
     }
 }
 
-/// Dispatches a run-time (nonce, tag) pair to the compiled type.
+/// Dispatches a run-time (key length, nonce, tag) to the compiled type:
+/// `$mode<Aes, Nonce, Tag>` for each AES key length listed and each
+/// (nonce, tag) pair listed, the same pairs for every key length.
 macro_rules! by_sizes {
-    ($p:expr, $alg:expr, $ty:ident<$aes:ty>, [$(($n:literal, $t:literal, $N:ty, $T:ty)),* $(,)?]) => {
+    ($p:expr, $alg:expr, $mode:ident, [$($key:literal => $aes:ty),*], $sizes:tt) => {
+        match $alg.key_len {
+            $($key => by_sizes!(@pairs $p, $alg, $mode<$aes>, $sizes),)*
+            _ => Err(Unsupported(format!("RustCrypto has no {} here", $alg.name))),
+        }
+    };
+    (@pairs $p:expr, $alg:expr, $mode:ident<$aes:ty>, [$(($n:literal, $t:literal, $N:ty, $T:ty)),* $(,)?]) => {
         match ($p.nonce_len, $p.tag_len) {
-            $(($n, $t) => keyed::<$ty<$aes, $N, $T>>($p.key, $t),)*
+            $(($n, $t) => keyed::<$mode<$aes, $N, $T>>($p),)*
             _ => Err(Unsupported(format!(
                 "RustCrypto {} is compiled here for nonce/tag bytes {} only",
                 $alg.name,
@@ -93,53 +79,6 @@ macro_rules! by_sizes {
 type Gcm<A, N, T> = aes_gcm::AesGcm<A, N, T>;
 type Ccm<A, N, T> = ccm::Ccm<A, T, N>;
 type Ocb<A, N, T> = ocb3::Ocb3<A, N, T>;
-
-macro_rules! gcm {
-    ($p:expr, $alg:expr, $aes:ty) => {
-        by_sizes!(
-            $p,
-            $alg,
-            Gcm<$aes>,
-            [(12, 16, U12, U16), (16, 16, U16, U16), (12, 12, U12, U12)]
-        )
-    };
-}
-
-macro_rules! ccm {
-    ($p:expr, $alg:expr, $aes:ty) => {
-        by_sizes!(
-            $p,
-            $alg,
-            Ccm<$aes>,
-            [
-                (12, 16, U12, U16),
-                (12, 14, U12, U14),
-                (12, 12, U12, U12),
-                (12, 10, U12, U10),
-                (12, 8, U12, U8),
-                (12, 6, U12, U6),
-                (12, 4, U12, U4),
-                (7, 16, U7, U16),
-                (8, 16, U8, U16),
-                (9, 16, U9, U16),
-                (10, 16, U10, U16),
-                (11, 16, U11, U16),
-                (13, 16, U13, U16),
-            ]
-        )
-    };
-}
-
-macro_rules! ocb {
-    ($p:expr, $alg:expr, $aes:ty) => {
-        by_sizes!(
-            $p,
-            $alg,
-            Ocb<$aes>,
-            [(12, 16, U12, U16), (12, 12, U12, U12), (12, 8, U12, U8)]
-        )
-    };
-}
 
 /// RustCrypto's pure-Rust crates.
 pub(super) struct RustCrypto;
@@ -166,11 +105,7 @@ impl AeadBackend for RustCrypto {
         }
     }
 
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        p: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported> {
+    fn keyed(&self, alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported> {
         let fixed = |nonce: usize| -> Result<(), Unsupported> {
             if p.nonce_len != nonce || p.tag_len != 16 {
                 return Err(Unsupported(format!(
@@ -181,24 +116,48 @@ impl AeadBackend for RustCrypto {
             Ok(())
         };
         match (alg.family, alg.key_len) {
-            (Family::Gcm, 16) => gcm!(p, alg, Aes128),
-            (Family::Gcm, 24) => gcm!(p, alg, Aes192),
-            (Family::Gcm, 32) => gcm!(p, alg, Aes256),
-            (Family::Ccm, 16) => ccm!(p, alg, Aes128),
-            (Family::Ccm, 32) => ccm!(p, alg, Aes256),
-            (Family::Ocb, 16) => ocb!(p, alg, Aes128),
-            (Family::Ocb, 32) => ocb!(p, alg, Aes256),
-            (Family::GcmSiv, 16) => {
-                fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes128GcmSiv>(p.key, 16))
-            }
-            (Family::GcmSiv, 32) => {
-                fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes256GcmSiv>(p.key, 16))
-            }
+            (Family::Gcm, _) => by_sizes!(
+                p,
+                alg,
+                Gcm,
+                [16 => Aes128, 24 => Aes192, 32 => Aes256],
+                [(12, 16, U12, U16), (16, 16, U16, U16), (12, 12, U12, U12)]
+            ),
+            (Family::Ccm, _) => by_sizes!(
+                p,
+                alg,
+                Ccm,
+                [16 => Aes128, 32 => Aes256],
+                [
+                    (12, 16, U12, U16),
+                    (12, 14, U12, U14),
+                    (12, 12, U12, U12),
+                    (12, 10, U12, U10),
+                    (12, 8, U12, U8),
+                    (12, 6, U12, U6),
+                    (12, 4, U12, U4),
+                    (7, 16, U7, U16),
+                    (8, 16, U8, U16),
+                    (9, 16, U9, U16),
+                    (10, 16, U10, U16),
+                    (11, 16, U11, U16),
+                    (13, 16, U13, U16),
+                ]
+            ),
+            (Family::Ocb, _) => by_sizes!(
+                p,
+                alg,
+                Ocb,
+                [16 => Aes128, 32 => Aes256],
+                [(12, 16, U12, U16), (12, 12, U12, U12), (12, 8, U12, U8)]
+            ),
+            (Family::GcmSiv, 16) => fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes128GcmSiv>(p)),
+            (Family::GcmSiv, 32) => fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes256GcmSiv>(p)),
             (Family::ChaChaIetf, _) => {
-                fixed(12).and_then(|_| keyed::<chacha20poly1305::ChaCha20Poly1305>(p.key, 16))
+                fixed(12).and_then(|_| keyed::<chacha20poly1305::ChaCha20Poly1305>(p))
             }
             (Family::XChaCha, _) => {
-                fixed(24).and_then(|_| keyed::<chacha20poly1305::XChaCha20Poly1305>(p.key, 16))
+                fixed(24).and_then(|_| keyed::<chacha20poly1305::XChaCha20Poly1305>(p))
             }
             _ => Err(Unsupported(format!("RustCrypto has no {} here", alg.name))),
         }

@@ -8,12 +8,14 @@
 //! have no key schedule to keep. libsodium's AEGIS has 256-bit tags only,
 //! and its AES-256-GCM exists only on CPUs with AES-NI and PCLMUL.
 
-use super::{open_parts, seal_parts, zero_ok, AeadBackend, Params, Rejected, Sealer, Unsupported};
+use super::{zero_ok, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
 use cryptobench_core::{Availability, Offer};
 use libsodium_sys as ffi;
 
-type EncryptDetached = unsafe extern "C" fn(
+/// libsodium's detached encryption; `K` is what it takes as the key (see
+/// [`SodiumKeyed`]).
+type EncryptDetached<K> = unsafe extern "C" fn(
     *mut u8,
     *mut u8,
     *mut u64,
@@ -23,9 +25,10 @@ type EncryptDetached = unsafe extern "C" fn(
     u64,
     *const u8,
     *const u8,
-    *const u8,
+    *const K,
 ) -> i32;
-type DecryptDetached = unsafe extern "C" fn(
+/// libsodium's detached decryption.
+type DecryptDetached<K> = unsafe extern "C" fn(
     *mut u8,
     *mut u8,
     *const u8,
@@ -34,7 +37,7 @@ type DecryptDetached = unsafe extern "C" fn(
     *const u8,
     u64,
     *const u8,
-    *const u8,
+    *const K,
 ) -> i32;
 
 /// Whether libsodium says its AES-256-GCM can run on this CPU.
@@ -84,11 +87,7 @@ impl AeadBackend for Sodium {
         }
     }
 
-    fn build_sealer(
-        &self,
-        alg: &Algorithm,
-        p: &Params<'_>,
-    ) -> Result<Box<dyn Sealer>, Unsupported> {
+    fn keyed(&self, alg: &Algorithm, p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported> {
         let (nonce_len, tag_len) = match alg.family {
             Family::Gcm => (12, 16),
             Family::ChaChaIetf => (12, 16),
@@ -112,16 +111,22 @@ impl AeadBackend for Sodium {
             )));
         }
         if alg.family == Family::Gcm {
-            let mut state = Box::new(ffi::crypto_aead_aes256gcm_state { opaque: [0; 512] });
+            // Expanded where it will stay (the state is used in place).
+            let mut key: Box<[ffi::crypto_aead_aes256gcm_state]> =
+                Box::new([ffi::crypto_aead_aes256gcm_state { opaque: [0; 512] }]);
             // SAFETY: the state is a properly aligned, owned buffer and the key is
             // 32 bytes (checked by backend::build).
-            let rc = unsafe { ffi::crypto_aead_aes256gcm_beforenm(&mut *state, p.key.as_ptr()) };
+            let rc = unsafe { ffi::crypto_aead_aes256gcm_beforenm(&mut key[0], p.key.as_ptr()) };
             if rc != 0 {
                 return Err(Unsupported("libsodium AES-256-GCM key setup failed".into()));
             }
-            return Ok(Box::new(SodiumAesGcm { state }));
+            return Ok(Box::new(SodiumKeyed {
+                key,
+                encrypt: ffi::crypto_aead_aes256gcm_encrypt_detached_afternm,
+                decrypt: ffi::crypto_aead_aes256gcm_decrypt_detached_afternm,
+            }));
         }
-        let (encrypt, decrypt): (EncryptDetached, DecryptDetached) = match alg.family {
+        let (encrypt, decrypt): (EncryptDetached<u8>, DecryptDetached<u8>) = match alg.family {
             Family::ChaChaIetf => (
                 ffi::crypto_aead_chacha20poly1305_ietf_encrypt_detached,
                 ffi::crypto_aead_chacha20poly1305_ietf_decrypt_detached,
@@ -144,148 +149,61 @@ impl AeadBackend for Sodium {
             ),
         };
         Ok(Box::new(SodiumKeyed {
-            key: p.key.to_vec(),
-            nonce_len,
-            tag_len,
+            key: p.key.into(),
             encrypt,
             decrypt,
         }))
     }
 }
 
-/// An algorithm that takes the raw key on every call.
-struct SodiumKeyed {
-    key: Vec<u8>,
-    nonce_len: usize,
-    tag_len: usize,
-    encrypt: EncryptDetached,
-    decrypt: DecryptDetached,
+/// One libsodium AEAD through its detached functions. `key` is what they
+/// take as the key: the raw key bytes, or for AES-256-GCM its one expanded
+/// state (`beforenm`), so that sealing repeats no key schedule.
+struct SodiumKeyed<K> {
+    key: Box<[K]>,
+    encrypt: EncryptDetached<K>,
+    decrypt: DecryptDetached<K>,
 }
 
-impl Sealer for SodiumKeyed {
-    fn tag_len(&self) -> usize {
-        self.tag_len
-    }
-
-    fn seal(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = seal_parts(nonce, self.nonce_len, msg, out, self.tag_len)?;
+impl<K: Send> Keyed for SodiumKeyed<K> {
+    fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
         let mut tag_written = 0u64;
         // SAFETY: every pointer covers the length passed with it; the nonce
-        // and key lengths are the algorithm's (checked above and at build).
+        // and key lengths are the algorithm's (checked by `seal` and at build).
         let rc = unsafe {
             (self.encrypt)(
-                ct.as_mut_ptr(),
-                tag.as_mut_ptr(),
+                m.ct.as_mut_ptr(),
+                m.tag.as_mut_ptr(),
                 &mut tag_written,
-                msg.as_ptr(),
-                msg.len() as u64,
-                aad.as_ptr(),
-                aad.len() as u64,
+                m.msg.as_ptr(),
+                m.msg.len() as u64,
+                m.aad.as_ptr(),
+                m.aad.len() as u64,
                 std::ptr::null(),
-                nonce.as_ptr(),
+                m.nonce.as_ptr(),
                 self.key.as_ptr(),
             )
         };
-        if rc == 0 && tag_written as usize == self.tag_len {
+        if rc == 0 && tag_written as usize == m.tag.len() {
             Ok(())
         } else {
             Err(Rejected)
         }
     }
 
-    fn open(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        sealed: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = open_parts(nonce, self.nonce_len, sealed, out, self.tag_len)?;
-        // SAFETY: as in `seal`; `out` is exactly as long as `ct`.
+    fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected> {
+        // SAFETY: as in `seal_detached`; `out` is exactly as long as `ct`.
         let rc = unsafe {
             (self.decrypt)(
-                out.as_mut_ptr(),
+                m.out.as_mut_ptr(),
                 std::ptr::null_mut(),
-                ct.as_ptr(),
-                ct.len() as u64,
-                tag.as_ptr(),
-                aad.as_ptr(),
-                aad.len() as u64,
-                nonce.as_ptr(),
+                m.ct.as_ptr(),
+                m.ct.len() as u64,
+                m.tag.as_ptr(),
+                m.aad.as_ptr(),
+                m.aad.len() as u64,
+                m.nonce.as_ptr(),
                 self.key.as_ptr(),
-            )
-        };
-        zero_ok(rc)
-    }
-}
-
-/// AES-256-GCM with its precomputed state.
-struct SodiumAesGcm {
-    state: Box<ffi::crypto_aead_aes256gcm_state>,
-}
-
-impl Sealer for SodiumAesGcm {
-    fn tag_len(&self) -> usize {
-        16
-    }
-
-    fn seal(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = seal_parts(nonce, 12, msg, out, 16)?;
-        let mut tag_written = 0u64;
-        // SAFETY: pointers cover their lengths; the state was set by beforenm.
-        let rc = unsafe {
-            ffi::crypto_aead_aes256gcm_encrypt_detached_afternm(
-                ct.as_mut_ptr(),
-                tag.as_mut_ptr(),
-                &mut tag_written,
-                msg.as_ptr(),
-                msg.len() as u64,
-                aad.as_ptr(),
-                aad.len() as u64,
-                std::ptr::null(),
-                nonce.as_ptr(),
-                &*self.state,
-            )
-        };
-        if rc == 0 && tag_written == 16 {
-            Ok(())
-        } else {
-            Err(Rejected)
-        }
-    }
-
-    fn open(
-        &mut self,
-        nonce: &[u8],
-        aad: &[u8],
-        sealed: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Rejected> {
-        let (ct, tag) = open_parts(nonce, 12, sealed, out, 16)?;
-        // SAFETY: as in `seal`.
-        let rc = unsafe {
-            ffi::crypto_aead_aes256gcm_decrypt_detached_afternm(
-                out.as_mut_ptr(),
-                std::ptr::null_mut(),
-                ct.as_ptr(),
-                ct.len() as u64,
-                tag.as_ptr(),
-                aad.as_ptr(),
-                aad.len() as u64,
-                nonce.as_ptr(),
-                &*self.state,
             )
         };
         zero_ok(rc)
