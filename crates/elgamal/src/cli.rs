@@ -10,7 +10,7 @@
 //! that, `keygen` takes its output as `--out PATH` (or a positional path)
 //! and `bench` its thread list as `--workers LIST`.
 
-use crate::arith::ArithKind;
+use crate::arith::{self, Backend};
 use crate::curve::Curve;
 use crate::encoding::Encoding;
 use crate::executor::{Executor, ExecutorSpec, Serial, Threads, MAX_WORKERS};
@@ -180,7 +180,7 @@ pub fn grid(b: &BenchArgs, cfg: &RunConfig) -> Result<Grid, Error> {
         .as_deref()
         .map(|l| {
             split_list(l)
-                .map(ArithKind::parse)
+                .map(arith::parse)
                 .collect::<Result<Vec<_>, _>>()
         })
         .transpose()?;
@@ -280,16 +280,16 @@ fn read_file(path: &Path, what: &str) -> Result<String, Error> {
     cryptobench_core::input::read_file_to_string(what, path)
 }
 
-fn arith_for(curve: Curve, arith: &Option<String>) -> Result<ArithKind, Error> {
-    match arith {
+fn arith_for(curve: Curve, name: &Option<String>) -> Result<Backend, Error> {
+    match name {
         Some(a) => {
-            let kind = ArithKind::parse(a)?;
-            match kind.unsupported_reason(curve) {
+            let backend = arith::parse(a)?;
+            match arith::backend::unsupported_reason(backend, curve) {
                 Some(r) => Err(Error::usage(r)),
-                None => Ok(kind),
+                None => Ok(backend),
             }
         }
-        None => Ok(ArithKind::default_for(curve)),
+        None => Ok(arith::default_for(curve)),
     }
 }
 
@@ -308,7 +308,7 @@ fn keygen(k: &KeygenArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         outputs.check(public, Access::Public).map_err(usage)?;
     }
     outputs.check(path, Access::Secret).map_err(usage)?;
-    let keys = scheme::open(curve, ArithKind::default_for(curve), None, rng(cfg))?;
+    let keys = scheme::open(curve, arith::default_for(curve), None, rng(cfg))?;
     let material = keys.material();
     let secret = KeyFile::from_material(material).to_json();
     outputs

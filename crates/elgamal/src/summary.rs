@@ -2,7 +2,7 @@
 //! against serial at the same length (shaped like seed 002's Tables V-VIII:
 //! message length down, thread count across), and the targets.
 
-use crate::arith::ArithKind;
+use crate::arith;
 use crate::curve::Curve;
 use crate::suite::SUITE;
 use cryptobench_core::{CaseStatus, Measurement, Table};
@@ -66,7 +66,7 @@ pub fn find(
     threads: usize,
 ) -> Option<f64> {
     let default_arith = Curve::parse(curve)
-        .map(|c| ArithKind::default_for(c).name())
+        .map(|c| arith::default_for(c).name())
         .unwrap_or("");
     let matching: Vec<&Cell> = cells
         .iter()

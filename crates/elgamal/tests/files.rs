@@ -3,7 +3,7 @@
 //! never a panic.
 
 use cryptobench_core::{Error, RunConfig, SuiteAction};
-use cryptobench_elgamal::arith::ArithKind;
+use cryptobench_elgamal::arith;
 use cryptobench_elgamal::cli::{
     self, decrypt_text, encrypt_text, ElgamalArgs, ElgamalCommand, KeygenArgs,
 };
@@ -16,7 +16,7 @@ use serde_json::Value;
 fn key_texts(curve: Curve, seed: u64) -> (String, String) {
     let keys = open(
         curve,
-        ArithKind::default_for(curve),
+        arith::default_for(curve),
         None,
         RngSource::Seeded(seed),
     )
