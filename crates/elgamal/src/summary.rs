@@ -260,20 +260,7 @@ fn throughput_table(cells: &[Cell]) -> Table {
 
 /// A seed-shaped speedup table: lengths down, thread counts across.
 pub fn speedup_table(title: &str, grid: &SpeedupGrid) -> Table {
-    let workers: BTreeSet<usize> = grid.values().flat_map(|r| r.keys().copied()).collect();
-    let mut headers = vec!["Message length".to_string()];
-    headers.extend(workers.iter().map(|n| format!("{n} threads")));
-    let n = headers.len();
-    let mut t = Table::new(title, headers).right(&(1..n).collect::<Vec<_>>());
-    for (len, row) in grid {
-        let mut cells = vec![len.to_string()];
-        cells.extend(
-            workers
-                .iter()
-                .map(|w| row.get(w).map_or("-".into(), |s| format!("{s:.4}"))),
-        );
-        t.row(cells);
-    }
+    let mut t = grid_table(title, grid, |n| format!("{n} threads"));
     t.note(format!(
         "speedup = threads throughput / serial throughput at the same length; this machine has {} logical CPUs",
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -282,6 +269,29 @@ pub fn speedup_table(title: &str, grid: &SpeedupGrid) -> Table {
         t.note(format!(
             "1-minute load average when summarised: {load:.2} (other processes sharing the cores lower every speedup)"
         ));
+    }
+    t
+}
+
+/// Lengths down, one column per key that any length has, speedups in cells.
+fn grid_table<K: Ord + Copy>(
+    title: &str,
+    grid: &BTreeMap<u64, BTreeMap<K, f64>>,
+    label: impl Fn(K) -> String,
+) -> Table {
+    let columns: BTreeSet<K> = grid.values().flat_map(|r| r.keys().copied()).collect();
+    let mut headers = vec!["Message length".to_string()];
+    headers.extend(columns.iter().map(|&k| label(k)));
+    let n = headers.len();
+    let mut t = Table::new(title, headers).right(&(1..n).collect::<Vec<_>>());
+    for (len, row) in grid {
+        let mut cells = vec![len.to_string()];
+        cells.extend(
+            columns
+                .iter()
+                .map(|k| row.get(k).map_or("-".into(), |s| format!("{s:.4}"))),
+        );
+        t.row(cells);
     }
     t
 }
@@ -302,20 +312,7 @@ fn executor_speedup_table(title: &str, grid: &ExecutorGrid) -> Table {
     } else {
         "mpi"
     };
-    let columns: BTreeSet<(usize, usize)> = grid.values().flat_map(|r| r.keys().copied()).collect();
-    let mut headers = vec!["Message length".to_string()];
-    headers.extend(columns.iter().map(|(r, t)| executor_label(mode, *r, *t)));
-    let n = headers.len();
-    let mut t = Table::new(title, headers).right(&(1..n).collect::<Vec<_>>());
-    for (len, row) in grid {
-        let mut cells = vec![len.to_string()];
-        cells.extend(
-            columns
-                .iter()
-                .map(|k| row.get(k).map_or("-".into(), |s| format!("{s:.4}"))),
-        );
-        t.row(cells);
-    }
+    let mut t = grid_table(title, grid, |(r, th)| executor_label(mode, r, th));
     t.note(format!(
         "speedup = {mode} throughput / serial throughput at the same length; ranks are MPI processes (one per host or per core, as mpirun placed them)"
     ));
