@@ -157,55 +157,15 @@ pub fn command(args: &ElgamalArgs, cfg: &RunConfig) -> Result<SuiteAction, Error
 
 /// The grid the bench flags describe.
 pub fn grid(b: &BenchArgs, cfg: &RunConfig) -> Result<Grid, Error> {
-    let curves = b
-        .curve
-        .as_deref()
-        .map(|list| {
-            split_list(list)
-                .map(Curve::parse)
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
-    let encodings = b
-        .encoding
-        .as_deref()
-        .map(|l| {
-            split_list(l)
-                .map(Encoding::parse)
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
-    let ariths = b
-        .arith
-        .as_deref()
-        .map(|l| {
-            split_list(l)
-                .map(arith::parse)
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
-    let lengths = b
-        .lengths
-        .as_deref()
-        .map(|l| {
-            split_list(l)
-                .map(|s| {
-                    units::parse_size_within(s, 1, MAX_LENGTH)
-                        .map(|v| v as usize)
-                        .map_err(|e| Error::usage(format!("--lengths: {e}")))
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
-    let workers: Option<Vec<usize>> = b
-        .workers
-        .as_deref()
-        .map(|l| {
-            split_list(l)
-                .map(parse_workers)
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
+    let curves = parse_list(&b.curve, Curve::parse)?;
+    let encodings = parse_list(&b.encoding, Encoding::parse)?;
+    let ariths = parse_list(&b.arith, arith::parse)?;
+    let lengths = parse_list(&b.lengths, |s| {
+        units::parse_size_within(s, 1, MAX_LENGTH)
+            .map(|v| v as usize)
+            .map_err(|e| Error::usage(format!("--lengths: {e}")))
+    })?;
+    let workers = parse_list(&b.workers, parse_workers)?;
     let executors = match (&b.mode, &workers) {
         (None, None) => None,
         (mode, workers) => {
@@ -248,6 +208,17 @@ const ALL_MODES: [&str; 4] = ["serial", "threads", "mpi", "hybrid"];
 /// The longest message `--lengths` accepts: 1 MiB characters, 16 times the
 /// seed's longest, already minutes per sample with one point per character.
 pub const MAX_LENGTH: u64 = 1 << 20;
+
+/// Each item of a comma-separated flag through `parse`; `None` when the
+/// flag was not given.
+fn parse_list<T>(
+    flag: &Option<String>,
+    parse: impl Fn(&str) -> Result<T, Error>,
+) -> Result<Option<Vec<T>>, Error> {
+    flag.as_deref()
+        .map(|list| split_list(list).map(&parse).collect())
+        .transpose()
+}
 
 fn split_list(list: &str) -> impl Iterator<Item = &str> {
     list.split(',').map(str::trim).filter(|s| !s.is_empty())
