@@ -178,16 +178,14 @@ impl Suite for ElgamalSuite {
                     for &len in g.lengths.as_deref().unwrap_or_default() {
                         for &exec in g.executors.as_deref().unwrap_or_default() {
                             for op in [Op::Encrypt, Op::Decrypt] {
-                                out.push(plan_case(
-                                    curve,
-                                    kind,
+                                let params = CaseParams {
                                     enc,
                                     len,
                                     exec,
                                     op,
-                                    keys.clone(),
-                                    cfg.seed,
-                                ));
+                                    rng: cfg.seed.map_or(RngSource::Os, RngSource::Seeded),
+                                };
+                                out.push(plan_case(curve, kind, params, keys.clone()));
                             }
                         }
                     }
@@ -224,17 +222,10 @@ impl Suite for ElgamalSuite {
 /// Keys shared by every case of one (curve, arithmetic): generated once.
 type SharedKeys = Arc<OnceLock<Result<Arc<dyn std::any::Any + Send + Sync>, String>>>;
 
-#[allow(clippy::too_many_arguments)]
-fn plan_case(
-    curve: Curve,
-    kind: Backend,
-    enc: Encoding,
-    len: usize,
-    exec: ExecutorSpec,
-    op: Op,
-    keys: SharedKeys,
-    seed: Option<u64>,
-) -> PlannedCase {
+fn plan_case(curve: Curve, kind: Backend, params: CaseParams, keys: SharedKeys) -> PlannedCase {
+    let CaseParams {
+        enc, len, exec, op, ..
+    } = params;
     let mut spec = CaseSpec::new(SUITE, curve.name(), kind.name(), kind.version(), op.name())
         .size(len as u64)
         .param("encoding", enc.name())
@@ -249,15 +240,7 @@ fn plan_case(
     if let Some(reason) = arith::backend::unsupported_reason(kind, curve) {
         return PlannedCase::unavailable(spec, reason);
     }
-    let rng = seed.map_or(RngSource::Os, RngSource::Seeded);
     PlannedCase::ready(spec, move || {
-        let params = CaseParams {
-            enc,
-            len,
-            exec,
-            op,
-            rng,
-        };
         arith::backend::run(
             kind,
             curve,
@@ -425,16 +408,14 @@ pub fn time_once(
     exec: ExecutorSpec,
     op: Op,
 ) -> Result<f64, Error> {
-    let planned = plan_case(
-        curve,
-        kind,
+    let params = CaseParams {
         enc,
         len,
         exec,
         op,
-        Arc::new(OnceLock::new()),
-        None,
-    );
+        rng: RngSource::Os,
+    };
+    let planned = plan_case(curve, kind, params, Arc::new(OnceLock::new()));
     let cryptobench_core::Setup::Ready(factory) = planned.setup else {
         return Err(Error::usage(format!("{kind} cannot run {curve}")));
     };
