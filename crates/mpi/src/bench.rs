@@ -593,22 +593,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn modes_expand_over_thread_counts() {
-        let m = Mode::parse_list("serial,threads,mpi,hybrid", &[2, 1000]).unwrap();
-        assert_eq!(
-            m,
-            vec![
-                Mode::Serial,
-                Mode::Threads(2),
-                Mode::Threads(1000),
-                Mode::Mpi,
-                Mode::Hybrid(2),
-                Mode::Hybrid(1000)
-            ]
-        );
-    }
-
-    #[test]
     fn bad_mode_names_suggest() {
         let e = Mode::parse_list("hybird", &[]).unwrap_err().to_string();
         assert!(e.contains("hybrid"), "{e}");

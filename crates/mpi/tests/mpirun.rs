@@ -252,34 +252,36 @@ fn bad_input_on_rank_0_aborts_the_job() {
     failed_with(&job, "aborting the MPI job");
 }
 
+/// A panic on rank 1, a panic inside one of its worker threads, and rank 1
+/// killed: each ends the whole job with the reason.
 #[test]
-fn a_panic_on_rank_1_aborts_the_job() {
-    let job = mpirun(
-        2,
-        &["--lengths", "64", "--mode", "mpi", "--inject", "panic:1"],
-    );
-    failed_with(&job, "rank 1 of 2 failed: panic: injected fault");
-}
-
-#[test]
-fn a_panic_inside_a_hybrid_worker_thread_aborts_the_job() {
-    let job = mpirun(
-        2,
-        &[
-            "--lengths",
-            "64",
-            "--mode",
-            "hybrid",
-            "--threads",
-            "2",
-            "--inject",
-            "worker-panic:1",
-        ],
-    );
-    failed_with(
-        &job,
-        "rank 1 of 2 failed: panic: injected fault: a worker thread",
-    );
+fn a_fault_on_rank_1_ends_the_job() {
+    let faults: [(&[&str], &str); 3] = [
+        (
+            &["--lengths", "64", "--mode", "mpi", "--inject", "panic:1"],
+            "rank 1 of 2 failed: panic: injected fault",
+        ),
+        (
+            &[
+                "--lengths",
+                "64",
+                "--mode",
+                "hybrid",
+                "--threads",
+                "2",
+                "--inject",
+                "worker-panic:1",
+            ],
+            "rank 1 of 2 failed: panic: injected fault: a worker thread",
+        ),
+        (
+            &["--lengths", "64", "--mode", "mpi", "--inject", "kill:1"],
+            "signal 9",
+        ),
+    ];
+    for (args, needle) in faults {
+        failed_with(&mpirun(2, args), needle);
+    }
 }
 
 #[test]
@@ -301,15 +303,6 @@ fn a_bad_key_file_on_rank_0_aborts_the_job() {
     );
     let _ = std::fs::remove_dir_all(dir);
     failed_with(&job, "rank 0 of 2 failed: key is not a valid key file");
-}
-
-#[test]
-fn a_killed_rank_ends_the_job() {
-    let job = mpirun(
-        2,
-        &["--lengths", "64", "--mode", "mpi", "--inject", "kill:1"],
-    );
-    failed_with(&job, "signal 9");
 }
 
 #[test]
