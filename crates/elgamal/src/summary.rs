@@ -405,19 +405,22 @@ fn targets_table(cells: &[Cell], ms: &[Measurement]) -> Option<Table> {
         }
     }
     if let Some(len) = p256_len {
-        for op in ["encrypt", "decrypt"] {
-            if let (Some(th), Some(se)) = (
-                find(cells, "P-256", "char", op, len, "threads", 2),
-                find(cells, "P-256", "char", op, len, "serial", 1),
-            ) {
-                t.row([
+        let two_threads = Side("P-256", "threads", 2);
+        ratio_targets(
+            &mut t,
+            cells,
+            len,
+            two_threads,
+            Side("P-256", "serial", 1),
+            |op, r| {
+                (
                     format!("P-256 char {op} speedup, 2 threads, {len} chars"),
-                    format!("{:.2}", th / se),
-                    ">= 1.85 (at 65536)".into(),
-                    verdict(th / se >= 1.85),
-                ]);
-            }
-        }
+                    format!("{r:.2}"),
+                    ">= 1.85 (at 65536)",
+                    r >= 1.85,
+                )
+            },
+        );
     }
     let toy = lengths("toy64", "char");
     if let Some(len) = lengths("P-256", "char")
@@ -425,21 +428,40 @@ fn targets_table(cells: &[Cell], ms: &[Measurement]) -> Option<Table> {
         .rev()
         .find(|l| toy.contains(l))
     {
-        for op in ["encrypt", "decrypt"] {
-            if let (Some(a), Some(b)) = (
-                find(cells, "toy64", "char", op, len, "serial", 1),
-                find(cells, "P-256", "char", op, len, "serial", 1),
-            ) {
-                t.row([
-                    format!("toy64 / P-256 char {op} throughput, {len} chars"),
-                    format!("{:.1}x", a / b),
-                    ">= 10x".into(),
-                    verdict(a / b >= 10.0),
-                ]);
-            }
-        }
+        let (toy, p256) = (Side("toy64", "serial", 1), Side("P-256", "serial", 1));
+        ratio_targets(&mut t, cells, len, toy, p256, |op, r| {
+            (
+                format!("toy64 / P-256 char {op} throughput, {len} chars"),
+                format!("{r:.1}x"),
+                ">= 10x",
+                r >= 10.0,
+            )
+        });
     }
     (!t.rows.is_empty()).then_some(t)
+}
+
+/// One cell of a `char` ratio target: curve, mode, workers.
+#[derive(Clone, Copy)]
+struct Side(&'static str, &'static str, usize);
+
+/// A target row per operation on the ratio of two `char` cells at `len`:
+/// `row(op, ratio)` gives what, the ratio shown, the goal and whether met.
+fn ratio_targets(
+    t: &mut Table,
+    cells: &[Cell],
+    len: u64,
+    num: Side,
+    den: Side,
+    row: impl Fn(&str, f64) -> (String, String, &'static str, bool),
+) {
+    for op in ["encrypt", "decrypt"] {
+        let at = |s: Side| find(cells, s.0, "char", op, len, s.1, s.2);
+        if let (Some(a), Some(b)) = (at(num), at(den)) {
+            let (what, shown, goal, met) = row(op, a / b);
+            t.row([what, shown, goal.to_string(), verdict(met)]);
+        }
+    }
 }
 
 /// One line per curve: the best serial and parallel throughput at the
@@ -524,5 +546,35 @@ mod tests {
         assert!(through.headers.contains(&"4 ranks".to_string()));
         assert!(through.headers.contains(&"2 ranks x 2 thr".to_string()));
         assert!(!through.headers.iter().any(|h| h == "1 thr"));
+    }
+
+    #[test]
+    fn ratio_targets_compare_threads_with_serial_and_toy64_with_p256() {
+        let toy = |chars_per_s| Cell {
+            curve: "toy64".into(),
+            arith: "native".into(),
+            ..cell("serial", 1, 1, chars_per_s)
+        };
+        let cells = vec![
+            cell("serial", 1, 1, 1000.0),
+            cell("threads", 1, 2, 1900.0),
+            toy(9000.0),
+        ];
+        let t = targets_table(&cells, &[]).expect("targets");
+        let row = |what: &str| {
+            t.rows
+                .iter()
+                .find(|r| r[0].starts_with(what))
+                .unwrap_or_else(|| panic!("no {what} row in {:?}", t.rows))
+                .clone()
+        };
+        let speedup = row("P-256 char encrypt speedup, 2 threads, 1024 chars");
+        assert_eq!(speedup[1..], ["1.90", ">= 1.85 (at 65536)", "met"]);
+        let toy_row = row("toy64 / P-256 char encrypt throughput, 1024 chars");
+        assert_eq!(toy_row[1..], ["9.0x", ">= 10x", "MISSED"]);
+        assert!(
+            !t.rows.iter().any(|r| r[0].contains("decrypt")),
+            "no decrypt cells"
+        );
     }
 }
