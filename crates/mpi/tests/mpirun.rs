@@ -93,6 +93,11 @@ fn wait_limited(mut cmd: Command) -> Job {
 
 /// `mpirun -n RANKS` the example with `args`.
 fn mpirun(ranks: usize, args: &[&str]) -> Job {
+    mpirun_with(&[], ranks, args)
+}
+
+/// As [`mpirun`], with `mpirun_args` (e.g. `-x NAME=VALUE`) before `-n`.
+fn mpirun_with(mpirun_args: &[&str], ranks: usize, args: &[&str]) -> Job {
     mpirun_available();
     let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
     let mut cmd = Command::new("mpirun");
@@ -101,9 +106,9 @@ fn mpirun(ranks: usize, args: &[&str]) -> Job {
         "--oversubscribe",
         "--bind-to",
         "none",
-        "-n",
-        &ranks.to_string(),
     ])
+    .args(mpirun_args)
+    .args(["-n", &ranks.to_string()])
     .arg(example())
     .args(args);
     wait_limited(cmd)
@@ -307,19 +312,11 @@ fn a_bad_key_file_on_rank_0_aborts_the_job() {
 
 #[test]
 fn a_stopped_rank_is_ended_by_the_watchdog() {
-    mpirun_available();
-    let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
-    let mut cmd = Command::new("mpirun");
-    cmd.args([
-        "--allow-run-as-root",
-        "--oversubscribe",
-        "--bind-to",
-        "none",
-    ])
-    .args(["-x", "CRYPTOBENCH_MPI_WATCHDOG=3", "-n", "2"])
-    .arg(example())
-    .args(["--lengths", "64", "--mode", "mpi", "--inject", "stop:1"]);
-    let job = wait_limited(cmd);
+    let job = mpirun_with(
+        &["-x", "CRYPTOBENCH_MPI_WATCHDOG=3"],
+        2,
+        &["--lengths", "64", "--mode", "mpi", "--inject", "stop:1"],
+    );
     failed_with(&job, "rank 0 of 2 failed: waited");
     assert!(
         job.stderr
