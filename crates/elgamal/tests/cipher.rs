@@ -8,7 +8,7 @@ use cryptobench_elgamal::curve::{toy64_params as tp, Curve};
 use cryptobench_elgamal::encoding::Encoding;
 use cryptobench_elgamal::executor::{split, ExecutorSpec, Threads};
 use cryptobench_elgamal::keys::RngSource;
-use cryptobench_elgamal::scheme::open;
+use cryptobench_elgamal::scheme::{open, Scheme};
 
 /// Pseudo-random bytes (all 256 values occur), deterministic.
 fn bytes(len: usize, salt: u64) -> Vec<u8> {
@@ -21,6 +21,11 @@ fn bytes(len: usize, salt: u64) -> Vec<u8> {
             (x >> 24) as u8
         })
         .collect()
+}
+
+/// A fresh toy64 key on the native arithmetic.
+fn toy64_keys(rng: RngSource) -> Box<dyn Scheme> {
+    open(Curve::Toy64, &arith::native::Native, None, rng).unwrap()
 }
 
 /// Every registered backend that implements `curve`.
@@ -60,7 +65,7 @@ fn round_trips_every_curve_encoding_executor_and_backend() {
 
 #[test]
 fn round_trips_65536_characters_on_toy64() {
-    let keys = open(Curve::Toy64, &arith::native::Native, None, RngSource::Os).unwrap();
+    let keys = toy64_keys(RngSource::Os);
     let msg = bytes(65536, 7);
     for enc in Encoding::ALL {
         for exec in [ExecutorSpec::Serial, ExecutorSpec::Threads(4)] {
@@ -79,20 +84,8 @@ fn round_trips_65536_characters_on_toy64() {
 
 #[test]
 fn a_different_key_does_not_decrypt() {
-    let a = open(
-        Curve::Toy64,
-        &arith::native::Native,
-        None,
-        RngSource::Seeded(1),
-    )
-    .unwrap();
-    let b = open(
-        Curve::Toy64,
-        &arith::native::Native,
-        None,
-        RngSource::Seeded(2),
-    )
-    .unwrap();
+    let a = toy64_keys(RngSource::Seeded(1));
+    let b = toy64_keys(RngSource::Seeded(2));
     let ex = ExecutorSpec::Serial.build().unwrap();
     let msg = b"attack at dawn".to_vec();
     let ct = a
@@ -109,7 +102,7 @@ fn seeded_ciphertexts_are_known_answers_across_executors_and_backends() {
     let rng = RngSource::Seeded(42);
     let msg = b"Hi";
     let reference: Vec<[Vec<u8>; 2]> = {
-        let keys = open(Curve::Toy64, &arith::native::Native, None, rng).unwrap();
+        let keys = toy64_keys(rng);
         let ex = ExecutorSpec::Serial.build().unwrap();
         keys.encrypt_raw(msg, Encoding::Char, ex.as_ref(), rng)
             .unwrap()
@@ -128,7 +121,7 @@ fn seeded_ciphertexts_are_known_answers_across_executors_and_backends() {
             .to_vec()
     );
     for exec in [ExecutorSpec::Threads(2), ExecutorSpec::Threads(7)] {
-        let keys = open(Curve::Toy64, &arith::native::Native, None, rng).unwrap();
+        let keys = toy64_keys(rng);
         let ex = exec.build().unwrap();
         let again = keys
             .encrypt_raw(msg, Encoding::Char, ex.as_ref(), rng)
@@ -357,7 +350,7 @@ fn toy64_arithmetic_agrees_with_plain_affine_arithmetic() {
 fn toy64_ciphertext_decrypts_with_plain_arithmetic() {
     use cryptobench_elgamal::format::KeyFile;
     let rng = RngSource::Seeded(5);
-    let keys = open(Curve::Toy64, &arith::native::Native, None, rng).unwrap();
+    let keys = toy64_keys(rng);
     let material = KeyFile::parse(&KeyFile::from_material(keys.material()).to_json()).unwrap();
     let d = u64::from_be_bytes(material.secret.unwrap().as_slice().try_into().unwrap());
     let ex = ExecutorSpec::Serial.build().unwrap();
@@ -424,7 +417,7 @@ fn executors_split_evenly_and_reject_bad_counts() {
     assert!(Threads::new(0).is_err());
     assert!(Threads::new(1001).is_err());
     assert!(Threads::new(1000).is_ok());
-    let keys = open(Curve::Toy64, &arith::native::Native, None, RngSource::Os).unwrap();
+    let keys = toy64_keys(RngSource::Os);
     let ex = ExecutorSpec::Threads(1000).build().unwrap();
     let msg = bytes(3000, 1);
     let ct = keys
