@@ -160,25 +160,16 @@ mod tests {
     #[test]
     fn stored_cells_match_the_seed() {
         // Spot checks against the seed's text, one per table family.
-        assert_eq!(
-            published(Program::One, Curve::Toy64, "decrypt", 4, 0),
-            Some(2.2301)
-        );
-        assert_eq!(
-            published(Program::Two, Curve::Toy64, "decrypt", 3, 4),
-            Some(14.7390)
-        );
-        assert_eq!(
-            published(Program::Three, Curve::Toy64, "decrypt", 3, 4),
-            Some(18.254)
-        );
-        assert_eq!(
-            published(Program::Three, Curve::P256, "decrypt", 1, 4),
-            Some(11.170)
-        );
-        assert_eq!(
-            published(Program::Three, Curve::P256, "encrypt", 0, 4),
-            Some(1.5048)
-        );
+        let seed = [
+            (Program::One, Curve::Toy64, "decrypt", 4, 0, 2.2301),
+            (Program::Two, Curve::Toy64, "decrypt", 3, 4, 14.7390),
+            (Program::Three, Curve::Toy64, "decrypt", 3, 4, 18.254),
+            (Program::Three, Curve::P256, "decrypt", 1, 4, 11.170),
+            (Program::Three, Curve::P256, "encrypt", 0, 4, 1.5048),
+        ];
+        for (program, curve, op, row, col, value) in seed {
+            let got = published(program, curve, op, row, col);
+            assert_eq!(got, Some(value), "{program:?} {curve} {op} [{row}][{col}]");
+        }
     }
 }
