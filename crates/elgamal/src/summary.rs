@@ -34,6 +34,20 @@ pub struct Cell {
     pub chars_per_s: f64,
 }
 
+impl Cell {
+    /// What was measured apart from the executor: curve, arithmetic,
+    /// encoding, operation, length.
+    fn case(&self) -> (&str, &str, &str, &str, u64) {
+        (
+            &self.curve,
+            &self.arith,
+            &self.encoding,
+            &self.op,
+            self.length,
+        )
+    }
+}
+
 /// The measured elgamal cells.
 pub fn cells(ms: &[Measurement]) -> Vec<Cell> {
     ms.iter()
@@ -114,14 +128,9 @@ fn speedups_of(
 ) -> BTreeMap<(String, String, String, String), ExecutorGrid> {
     let mut out: BTreeMap<_, ExecutorGrid> = BTreeMap::new();
     for c in cells.iter().filter(|c| c.mode == mode) {
-        let serial = cells.iter().find(|s| {
-            s.mode == "serial"
-                && s.curve == c.curve
-                && s.arith == c.arith
-                && s.encoding == c.encoding
-                && s.op == c.op
-                && s.length == c.length
-        });
+        let serial = cells
+            .iter()
+            .find(|s| s.mode == "serial" && s.case() == c.case());
         if let Some(s) = serial {
             out.entry((
                 c.curve.clone(),
@@ -201,54 +210,30 @@ fn throughput_table(cells: &[Cell]) -> Table {
     let n = headers.len();
     let mut t = Table::new("EC-ElGamal throughput (characters/s)", headers)
         .right(&(4..n).collect::<Vec<_>>());
-    let mut keys: BTreeSet<(String, String, String, String, u64)> = BTreeSet::new();
-    for c in cells {
-        keys.insert((
-            c.curve.clone(),
-            c.arith.clone(),
-            c.encoding.clone(),
-            c.op.clone(),
-            c.length,
-        ));
-    }
-    for (curve, arith, enc, op, len) in keys {
-        let get = |mode: &str, thr: usize| {
+    let keys: BTreeSet<_> = cells.iter().map(Cell::case).collect();
+    for key in keys {
+        let (curve, arith, enc, op, len) = key;
+        let rate_of = |executor: &dyn Fn(&Cell) -> bool| {
             cells
                 .iter()
-                .find(|c| {
-                    c.curve == curve
-                        && c.arith == arith
-                        && c.encoding == enc
-                        && c.op == op
-                        && c.length == len
-                        && c.mode == mode
-                        && (mode == "serial" || c.threads == thr)
-                })
+                .find(|c| c.case() == key && executor(c))
                 .map_or("-".to_string(), |c| rate(c.chars_per_s))
         };
         let mut row = vec![
-            curve.clone(),
-            arith.clone(),
-            enc.clone(),
-            op.clone(),
+            curve.to_string(),
+            arith.to_string(),
+            enc.to_string(),
+            op.to_string(),
             len.to_string(),
-            get("serial", 1),
+            rate_of(&|c| c.mode == "serial"),
         ];
-        row.extend(workers.iter().map(|&w| get("threads", w)));
-        row.extend(distributed.iter().map(|(mode, r, th)| {
-            cells
+        row.extend(
+            workers
                 .iter()
-                .find(|c| {
-                    c.curve == curve
-                        && c.arith == arith
-                        && c.encoding == enc
-                        && c.op == op
-                        && c.length == len
-                        && &c.mode == mode
-                        && c.ranks == *r
-                        && c.threads == *th
-                })
-                .map_or("-".to_string(), |c| rate(c.chars_per_s))
+                .map(|&w| rate_of(&|c| c.mode == "threads" && c.threads == w)),
+        );
+        row.extend(distributed.iter().map(|(mode, r, th)| {
+            rate_of(&|c| &c.mode == mode && c.ranks == *r && c.threads == *th)
         }));
         t.row(row);
     }
@@ -546,6 +531,12 @@ mod tests {
         assert!(through.headers.contains(&"4 ranks".to_string()));
         assert!(through.headers.contains(&"2 ranks x 2 thr".to_string()));
         assert!(!through.headers.iter().any(|h| h == "1 thr"));
+        let column = |h: &str| through.headers.iter().position(|x| x == h).unwrap();
+        let row = &through.rows[0];
+        assert_eq!(row[..5], ["P-256", "openssl", "char", "encrypt", "1024"]);
+        assert_eq!(row[column("serial")], rate(1000.0));
+        assert_eq!(row[column("4 ranks")], rate(3000.0));
+        assert_eq!(row[column("2 ranks x 2 thr")], rate(3500.0));
     }
 
     #[test]
