@@ -73,7 +73,8 @@ fn compute(curve: Curve) -> Vec<CheckResult> {
         .filter(|b| arith::backend::implements(*b, curve))
         .collect();
     let table = backends.iter().try_for_each(|&b| {
-        arith::backend::run(b, curve, CharTable).map_err(|e| Error::other(format!("{b}: {e}")))
+        arith::backend::run(b, curve, CharTable)
+            .map_err(|e| Error::other(format!("{}: {e}", b.name())))
     });
     let mut out = vec![match table {
         Ok(()) => CheckResult::pass(
@@ -101,13 +102,16 @@ fn compute(curve: Curve) -> Vec<CheckResult> {
 
 /// Whether every backend of `others` gives `first`'s seeded ciphertext.
 fn agreement(curve: Curve, first: Backend, others: &[Backend]) -> Result<(), Error> {
-    let on =
-        |b: Backend| seeded_ciphertext(curve, b).map_err(|e| Error::other(format!("{b}: {e}")));
+    let on = |b: Backend| {
+        seeded_ciphertext(curve, b).map_err(|e| Error::other(format!("{}: {e}", b.name())))
+    };
     let expected = on(first)?;
     for &other in others {
         if on(other)? != expected {
             return Err(Error::other(format!(
-                "{first} and {other} ciphertexts differ"
+                "{} and {} ciphertexts differ",
+                first.name(),
+                other.name()
             )));
         }
     }

@@ -417,7 +417,7 @@ pub fn time_once(
     };
     let planned = plan_case(curve, kind, params, Arc::new(OnceLock::new()));
     let cryptobench_core::Setup::Ready(factory) = planned.setup else {
-        return Err(Error::usage(format!("{kind} cannot run {curve}")));
+        return Err(Error::usage(format!("{} cannot run {curve}", kind.name())));
     };
     let mut case = factory().map_err(|e| Error::other(e.to_string()))?;
     let t = std::time::Instant::now();

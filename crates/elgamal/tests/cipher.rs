@@ -146,7 +146,13 @@ fn seeded_ciphertexts_are_known_answers_across_executors_and_backends() {
         );
         let first = on(all[0]);
         for &other in &all[1..] {
-            assert_eq!(on(other), first, "{curve}: {} vs {other}", all[0]);
+            assert_eq!(
+                on(other),
+                first,
+                "{curve}: {} vs {}",
+                all[0].name(),
+                other.name()
+            );
         }
     }
 }
@@ -175,7 +181,7 @@ fn the_char_table_decodes_with_the_smallest_counter() {
     for curve in Curve::ALL {
         for backend in backends(curve) {
             arith::backend::run(backend, curve, CharTable)
-                .unwrap_or_else(|e| panic!("{curve} on {backend}: {e}"));
+                .unwrap_or_else(|e| panic!("{curve} on {}: {e}", backend.name()));
         }
     }
 }

@@ -51,12 +51,6 @@ impl fmt::Debug for dyn ArithBackend {
     }
 }
 
-impl fmt::Display for dyn ArithBackend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl PartialEq for dyn ArithBackend {
     fn eq(&self, other: &Self) -> bool {
         self.name() == other.name()
@@ -163,7 +157,8 @@ pub fn run<T: EngineTask>(backend: Backend, curve: Curve, task: T) -> Result<T::
     register(&mut d);
     d.out.unwrap_or_else(|| {
         Err(Error::other(format!(
-            "arithmetic backend {backend} is not registered"
+            "arithmetic backend {} is not registered",
+            backend.name()
         )))
     })
 }
