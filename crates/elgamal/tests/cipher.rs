@@ -157,6 +157,37 @@ fn seeded_ciphertexts_are_known_answers_across_executors_and_backends() {
     }
 }
 
+/// Every backend of every curve: a flipped bit in a ciphertext point is
+/// refused (the x is off the curve) or decrypts to something else, never to
+/// the message; some flips must be refused, so off-curve x is checked.
+#[test]
+fn tampered_ciphertexts_never_decrypt_to_the_message_on_any_backend() {
+    let rng = RngSource::Seeded(9);
+    let msg = b"tamper";
+    let ex = ExecutorSpec::Serial.build().unwrap();
+    for curve in Curve::ALL {
+        for backend in backends(curve) {
+            let on = format!("{curve} on {}", backend.name());
+            let keys = open(curve, backend, None, rng).unwrap();
+            let ct = keys
+                .encrypt_raw(msg, Encoding::Char, ex.as_ref(), rng)
+                .unwrap();
+            let mut refused = 0;
+            for (point, bit) in [0, 1].into_iter().flat_map(|p| (0..8).map(move |b| (p, b))) {
+                let mut bad = ct.clone();
+                let x = &mut bad.pairs[0][point];
+                let last = x.len() - 1;
+                x[last] ^= 1 << bit;
+                match keys.decrypt_raw(&bad, ex.as_ref()) {
+                    Err(_) => refused += 1,
+                    Ok(pt) => assert_ne!(pt, msg, "{on}: point {point} bit {bit}"),
+                }
+            }
+            assert!(refused > 0, "{on}: no flipped x was refused");
+        }
+    }
+}
+
 /// toy64, seed 42, message "Hi", `char`: [y1, y2] per character.
 const TOY64_KAT: [[&str; 2]; 2] = [
     ["022755fe01db1139c7", "02f78830714df0bd0f"],
