@@ -6,7 +6,7 @@
 //! formats excluded, as the suite times them. For medians and confidence
 //! intervals use `cryptobench elgamal bench`.
 
-use cryptobench_elgamal::arith::ArithKind;
+use cryptobench_elgamal::arith;
 use cryptobench_elgamal::curve::Curve;
 use cryptobench_elgamal::encoding::Encoding;
 use cryptobench_elgamal::executor::ExecutorSpec;
@@ -27,7 +27,10 @@ fn main() {
         .into_iter()
         .filter(|c| only.is_none_or(|o| o == *c))
     {
-        for kind in ArithKind::ALL.into_iter().filter(|k| k.supports(curve)) {
+        for kind in arith::all()
+            .into_iter()
+            .filter(|b| arith::backend::implements(*b, curve))
+        {
             for enc in Encoding::ALL {
                 for &exec in &execs {
                     for op in [Op::Encrypt, Op::Decrypt] {

@@ -30,6 +30,17 @@ struct Cell {
 }
 
 impl Cell {
+    /// What was measured apart from the executor: curve, arithmetic,
+    /// encoding, operation, length.
+    fn case(&self) -> (&str, &str, &str, &str, u64) {
+        (
+            &self.curve,
+            &self.arith,
+            &self.encoding,
+            &self.op,
+            self.length,
+        )
+    }
     /// Threads, ranks, or ranks x threads: everything working at once.
     fn workers(&self) -> usize {
         let ranks = self.ranks.unwrap_or(1).max(1);
@@ -221,14 +232,7 @@ fn throughput_chart(len: u64, at: &[&Cell]) -> Option<Chart> {
 
 /// The serial cell a parallel cell is compared with.
 fn serial_of<'a>(cells: &'a [Cell], c: &Cell) -> Option<&'a Cell> {
-    let same = |s: &&Cell| {
-        s.mode == "serial"
-            && s.curve == c.curve
-            && s.arith == c.arith
-            && s.encoding == c.encoding
-            && s.op == c.op
-            && s.length == c.length
-    };
+    let same = |s: &&Cell| s.mode == "serial" && s.case() == c.case();
     cells
         .iter()
         .filter(same)

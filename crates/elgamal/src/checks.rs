@@ -1,14 +1,15 @@
 //! Checks shared by every case of a curve, run once per process: the
 //! Koblitz table property and agreement between independent backends.
 
-use crate::arith::{ArithKind, Arithmetic};
+use crate::arith::{self, Arithmetic, Backend, EngineTask};
+use crate::cipher::CurveEngine;
 use crate::curve::Curve;
 use crate::encoding::{decode_x, encode_chunk, Encoding};
 use crate::executor::Serial;
 use crate::keys::RngSource;
 use crate::scheme;
 use cryptobench_core::{CheckResult, Error};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The `char` table property on `arith`: every byte b encodes to a point
 /// whose x decodes to b, with the smallest counter j that works.
@@ -43,9 +44,9 @@ pub fn char_table_property<A: Arithmetic>(arith: &A) -> Result<(), Error> {
 }
 
 /// Seeded ciphertext of a fixed message on one backend (compressed pairs).
-fn seeded_ciphertext(curve: Curve, kind: ArithKind) -> Result<Vec<[Vec<u8>; 2]>, Error> {
+fn seeded_ciphertext(curve: Curve, backend: Backend) -> Result<Vec<[Vec<u8>; 2]>, Error> {
     let rng = RngSource::Seeded(2024);
-    let keys = scheme::open(curve, kind, None, rng)?;
+    let keys = scheme::open(curve, backend, None, rng)?;
     let mut pairs = keys
         .encrypt_raw(b"seed 002", Encoding::Char, &Serial, rng)?
         .pairs;
@@ -56,34 +57,65 @@ fn seeded_ciphertext(curve: Curve, kind: ArithKind) -> Result<Vec<[Vec<u8>; 2]>,
     Ok(pairs)
 }
 
+/// [`char_table_property`] as a task on a backend's engine.
+struct CharTable;
+
+impl EngineTask for CharTable {
+    type Output = ();
+    fn run<A: Arithmetic>(self, engine: Arc<CurveEngine<A>>) -> Result<(), Error> {
+        char_table_property(engine.arith())
+    }
+}
+
 fn compute(curve: Curve) -> Vec<CheckResult> {
-    let mut out = Vec::new();
-    let table = match curve {
-        Curve::Toy64 => scheme::native_engine().and_then(|e| char_table_property(e.arith())),
-        _ => scheme::openssl_engine(curve).and_then(|e| char_table_property(e.arith())),
-    };
-    out.push(match table {
+    let backends: Vec<Backend> = arith::all()
+        .into_iter()
+        .filter(|b| arith::backend::implements(*b, curve))
+        .collect();
+    let table = backends.iter().try_for_each(|&b| {
+        arith::backend::run(b, curve, CharTable)
+            .map_err(|e| Error::other(format!("{}: {e}", b.name())))
+    });
+    let mut out = vec![match table {
         Ok(()) => CheckResult::pass(
             "encoding-table",
             "all 256 char points decode back, each with the smallest counter j",
         ),
         Err(e) => CheckResult::fail("encoding-table", e.to_string()),
-    });
-    if curve != Curve::Toy64 {
-        let a = seeded_ciphertext(curve, ArithKind::Openssl);
-        let b = seeded_ciphertext(curve, ArithKind::Rustcrypto);
-        out.push(match (a, b) {
-            (Ok(a), Ok(b)) if a == b => CheckResult::pass(
+    }];
+    // Independent libraries must agree bit for bit on a seeded key and message.
+    if let Some((&first, others)) = backends.split_first().filter(|(_, o)| !o.is_empty()) {
+        let names: Vec<&str> = backends.iter().map(|b| b.name()).collect();
+        out.push(match agreement(curve, first, others) {
+            Ok(()) => CheckResult::pass(
                 "cross-backend",
-                "seeded key and ciphertext identical on OpenSSL and RustCrypto",
+                format!(
+                    "seeded key and ciphertext identical on {}",
+                    names.join(" and ")
+                ),
             ),
-            (Ok(_), Ok(_)) => {
-                CheckResult::fail("cross-backend", "OpenSSL and RustCrypto ciphertexts differ")
-            }
-            (Err(e), _) | (_, Err(e)) => CheckResult::fail("cross-backend", e.to_string()),
+            Err(e) => CheckResult::fail("cross-backend", e.to_string()),
         });
     }
     out
+}
+
+/// Whether every backend of `others` gives `first`'s seeded ciphertext.
+fn agreement(curve: Curve, first: Backend, others: &[Backend]) -> Result<(), Error> {
+    let on = |b: Backend| {
+        seeded_ciphertext(curve, b).map_err(|e| Error::other(format!("{}: {e}", b.name())))
+    };
+    let expected = on(first)?;
+    for &other in others {
+        if on(other)? != expected {
+            return Err(Error::other(format!(
+                "{} and {} ciphertexts differ",
+                first.name(),
+                other.name()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The checks of `curve`, computed once per process.

@@ -10,7 +10,7 @@
 //! that, `keygen` takes its output as `--out PATH` (or a positional path)
 //! and `bench` its thread list as `--workers LIST`.
 
-use crate::arith::ArithKind;
+use crate::arith::{self, Backend};
 use crate::curve::Curve;
 use crate::encoding::Encoding;
 use crate::executor::{Executor, ExecutorSpec, Serial, Threads, MAX_WORKERS};
@@ -157,55 +157,15 @@ pub fn command(args: &ElgamalArgs, cfg: &RunConfig) -> Result<SuiteAction, Error
 
 /// The grid the bench flags describe.
 pub fn grid(b: &BenchArgs, cfg: &RunConfig) -> Result<Grid, Error> {
-    let curves = b
-        .curve
-        .as_deref()
-        .map(|list| {
-            split_list(list)
-                .map(Curve::parse)
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
-    let encodings = b
-        .encoding
-        .as_deref()
-        .map(|l| {
-            split_list(l)
-                .map(Encoding::parse)
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
-    let ariths = b
-        .arith
-        .as_deref()
-        .map(|l| {
-            split_list(l)
-                .map(ArithKind::parse)
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
-    let lengths = b
-        .lengths
-        .as_deref()
-        .map(|l| {
-            split_list(l)
-                .map(|s| {
-                    units::parse_size_within(s, 1, MAX_LENGTH)
-                        .map(|v| v as usize)
-                        .map_err(|e| Error::usage(format!("--lengths: {e}")))
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
-    let workers: Option<Vec<usize>> = b
-        .workers
-        .as_deref()
-        .map(|l| {
-            split_list(l)
-                .map(parse_workers)
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
+    let curves = parse_list(&b.curve, Curve::parse)?;
+    let encodings = parse_list(&b.encoding, Encoding::parse)?;
+    let ariths = parse_list(&b.arith, arith::parse)?;
+    let lengths = parse_list(&b.lengths, |s| {
+        units::parse_size_within(s, 1, MAX_LENGTH)
+            .map(|v| v as usize)
+            .map_err(|e| Error::usage(format!("--lengths: {e}")))
+    })?;
+    let workers = parse_list(&b.workers, parse_workers)?;
     let executors = match (&b.mode, &workers) {
         (None, None) => None,
         (mode, workers) => {
@@ -249,6 +209,17 @@ const ALL_MODES: [&str; 4] = ["serial", "threads", "mpi", "hybrid"];
 /// seed's longest, already minutes per sample with one point per character.
 pub const MAX_LENGTH: u64 = 1 << 20;
 
+/// Each item of a comma-separated flag through `parse`; `None` when the
+/// flag was not given.
+fn parse_list<T>(
+    flag: &Option<String>,
+    parse: impl Fn(&str) -> Result<T, Error>,
+) -> Result<Option<Vec<T>>, Error> {
+    flag.as_deref()
+        .map(|list| split_list(list).map(&parse).collect())
+        .transpose()
+}
+
 fn split_list(list: &str) -> impl Iterator<Item = &str> {
     list.split(',').map(str::trim).filter(|s| !s.is_empty())
 }
@@ -280,16 +251,16 @@ fn read_file(path: &Path, what: &str) -> Result<String, Error> {
     cryptobench_core::input::read_file_to_string(what, path)
 }
 
-fn arith_for(curve: Curve, arith: &Option<String>) -> Result<ArithKind, Error> {
-    match arith {
+fn arith_for(curve: Curve, name: &Option<String>) -> Result<Backend, Error> {
+    match name {
         Some(a) => {
-            let kind = ArithKind::parse(a)?;
-            match kind.unsupported_reason(curve) {
+            let backend = arith::parse(a)?;
+            match arith::backend::unsupported_reason(backend, curve) {
                 Some(r) => Err(Error::usage(r)),
-                None => Ok(kind),
+                None => Ok(backend),
             }
         }
-        None => Ok(ArithKind::default_for(curve)),
+        None => Ok(arith::default_for(curve)),
     }
 }
 
@@ -308,7 +279,7 @@ fn keygen(k: &KeygenArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         outputs.check(public, Access::Public).map_err(usage)?;
     }
     outputs.check(path, Access::Secret).map_err(usage)?;
-    let keys = scheme::open(curve, ArithKind::default_for(curve), None, rng(cfg))?;
+    let keys = scheme::open(curve, arith::default_for(curve), None, rng(cfg))?;
     let material = keys.material();
     let secret = KeyFile::from_material(material).to_json();
     outputs

@@ -187,7 +187,6 @@ impl<A: Arithmetic> CharTable<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scheme;
 
     #[test]
     fn bases_put_the_chunk_before_a_zero_counter() {
@@ -202,7 +201,7 @@ mod tests {
 
     #[test]
     fn encoding_many_equals_encoding_each_chunk() {
-        let engine = scheme::openssl_engine(Curve::P256).expect("P-256");
+        let engine = crate::arith::ossl::engine(Curve::P256).expect("P-256");
         let arith = engine.arith();
         let mut s = arith.scratch().expect("scratch");
         let msg: Vec<u8> = (0..30 * 40u32).map(|i| (i * 37 % 251) as u8).collect();

@@ -35,11 +35,18 @@ pub const MAX_WORKERS: usize = 1000;
 pub trait Executor: Send + Sync {
     /// `serial`, `threads`, ...
     fn mode(&self) -> &'static str;
-    /// How many parts it wants (1 for serial, N for N threads).
-    fn workers(&self) -> usize;
+    /// How many parts it wants (1 for serial, N for N threads); one unless
+    /// the executor says otherwise.
+    fn workers(&self) -> usize {
+        1
+    }
     /// Calls `task(i)` exactly once for every i in 0..parts and returns when
     /// all calls have finished; `Err` only when it could not start them.
-    fn run(&self, parts: usize, task: &(dyn Fn(usize) + Sync)) -> Result<(), Error>;
+    /// Unless the executor says otherwise, on the calling thread in order.
+    fn run(&self, parts: usize, task: &(dyn Fn(usize) + Sync)) -> Result<(), Error> {
+        (0..parts).for_each(task);
+        Ok(())
+    }
 }
 
 /// Everything on the calling thread.
@@ -49,13 +56,6 @@ pub struct Serial;
 impl Executor for Serial {
     fn mode(&self) -> &'static str {
         "serial"
-    }
-    fn workers(&self) -> usize {
-        1
-    }
-    fn run(&self, parts: usize, task: &(dyn Fn(usize) + Sync)) -> Result<(), Error> {
-        (0..parts).for_each(task);
-        Ok(())
     }
 }
 

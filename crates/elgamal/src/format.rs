@@ -111,6 +111,23 @@ fn parse_hex(text: &str, what: &str) -> Result<Vec<u8>, Error> {
     hex::decode(text).map_err(|e| Error::usage(format!("{what}: not hexadecimal ({e})")))
 }
 
+/// A file's `format` field, refused unless it is the one this version writes.
+fn expect_format(what: &str, found: &str, expected: &str) -> Result<(), Error> {
+    if found == expected {
+        return Ok(());
+    }
+    Err(Error::usage(format!(
+        "{what} format is '{found}'; expected '{expected}'"
+    )))
+}
+
+/// Serialised JSON with a trailing newline (the files are text files).
+fn with_newline(json: serde_json::Result<String>) -> String {
+    let mut s = json.unwrap_or_default();
+    s.push('\n');
+    s
+}
+
 impl KeyFile {
     /// The file of `key`.
     pub fn from_material(key: &KeyMaterial) -> Self {
@@ -124,19 +141,12 @@ impl KeyFile {
     }
     /// Serialises with a trailing newline.
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
-        s.push('\n');
-        s
+        with_newline(serde_json::to_string_pretty(self))
     }
     /// Parses and checks everything but the point itself.
     pub fn parse(text: &str) -> Result<KeyMaterial, Error> {
         let file: KeyFile = parse_json(text, "key")?;
-        if file.format != KEY_FORMAT {
-            return Err(Error::usage(format!(
-                "key file format is '{}'; expected '{KEY_FORMAT}'",
-                file.format
-            )));
-        }
+        expect_format("key file", &file.format, KEY_FORMAT)?;
         let curve = Curve::parse(&file.curve)?;
         let want = ParamsHex::of(curve);
         let pairs = [
@@ -215,19 +225,12 @@ impl CiphertextFile {
     /// Serialises with a trailing newline (one pair per line would be
     /// friendlier, but one compact line keeps 65536-pair files small).
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string(self).unwrap_or_default();
-        s.push('\n');
-        s
+        with_newline(serde_json::to_string(self))
     }
     /// Parses and checks the structure (lengths, names, counts).
     pub fn parse(text: &str) -> Result<RawCiphertext, Error> {
         let file: CiphertextFile = parse_json(text, "ciphertext")?;
-        if file.format != CIPHERTEXT_FORMAT {
-            return Err(Error::usage(format!(
-                "ciphertext format is '{}'; expected '{CIPHERTEXT_FORMAT}'",
-                file.format
-            )));
-        }
+        expect_format("ciphertext", &file.format, CIPHERTEXT_FORMAT)?;
         let curve = Curve::parse(&file.curve)?;
         let encoding = Encoding::parse(&file.encoding)?;
         let length = usize::try_from(file.length)

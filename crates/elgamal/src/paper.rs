@@ -15,9 +15,7 @@
 use crate::curve::Curve;
 use crate::encoding::Encoding;
 use crate::executor::ExecutorSpec;
-use crate::paper_tables::{
-    published, Program, Published, PARALLEL_ONE, PARALLEL_THREE, PARALLEL_TWO,
-};
+use crate::paper_tables::{published, tables, Program, Published};
 use crate::suite::{ElgamalSuite, Grid, SEED_LENGTHS, SEED_THREADS, SUITE};
 use cryptobench_core::paper::show_ratio;
 use cryptobench_core::verdict::speedup;
@@ -100,11 +98,11 @@ impl Paper for EcElgamalParallel {
         let distributed = here.iter().any(|s| s.distributed);
         let mut out = Vec::new();
         // The source note once per family: the report shows notes in view.
-        for (i, p) in PARALLEL_TWO.iter().enumerate() {
+        for (i, p) in tables(Program::Two).enumerate() {
             out.push(side_by_side(p, &here, i == 0));
         }
         out.push(parallel_one(&here, distributed));
-        for (i, p) in PARALLEL_THREE.iter().enumerate() {
+        for (i, p) in tables(Program::Three).enumerate() {
             out.push(side_by_side(p, &here, i == 0));
         }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -267,7 +265,7 @@ fn side_by_side(p: &Published, here: &[Speedup], with_source: bool) -> Table {
 
 fn parallel_one(here: &[Speedup], distributed: bool) -> Table {
     let mut headers = vec!["Message length".to_string()];
-    headers.extend(PARALLEL_ONE.iter().map(|p| {
+    headers.extend(tables(Program::One).map(|p| {
         let bits = if p.curve == Curve::Toy64 { 64 } else { 256 };
         format!("{bits}-bit {} (seed | here)", &p.op[..3])
     }));
@@ -278,7 +276,7 @@ fn parallel_one(here: &[Speedup], distributed: bool) -> Table {
     .right(&[1, 2, 3, 4]);
     for (i, len) in SEED_LENGTHS.iter().enumerate() {
         let mut row = vec![len.to_string()];
-        for p in &PARALLEL_ONE {
+        for p in tables(Program::One) {
             row.push(cell(
                 p.rows[i][0],
                 find(here, Program::One, p.curve, p.op, *len as u64, 1),
@@ -484,7 +482,7 @@ fn ranking(here: &[Speedup]) -> String {
 fn seed_ranking_agrees() -> String {
     let mut agree = 0;
     let mut cells = 0;
-    for p in &PARALLEL_TWO {
+    for p in tables(Program::Two) {
         for row in 0..SEED_LENGTHS.len() {
             let get = |prog| published(prog, p.curve, p.op, row, 0);
             if let (Some(two), Some(one), Some(three)) =

@@ -9,13 +9,12 @@
 //! second. The worker count is a parameter (`threads`), not the engine's
 //! multi-thread runner: one operation uses all its workers.
 
-use crate::arith::{ArithKind, Arithmetic};
+use crate::arith::{self, Arithmetic, Backend, EngineTask};
 use crate::cipher::{Ciphertext, CurveEngine, Keys};
 use crate::curve::Curve;
 use crate::encoding::Encoding;
 use crate::executor::{Executor, ExecutorSpec, Serial};
 use crate::keys::RngSource;
-use crate::scheme;
 use cryptobench_core::{
     BackendInfo, Case, CaseError, CaseSpec, CheckResult, Error, Measurement, PlannedCase,
     RunConfig, Suite, Table,
@@ -60,7 +59,7 @@ pub struct Grid {
     /// Executors.
     pub executors: Option<Vec<ExecutorSpec>>,
     /// Arithmetic backends (default: the fastest per curve).
-    pub ariths: Option<Vec<ArithKind>>,
+    pub ariths: Option<Vec<Backend>>,
     /// Whether to add the `openssl speed ecdhp256` peer (default yes when P-256 runs).
     pub peer: Option<bool>,
 }
@@ -156,14 +155,7 @@ impl Suite for ElgamalSuite {
         "EC-ElGamal (seed 002): per-character encryption on P-256, secp256k1, toy64; serial vs threads"
     }
     fn backends(&self) -> Vec<BackendInfo> {
-        ArithKind::ALL
-            .iter()
-            .map(|k| BackendInfo {
-                name: k.name().into(),
-                version: k.version(),
-                unavailable: None,
-            })
-            .collect()
+        arith::all().into_iter().map(arith::backend::info).collect()
     }
     fn primitives(&self) -> Vec<String> {
         Curve::NAMES.iter().map(|s| s.to_string()).collect()
@@ -175,7 +167,7 @@ impl Suite for ElgamalSuite {
         for &curve in &curves {
             let ariths = match &g.ariths {
                 Some(list) => list.clone(),
-                None => vec![ArithKind::default_for(curve)],
+                None => vec![arith::default_for(curve)],
             };
             for &kind in &ariths {
                 if !cfg.wants_backend(kind.name()) {
@@ -186,16 +178,14 @@ impl Suite for ElgamalSuite {
                     for &len in g.lengths.as_deref().unwrap_or_default() {
                         for &exec in g.executors.as_deref().unwrap_or_default() {
                             for op in [Op::Encrypt, Op::Decrypt] {
-                                out.push(plan_case(
-                                    curve,
-                                    kind,
+                                let params = CaseParams {
                                     enc,
                                     len,
                                     exec,
                                     op,
-                                    keys.clone(),
-                                    cfg.seed,
-                                ));
+                                    rng: cfg.seed.map_or(RngSource::Os, RngSource::Seeded),
+                                };
+                                out.push(plan_case(curve, kind, params, keys.clone()));
                             }
                         }
                     }
@@ -232,17 +222,10 @@ impl Suite for ElgamalSuite {
 /// Keys shared by every case of one (curve, arithmetic): generated once.
 type SharedKeys = Arc<OnceLock<Result<Arc<dyn std::any::Any + Send + Sync>, String>>>;
 
-#[allow(clippy::too_many_arguments)]
-fn plan_case(
-    curve: Curve,
-    kind: ArithKind,
-    enc: Encoding,
-    len: usize,
-    exec: ExecutorSpec,
-    op: Op,
-    keys: SharedKeys,
-    seed: Option<u64>,
-) -> PlannedCase {
+fn plan_case(curve: Curve, kind: Backend, params: CaseParams, keys: SharedKeys) -> PlannedCase {
+    let CaseParams {
+        enc, len, exec, op, ..
+    } = params;
     let mut spec = CaseSpec::new(SUITE, curve.name(), kind.name(), kind.version(), op.name())
         .size(len as u64)
         .param("encoding", enc.name())
@@ -254,24 +237,20 @@ fn plan_case(
     if curve.is_toy() {
         spec = spec.param("security", "breakable");
     }
-    if let Some(reason) = kind.unsupported_reason(curve) {
+    if let Some(reason) = arith::backend::unsupported_reason(kind, curve) {
         return PlannedCase::unavailable(spec, reason);
     }
-    let rng = seed.map_or(RngSource::Os, RngSource::Seeded);
     PlannedCase::ready(spec, move || {
-        let params = CaseParams {
-            enc,
-            len,
-            exec,
-            op,
-            rng,
-        };
-        match (kind, curve) {
-            (ArithKind::Native, _) => build(scheme::native_engine(), &keys, params),
-            (ArithKind::Openssl, _) => build(scheme::openssl_engine(curve), &keys, params),
-            (ArithKind::Rustcrypto, Curve::P256) => build(scheme::p256_engine(), &keys, params),
-            (ArithKind::Rustcrypto, _) => build(scheme::k256_engine(), &keys, params),
-        }
+        arith::backend::run(
+            kind,
+            curve,
+            BuildCase {
+                keys: keys.clone(),
+                params,
+            },
+        )
+        .map_err(failed)
+        .and_then(|built| built)
     })
 }
 
@@ -288,12 +267,25 @@ fn failed(e: impl std::fmt::Display) -> CaseError {
     CaseError::Failed(e.to_string())
 }
 
+/// Builds one case on a backend's engine, with the keys of its
+/// (curve, arithmetic) generated by the first case that needs them.
+struct BuildCase {
+    keys: SharedKeys,
+    params: CaseParams,
+}
+
+impl EngineTask for BuildCase {
+    type Output = Result<Box<dyn Case>, CaseError>;
+    fn run<A: Arithmetic>(self, engine: Arc<CurveEngine<A>>) -> Result<Self::Output, Error> {
+        Ok(build(engine, &self.keys, self.params))
+    }
+}
+
 fn build<A: Arithmetic>(
-    engine: Result<Arc<CurveEngine<A>>, Error>,
+    engine: Arc<CurveEngine<A>>,
     shared: &SharedKeys,
     p: CaseParams,
 ) -> Result<Box<dyn Case>, CaseError> {
-    let engine = engine.map_err(failed)?;
     let any = shared
         .get_or_init(|| {
             Keys::generate(engine, p.rng)
@@ -410,24 +402,22 @@ impl<A: Arithmetic> Case for ElgamalCase<A> {
 /// median-free, a single timed operation, in seconds.
 pub fn time_once(
     curve: Curve,
-    kind: ArithKind,
+    kind: Backend,
     enc: Encoding,
     len: usize,
     exec: ExecutorSpec,
     op: Op,
 ) -> Result<f64, Error> {
-    let planned = plan_case(
-        curve,
-        kind,
+    let params = CaseParams {
         enc,
         len,
         exec,
         op,
-        Arc::new(OnceLock::new()),
-        None,
-    );
+        rng: RngSource::Os,
+    };
+    let planned = plan_case(curve, kind, params, Arc::new(OnceLock::new()));
     let cryptobench_core::Setup::Ready(factory) = planned.setup else {
-        return Err(Error::usage(format!("{kind} cannot run {curve}")));
+        return Err(Error::usage(format!("{} cannot run {curve}", kind.name())));
     };
     let mut case = factory().map_err(|e| Error::other(e.to_string()))?;
     let t = std::time::Instant::now();

@@ -2,7 +2,7 @@
 //! against serial at the same length (shaped like seed 002's Tables V-VIII:
 //! message length down, thread count across), and the targets.
 
-use crate::arith::ArithKind;
+use crate::arith;
 use crate::curve::Curve;
 use crate::suite::SUITE;
 use cryptobench_core::{CaseStatus, Measurement, Table};
@@ -32,6 +32,20 @@ pub struct Cell {
     pub mode: String,
     /// Characters per second at the median.
     pub chars_per_s: f64,
+}
+
+impl Cell {
+    /// What was measured apart from the executor: curve, arithmetic,
+    /// encoding, operation, length.
+    fn case(&self) -> (&str, &str, &str, &str, u64) {
+        (
+            &self.curve,
+            &self.arith,
+            &self.encoding,
+            &self.op,
+            self.length,
+        )
+    }
 }
 
 /// The measured elgamal cells.
@@ -66,7 +80,7 @@ pub fn find(
     threads: usize,
 ) -> Option<f64> {
     let default_arith = Curve::parse(curve)
-        .map(|c| ArithKind::default_for(c).name())
+        .map(|c| arith::default_for(c).name())
         .unwrap_or("");
     let matching: Vec<&Cell> = cells
         .iter()
@@ -114,14 +128,9 @@ fn speedups_of(
 ) -> BTreeMap<(String, String, String, String), ExecutorGrid> {
     let mut out: BTreeMap<_, ExecutorGrid> = BTreeMap::new();
     for c in cells.iter().filter(|c| c.mode == mode) {
-        let serial = cells.iter().find(|s| {
-            s.mode == "serial"
-                && s.curve == c.curve
-                && s.arith == c.arith
-                && s.encoding == c.encoding
-                && s.op == c.op
-                && s.length == c.length
-        });
+        let serial = cells
+            .iter()
+            .find(|s| s.mode == "serial" && s.case() == c.case());
         if let Some(s) = serial {
             out.entry((
                 c.curve.clone(),
@@ -201,54 +210,30 @@ fn throughput_table(cells: &[Cell]) -> Table {
     let n = headers.len();
     let mut t = Table::new("EC-ElGamal throughput (characters/s)", headers)
         .right(&(4..n).collect::<Vec<_>>());
-    let mut keys: BTreeSet<(String, String, String, String, u64)> = BTreeSet::new();
-    for c in cells {
-        keys.insert((
-            c.curve.clone(),
-            c.arith.clone(),
-            c.encoding.clone(),
-            c.op.clone(),
-            c.length,
-        ));
-    }
-    for (curve, arith, enc, op, len) in keys {
-        let get = |mode: &str, thr: usize| {
+    let keys: BTreeSet<_> = cells.iter().map(Cell::case).collect();
+    for key in keys {
+        let (curve, arith, enc, op, len) = key;
+        let rate_of = |executor: &dyn Fn(&Cell) -> bool| {
             cells
                 .iter()
-                .find(|c| {
-                    c.curve == curve
-                        && c.arith == arith
-                        && c.encoding == enc
-                        && c.op == op
-                        && c.length == len
-                        && c.mode == mode
-                        && (mode == "serial" || c.threads == thr)
-                })
+                .find(|c| c.case() == key && executor(c))
                 .map_or("-".to_string(), |c| rate(c.chars_per_s))
         };
         let mut row = vec![
-            curve.clone(),
-            arith.clone(),
-            enc.clone(),
-            op.clone(),
+            curve.to_string(),
+            arith.to_string(),
+            enc.to_string(),
+            op.to_string(),
             len.to_string(),
-            get("serial", 1),
+            rate_of(&|c| c.mode == "serial"),
         ];
-        row.extend(workers.iter().map(|&w| get("threads", w)));
-        row.extend(distributed.iter().map(|(mode, r, th)| {
-            cells
+        row.extend(
+            workers
                 .iter()
-                .find(|c| {
-                    c.curve == curve
-                        && c.arith == arith
-                        && c.encoding == enc
-                        && c.op == op
-                        && c.length == len
-                        && &c.mode == mode
-                        && c.ranks == *r
-                        && c.threads == *th
-                })
-                .map_or("-".to_string(), |c| rate(c.chars_per_s))
+                .map(|&w| rate_of(&|c| c.mode == "threads" && c.threads == w)),
+        );
+        row.extend(distributed.iter().map(|(mode, r, th)| {
+            rate_of(&|c| &c.mode == mode && c.ranks == *r && c.threads == *th)
         }));
         t.row(row);
     }
@@ -260,20 +245,7 @@ fn throughput_table(cells: &[Cell]) -> Table {
 
 /// A seed-shaped speedup table: lengths down, thread counts across.
 pub fn speedup_table(title: &str, grid: &SpeedupGrid) -> Table {
-    let workers: BTreeSet<usize> = grid.values().flat_map(|r| r.keys().copied()).collect();
-    let mut headers = vec!["Message length".to_string()];
-    headers.extend(workers.iter().map(|n| format!("{n} threads")));
-    let n = headers.len();
-    let mut t = Table::new(title, headers).right(&(1..n).collect::<Vec<_>>());
-    for (len, row) in grid {
-        let mut cells = vec![len.to_string()];
-        cells.extend(
-            workers
-                .iter()
-                .map(|w| row.get(w).map_or("-".into(), |s| format!("{s:.4}"))),
-        );
-        t.row(cells);
-    }
+    let mut t = grid_table(title, grid, |n| format!("{n} threads"));
     t.note(format!(
         "speedup = threads throughput / serial throughput at the same length; this machine has {} logical CPUs",
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -282,6 +254,29 @@ pub fn speedup_table(title: &str, grid: &SpeedupGrid) -> Table {
         t.note(format!(
             "1-minute load average when summarised: {load:.2} (other processes sharing the cores lower every speedup)"
         ));
+    }
+    t
+}
+
+/// Lengths down, one column per key that any length has, speedups in cells.
+fn grid_table<K: Ord + Copy>(
+    title: &str,
+    grid: &BTreeMap<u64, BTreeMap<K, f64>>,
+    label: impl Fn(K) -> String,
+) -> Table {
+    let columns: BTreeSet<K> = grid.values().flat_map(|r| r.keys().copied()).collect();
+    let mut headers = vec!["Message length".to_string()];
+    headers.extend(columns.iter().map(|&k| label(k)));
+    let n = headers.len();
+    let mut t = Table::new(title, headers).right(&(1..n).collect::<Vec<_>>());
+    for (len, row) in grid {
+        let mut cells = vec![len.to_string()];
+        cells.extend(
+            columns
+                .iter()
+                .map(|k| row.get(k).map_or("-".into(), |s| format!("{s:.4}"))),
+        );
+        t.row(cells);
     }
     t
 }
@@ -302,20 +297,7 @@ fn executor_speedup_table(title: &str, grid: &ExecutorGrid) -> Table {
     } else {
         "mpi"
     };
-    let columns: BTreeSet<(usize, usize)> = grid.values().flat_map(|r| r.keys().copied()).collect();
-    let mut headers = vec!["Message length".to_string()];
-    headers.extend(columns.iter().map(|(r, t)| executor_label(mode, *r, *t)));
-    let n = headers.len();
-    let mut t = Table::new(title, headers).right(&(1..n).collect::<Vec<_>>());
-    for (len, row) in grid {
-        let mut cells = vec![len.to_string()];
-        cells.extend(
-            columns
-                .iter()
-                .map(|k| row.get(k).map_or("-".into(), |s| format!("{s:.4}"))),
-        );
-        t.row(cells);
-    }
+    let mut t = grid_table(title, grid, |(r, th)| executor_label(mode, r, th));
     t.note(format!(
         "speedup = {mode} throughput / serial throughput at the same length; ranks are MPI processes (one per host or per core, as mpirun placed them)"
     ));
@@ -408,19 +390,22 @@ fn targets_table(cells: &[Cell], ms: &[Measurement]) -> Option<Table> {
         }
     }
     if let Some(len) = p256_len {
-        for op in ["encrypt", "decrypt"] {
-            if let (Some(th), Some(se)) = (
-                find(cells, "P-256", "char", op, len, "threads", 2),
-                find(cells, "P-256", "char", op, len, "serial", 1),
-            ) {
-                t.row([
+        let two_threads = Side("P-256", "threads", 2);
+        ratio_targets(
+            &mut t,
+            cells,
+            len,
+            two_threads,
+            Side("P-256", "serial", 1),
+            |op, r| {
+                (
                     format!("P-256 char {op} speedup, 2 threads, {len} chars"),
-                    format!("{:.2}", th / se),
-                    ">= 1.85 (at 65536)".into(),
-                    verdict(th / se >= 1.85),
-                ]);
-            }
-        }
+                    format!("{r:.2}"),
+                    ">= 1.85 (at 65536)",
+                    r >= 1.85,
+                )
+            },
+        );
     }
     let toy = lengths("toy64", "char");
     if let Some(len) = lengths("P-256", "char")
@@ -428,21 +413,40 @@ fn targets_table(cells: &[Cell], ms: &[Measurement]) -> Option<Table> {
         .rev()
         .find(|l| toy.contains(l))
     {
-        for op in ["encrypt", "decrypt"] {
-            if let (Some(a), Some(b)) = (
-                find(cells, "toy64", "char", op, len, "serial", 1),
-                find(cells, "P-256", "char", op, len, "serial", 1),
-            ) {
-                t.row([
-                    format!("toy64 / P-256 char {op} throughput, {len} chars"),
-                    format!("{:.1}x", a / b),
-                    ">= 10x".into(),
-                    verdict(a / b >= 10.0),
-                ]);
-            }
-        }
+        let (toy, p256) = (Side("toy64", "serial", 1), Side("P-256", "serial", 1));
+        ratio_targets(&mut t, cells, len, toy, p256, |op, r| {
+            (
+                format!("toy64 / P-256 char {op} throughput, {len} chars"),
+                format!("{r:.1}x"),
+                ">= 10x",
+                r >= 10.0,
+            )
+        });
     }
     (!t.rows.is_empty()).then_some(t)
+}
+
+/// One cell of a `char` ratio target: curve, mode, workers.
+#[derive(Clone, Copy)]
+struct Side(&'static str, &'static str, usize);
+
+/// A target row per operation on the ratio of two `char` cells at `len`:
+/// `row(op, ratio)` gives what, the ratio shown, the goal and whether met.
+fn ratio_targets(
+    t: &mut Table,
+    cells: &[Cell],
+    len: u64,
+    num: Side,
+    den: Side,
+    row: impl Fn(&str, f64) -> (String, String, &'static str, bool),
+) {
+    for op in ["encrypt", "decrypt"] {
+        let at = |s: Side| find(cells, s.0, "char", op, len, s.1, s.2);
+        if let (Some(a), Some(b)) = (at(num), at(den)) {
+            let (what, shown, goal, met) = row(op, a / b);
+            t.row([what, shown, goal.to_string(), verdict(met)]);
+        }
+    }
 }
 
 /// One line per curve: the best serial and parallel throughput at the
@@ -527,5 +531,41 @@ mod tests {
         assert!(through.headers.contains(&"4 ranks".to_string()));
         assert!(through.headers.contains(&"2 ranks x 2 thr".to_string()));
         assert!(!through.headers.iter().any(|h| h == "1 thr"));
+        let column = |h: &str| through.headers.iter().position(|x| x == h).unwrap();
+        let row = &through.rows[0];
+        assert_eq!(row[..5], ["P-256", "openssl", "char", "encrypt", "1024"]);
+        assert_eq!(row[column("serial")], rate(1000.0));
+        assert_eq!(row[column("4 ranks")], rate(3000.0));
+        assert_eq!(row[column("2 ranks x 2 thr")], rate(3500.0));
+    }
+
+    #[test]
+    fn ratio_targets_compare_threads_with_serial_and_toy64_with_p256() {
+        let toy = |chars_per_s| Cell {
+            curve: "toy64".into(),
+            arith: "native".into(),
+            ..cell("serial", 1, 1, chars_per_s)
+        };
+        let cells = vec![
+            cell("serial", 1, 1, 1000.0),
+            cell("threads", 1, 2, 1900.0),
+            toy(9000.0),
+        ];
+        let t = targets_table(&cells, &[]).expect("targets");
+        let row = |what: &str| {
+            t.rows
+                .iter()
+                .find(|r| r[0].starts_with(what))
+                .unwrap_or_else(|| panic!("no {what} row in {:?}", t.rows))
+                .clone()
+        };
+        let speedup = row("P-256 char encrypt speedup, 2 threads, 1024 chars");
+        assert_eq!(speedup[1..], ["1.90", ">= 1.85 (at 65536)", "met"]);
+        let toy_row = row("toy64 / P-256 char encrypt throughput, 1024 chars");
+        assert_eq!(toy_row[1..], ["9.0x", ">= 10x", "MISSED"]);
+        assert!(
+            !t.rows.iter().any(|r| r[0].contains("decrypt")),
+            "no decrypt cells"
+        );
     }
 }

@@ -116,6 +116,17 @@ impl Field {
     }
 }
 
+/// [`Toy64::products`]: x1x2, y1y2, z1z2 and the cross terms
+/// x1y2 + x2y1, y1z2 + y2z1, x1z2 + x2z1.
+struct Products {
+    xx: u64,
+    yy: u64,
+    zz: u64,
+    xy: u64,
+    yz: u64,
+    xz: u64,
+}
+
 /// A projective point (X:Y:Z), coordinates in Montgomery form; the identity
 /// is (0:1:0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,30 +236,41 @@ impl Toy64 {
         }
     }
 
+    /// The first steps of both RCB formulas: three products and three
+    /// cross terms, each cross term by one multiplication
+    /// ((x1 + y1)(x2 + y2) - x1x2 - y1y2 = x1y2 + x2y1).
+    #[inline]
+    fn products(&self, p: &Point, q: &Point) -> Products {
+        let f = &self.f;
+        let (xx, yy, zz) = (f.mul(p.x, q.x), f.mul(p.y, q.y), f.mul(p.z, q.z));
+        let cross = |a1, b1, a2, b2, aa, bb| {
+            let sum = f.mul(f.add(a1, b1), f.add(a2, b2));
+            f.sub(sum, f.add(aa, bb))
+        };
+        Products {
+            xx,
+            yy,
+            zz,
+            xy: cross(p.x, p.y, q.x, q.y, xx, yy),
+            yz: cross(p.y, p.z, q.y, q.z, yy, zz),
+            xz: cross(p.x, p.z, q.x, q.z, xx, zz),
+        }
+    }
+
     /// RCB 2016, Algorithm 4 (a = -3): 12 multiplications + 2 by b.
     fn add_a_minus3(&self, p: &Point, q: &Point) -> Point {
         let f = &self.f;
-        let (x1, y1, z1, x2, y2, z2) = (p.x, p.y, p.z, q.x, q.y, q.z);
-        let mut t0 = f.mul(x1, x2);
-        let mut t1 = f.mul(y1, y2);
-        let mut t2 = f.mul(z1, z2);
-        let mut t3 = f.add(x1, y1);
-        let mut t4 = f.add(x2, y2);
-        t3 = f.mul(t3, t4);
-        t4 = f.add(t0, t1);
-        t3 = f.sub(t3, t4);
-        t4 = f.add(y1, z1);
-        let mut x3 = f.add(y2, z2);
-        t4 = f.mul(t4, x3);
-        x3 = f.add(t1, t2);
-        t4 = f.sub(t4, x3);
-        x3 = f.add(x1, z1);
-        let mut y3 = f.add(x2, z2);
-        x3 = f.mul(x3, y3);
-        y3 = f.add(t0, t2);
-        y3 = f.sub(x3, y3);
+        let Products {
+            xx: mut t0,
+            yy: mut t1,
+            zz: mut t2,
+            xy: t3,
+            yz: t4,
+            xz,
+        } = self.products(p, q);
+        let mut y3 = xz;
         let mut z3 = f.mul(self.b, t2);
-        x3 = f.sub(y3, z3);
+        let mut x3 = f.sub(y3, z3);
         z3 = f.add(x3, x3);
         x3 = f.add(x3, z3);
         z3 = f.sub(t1, x3);
@@ -282,27 +304,16 @@ impl Toy64 {
     /// RCB 2016, Algorithm 1 (any a).
     fn add_general(&self, p: &Point, q: &Point) -> Point {
         let f = &self.f;
-        let (x1, y1, z1, x2, y2, z2) = (p.x, p.y, p.z, q.x, q.y, q.z);
-        let mut t0 = f.mul(x1, x2);
-        let mut t1 = f.mul(y1, y2);
-        let mut t2 = f.mul(z1, z2);
-        let mut t3 = f.add(x1, y1);
-        let mut t4 = f.add(x2, y2);
-        t3 = f.mul(t3, t4);
-        t4 = f.add(t0, t1);
-        t3 = f.sub(t3, t4);
-        t4 = f.add(x1, z1);
-        let mut t5 = f.add(x2, z2);
-        t4 = f.mul(t4, t5);
-        t5 = f.add(t0, t2);
-        t4 = f.sub(t4, t5);
-        t5 = f.add(y1, z1);
-        let mut x3 = f.add(y2, z2);
-        t5 = f.mul(t5, x3);
-        x3 = f.add(t1, t2);
-        t5 = f.sub(t5, x3);
+        let Products {
+            xx: mut t0,
+            yy: mut t1,
+            zz: mut t2,
+            xy: t3,
+            xz: mut t4,
+            yz: t5,
+        } = self.products(p, q);
         let mut z3 = f.mul(self.a, t4);
-        x3 = f.mul(self.b3, t2);
+        let mut x3 = f.mul(self.b3, t2);
         z3 = f.add(x3, z3);
         x3 = f.sub(t1, z3);
         z3 = f.add(t1, z3);

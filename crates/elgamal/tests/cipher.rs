@@ -1,13 +1,14 @@
 //! Round trips, known answers, the Koblitz table property and toy64's
 //! parameters, checked independently of the code under test where it matters.
 
-use cryptobench_elgamal::arith::ArithKind;
+use cryptobench_elgamal::arith::{self, Arithmetic, Backend, EngineTask};
 use cryptobench_elgamal::checks::char_table_property;
+use cryptobench_elgamal::cipher::CurveEngine;
 use cryptobench_elgamal::curve::{toy64_params as tp, Curve};
 use cryptobench_elgamal::encoding::Encoding;
 use cryptobench_elgamal::executor::{split, ExecutorSpec, Threads};
 use cryptobench_elgamal::keys::RngSource;
-use cryptobench_elgamal::scheme::{self, open};
+use cryptobench_elgamal::scheme::{open, Scheme};
 
 /// Pseudo-random bytes (all 256 values occur), deterministic.
 fn bytes(len: usize, salt: u64) -> Vec<u8> {
@@ -22,10 +23,16 @@ fn bytes(len: usize, salt: u64) -> Vec<u8> {
         .collect()
 }
 
-fn backends(curve: Curve) -> Vec<ArithKind> {
-    ArithKind::ALL
+/// A fresh toy64 key on the native arithmetic.
+fn toy64_keys(rng: RngSource) -> Box<dyn Scheme> {
+    open(Curve::Toy64, &arith::native::Native, None, rng).unwrap()
+}
+
+/// Every registered backend that implements `curve`.
+fn backends(curve: Curve) -> Vec<Backend> {
+    arith::all()
         .into_iter()
-        .filter(|k| k.supports(curve))
+        .filter(|b| arith::backend::implements(*b, curve))
         .collect()
 }
 
@@ -58,7 +65,7 @@ fn round_trips_every_curve_encoding_executor_and_backend() {
 
 #[test]
 fn round_trips_65536_characters_on_toy64() {
-    let keys = open(Curve::Toy64, ArithKind::Native, None, RngSource::Os).unwrap();
+    let keys = toy64_keys(RngSource::Os);
     let msg = bytes(65536, 7);
     for enc in Encoding::ALL {
         for exec in [ExecutorSpec::Serial, ExecutorSpec::Threads(4)] {
@@ -77,8 +84,8 @@ fn round_trips_65536_characters_on_toy64() {
 
 #[test]
 fn a_different_key_does_not_decrypt() {
-    let a = open(Curve::Toy64, ArithKind::Native, None, RngSource::Seeded(1)).unwrap();
-    let b = open(Curve::Toy64, ArithKind::Native, None, RngSource::Seeded(2)).unwrap();
+    let a = toy64_keys(RngSource::Seeded(1));
+    let b = toy64_keys(RngSource::Seeded(2));
     let ex = ExecutorSpec::Serial.build().unwrap();
     let msg = b"attack at dawn".to_vec();
     let ct = a
@@ -95,7 +102,7 @@ fn seeded_ciphertexts_are_known_answers_across_executors_and_backends() {
     let rng = RngSource::Seeded(42);
     let msg = b"Hi";
     let reference: Vec<[Vec<u8>; 2]> = {
-        let keys = open(Curve::Toy64, ArithKind::Native, None, rng).unwrap();
+        let keys = toy64_keys(rng);
         let ex = ExecutorSpec::Serial.build().unwrap();
         keys.encrypt_raw(msg, Encoding::Char, ex.as_ref(), rng)
             .unwrap()
@@ -114,26 +121,70 @@ fn seeded_ciphertexts_are_known_answers_across_executors_and_backends() {
             .to_vec()
     );
     for exec in [ExecutorSpec::Threads(2), ExecutorSpec::Threads(7)] {
-        let keys = open(Curve::Toy64, ArithKind::Native, None, rng).unwrap();
+        let keys = toy64_keys(rng);
         let ex = exec.build().unwrap();
         let again = keys
             .encrypt_raw(msg, Encoding::Char, ex.as_ref(), rng)
             .unwrap();
         assert_eq!(again.pairs, reference, "{exec}");
     }
-    // P-256 and secp256k1: two independent libraries agree bit for bit.
+    // P-256 and secp256k1: independent libraries agree bit for bit.
     for curve in [Curve::P256, Curve::Secp256k1] {
         let ex = ExecutorSpec::Threads(2).build().unwrap();
         let text = bytes(70, 3);
-        let mut outs = Vec::new();
-        for kind in [ArithKind::Openssl, ArithKind::Rustcrypto] {
+        let on = |kind: Backend| -> Vec<_> {
             let keys = open(curve, kind, None, rng).unwrap();
-            for enc in Encoding::ALL {
-                outs.push(keys.encrypt_raw(&text, enc, ex.as_ref(), rng).unwrap());
-            }
+            Encoding::ALL
+                .iter()
+                .map(|&enc| keys.encrypt_raw(&text, enc, ex.as_ref(), rng).unwrap())
+                .collect()
+        };
+        let all = backends(curve);
+        assert!(
+            all.len() >= 2,
+            "{curve}: OpenSSL and RustCrypto both run it"
+        );
+        let first = on(all[0]);
+        for &other in &all[1..] {
+            assert_eq!(
+                on(other),
+                first,
+                "{curve}: {} vs {}",
+                all[0].name(),
+                other.name()
+            );
         }
-        assert_eq!(outs[0], outs[2], "{curve} char");
-        assert_eq!(outs[1], outs[3], "{curve} packed");
+    }
+}
+
+/// Every backend of every curve: a flipped bit in a ciphertext point is
+/// refused (the x is off the curve) or decrypts to something else, never to
+/// the message; some flips must be refused, so off-curve x is checked.
+#[test]
+fn tampered_ciphertexts_never_decrypt_to_the_message_on_any_backend() {
+    let rng = RngSource::Seeded(9);
+    let msg = b"tamper";
+    let ex = ExecutorSpec::Serial.build().unwrap();
+    for curve in Curve::ALL {
+        for backend in backends(curve) {
+            let on = format!("{curve} on {}", backend.name());
+            let keys = open(curve, backend, None, rng).unwrap();
+            let ct = keys
+                .encrypt_raw(msg, Encoding::Char, ex.as_ref(), rng)
+                .unwrap();
+            let mut refused = 0;
+            for (point, bit) in [0, 1].into_iter().flat_map(|p| (0..8).map(move |b| (p, b))) {
+                let mut bad = ct.clone();
+                let x = &mut bad.pairs[0][point];
+                let last = x.len() - 1;
+                x[last] ^= 1 << bit;
+                match keys.decrypt_raw(&bad, ex.as_ref()) {
+                    Err(_) => refused += 1,
+                    Ok(pt) => assert_ne!(pt, msg, "{on}: point {point} bit {bit}"),
+                }
+            }
+            assert!(refused > 0, "{on}: no flipped x was refused");
+        }
     }
 }
 
@@ -143,18 +194,34 @@ const TOY64_KAT: [[&str; 2]; 2] = [
     ["0286a8732bc39480c7", "02cd39920649446b3e"],
 ];
 
+/// [`char_table_property`] on a backend's engine.
+struct CharTable;
+
+impl EngineTask for CharTable {
+    type Output = ();
+    fn run<A: Arithmetic>(
+        self,
+        engine: std::sync::Arc<CurveEngine<A>>,
+    ) -> Result<(), cryptobench_core::Error> {
+        char_table_property(engine.arith())
+    }
+}
+
 #[test]
 fn the_char_table_decodes_with_the_smallest_counter() {
-    char_table_property(scheme::native_engine().unwrap().arith()).unwrap();
-    char_table_property(scheme::openssl_engine(Curve::P256).unwrap().arith()).unwrap();
-    char_table_property(scheme::k256_engine().unwrap().arith()).unwrap();
+    for curve in Curve::ALL {
+        for backend in backends(curve) {
+            arith::backend::run(backend, curve, CharTable)
+                .unwrap_or_else(|e| panic!("{curve} on {}: {e}", backend.name()));
+        }
+    }
 }
 
 #[test]
 fn koblitz_x_follows_the_specification() {
     use cryptobench_elgamal::encoding::encode_chunk;
     // packed on toy64: c = 6, x = m * 256 + j with m the 6 bytes big-endian.
-    let e = scheme::native_engine().unwrap();
+    let e = arith::native::engine().unwrap();
     let a = e.arith();
     let chunk = [1u8, 2, 3, 4, 5, 6];
     let (p, j) = encode_chunk(a, &chunk, 6, &mut ()).unwrap();
@@ -296,7 +363,7 @@ fn toy64_parameters_recheck() {
 
 #[test]
 fn toy64_arithmetic_agrees_with_plain_affine_arithmetic() {
-    let e = scheme::native_engine().unwrap();
+    let e = arith::native::engine().unwrap();
     let c = e.arith().inner();
     let g = c.generator();
     let table = c.table(&g);
@@ -320,7 +387,7 @@ fn toy64_arithmetic_agrees_with_plain_affine_arithmetic() {
 fn toy64_ciphertext_decrypts_with_plain_arithmetic() {
     use cryptobench_elgamal::format::KeyFile;
     let rng = RngSource::Seeded(5);
-    let keys = open(Curve::Toy64, ArithKind::Native, None, rng).unwrap();
+    let keys = toy64_keys(rng);
     let material = KeyFile::parse(&KeyFile::from_material(keys.material()).to_json()).unwrap();
     let d = u64::from_be_bytes(material.secret.unwrap().as_slice().try_into().unwrap());
     let ex = ExecutorSpec::Serial.build().unwrap();
@@ -354,7 +421,7 @@ fn toy64_ciphertext_decrypts_with_plain_arithmetic() {
 fn named_curve_parameters_match_openssl() {
     use openssl::bn::{BigNum, BigNumContext};
     for curve in [Curve::P256, Curve::Secp256k1] {
-        let e = scheme::openssl_engine(curve).unwrap();
+        let e = arith::ossl::engine(curve).unwrap();
         let g = e.arith().group();
         let mut ctx = BigNumContext::new().unwrap();
         let (mut p, mut a, mut b, mut n) = (
@@ -387,7 +454,7 @@ fn executors_split_evenly_and_reject_bad_counts() {
     assert!(Threads::new(0).is_err());
     assert!(Threads::new(1001).is_err());
     assert!(Threads::new(1000).is_ok());
-    let keys = open(Curve::Toy64, ArithKind::Native, None, RngSource::Os).unwrap();
+    let keys = toy64_keys(RngSource::Os);
     let ex = ExecutorSpec::Threads(1000).build().unwrap();
     let msg = bytes(3000, 1);
     let ct = keys

@@ -3,7 +3,7 @@
 //! never a panic.
 
 use cryptobench_core::{Error, RunConfig, SuiteAction};
-use cryptobench_elgamal::arith::ArithKind;
+use cryptobench_elgamal::arith;
 use cryptobench_elgamal::cli::{
     self, decrypt_text, encrypt_text, ElgamalArgs, ElgamalCommand, KeygenArgs,
 };
@@ -16,7 +16,7 @@ use serde_json::Value;
 fn key_texts(curve: Curve, seed: u64) -> (String, String) {
     let keys = open(
         curve,
-        ArithKind::default_for(curve),
+        arith::default_for(curve),
         None,
         RngSource::Seeded(seed),
     )
@@ -217,16 +217,7 @@ fn keygen_writes_secret_and_public_files() {
     let dir = tempfile::tempdir().unwrap();
     let key = dir.path().join("key.json");
     let public = dir.path().join("pub.json");
-    let args = ElgamalArgs {
-        command: Some(ElgamalCommand::Keygen(KeygenArgs {
-            curve: "secp256k1".into(),
-            out: Some(key.clone()),
-            path: None,
-            public: Some(public.clone()),
-            force: false,
-        })),
-        bench: Default::default(),
-    };
+    let args = keygen_args(&key, Some(&public), false);
     let cfg = RunConfig {
         seed: Some(1),
         ..RunConfig::quick()
@@ -243,16 +234,7 @@ fn keygen_writes_secret_and_public_files() {
     assert_eq!(decrypt_text(&secret, &ct, 1, &None).unwrap(), b"k1");
     // The seeded key is reproducible: same seed, same file.
     let again = dir.path().join("again.json");
-    let args2 = ElgamalArgs {
-        command: Some(ElgamalCommand::Keygen(KeygenArgs {
-            curve: "secp256k1".into(),
-            out: Some(again.clone()),
-            path: None,
-            public: None,
-            force: false,
-        })),
-        bench: Default::default(),
-    };
+    let args2 = keygen_args(&again, None, false);
     cli::command(&args2, &cfg).unwrap();
     assert_eq!(std::fs::read_to_string(&again).unwrap(), secret);
     // No output path: a usage error, not a panic.

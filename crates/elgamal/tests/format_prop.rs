@@ -3,7 +3,7 @@
 //! valid files round-trip.
 
 use cryptobench_core::Error;
-use cryptobench_elgamal::arith::ArithKind;
+use cryptobench_elgamal::arith;
 use cryptobench_elgamal::cli::{decrypt_text, encrypt_text};
 use cryptobench_elgamal::curve::Curve;
 use cryptobench_elgamal::format::{CiphertextFile, KeyFile};
@@ -14,7 +14,7 @@ use proptest::prelude::*;
 fn secret_key(seed: u64) -> String {
     let keys = open(
         Curve::P256,
-        ArithKind::default_for(Curve::P256),
+        arith::default_for(Curve::P256),
         None,
         RngSource::Seeded(seed),
     )

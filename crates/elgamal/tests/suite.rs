@@ -44,7 +44,7 @@ fn plans_every_cell_with_labels_and_params() {
     }
     // An arithmetic that cannot run a curve is planned as unavailable, with the reason.
     let mut g = tiny(vec![Curve::Toy64]).grid;
-    g.ariths = Some(vec![cryptobench_elgamal::arith::ArithKind::Openssl]);
+    g.ariths = Some(vec![cryptobench_elgamal::arith::parse("openssl").unwrap()]);
     let plan = ElgamalSuite::new(g).plan(&RunConfig::quick()).unwrap();
     assert!(plan
         .iter()

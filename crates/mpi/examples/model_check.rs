@@ -9,17 +9,44 @@ use cryptobench_core::Measurement;
 use cryptobench_mpi::model::{predict_time, Network, RankRun, Workload};
 use std::process::ExitCode;
 
-fn read(path: &str) -> Result<Vec<Measurement>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
+/// What stops the comparison.
+#[derive(Debug, thiserror::Error)]
+enum CheckError {
+    #[error("CHARS {0}: accepted a whole number of characters")]
+    Chars(String),
+    #[error("{path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: not a list of measurements: {source}")]
+    Parse {
+        path: String,
+        source: serde_json::Error,
+    },
+    #[error("{path}: no {operation} measurement")]
+    NoOperation { path: String, operation: String },
+    #[error("the {operation} measurement has no {field} (not from `mpi_elgamal --json`?)")]
+    NoField { operation: String, field: String },
 }
 
-fn run_of(m: &Measurement) -> Result<RankRun, String> {
+fn read(path: &str) -> Result<Vec<Measurement>, CheckError> {
+    let text = std::fs::read_to_string(path).map_err(|source| CheckError::Read {
+        path: path.into(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|source| CheckError::Parse {
+        path: path.into(),
+        source,
+    })
+}
+
+fn run_of(m: &Measurement) -> Result<RankRun, CheckError> {
     let get = |k: &str| {
-        m.extra
-            .get(k)
-            .copied()
-            .ok_or_else(|| format!("{} has no {k}", m.operation))
+        m.extra.get(k).copied().ok_or_else(|| CheckError::NoField {
+            operation: m.operation.clone(),
+            field: k.into(),
+        })
     };
     Ok(RankRun {
         wall_s: get("wall_s")?,
@@ -34,17 +61,22 @@ fn main() -> ExitCode {
         eprintln!("usage: model_check ONE_RANK.json TWO_RANK.json CHARS");
         return ExitCode::from(2);
     };
-    let report = || -> Result<(), String> {
-        let chars: usize = chars.parse().map_err(|e| format!("CHARS {chars}: {e}"))?;
-        let (one, two) = (read(one)?, read(two)?);
+    let report = || -> Result<(), CheckError> {
+        let chars: usize = chars
+            .parse()
+            .map_err(|_| CheckError::Chars(chars.clone()))?;
+        let (ones, twos) = (read(one)?, read(two)?);
         for op in ["encrypt", "decrypt"] {
-            let find = |ms: &[Measurement]| {
+            let find = |ms: &[Measurement], path: &str| {
                 ms.iter()
                     .find(|m| m.operation == op)
                     .cloned()
-                    .ok_or_else(|| format!("no {op} measurement"))
+                    .ok_or_else(|| CheckError::NoOperation {
+                        path: path.into(),
+                        operation: op.into(),
+                    })
             };
-            let (m1, m2) = (find(&one)?, find(&two)?);
+            let (m1, m2) = (find(&ones, one)?, find(&twos, two)?);
             let bytes_per_char = m2.extra.get("bytes_moved_per_char").copied().unwrap_or(0.0);
             let collectives = if op == "encrypt" { 2 } else { 1 };
             let w = Workload::from_runs(

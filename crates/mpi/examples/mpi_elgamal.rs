@@ -14,7 +14,7 @@
 //! rank, for the tests).
 
 use cryptobench_core::{Error, Fingerprint, Run, RunStatus, SCHEMA};
-use cryptobench_elgamal::arith::ArithKind;
+use cryptobench_elgamal::arith;
 use cryptobench_elgamal::curve::Curve;
 use cryptobench_elgamal::encoding::Encoding;
 use cryptobench_mpi::bench::{render, table};
@@ -52,7 +52,7 @@ fn parse(argv: &[String]) -> Result<Args, Error> {
         };
         match flag.as_str() {
             "--curve" => opts.curve = Curve::parse(&value()?)?,
-            "--arith" => opts.arith = Some(ArithKind::parse(&value()?)?),
+            "--arith" => opts.arith = Some(arith::parse(&value()?)?),
             "--encoding" => opts.encoding = Encoding::parse(&value()?)?,
             "--lengths" => opts.lengths = list(&value()?)?,
             "--mode" => modes = value()?,

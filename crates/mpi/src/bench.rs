@@ -17,14 +17,13 @@
 use crate::dist::{self, Fault, Hybrid, Mpi, PhaseSummary, RoundReport};
 use crate::world::World;
 use cryptobench_core::{names, CaseStatus, CheckResult, Error, Measurement, Table};
-use cryptobench_elgamal::arith::{ArithKind, Arithmetic};
+use cryptobench_elgamal::arith::{self, Arithmetic, Backend, EngineTask};
 use cryptobench_elgamal::cipher::{CurveEngine, Keys};
 use cryptobench_elgamal::curve::Curve;
 use cryptobench_elgamal::encoding::Encoding;
 use cryptobench_elgamal::executor::{Executor, Serial, Threads};
 use cryptobench_elgamal::format::KeyFile;
 use cryptobench_elgamal::keys::RngSource;
-use cryptobench_elgamal::scheme;
 use cryptobench_elgamal::suite::{message, SCHEME_LABEL, SUITE};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -106,7 +105,7 @@ pub struct MpiBenchOptions {
     /// Curve.
     pub curve: Curve,
     /// Arithmetic (default: the fastest for the curve).
-    pub arith: Option<ArithKind>,
+    pub arith: Option<Backend>,
     /// `char` (seed 002) or `packed`.
     pub encoding: Encoding,
     /// Message lengths in characters (ignored with `message_file`).
@@ -165,8 +164,8 @@ fn validate(opts: &MpiBenchOptions) -> Result<(), Error> {
             "message length {bad}: accepted 1 or more characters"
         )));
     }
-    if let Some(kind) = opts.arith {
-        if let Some(reason) = kind.unsupported_reason(opts.curve) {
+    if let Some(backend) = opts.arith {
+        if let Some(reason) = arith::backend::unsupported_reason(backend, opts.curve) {
             return Err(Error::usage(reason));
         }
     }
@@ -174,12 +173,20 @@ fn validate(opts: &MpiBenchOptions) -> Result<(), Error> {
 }
 
 fn dispatch(world: &World, opts: &MpiBenchOptions) -> Result<Option<Vec<Measurement>>, Error> {
-    let curve = opts.curve;
-    match (opts.arith.unwrap_or(ArithKind::default_for(curve)), curve) {
-        (ArithKind::Native, _) => run(world, opts, scheme::native_engine()?),
-        (ArithKind::Openssl, _) => run(world, opts, scheme::openssl_engine(curve)?),
-        (ArithKind::Rustcrypto, Curve::P256) => run(world, opts, scheme::p256_engine()?),
-        (ArithKind::Rustcrypto, _) => run(world, opts, scheme::k256_engine()?),
+    let backend = opts.arith.unwrap_or_else(|| arith::default_for(opts.curve));
+    arith::backend::run(backend, opts.curve, Bench { world, opts })
+}
+
+/// The benchmark on the engine of the chosen arithmetic.
+struct Bench<'a> {
+    world: &'a World,
+    opts: &'a MpiBenchOptions,
+}
+
+impl EngineTask for Bench<'_> {
+    type Output = Option<Vec<Measurement>>;
+    fn run<A: Arithmetic>(self, engine: Arc<CurveEngine<A>>) -> Result<Self::Output, Error> {
+        run(self.world, self.opts, engine)
     }
 }
 
@@ -439,7 +446,7 @@ fn measurement<A: Arithmetic>(
     check: CheckResult,
 ) -> Measurement {
     let curve = keys.curve();
-    let kind = keys.arith().kind();
+    let kind = keys.arith().backend();
     let samples_ns: Vec<f64> = samples_s.iter().map(|s| s * 1e9).collect();
     // The engine's statistics (its bootstrap seed, its cycles per byte):
     // the figures compare with every other suite's.
@@ -584,22 +591,6 @@ pub fn render(t: &Table) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn modes_expand_over_thread_counts() {
-        let m = Mode::parse_list("serial,threads,mpi,hybrid", &[2, 1000]).unwrap();
-        assert_eq!(
-            m,
-            vec![
-                Mode::Serial,
-                Mode::Threads(2),
-                Mode::Threads(1000),
-                Mode::Mpi,
-                Mode::Hybrid(2),
-                Mode::Hybrid(1000)
-            ]
-        );
-    }
 
     #[test]
     fn bad_mode_names_suggest() {

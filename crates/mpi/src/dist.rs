@@ -36,12 +36,6 @@ impl Executor for Mpi {
     fn mode(&self) -> &'static str {
         "mpi"
     }
-    fn workers(&self) -> usize {
-        1
-    }
-    fn run(&self, parts: usize, task: &(dyn Fn(usize) + Sync)) -> Result<(), Error> {
-        Serial.run(parts, task)
-    }
 }
 
 /// Parallel Three: inside a rank, the share runs on `threads` workers.

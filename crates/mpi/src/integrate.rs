@@ -9,7 +9,7 @@
 
 use crate::bench::{Mode, MpiBenchOptions};
 use cryptobench_core::{names, Error, RunConfig};
-use cryptobench_elgamal::arith::ArithKind;
+use cryptobench_elgamal::arith;
 use cryptobench_elgamal::cli::{grid, BenchArgs};
 use cryptobench_elgamal::executor::ExecutorSpec;
 
@@ -96,13 +96,16 @@ pub fn options(b: &BenchArgs, cfg: &RunConfig) -> Result<Vec<MpiBenchOptions>, E
     for &curve in g.curves.iter().flatten() {
         let ariths = match &g.ariths {
             Some(list) => list.clone(),
-            None => vec![ArithKind::default_for(curve)],
+            None => vec![arith::default_for(curve)],
         };
-        for arith in ariths.into_iter().filter(|k| k.supports(curve)) {
+        for backend in ariths
+            .into_iter()
+            .filter(|b| arith::backend::implements(*b, curve))
+        {
             for &encoding in g.encodings.iter().flatten() {
                 out.push(MpiBenchOptions {
                     curve,
-                    arith: Some(arith),
+                    arith: Some(backend),
                     encoding,
                     lengths: g.lengths.clone().unwrap_or_default(),
                     modes: modes.clone(),

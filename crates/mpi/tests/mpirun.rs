@@ -93,6 +93,11 @@ fn wait_limited(mut cmd: Command) -> Job {
 
 /// `mpirun -n RANKS` the example with `args`.
 fn mpirun(ranks: usize, args: &[&str]) -> Job {
+    mpirun_with(&[], ranks, args)
+}
+
+/// As [`mpirun`], with `mpirun_args` (e.g. `-x NAME=VALUE`) before `-n`.
+fn mpirun_with(mpirun_args: &[&str], ranks: usize, args: &[&str]) -> Job {
     mpirun_available();
     let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
     let mut cmd = Command::new("mpirun");
@@ -101,9 +106,9 @@ fn mpirun(ranks: usize, args: &[&str]) -> Job {
         "--oversubscribe",
         "--bind-to",
         "none",
-        "-n",
-        &ranks.to_string(),
     ])
+    .args(mpirun_args)
+    .args(["-n", &ranks.to_string()])
     .arg(example())
     .args(args);
     wait_limited(cmd)
@@ -252,34 +257,36 @@ fn bad_input_on_rank_0_aborts_the_job() {
     failed_with(&job, "aborting the MPI job");
 }
 
+/// A panic on rank 1, a panic inside one of its worker threads, and rank 1
+/// killed: each ends the whole job with the reason.
 #[test]
-fn a_panic_on_rank_1_aborts_the_job() {
-    let job = mpirun(
-        2,
-        &["--lengths", "64", "--mode", "mpi", "--inject", "panic:1"],
-    );
-    failed_with(&job, "rank 1 of 2 failed: panic: injected fault");
-}
-
-#[test]
-fn a_panic_inside_a_hybrid_worker_thread_aborts_the_job() {
-    let job = mpirun(
-        2,
-        &[
-            "--lengths",
-            "64",
-            "--mode",
-            "hybrid",
-            "--threads",
-            "2",
-            "--inject",
-            "worker-panic:1",
-        ],
-    );
-    failed_with(
-        &job,
-        "rank 1 of 2 failed: panic: injected fault: a worker thread",
-    );
+fn a_fault_on_rank_1_ends_the_job() {
+    let faults: [(&[&str], &str); 3] = [
+        (
+            &["--lengths", "64", "--mode", "mpi", "--inject", "panic:1"],
+            "rank 1 of 2 failed: panic: injected fault",
+        ),
+        (
+            &[
+                "--lengths",
+                "64",
+                "--mode",
+                "hybrid",
+                "--threads",
+                "2",
+                "--inject",
+                "worker-panic:1",
+            ],
+            "rank 1 of 2 failed: panic: injected fault: a worker thread",
+        ),
+        (
+            &["--lengths", "64", "--mode", "mpi", "--inject", "kill:1"],
+            "signal 9",
+        ),
+    ];
+    for (args, needle) in faults {
+        failed_with(&mpirun(2, args), needle);
+    }
 }
 
 #[test]
@@ -304,29 +311,12 @@ fn a_bad_key_file_on_rank_0_aborts_the_job() {
 }
 
 #[test]
-fn a_killed_rank_ends_the_job() {
-    let job = mpirun(
-        2,
-        &["--lengths", "64", "--mode", "mpi", "--inject", "kill:1"],
-    );
-    failed_with(&job, "signal 9");
-}
-
-#[test]
 fn a_stopped_rank_is_ended_by_the_watchdog() {
-    mpirun_available();
-    let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
-    let mut cmd = Command::new("mpirun");
-    cmd.args([
-        "--allow-run-as-root",
-        "--oversubscribe",
-        "--bind-to",
-        "none",
-    ])
-    .args(["-x", "CRYPTOBENCH_MPI_WATCHDOG=3", "-n", "2"])
-    .arg(example())
-    .args(["--lengths", "64", "--mode", "mpi", "--inject", "stop:1"]);
-    let job = wait_limited(cmd);
+    let job = mpirun_with(
+        &["-x", "CRYPTOBENCH_MPI_WATCHDOG=3"],
+        2,
+        &["--lengths", "64", "--mode", "mpi", "--inject", "stop:1"],
+    );
     failed_with(&job, "rank 0 of 2 failed: waited");
     assert!(
         job.stderr

@@ -6,7 +6,7 @@
 //! addition, batch conversion to affine, and SEC1 point compression. The
 //! cipher ([`crate::cipher`]) is written once against this trait, so the
 //! report can show the same ElGamal over several libraries side by side
-//! (`arith=openssl|rustcrypto|native`).
+//! (`arith=openssl|rustcrypto|native`). [`backend`] registers them.
 //!
 //! Koblitz encoding needs no extra operation: the point with affine x and an
 //! even y is exactly what SEC1 decompression of `0x02 || x` returns, so
@@ -15,91 +15,16 @@
 //! counters of many chunks together (OpenSSL's P-256 does, eight square
 //! roots at a time: [`p256_lift`]).
 
+pub mod backend;
 pub mod native;
 pub mod ossl;
 pub mod p256_lift;
 pub mod rustcrypto;
 
+pub use backend::{all, default_for, parse, ArithBackend, Backend, EngineTask};
+
 use crate::curve::Curve;
-use cryptobench_core::{names, Error};
-
-/// Arithmetic backends, as named on the command line (`arith=`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ArithKind {
-    /// OpenSSL `EC_POINT` (P-256 is the nistz256 assembly).
-    Openssl,
-    /// RustCrypto `p256` / `k256`.
-    Rustcrypto,
-    /// This crate's own 64-bit arithmetic (toy64 only).
-    Native,
-}
-
-impl ArithKind {
-    /// Every backend.
-    pub const ALL: [ArithKind; 3] = [ArithKind::Openssl, ArithKind::Rustcrypto, ArithKind::Native];
-    /// Names on the command line.
-    pub const NAMES: [&'static str; 3] = ["openssl", "rustcrypto", "native"];
-
-    /// Name on the command line and in results (`backend`).
-    pub fn name(self) -> &'static str {
-        match self {
-            ArithKind::Openssl => "openssl",
-            ArithKind::Rustcrypto => "rustcrypto",
-            ArithKind::Native => "native",
-        }
-    }
-    /// Resolves a user-typed name.
-    pub fn parse(name: &str) -> Result<Self, Error> {
-        let found = names::resolve("arithmetic backend", name, &Self::NAMES)?;
-        Ok(Self::ALL[Self::NAMES.iter().position(|n| *n == found).unwrap_or(0)])
-    }
-    /// Whether this backend implements `curve`.
-    pub fn supports(self, curve: Curve) -> bool {
-        match self {
-            ArithKind::Openssl | ArithKind::Rustcrypto => curve != Curve::Toy64,
-            ArithKind::Native => curve == Curve::Toy64,
-        }
-    }
-    /// The fastest backend measured for `curve` (`cargo run --release -p
-    /// cryptobench-elgamal --example arith_speed`, or `cryptobench elgamal
-    /// bench --arith openssl,rustcrypto`): on P-256 OpenSSL's nistz256 is
-    /// about 3x RustCrypto's `p256` for `char`; on secp256k1 OpenSSL's generic
-    /// ladder is about 10x slower than `k256`.
-    pub fn default_for(curve: Curve) -> Self {
-        match curve {
-            Curve::Toy64 => ArithKind::Native,
-            Curve::P256 => ArithKind::Openssl,
-            Curve::Secp256k1 => ArithKind::Rustcrypto,
-        }
-    }
-    /// The library version string for results.
-    pub fn version(self) -> String {
-        match self {
-            ArithKind::Openssl => openssl::version::version().to_string(),
-            ArithKind::Rustcrypto => rustcrypto::VERSION.to_string(),
-            ArithKind::Native => format!("cryptobench-elgamal {}", env!("CARGO_PKG_VERSION")),
-        }
-    }
-    /// Why it cannot run `curve`, if it cannot.
-    pub fn unsupported_reason(self, curve: Curve) -> Option<String> {
-        if self.supports(curve) {
-            return None;
-        }
-        Some(match self {
-            ArithKind::Native => format!("native arithmetic implements only toy64, not {curve}"),
-            _ => format!(
-                "{} offers no 64-bit curve; toy64 uses the native arithmetic",
-                self.name()
-            ),
-        })
-    }
-}
-
-impl std::fmt::Display for ArithKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use cryptobench_core::Error;
 
 /// Curve arithmetic as ElGamal uses it. Implementations must reject
 /// off-curve input in [`Arithmetic::decompress`] and keep secret scalars
@@ -117,8 +42,8 @@ pub trait Arithmetic: Send + Sync + 'static {
 
     /// The curve.
     fn curve(&self) -> Curve;
-    /// Which backend this is.
-    fn kind(&self) -> ArithKind;
+    /// The registered backend this arithmetic belongs to.
+    fn backend(&self) -> Backend;
     /// Fresh working memory for one thread.
     fn scratch(&self) -> Result<Self::Scratch, Error>;
     /// A scalar from `scalar_bytes` big-endian bytes already known to be in [1, n-1].

@@ -1,9 +1,45 @@
 //! [`Arithmetic`] for toy64 over this crate's own 64-bit code ([`crate::toy64`]).
 
-use super::{ArithKind, Arithmetic};
+use super::backend::{cached, ArithBackend, Backend, EngineCell, EngineTask};
+use super::Arithmetic;
+use crate::cipher::CurveEngine;
 use crate::curve::Curve;
 use crate::toy64::{FixedTable, Point, Toy64};
-use cryptobench_core::Error;
+use cryptobench_core::{Availability, Error};
+use std::sync::{Arc, OnceLock};
+
+/// The registered backend: this crate's arithmetic, toy64 only.
+pub struct Native;
+
+impl ArithBackend for Native {
+    fn name(&self) -> &'static str {
+        "native"
+    }
+    fn version(&self) -> String {
+        format!("cryptobench-elgamal {}", env!("CARGO_PKG_VERSION"))
+    }
+    fn availability(&self, curve: Curve) -> Availability {
+        if curve == Curve::Toy64 {
+            Availability::Available
+        } else {
+            Availability::Unavailable(format!(
+                "native arithmetic implements only toy64, not {curve}"
+            ))
+        }
+    }
+    fn fastest_on(&self, curve: Curve) -> bool {
+        curve == Curve::Toy64
+    }
+    fn prepare<T: EngineTask>(&self, _curve: Curve, task: T) -> Result<T::Output, Error> {
+        task.run(engine()?)
+    }
+}
+
+/// The toy64 engine, built once per process.
+pub fn engine() -> Result<Arc<CurveEngine<NativeToy64>>, Error> {
+    static CELL: EngineCell<NativeToy64> = OnceLock::new();
+    cached(&CELL, || Ok(NativeToy64::new()))
+}
 
 /// toy64 arithmetic with its generator table.
 pub struct NativeToy64 {
@@ -39,8 +75,8 @@ impl Arithmetic for NativeToy64 {
     fn curve(&self) -> Curve {
         Curve::Toy64
     }
-    fn kind(&self) -> ArithKind {
-        ArithKind::Native
+    fn backend(&self) -> Backend {
+        &Native
     }
     fn scratch(&self) -> Result<(), Error> {
         Ok(())

@@ -16,15 +16,59 @@
 //! Four calls the `openssl` crate does not wrap are declared here; they are
 //! exported by every libcrypto 1.1 and 3.x (deprecated in 3.0, still present).
 
-use super::{lib_error, ArithKind, Arithmetic};
+use super::backend::{cached, ArithBackend, Backend, EngineCell, EngineTask};
+use super::{lib_error, Arithmetic};
+use crate::cipher::CurveEngine;
 use crate::curve::Curve;
-use cryptobench_core::Error;
+use cryptobench_core::{Availability, Error};
 use foreign_types::ForeignType;
 use openssl::bn::{BigNum, BigNumContext};
 use openssl::ec::EcPointRef;
 use openssl::ec::{EcGroup, EcPoint};
 use openssl::nid::Nid;
 use std::os::raw::c_int;
+use std::sync::{Arc, OnceLock};
+
+/// Why toy64 does not run here.
+const NO_TOY64: &str = "openssl offers no 64-bit curve; toy64 uses the native arithmetic";
+
+/// The registered backend: OpenSSL's `EC_POINT` on P-256 and secp256k1.
+pub struct Openssl;
+
+impl ArithBackend for Openssl {
+    fn name(&self) -> &'static str {
+        "openssl"
+    }
+    fn version(&self) -> String {
+        openssl::version::version().to_string()
+    }
+    fn availability(&self, curve: Curve) -> Availability {
+        match nid(curve) {
+            Some(_) => Availability::Available,
+            None => Availability::Unavailable(NO_TOY64.into()),
+        }
+    }
+    /// On P-256 OpenSSL's nistz256 assembly is about 3x RustCrypto's `p256`
+    /// for `char`.
+    fn fastest_on(&self, curve: Curve) -> bool {
+        curve == Curve::P256
+    }
+    fn prepare<T: EngineTask>(&self, curve: Curve, task: T) -> Result<T::Output, Error> {
+        task.run(engine(curve)?)
+    }
+}
+
+/// The OpenSSL engine of P-256 or secp256k1, built once per process.
+pub fn engine(curve: Curve) -> Result<Arc<CurveEngine<OpensslArith>>, Error> {
+    static P256: EngineCell<OpensslArith> = OnceLock::new();
+    static K256: EngineCell<OpensslArith> = OnceLock::new();
+    let cell = match curve {
+        Curve::P256 => &P256,
+        Curve::Secp256k1 => &K256,
+        Curve::Toy64 => return Err(Error::usage(NO_TOY64)),
+    };
+    cached(cell, || OpensslArith::new(curve))
+}
 
 extern "C" {
     fn EC_GROUP_precompute_mult(
@@ -97,13 +141,7 @@ fn nid(curve: Curve) -> Option<Nid> {
 impl OpensslArith {
     /// The arithmetic of `curve` (P-256 or secp256k1).
     pub fn new(curve: Curve) -> Result<Self, Error> {
-        let nid = nid(curve).ok_or_else(|| {
-            Error::usage(
-                ArithKind::Openssl
-                    .unsupported_reason(curve)
-                    .unwrap_or_default(),
-            )
-        })?;
+        let nid = nid(curve).ok_or_else(|| Error::usage(NO_TOY64))?;
         let group = EcGroup::from_curve_name(nid).map_err(|e| lib_error("EC group", e))?;
         let mut ctx = BigNumContext::new().map_err(|e| lib_error("BN_CTX", e))?;
         let mut order = BigNum::new().map_err(|e| lib_error("BIGNUM", e))?;
@@ -193,8 +231,8 @@ impl Arithmetic for OpensslArith {
     fn curve(&self) -> Curve {
         self.curve
     }
-    fn kind(&self) -> ArithKind {
-        ArithKind::Openssl
+    fn backend(&self) -> Backend {
+        &Openssl
     }
     fn scratch(&self) -> Result<Scratch, Error> {
         let bn = || BigNum::new().map_err(|e| lib_error("BIGNUM", e));

@@ -6,12 +6,59 @@
 //! a fixed-base multiplication is 64 mixed additions and no doubling. The
 //! same table serves G and the public key Q.
 
-use super::{ArithKind, Arithmetic};
+use super::backend::{cached, ArithBackend, Backend, EngineCell, EngineTask};
+use super::Arithmetic;
+use crate::cipher::CurveEngine;
 use crate::curve::Curve;
-use cryptobench_core::Error;
+use cryptobench_core::{Availability, Error};
+use std::sync::{Arc, OnceLock};
 
 /// Crate versions shown as this backend's version.
 pub const VERSION: &str = "RustCrypto p256 0.13, k256 0.13";
+
+/// Why toy64 does not run here.
+const NO_TOY64: &str = "rustcrypto offers no 64-bit curve; toy64 uses the native arithmetic";
+
+/// The registered backend: `p256` on P-256, `k256` on secp256k1.
+pub struct Rustcrypto;
+
+impl ArithBackend for Rustcrypto {
+    fn name(&self) -> &'static str {
+        "rustcrypto"
+    }
+    fn version(&self) -> String {
+        VERSION.to_string()
+    }
+    fn availability(&self, curve: Curve) -> Availability {
+        match curve {
+            Curve::P256 | Curve::Secp256k1 => Availability::Available,
+            Curve::Toy64 => Availability::Unavailable(NO_TOY64.into()),
+        }
+    }
+    /// On secp256k1 `k256` is about 10x OpenSSL's generic ladder.
+    fn fastest_on(&self, curve: Curve) -> bool {
+        curve == Curve::Secp256k1
+    }
+    fn prepare<T: EngineTask>(&self, curve: Curve, task: T) -> Result<T::Output, Error> {
+        match curve {
+            Curve::P256 => task.run(p256_engine()?),
+            Curve::Secp256k1 => task.run(k256_engine()?),
+            Curve::Toy64 => Err(Error::usage(NO_TOY64)),
+        }
+    }
+}
+
+/// The RustCrypto engine of P-256, built once per process.
+pub fn p256_engine() -> Result<Arc<CurveEngine<RustcryptoP256>>, Error> {
+    static CELL: EngineCell<RustcryptoP256> = OnceLock::new();
+    cached(&CELL, || Ok(RustcryptoP256::new()))
+}
+
+/// The RustCrypto engine of secp256k1, built once per process.
+pub fn k256_engine() -> Result<Arc<CurveEngine<RustcryptoK256>>, Error> {
+    static CELL: EngineCell<RustcryptoK256> = OnceLock::new();
+    cached(&CELL, || Ok(RustcryptoK256::new()))
+}
 
 /// Rows of a fixed-base table: 256-bit scalars in 4-bit windows.
 const ROWS: usize = 64;
@@ -121,8 +168,8 @@ macro_rules! rustcrypto_arith {
                 fn curve(&self) -> Curve {
                     $curve
                 }
-                fn kind(&self) -> ArithKind {
-                    ArithKind::Rustcrypto
+                fn backend(&self) -> Backend {
+                    &Rustcrypto
                 }
                 fn scratch(&self) -> Result<(), Error> {
                     Ok(())
