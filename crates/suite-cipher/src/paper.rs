@@ -170,6 +170,22 @@ fn has_php(ms: &[Measurement]) -> bool {
     ms.iter().any(|m| m.suite == "cipher" && m.backend == PHP)
 }
 
+/// Why a PHP call has no figure in the run.
+#[derive(Debug, Clone, thiserror::Error)]
+enum NoPhpFigure {
+    /// The php cell was planned but did not measure.
+    #[error("{status}: {reason}")]
+    Cell {
+        /// The cell's status name (skipped, unavailable, failed).
+        status: &'static str,
+        /// The reason the cell gave.
+        reason: String,
+    },
+    /// No php cell for this call at all.
+    #[error("not measured")]
+    NotMeasured,
+}
+
 /// Seconds per PHP call of `cipher` through `api`, or why there is none
 /// (the php cell's status and reason; PHP's unavailable cells are planned
 /// once per cipher and call).
@@ -179,7 +195,7 @@ fn php_secs(
     api: &str,
     op: Op,
     bytes: u64,
-) -> Result<f64, String> {
+) -> Result<f64, NoPhpFigure> {
     let php: Vec<&Measurement> = ms
         .iter()
         .filter(|m| {
@@ -197,20 +213,17 @@ fn php_secs(
         .iter()
         .find(|m| here(m) && m.status != CaseStatus::Measured)
         .or_else(|| php.iter().find(|m| m.status == CaseStatus::Unavailable))
-        .map(|m| {
-            format!(
-                "{}: {}",
-                m.status.as_str(),
-                m.reason.as_deref().unwrap_or("no reason given")
-            )
+        .map(|m| NoPhpFigure::Cell {
+            status: m.status.as_str(),
+            reason: m.reason.clone().unwrap_or_else(|| "no reason given".into()),
         })
-        .unwrap_or_else(|| "not measured".into()))
+        .unwrap_or(NoPhpFigure::NotMeasured))
 }
 
-fn fmt_php(s: &Result<f64, String>) -> String {
+fn fmt_php(s: &Result<f64, NoPhpFigure>) -> String {
     match s {
         Ok(s) => format!("{s:.7}"),
-        Err(why) => why.clone(),
+        Err(why) => why.to_string(),
     }
 }
 
@@ -389,7 +402,7 @@ impl Paper for OpensslVsMcrypt {
                                 row.push(format!("{n:.1}x"));
                             }
                             Err(why) => {
-                                php_missing.get_or_insert_with(|| why.clone());
+                                php_missing.get_or_insert_with(|| why.to_string());
                                 row.push("-".into());
                             }
                         }
@@ -472,6 +485,7 @@ impl Paper for OpensslVsMcrypt {
                     at(A256, 20_000_000)
                         .and(at(A128, 20_000_000))
                         .err()
+                        .map(|why| why.to_string())
                         .unwrap_or_default()
                 ),
             };
@@ -511,7 +525,7 @@ impl Paper for OpensslVsMcrypt {
                             "{c} in PHP: {}",
                             php_secs(ms, c, php_api(OS), R, 4)
                                 .err()
-                                .unwrap_or_else(|| "not measured".into())
+                                .unwrap_or(NoPhpFigure::NotMeasured)
                         )
                     },
                 );

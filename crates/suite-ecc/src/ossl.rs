@@ -374,33 +374,46 @@ impl CurveOps for OsslEc {
 
 impl OsslEc {
     fn ecdh_checks(&mut self) -> Vec<CheckResult> {
-        let verdict = (|| -> Result<bool, String> {
-            let a = self.pkey().map_err(|e| e.to_string())?;
-            let b = self.pkey().map_err(|e| e.to_string())?;
-            let a_pub = self.public_only(&a).map_err(|e| e.to_string())?;
-            let b_pub = self.public_only(&b).map_err(|e| e.to_string())?;
-            let ab = derive(&a, &b_pub)?;
-            let ba = derive(&b, &a_pub)?;
-            Ok(!ab.is_empty() && ab == ba)
+        let verdict = (|| {
+            let a = self.pkey()?;
+            let b = self.pkey()?;
+            let a_pub = self.public_only(&a)?;
+            let b_pub = self.public_only(&b)?;
+            both_sides_agree((&a, &a_pub), (&b, &b_pub))
         })();
-        match verdict {
-            Ok(same) => vec![CheckResult::from_bool(
-                "ecdh: both sides agree",
-                same,
-                "two fresh key pairs derive the same secret",
-            )],
-            Err(e) => vec![CheckResult::fail("ecdh: both sides agree", e)],
+        vec![agreement_check(verdict)]
+    }
+}
+
+/// Whether two key pairs derive the same, non-empty secret from each
+/// other's public half.
+fn both_sides_agree<T: openssl::pkey::HasPublic>(
+    (a, a_pub): (&PKey<Private>, &PKey<T>),
+    (b, b_pub): (&PKey<Private>, &PKey<T>),
+) -> Result<bool, CaseError> {
+    let ab = derive(a, b_pub)?;
+    let ba = derive(b, a_pub)?;
+    Ok(!ab.is_empty() && ab == ba)
+}
+
+fn agreement_check(verdict: Result<bool, CaseError>) -> CheckResult {
+    const NAME: &str = "ecdh: both sides agree";
+    match verdict {
+        Ok(same) => {
+            CheckResult::from_bool(NAME, same, "two fresh key pairs derive the same secret")
         }
+        Err(e) => CheckResult::fail(NAME, e.to_string()),
     }
 }
 
 fn derive<T: openssl::pkey::HasPublic>(
     ours: &PKey<Private>,
     theirs: &PKey<T>,
-) -> Result<Vec<u8>, String> {
-    let mut d = Deriver::new(ours).map_err(|e| e.to_string())?;
-    d.set_peer(theirs).map_err(|e| e.to_string())?;
-    d.derive_to_vec().map_err(|e| e.to_string())
+) -> Result<Vec<u8>, CaseError> {
+    let mut d = Deriver::new(ours).map_err(|e| failed("EVP_PKEY_derive_init", e))?;
+    d.set_peer(theirs)
+        .map_err(|e| failed("EVP_PKEY_derive_set_peer", e))?;
+    d.derive_to_vec().map_err(|e| failed("EVP_PKEY_derive", e))
 }
 
 /// OpenSSL on X25519, X448, Ed25519 or Ed448 (EVP only: these curves have no
@@ -555,21 +568,10 @@ impl CurveOps for OsslEdx {
         match op {
             Op::Keygen => self.key_checks(),
             Op::Ecdh => {
-                let verdict = (|| -> Result<bool, String> {
-                    let a = generate(self.kind).map_err(|e| e.to_string())?;
-                    let b = generate(self.kind).map_err(|e| e.to_string())?;
-                    let ab = derive(&a, &b)?;
-                    let ba = derive(&b, &a)?;
-                    Ok(!ab.is_empty() && ab == ba)
-                })();
-                vec![match verdict {
-                    Ok(same) => CheckResult::from_bool(
-                        "ecdh: both sides agree",
-                        same,
-                        "two fresh key pairs derive the same secret",
-                    ),
-                    Err(e) => CheckResult::fail("ecdh: both sides agree", e),
-                }]
+                let verdict = generate(self.kind)
+                    .and_then(|a| Ok((a, generate(self.kind)?)))
+                    .and_then(|(a, b)| both_sides_agree((&a, &a), (&b, &b)));
+                vec![agreement_check(verdict)]
             }
             Op::Sign | Op::Verify => {
                 let key = self.key.clone();
