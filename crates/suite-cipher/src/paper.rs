@@ -613,6 +613,11 @@ mod tests {
         m
     }
 
+    /// Fails with every note shown when `phrase` is in none of them.
+    fn assert_says(notes: &str, phrase: &str) {
+        assert!(notes.contains(phrase), "no {phrase:?} in:\n{notes}");
+    }
+
     fn render(factor_mcrypt: f64) -> Vec<Table> {
         let mut ms: Vec<Measurement> = PUBLISHED
             .iter()
@@ -631,10 +636,7 @@ mod tests {
     fn aes256_overhead_is_tri_state_and_names_the_seeds_own_figures() {
         // The published ratio (1.69x at 20 MB) reproduced: differs.
         let notes = render(0.1)[1].notes.join("\n");
-        assert!(
-            notes.contains("insignificant overhead\": differs here: AES-256-CFB / AES-128-CBC encrypt time at 20 MB is 1.69x"),
-            "{notes}"
-        );
+        assert_says(&notes, "insignificant overhead\": differs here: AES-256-CFB / AES-128-CBC encrypt time at 20 MB is 1.69x");
         assert!(
             notes
                 .contains("the seed's own TEST 3 / TEST 5 give 1.82x at 200 KB and 1.69x at 20 MB"),
@@ -658,10 +660,7 @@ mod tests {
             };
         }
         let notes = OpensslVsMcrypt.render(&ms)[1].notes.join("\n");
-        assert!(
-            notes.contains("insignificant overhead\": inconclusive"),
-            "{notes}"
-        );
+        assert_says(&notes, "insignificant overhead\": inconclusive");
     }
 
     #[test]
@@ -698,13 +697,13 @@ mod tests {
         let row = &t[1].rows[0];
         assert_eq!(row[2], row[3], "{row:?}");
         let notes = t[1].notes.join("\n");
-        assert!(
-            notes.contains("significantly faster algorithms\": holds here"),
-            "{notes}"
+        assert_says(&notes, "significantly faster algorithms\": holds here");
+        assert_says(&notes, "DES-CFB1: round trip passes");
+        assert_says(&notes, "the slowest\": holds here");
+        assert_says(
+            &notes,
+            "(4 KiB round trips: DES-CFB1 1000.000 ms, DES-EDE3-CFB1 1000.000 ms; slowest other: ",
         );
-        assert!(notes.contains("DES-CFB1: round trip passes"), "{notes}");
-        assert!(notes.contains("the slowest\": holds here"), "{notes}");
-        assert!(notes.contains("(4 KiB round trips: DES-CFB1 1000.000 ms, DES-EDE3-CFB1 1000.000 ms; slowest other: "), "{notes}");
     }
 
     /// A php measurement of the seed's call for `cipher`.
@@ -749,25 +748,17 @@ mod tests {
         assert_eq!(t[1].headers.len(), 8);
         assert_eq!(t[1].rows[0][6], "1.5x");
         let notes = t[1].notes.join("\n");
-        assert!(
-            notes.contains(
-                "significantly faster algorithms\", in PHP (the seed's calls): differs here"
-            ),
-            "{notes}"
+        assert_says(
+            &notes,
+            "significantly faster algorithms\", in PHP (the seed's calls): differs here",
         );
         // Natively OpenSSL is still 2x faster (same factor as published).
-        assert!(
-            notes.contains("significantly faster algorithms\": holds here"),
-            "{notes}"
+        assert_says(&notes, "significantly faster algorithms\": holds here");
+        assert_says(
+            &notes,
+            "DES-CFB1 in PHP: unavailable: PHP's OpenSSL refuses des-cfb1",
         );
-        assert!(
-            notes.contains("DES-CFB1 in PHP: unavailable: PHP's OpenSSL refuses des-cfb1"),
-            "{notes}"
-        );
-        assert!(
-            notes.contains("insignificant overhead\", in PHP: holds here"),
-            "{notes}"
-        );
+        assert_says(&notes, "insignificant overhead\", in PHP: holds here");
     }
 
     #[test]
@@ -784,9 +775,6 @@ mod tests {
         // is no longer 2x faster in the small cells.
         let t = render(0.001);
         let notes = t[1].notes.join("\n");
-        assert!(
-            notes.contains("significantly faster algorithms\": differs here"),
-            "{notes}"
-        );
+        assert_says(&notes, "significantly faster algorithms\": differs here");
     }
 }

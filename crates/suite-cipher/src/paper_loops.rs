@@ -2,7 +2,7 @@
 //! 1000 and 5000 loops, and `--method seed` plans those cases at both
 //! counts (param `loops`; divided by 10 with `--quick`).
 
-use super::{cells, secs, Backend, Op, Published};
+use super::{cells, secs, Published};
 use cryptobench_core::Measurement;
 
 /// The seed's 5000-loop column ("5000 loops / ø 1 cycle", seconds per
@@ -43,22 +43,17 @@ pub(super) fn five_thousand_cell(ms: &[Measurement], p: &Published) -> String {
     let Some(seed) = five_thousand(p.test, p.bytes) else {
         return "-".into();
     };
-    match secs(longer_loop(ms, p.cipher, p.backend, p.op, p.bytes)) {
+    match secs(longer_loop(cells(ms, p.cipher, p.backend, p.op, p.bytes))) {
         Some(here) => format!("{seed} | {here:.7}"),
         None => seed.to_string(),
     }
 }
 
-/// The longer of two loop counts (the seed's 5000, divided by 10 with
-/// `--quick`); `None` unless the case ran at two loop counts.
-fn longer_loop<'a>(
-    ms: &'a [Measurement],
-    cipher: &str,
-    backend: Backend,
-    op: Op,
-    bytes: u64,
-) -> Option<&'a Measurement> {
-    let looped: Vec<&Measurement> = cells(ms, cipher, backend, op, bytes)
+/// Of one published row's cells, the longer of two loop counts (the seed's
+/// 5000, divided by 10 with `--quick`); `None` unless the case ran at two
+/// loop counts.
+fn longer_loop(cells: Vec<&Measurement>) -> Option<&Measurement> {
+    let looped: Vec<&Measurement> = cells
         .into_iter()
         .filter(|m| loops_of(m).is_some())
         .collect();
