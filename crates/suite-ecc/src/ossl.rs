@@ -11,8 +11,8 @@
 //! context reused across operations, as `openssl speed` does.
 
 use crate::curves::{Curve, Kind};
-use crate::ops::{failed, signature_checks, CurveOps, KeyError, Op, CHECKED_KEYS};
-use cryptobench_core::{CaseError, CheckResult};
+use crate::ops::{each_fresh_key, failed, signature_checks, CurveOps, KeyError, Op, CHECKED_KEYS};
+use cryptobench_core::{CaseError, CheckOutcome, CheckResult};
 use openssl::bn::{BigNum, BigNumContext, BigNumRef};
 use openssl::derive::Deriver;
 use openssl::ec::{EcGroup, EcGroupRef, EcKey, EcPoint, EcPointRef, PointConversionForm};
@@ -206,40 +206,31 @@ impl OsslEc {
     }
 
     fn key_checks(&mut self) -> Vec<CheckResult> {
-        let mut checks = Vec::new();
         let mut cross = None;
-        for i in 0..CHECKED_KEYS {
-            let verdict = self
-                .pkey()
-                .map_err(|e| KeyError::Library(e.to_string()))
-                .and_then(|k| Ok(k.ec_key()?))
-                .and_then(|ec| {
-                    check_key_pair(&self.group, ec.private_key(), ec.public_key())?;
-                    if i == 0 {
-                        cross = crate::rc::public_from_scalar(
-                            &self.curve.name,
-                            &scalar_bytes(&self.group, ec.private_key())?,
-                        )
-                        .map(|theirs| {
-                            Ok::<_, KeyError>(theirs == sec1(&self.group, ec.public_key())?)
-                        });
-                    }
-                    Ok(())
-                });
-            if let Err(e) = verdict {
-                checks.push(CheckResult::fail(
-                    "key: on curve, n*Q = O, Q = d*G",
-                    format!("key {i}: {e}"),
-                ));
-                return checks;
-            }
-        }
-        checks.push(CheckResult::pass(
+        let key_pairs = each_fresh_key(
             "key: on curve, n*Q = O, Q = d*G",
             format!(
                 "{CHECKED_KEYS} fresh keys; d*G recomputed by EC_POINT_mul on G as a plain point"
             ),
-        ));
+            |i| {
+                let key = self.pkey().map_err(|e| KeyError::Library(e.to_string()))?;
+                let ec = key.ec_key()?;
+                check_key_pair(&self.group, ec.private_key(), ec.public_key())?;
+                if i == 0 {
+                    cross = crate::rc::public_from_scalar(
+                        &self.curve.name,
+                        &scalar_bytes(&self.group, ec.private_key())?,
+                    )
+                    .map(|theirs| Ok::<_, KeyError>(theirs == sec1(&self.group, ec.public_key())?));
+                }
+                Ok::<_, KeyError>(())
+            },
+        );
+        let passed = key_pairs.outcome == CheckOutcome::Pass;
+        let mut checks = vec![key_pairs];
+        if !passed {
+            return checks;
+        }
         match cross {
             Some(Ok(same)) => checks.push(CheckResult::from_bool(
                 "cross-backend: RustCrypto derives the same public point",
@@ -461,30 +452,20 @@ impl OsslEdx {
     }
 
     fn key_checks(&mut self) -> Vec<CheckResult> {
-        let mut checks = vec![crate::kat::openssl_known_answer(self.kind)];
-        for i in 0..CHECKED_KEYS {
-            let fresh = self.keygen_ctx.keygen().map_err(KeyError::from);
-            let verdict = fresh.and_then(|k| {
-                let d = k.raw_private_key()?;
-                let q = k.raw_public_key()?;
-                crate::rc::check_edx_key(self.kind, &d, &q)
-            });
-            if let Err(e) = verdict {
-                checks.push(CheckResult::fail(
-                    "key: public = d*G (second path)",
-                    format!("key {i}: {e}"),
-                ));
-                return checks;
-            }
-        }
-        checks.push(CheckResult::pass(
+        let recomputed = each_fresh_key(
             "key: public = d*G (second path)",
             format!(
                 "{CHECKED_KEYS} fresh keys recomputed by {}",
                 crate::rc::edx_second_path(self.kind)
             ),
-        ));
-        checks
+            |_| {
+                let k = self.keygen_ctx.keygen()?;
+                let d = k.raw_private_key()?;
+                let q = k.raw_public_key()?;
+                crate::rc::check_edx_key(self.kind, &d, &q)
+            },
+        );
+        vec![crate::kat::openssl_known_answer(self.kind), recomputed]
     }
 }
 
