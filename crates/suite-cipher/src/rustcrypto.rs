@@ -8,7 +8,7 @@
 //! "key once, IV per message set".
 
 use crate::catalog::{CipherBackend, CipherDesc, Mode};
-use crate::engine::{CipherError, Dir, Engine};
+use crate::engine::{CipherError, Dir, Engine, EngineRequest};
 use cipher::array::Array;
 use cipher::common::InnerInit;
 use cipher::consts::{True, U16, U256};
@@ -371,13 +371,8 @@ impl CipherBackend for RustCrypto {
         ciphers()
     }
 
-    fn engine(
-        &self,
-        desc: &CipherDesc,
-        dir: Dir,
-        key: &[u8],
-        iv: &[u8],
-    ) -> Result<Box<dyn Engine>, CipherError> {
+    fn engine(&self, request: EngineRequest<'_>) -> Result<Box<dyn Engine>, CipherError> {
+        let EngineRequest { desc, dir, key, iv } = request;
         match (desc.family.as_str(), key.len()) {
             ("CHACHA20", _) => {
                 let stream = chacha(key, iv)?;
