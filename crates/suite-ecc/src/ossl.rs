@@ -302,10 +302,7 @@ impl CurveOps for OsslEc {
         Ok(())
     }
     fn ecdh(&mut self) -> Result<(), CaseError> {
-        let ctx = self
-            .op_ctx
-            .as_mut()
-            .ok_or_else(|| CaseError::Failed("not prepared".into()))?;
+        let ctx = prepared(&mut self.op_ctx)?;
         let n = ctx
             .derive(Some(&mut self.out))
             .map_err(|e| failed("derive", e))?;
@@ -313,10 +310,7 @@ impl CurveOps for OsslEc {
         Ok(())
     }
     fn sign(&mut self) -> Result<(), CaseError> {
-        let ctx = self
-            .op_ctx
-            .as_mut()
-            .ok_or_else(|| CaseError::Failed("not prepared".into()))?;
+        let ctx = prepared(&mut self.op_ctx)?;
         let n = ctx
             .sign(black_box(&crate::ops::DIGEST), Some(&mut self.out))
             .map_err(|e| failed("sign", e))?;
@@ -324,10 +318,7 @@ impl CurveOps for OsslEc {
         Ok(())
     }
     fn verify(&mut self) -> Result<(), CaseError> {
-        let ctx = self
-            .op_ctx
-            .as_mut()
-            .ok_or_else(|| CaseError::Failed("not prepared".into()))?;
+        let ctx = prepared(&mut self.op_ctx)?;
         let ok = ctx
             .verify(black_box(&crate::ops::DIGEST), &self.signature)
             .map_err(|e| failed("verify", e))?;
@@ -374,6 +365,14 @@ impl OsslEc {
         })();
         vec![agreement_check(verdict)]
     }
+}
+
+/// The operation context `new` prepared (a separate borrow from the
+/// output buffer it writes into).
+fn prepared(op_ctx: &mut Option<PkeyCtx<Private>>) -> Result<&mut PkeyCtx<Private>, CaseError> {
+    op_ctx
+        .as_mut()
+        .ok_or_else(|| CaseError::Failed("not prepared".into()))
 }
 
 /// Whether two key pairs derive the same, non-empty secret from each
