@@ -276,26 +276,11 @@ pub fn php_verdicts(idx: &Index, php: &PhpFigures) -> Vec<String> {
     };
     let mut out = Vec::new();
 
-    let mut doubling = Vec::new();
-    for t in [1u32, 3, 6] {
-        for p in THREADS {
-            for w in mems.windows(2).filter(|w| w[0] >= 32 * 1024) {
-                if let (Some(a), Some(b)) = (
-                    php.get(Variant::I, w[0], t, p),
-                    php.get(Variant::I, w[1], t, p),
-                ) {
-                    doubling.push(b / a);
-                }
-            }
-        }
-    }
-    out.push(judge(
-        "in PHP: \"time grows with the memory used\"",
-        median(doubling).map(|r| ((1.7..=2.3).contains(&r), r)),
-        |r| format!("x{r:.2} per doubling from 32 MiB up"),
-        |r| format!("x{r:.2} per doubling, not about x2"),
-        "needs two memory sizes >= 32 MiB",
-    ));
+    let settings = [1u32, 3, 6]
+        .into_iter()
+        .flat_map(|t| THREADS.map(|p| (t, p)));
+    let doubling = per_doubling(&mems, settings, |m, (t, p)| php.get(Variant::I, m, t, p));
+    out.push(time_grows_with_memory("in PHP: ", doubling));
 
     // The seed's question: console (CLI) or PHP level.
     let over_common_points = |ratio: &dyn Fn(u32, u32, u32) -> Option<f64>| {
@@ -379,6 +364,44 @@ fn median(mut xs: Vec<f64>) -> Option<f64> {
     (!xs.is_empty()).then(|| xs[xs.len() / 2])
 }
 
+/// The (variant, iterations) pairs of the seed's tables 9 and 10.
+const SEED_SETTINGS: [(Variant, u32); 4] = [
+    (Variant::D, 1),
+    (Variant::I, 1),
+    (Variant::I, 3),
+    (Variant::I, 6),
+];
+
+/// The time ratio of each memory doubling from 32 MiB up, at every setting
+/// (`time(m_kib, setting)`) where both sizes have a figure.
+fn per_doubling<S: Copy>(
+    mems: &[u32],
+    settings: impl IntoIterator<Item = S>,
+    time: impl Fn(u32, S) -> Option<f64>,
+) -> Vec<f64> {
+    let time = &time;
+    settings
+        .into_iter()
+        .flat_map(|s| {
+            mems.windows(2)
+                .filter(|w| w[0] >= 32 * 1024)
+                .filter_map(move |w| Some(time(w[1], s)? / time(w[0], s)?))
+        })
+        .collect()
+}
+
+/// The seed's "time grows with the memory used" (about x2 per doubling in
+/// its tables), judged on `doubling`; `runtime` prefixes the claim.
+fn time_grows_with_memory(runtime: &str, doubling: Vec<f64>) -> String {
+    judge(
+        &format!("{runtime}\"time grows with the memory used\""),
+        median(doubling).map(|r| ((1.7..=2.3).contains(&r), r)),
+        |r| format!("x{r:.2} per doubling from 32 MiB up (the seed: about x2)"),
+        |r| format!("x{r:.2} per doubling, not about x2"),
+        "needs two memory sizes >= 32 MiB",
+    )
+}
+
 /// One line per conclusion of the seed: "holds here" / "differs here: ...".
 pub fn verdicts(idx: &Index) -> Vec<String> {
     let mut out = Vec::new();
@@ -386,40 +409,19 @@ pub fn verdicts(idx: &Index) -> Vec<String> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
 
     // 1. Time grows with memory (the tables double time per doubling of memory).
-    let mut doubling = Vec::new();
-    for backend in [CLI, LIBARGON2] {
-        for (v, t) in [
-            (Variant::D, 1),
-            (Variant::I, 1),
-            (Variant::I, 3),
-            (Variant::I, 6),
-        ] {
-            for p in THREADS {
-                for w in mems.windows(2).filter(|w| w[0] >= 32 * 1024) {
-                    if let (Some(a), Some(b)) = (
-                        idx.get(backend, v, w[0], t, p),
-                        idx.get(backend, v, w[1], t, p),
-                    ) {
-                        doubling.push(b / a);
-                    }
-                }
-            }
-        }
-    }
-    out.push(match median(doubling) {
-        Some(r) if (1.7..=2.3).contains(&r) => format!("\"time grows with the memory used\" (about x2 per doubling in the seed): holds here, x{r:.2} per doubling from 32 MiB up"),
-        Some(r) => format!("\"time grows with the memory used\": differs here: x{r:.2} per doubling, not about x2"),
-        None => "\"time grows with the memory used\": not measured here (needs two memory sizes >= 32 MiB)".into(),
+    let settings = [CLI, LIBARGON2].into_iter().flat_map(|backend| {
+        SEED_SETTINGS
+            .into_iter()
+            .flat_map(move |(v, t)| THREADS.map(|p| (backend, v, t, p)))
     });
+    let doubling = per_doubling(&mems, settings, |m, (backend, v, t, p)| {
+        idx.get(backend, v, m, t, p)
+    });
+    out.push(time_grows_with_memory("", doubling));
 
     // 2. Console and library times are similar.
     let mut ratio = Vec::new();
-    for (v, t) in [
-        (Variant::D, 1),
-        (Variant::I, 1),
-        (Variant::I, 3),
-        (Variant::I, 6),
-    ] {
+    for (v, t) in SEED_SETTINGS {
         for p in THREADS {
             for &m in &mems {
                 if let (Some(c), Some(l)) =
