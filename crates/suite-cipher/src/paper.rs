@@ -26,6 +26,7 @@ use cryptobench_core::{CaseStatus, Error, Measurement, Paper, RunConfig, Suite, 
 const SOURCE: &str = "seed 001, \"Benchmarking symmetric cyphers in PHP - OpenSSL vs. Mcrypt\" (lubosdz, 2013/2015), PHP 5.4.26, mcrypt 2.5.8, OpenSSL 0.9.8y";
 
 /// One published figure: seconds per call ("ø 1 cycle", 1000-loop column).
+#[derive(Clone, Copy)]
 struct Published {
     test: &'static str,
     cipher: &'static str,
@@ -37,26 +38,6 @@ struct Published {
     seconds: f64,
 }
 
-const fn p(
-    test: &'static str,
-    cipher: &'static str,
-    backend: Backend,
-    op: Op,
-    seed_size: &'static str,
-    bytes: u64,
-    seconds: f64,
-) -> Published {
-    Published {
-        test,
-        cipher,
-        backend,
-        op,
-        seed_size,
-        bytes,
-        seconds,
-    }
-}
-
 const MC: Backend = &crate::mcrypt::Mcrypt;
 const OS: Backend = &crate::openssl_backend::OpenSsl;
 const E: Op = Op::Encrypt;
@@ -65,33 +46,72 @@ const BF: &str = "BF-CFB8";
 const A256: &str = "AES-256-CFB";
 const A128: &str = "AES-128-CBC";
 
-/// The seed's tables, as published (seconds per call).
-const PUBLISHED: [Published; 24] = [
-    p("TEST 1", BF, MC, E, "1-4 B", 4, 0.000268),
-    p("TEST 2", BF, MC, R, "1-4 B", 4, 0.000511),
-    p("TEST 3", A256, OS, E, "1-4 B", 4, 0.000006),
-    p("TEST 4", A256, OS, R, "1-4 B", 4, 0.000013),
-    p("TEST 5", A128, OS, E, "1-4 B", 4, 0.000006),
-    p("TEST 6", A128, OS, R, "1-4 B", 4, 0.000013),
-    p("TEST 1", BF, MC, E, "1-4 kB", 4096, 0.000504),
-    p("TEST 2", BF, MC, R, "1-4 kB", 4096, 0.001004),
-    p("TEST 3", A256, OS, E, "1-4 kB", 4096, 0.000033),
-    p("TEST 4", A256, OS, R, "1-4 kB", 4096, 0.000086),
-    p("TEST 5", A128, OS, E, "1-4 kB", 4096, 0.000022),
-    p("TEST 6", A128, OS, R, "1-4 kB", 4096, 0.000065),
-    p("TEST 1", BF, MC, E, "200 kB", 200_000, 0.0182),
-    p("TEST 2", BF, MC, R, "200 kB", 200_000, 0.0344),
-    p("TEST 3", A256, OS, E, "200 kB", 200_000, 0.0020),
-    p("TEST 4", A256, OS, R, "200 kB", 200_000, 0.0052),
-    p("TEST 5", A128, OS, E, "200 kB", 200_000, 0.0011),
-    p("TEST 6", A128, OS, R, "200 kB", 200_000, 0.0040),
-    p("TEST 1", BF, MC, E, "20 MB", 20_000_000, 1.7284),
-    p("TEST 2", BF, MC, R, "20 MB", 20_000_000, 3.4628),
-    p("TEST 3", A256, OS, E, "20 MB", 20_000_000, 0.1958),
-    p("TEST 4", A256, OS, R, "20 MB", 20_000_000, 0.5648),
-    p("TEST 5", A128, OS, E, "20 MB", 20_000_000, 0.1156),
-    p("TEST 6", A128, OS, R, "20 MB", 20_000_000, 0.4062),
+/// The seed's six tests: what each one timed.
+const TESTS: [(&str, &str, Backend, Op); 6] = [
+    ("TEST 1", BF, MC, E),
+    ("TEST 2", BF, MC, R),
+    ("TEST 3", A256, OS, E),
+    ("TEST 4", A256, OS, R),
+    ("TEST 5", A128, OS, E),
+    ("TEST 6", A128, OS, R),
 ];
+
+/// The seed's four sizes (its label, the bytes measured here) and the
+/// seconds per call it published for each of [`TESTS`], in order.
+const SECONDS: [(&str, u64, [f64; 6]); 4] = [
+    (
+        "1-4 B",
+        4,
+        [0.000268, 0.000511, 0.000006, 0.000013, 0.000006, 0.000013],
+    ),
+    (
+        "1-4 kB",
+        4096,
+        [0.000504, 0.001004, 0.000033, 0.000086, 0.000022, 0.000065],
+    ),
+    (
+        "200 kB",
+        200_000,
+        [0.0182, 0.0344, 0.0020, 0.0052, 0.0011, 0.0040],
+    ),
+    (
+        "20 MB",
+        20_000_000,
+        [1.7284, 3.4628, 0.1958, 0.5648, 0.1156, 0.4062],
+    ),
+];
+
+/// The seed's tables, as published (seconds per call), size by size.
+const PUBLISHED: [Published; 24] = size_by_size();
+
+const fn size_by_size() -> [Published; 24] {
+    let (test, cipher, backend, op) = TESTS[0];
+    let mut out = [Published {
+        test,
+        cipher,
+        backend,
+        op,
+        seed_size: "",
+        bytes: 0,
+        seconds: 0.0,
+    }; 24];
+    let mut i = 0;
+    while i < out.len() {
+        let (seed_size, bytes, seconds) = SECONDS[i / TESTS.len()];
+        let (test, cipher, backend, op) = TESTS[i % TESTS.len()];
+        out[i] = Published {
+            test,
+            cipher,
+            backend,
+            op,
+            seed_size,
+            bytes,
+            seconds: seconds[i % TESTS.len()],
+        };
+        i += 1;
+    }
+    out
+}
 
 /// "Only insignificant overhead", as a time ratio AES-256 / AES-128.
 const INSIGNIFICANT: f64 = 1.5;
@@ -661,6 +681,31 @@ mod tests {
         }
         let notes = OpensslVsMcrypt.render(&ms)[1].notes.join("\n");
         assert_says(&notes, "insignificant overhead\": inconclusive");
+    }
+
+    #[test]
+    fn the_published_table_runs_size_by_size_then_test_by_test() {
+        let at = |i: usize| {
+            let p = PUBLISHED[i];
+            (
+                p.test,
+                p.cipher,
+                p.backend.name(),
+                p.op,
+                p.seed_size,
+                p.bytes,
+                p.seconds,
+            )
+        };
+        assert_eq!(at(0), ("TEST 1", BF, "libmcrypt", E, "1-4 B", 4, 0.000268));
+        assert_eq!(
+            at(7),
+            ("TEST 2", BF, "libmcrypt", R, "1-4 kB", 4096, 0.001004)
+        );
+        assert_eq!(
+            at(23),
+            ("TEST 6", A128, "openssl", R, "20 MB", 20_000_000, 0.4062)
+        );
     }
 
     #[test]
