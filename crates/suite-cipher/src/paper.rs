@@ -706,6 +706,10 @@ mod tests {
             at(23),
             ("TEST 6", A128, "openssl", R, "20 MB", 20_000_000, 0.4062)
         );
+        // The 5000-loop column: 1-4 B and 1-4 kB only.
+        assert_eq!(loops::five_thousand("TEST 5", 4096), Some(0.000026));
+        assert_eq!(loops::five_thousand("TEST 2", 4), Some(0.000508));
+        assert_eq!(loops::five_thousand("TEST 1", 200_000), None);
     }
 
     #[test]
