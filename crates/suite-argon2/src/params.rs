@@ -258,8 +258,7 @@ pub fn parse_memory_kib(text: &str) -> Result<u32, Error> {
 /// Parses `16MiB..1GiB` (doubling from the first to at most the last) or a
 /// comma-separated list of sizes; returns KiB values in order.
 pub fn parse_memory_list(text: &str) -> Result<Vec<u32>, Error> {
-    let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut out = UniqueList::new("--memory", "sizes");
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         if let Some((lo, hi)) = part.split_once("..") {
             let (lo, hi) = (parse_memory_kib(lo)?, parse_memory_kib(hi)?);
@@ -270,19 +269,19 @@ pub fn parse_memory_list(text: &str) -> Result<Vec<u32>, Error> {
             }
             let mut m = u64::from(lo);
             while m <= u64::from(hi) {
-                push_unique(&mut out, &mut seen, m as u32)?;
+                out.push(m as u32)?;
                 m *= 2;
             }
         } else {
-            push_unique(&mut out, &mut seen, parse_memory_kib(part)?)?;
+            out.push(parse_memory_kib(part)?)?;
         }
     }
-    if out.is_empty() {
+    if out.values.is_empty() {
         return Err(Error::usage(
             "--memory: no size given (e.g. 64MiB, 16MiB..1GiB, 16MiB,256MiB)",
         ));
     }
-    Ok(out)
+    Ok(out.values)
 }
 
 /// Parses counts from 1 to `max`: `1,2,4,8`, or a range `a..b` that
@@ -302,8 +301,7 @@ pub fn parse_count_list(
             .map(|v| v as u32)
             .map_err(|e| Error::usage(format!("{flag}: {e}; {forms}")))
     };
-    let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut out = UniqueList::new(flag, "values");
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         if let Some((lo, hi)) = part.split_once("..") {
             let (lo, hi) = (parse(lo)?, parse(hi)?);
@@ -317,7 +315,7 @@ pub fn parse_count_list(
             } else {
                 u64::from(hi - lo) + 1
             };
-            if out.len() as u64 + steps > units::MAX_LIST_VALUES as u64 {
+            if out.values.len() as u64 + steps > units::MAX_LIST_VALUES as u64 {
                 return Err(Error::usage(format!(
                     "{flag}: '{part}' names {steps} values; at most {} in all",
                     units::MAX_LIST_VALUES
@@ -325,46 +323,53 @@ pub fn parse_count_list(
             }
             let mut v = u64::from(lo);
             while v <= u64::from(hi) {
-                if seen.insert(v as u32) {
-                    out.push(v as u32);
-                }
+                out.push(v as u32)?;
                 v = if doubling { v * 2 } else { v + 1 };
             }
         } else {
-            let v = parse(part)?;
-            if seen.insert(v) {
-                out.push(v);
-            }
-        }
-        if out.len() > units::MAX_LIST_VALUES {
-            return Err(Error::usage(format!(
-                "{flag}: more than {} values",
-                units::MAX_LIST_VALUES
-            )));
+            out.push(parse(part)?)?;
         }
     }
-    if out.is_empty() {
+    if out.values.is_empty() {
         return Err(Error::usage(format!("{flag}: no value given; {forms}")));
     }
-    Ok(out)
+    Ok(out.values)
 }
 
-/// Appends `v` unless seen; a list longer than [`units::MAX_LIST_VALUES`] is an error.
-fn push_unique(
-    out: &mut Vec<u32>,
-    seen: &mut std::collections::HashSet<u32>,
-    v: u32,
-) -> Result<(), Error> {
-    if seen.insert(v) {
-        out.push(v);
+/// The values of one list option in first-seen order, without repeats;
+/// more than [`units::MAX_LIST_VALUES`] is a usage error naming the flag.
+struct UniqueList<'a> {
+    flag: &'a str,
+    /// What the values are called in the error ("sizes", "values").
+    noun: &'static str,
+    seen: std::collections::HashSet<u32>,
+    values: Vec<u32>,
+}
+
+impl<'a> UniqueList<'a> {
+    fn new(flag: &'a str, noun: &'static str) -> Self {
+        Self {
+            flag,
+            noun,
+            seen: std::collections::HashSet::new(),
+            values: Vec::new(),
+        }
     }
-    if out.len() > units::MAX_LIST_VALUES {
-        return Err(Error::usage(format!(
-            "--memory: more than {} sizes",
-            units::MAX_LIST_VALUES
-        )));
+
+    fn push(&mut self, v: u32) -> Result<(), Error> {
+        if self.seen.insert(v) {
+            self.values.push(v);
+        }
+        if self.values.len() > units::MAX_LIST_VALUES {
+            return Err(Error::usage(format!(
+                "{}: more than {} {}",
+                self.flag,
+                units::MAX_LIST_VALUES,
+                self.noun
+            )));
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -460,6 +465,25 @@ mod tests {
         );
         assert!(parse_count_list("--lanes", "0", true, 255).is_err());
         assert!(parse_count_list("--lanes", "x", true, 255).is_err());
+    }
+
+    #[test]
+    fn a_list_longer_than_the_limit_names_its_flag() {
+        let n = units::MAX_LIST_VALUES as u32 + 1;
+        let counts: Vec<String> = (1..=n).map(|v| v.to_string()).collect();
+        let e = parse_count_list("--iterations", &counts.join(","), false, n)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--iterations: more than 4096 values"), "{e}");
+        let sizes: Vec<String> = (1..=n).map(|v| format!("{v}KiB")).collect();
+        let e = parse_memory_list(&sizes.join(",")).unwrap_err().to_string();
+        assert!(e.contains("--memory: more than 4096 sizes"), "{e}");
+        // Repeats do not count towards the limit.
+        let repeated = vec!["2"; n as usize].join(",");
+        assert_eq!(
+            parse_count_list("--lanes", &repeated, false, 255).unwrap(),
+            vec![2]
+        );
     }
 
     #[test]

@@ -276,52 +276,35 @@ pub fn php_verdicts(idx: &Index, php: &PhpFigures) -> Vec<String> {
     };
     let mut out = Vec::new();
 
-    let mut doubling = Vec::new();
-    for t in [1u32, 3, 6] {
-        for p in THREADS {
-            for w in mems.windows(2).filter(|w| w[0] >= 32 * 1024) {
-                if let (Some(a), Some(b)) = (
-                    php.get(Variant::I, w[0], t, p),
-                    php.get(Variant::I, w[1], t, p),
-                ) {
-                    doubling.push(b / a);
-                }
-            }
-        }
-    }
-    let claim = "in PHP: \"time grows with the memory used\"";
-    out.push(match median(doubling) {
-        Some(r) if (1.7..=2.3).contains(&r) => {
-            format!("{claim}: holds here, x{r:.2} per doubling from 32 MiB up")
-        }
-        Some(r) => format!("{claim}: differs here: x{r:.2} per doubling, not about x2"),
-        None => format!("{claim}: not measured here (needs two memory sizes >= 32 MiB)"),
-    });
+    let settings = [1u32, 3, 6]
+        .into_iter()
+        .flat_map(|t| THREADS.map(|p| (t, p)));
+    let doubling = per_doubling(&mems, settings, |m, (t, p)| php.get(Variant::I, m, t, p));
+    out.push(time_grows_with_memory("in PHP: ", doubling));
 
     // The seed's question: console (CLI) or PHP level.
-    let ratio: Vec<f64> = THREADS
-        .iter()
-        .flat_map(|&p| points().map(move |(t, m)| (t, m, p)))
-        .filter_map(|(t, m, p)| {
-            Some(idx.get(CLI, Variant::I, m, t, p)? / php.get(Variant::I, m, t, p)?)
-        })
-        .collect();
-    let lib: Vec<f64> = THREADS
-        .iter()
-        .flat_map(|&p| points().map(move |(t, m)| (t, m, p)))
-        .filter_map(|(t, m, p)| {
-            Some(php.get(Variant::I, m, t, p)? / idx.get(LIBARGON2, Variant::I, m, t, p)?)
-        })
-        .collect();
-    let claim = "in PHP: \"console times are similar to PHP's\"";
-    out.push(match median(ratio) {
-        Some(r) if (0.8..=1.25).contains(&r) => {
-            format!("{claim}: holds here, CLI / password_hash = {r:.2} (median over common points)")
-        }
-        Some(r) => format!("{claim}: differs here: CLI / password_hash = {r:.2}"),
-        None => format!("{claim}: not measured here (no point measured on both the CLI and PHP)"),
+    let over_common_points = |ratio: &dyn Fn(u32, u32, u32) -> Option<f64>| {
+        let xs = THREADS
+            .iter()
+            .flat_map(|&p| points().map(move |(t, m)| (t, m, p)))
+            .filter_map(|(t, m, p)| ratio(t, m, p))
+            .collect();
+        median(xs)
+    };
+    let cli_over_php = over_common_points(&|t, m, p| {
+        Some(idx.get(CLI, Variant::I, m, t, p)? / php.get(Variant::I, m, t, p)?)
     });
-    if let Some(r) = median(lib) {
+    let php_over_lib = over_common_points(&|t, m, p| {
+        Some(php.get(Variant::I, m, t, p)? / idx.get(LIBARGON2, Variant::I, m, t, p)?)
+    });
+    out.push(judge(
+        "in PHP: \"console times are similar to PHP's\"",
+        cli_over_php.map(|r| ((0.8..=1.25).contains(&r), r)),
+        |r| format!("CLI / password_hash = {r:.2} (median over common points)"),
+        |r| format!("CLI / password_hash = {r:.2}"),
+        "no point measured on both the CLI and PHP",
+    ));
+    if let Some(r) = php_over_lib {
         out.push(format!("PHP / native: password_hash / libargon2 = {r:.2} (median over common points): what PHP adds over the library it links"));
     }
 
@@ -334,14 +317,13 @@ pub fn php_verdicts(idx: &Index, php: &PhpFigures) -> Vec<String> {
                 .collect(),
         )
     };
-    let claim = "in PHP: \"more threads cut the time\" (seed: x1.6 at 2 threads)";
-    out.push(match speed(2) {
-        Some(s) if s >= 1.3 => {
-            format!("{claim}: holds here, x{s:.2} at 2 threads on {cores} cores")
-        }
-        Some(s) => format!("{claim}: differs here: only x{s:.2} at 2 threads on {cores} cores"),
-        None => format!("{claim}: not measured here (needs password_hash at 1 and 2 threads)"),
-    });
+    out.push(judge(
+        "in PHP: \"more threads cut the time\" (seed: x1.6 at 2 threads)",
+        speed(2).map(|s| (s >= 1.3, s)),
+        |s| format!("x{s:.2} at 2 threads on {cores} cores"),
+        |s| format!("only x{s:.2} at 2 threads on {cores} cores"),
+        "needs password_hash at 1 and 2 threads",
+    ));
 
     let pick: Vec<String> = [16u32, 32]
         .iter()
@@ -359,11 +341,65 @@ pub fn php_verdicts(idx: &Index, php: &PhpFigures) -> Vec<String> {
     out
 }
 
+/// One conclusion judged on one figure: `figure` is whether it holds and
+/// the value the detail shows; `missing` says what a verdict would need.
+fn judge(
+    claim: &str,
+    figure: Option<(bool, f64)>,
+    holds: impl Fn(f64) -> String,
+    differs: impl Fn(f64) -> String,
+    missing: &str,
+) -> String {
+    match figure {
+        Some((true, x)) => format!("{claim}: holds here, {}", holds(x)),
+        Some((false, x)) => format!("{claim}: differs here: {}", differs(x)),
+        None => format!("{claim}: not measured here ({missing})"),
+    }
+}
+
 /// Median of the ratios, if any.
 fn median(mut xs: Vec<f64>) -> Option<f64> {
     xs.retain(|x| x.is_finite());
     xs.sort_by(f64::total_cmp);
     (!xs.is_empty()).then(|| xs[xs.len() / 2])
+}
+
+/// The (variant, iterations) pairs of the seed's tables 9 and 10.
+const SEED_SETTINGS: [(Variant, u32); 4] = [
+    (Variant::D, 1),
+    (Variant::I, 1),
+    (Variant::I, 3),
+    (Variant::I, 6),
+];
+
+/// The time ratio of each memory doubling from 32 MiB up, at every setting
+/// (`time(m_kib, setting)`) where both sizes have a figure.
+fn per_doubling<S: Copy>(
+    mems: &[u32],
+    settings: impl IntoIterator<Item = S>,
+    time: impl Fn(u32, S) -> Option<f64>,
+) -> Vec<f64> {
+    let time = &time;
+    settings
+        .into_iter()
+        .flat_map(|s| {
+            mems.windows(2)
+                .filter(|w| w[0] >= 32 * 1024)
+                .filter_map(move |w| Some(time(w[1], s)? / time(w[0], s)?))
+        })
+        .collect()
+}
+
+/// The seed's "time grows with the memory used" (about x2 per doubling in
+/// its tables), judged on `doubling`; `runtime` prefixes the claim.
+fn time_grows_with_memory(runtime: &str, doubling: Vec<f64>) -> String {
+    judge(
+        &format!("{runtime}\"time grows with the memory used\""),
+        median(doubling).map(|r| ((1.7..=2.3).contains(&r), r)),
+        |r| format!("x{r:.2} per doubling from 32 MiB up (the seed: about x2)"),
+        |r| format!("x{r:.2} per doubling, not about x2"),
+        "needs two memory sizes >= 32 MiB",
+    )
 }
 
 /// One line per conclusion of the seed: "holds here" / "differs here: ...".
@@ -373,40 +409,19 @@ pub fn verdicts(idx: &Index) -> Vec<String> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
 
     // 1. Time grows with memory (the tables double time per doubling of memory).
-    let mut doubling = Vec::new();
-    for backend in [CLI, LIBARGON2] {
-        for (v, t) in [
-            (Variant::D, 1),
-            (Variant::I, 1),
-            (Variant::I, 3),
-            (Variant::I, 6),
-        ] {
-            for p in THREADS {
-                for w in mems.windows(2).filter(|w| w[0] >= 32 * 1024) {
-                    if let (Some(a), Some(b)) = (
-                        idx.get(backend, v, w[0], t, p),
-                        idx.get(backend, v, w[1], t, p),
-                    ) {
-                        doubling.push(b / a);
-                    }
-                }
-            }
-        }
-    }
-    out.push(match median(doubling) {
-        Some(r) if (1.7..=2.3).contains(&r) => format!("\"time grows with the memory used\" (about x2 per doubling in the seed): holds here, x{r:.2} per doubling from 32 MiB up"),
-        Some(r) => format!("\"time grows with the memory used\": differs here: x{r:.2} per doubling, not about x2"),
-        None => "\"time grows with the memory used\": not measured here (needs two memory sizes >= 32 MiB)".into(),
+    let settings = [CLI, LIBARGON2].into_iter().flat_map(|backend| {
+        SEED_SETTINGS
+            .into_iter()
+            .flat_map(move |(v, t)| THREADS.map(|p| (backend, v, t, p)))
     });
+    let doubling = per_doubling(&mems, settings, |m, (backend, v, t, p)| {
+        idx.get(backend, v, m, t, p)
+    });
+    out.push(time_grows_with_memory("", doubling));
 
     // 2. Console and library times are similar.
     let mut ratio = Vec::new();
-    for (v, t) in [
-        (Variant::D, 1),
-        (Variant::I, 1),
-        (Variant::I, 3),
-        (Variant::I, 6),
-    ] {
+    for (v, t) in SEED_SETTINGS {
         for p in THREADS {
             for &m in &mems {
                 if let (Some(c), Some(l)) =
@@ -417,11 +432,13 @@ pub fn verdicts(idx: &Index) -> Vec<String> {
             }
         }
     }
-    out.push(match median(ratio) {
-        Some(r) if (0.8..=1.25).contains(&r) => format!("\"console times are similar to the library's\": holds here, CLI / libargon2 = {r:.2} (median over common points)"),
-        Some(r) => format!("\"console times are similar to the library's\": differs here: CLI / libargon2 = {r:.2}"),
-        None => "\"console times are similar to the library's\": not measured here (no point measured on both the CLI and libargon2)".into(),
-    });
+    out.push(judge(
+        "\"console times are similar to the library's\"",
+        median(ratio).map(|r| ((0.8..=1.25).contains(&r), r)),
+        |r| format!("CLI / libargon2 = {r:.2} (median over common points)"),
+        |r| format!("CLI / libargon2 = {r:.2}"),
+        "no point measured on both the CLI and libargon2",
+    ));
 
     // 3. More threads cut the time (Table 10; 1 GB, 6 it.: 11.8 s -> 4.9 s at 4 -> 4.5 s at 8).
     let speed = |p: u32| {

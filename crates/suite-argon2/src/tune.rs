@@ -666,42 +666,23 @@ mod tests {
             assert!((0.945..=1.05).contains(&share), "{f:?}");
         }
         // The second search reuses the first one's t = 1 point at the budget.
-        let alone = {
+        let calls_alone = |target_ms: u64| {
             let mut n = 0;
             let mut m = machine(1_000.0, 2);
             let mut count = |p: &Params| {
                 n += 1;
                 m(p)
             };
-            search(
-                &Request {
-                    base,
-                    target: Duration::from_millis(500),
-                    strict: false,
-                },
-                &mut count,
-            )
-            .unwrap();
-            n
-        };
-        let first_alone = {
-            let mut n = 0;
-            let mut m = machine(1_000.0, 2);
-            let mut count = |p: &Params| {
-                n += 1;
-                m(p)
+            let request = Request {
+                base,
+                target: Duration::from_millis(target_ms),
+                strict: false,
             };
-            search(
-                &Request {
-                    base,
-                    target: Duration::from_millis(250),
-                    strict: false,
-                },
-                &mut count,
-            )
-            .unwrap();
+            search(&request, &mut count).unwrap();
             n
         };
+        let alone = calls_alone(500);
+        let first_alone = calls_alone(250);
         assert!(
             calls < alone + first_alone,
             "{calls} vs {alone} + {first_alone}"

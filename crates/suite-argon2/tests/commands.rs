@@ -325,9 +325,8 @@ fn the_paper_prints_published_and_measured_figures_with_verdicts() {
     assert_eq!(tables[0].rows[0][5], "0.050"); // CLI, 16 MiB, t=3, 1 lane: 48 ms x 1.05
     let notes = tables[1].notes.join("\n");
     assert!(
-        notes.contains(
-            "grows with the memory used\" (about x2 per doubling in the seed): holds here"
-        ),
+        notes.contains("grows with the memory used\": holds here")
+            && notes.contains("per doubling from 32 MiB up (the seed: about x2)"),
         "{notes}"
     );
     assert!(

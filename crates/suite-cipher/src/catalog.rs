@@ -8,7 +8,7 @@
 //! `BF-CFB`, `DES-EDE3`); ciphers OpenSSL lacks get names in the same style
 //! (`BF-CFB8`, `TWOFISH-256-CBC`).
 
-use crate::engine::{CipherError, Dir, Engine};
+use crate::engine::{CipherError, Engine, EngineRequest};
 use cryptobench_core::Availability;
 use std::fmt;
 
@@ -27,16 +27,10 @@ pub trait CipherBackend: Sync {
     }
     /// Every cipher it offers here, named canonically.
     fn ciphers(&self) -> Vec<CipherDesc>;
-    /// The engine of `desc` (one of [`CipherBackend::ciphers`]) for one
-    /// direction with this key and IV; `key` may differ in length from
-    /// `desc.key_len` (known-answer vectors).
-    fn engine(
-        &self,
-        desc: &CipherDesc,
-        dir: Dir,
-        key: &[u8],
-        iv: &[u8],
-    ) -> Result<Box<dyn Engine>, CipherError>;
+    /// The engine of `request.desc` (one of [`CipherBackend::ciphers`]) for
+    /// one direction with this key and IV; `request.key` may differ in
+    /// length from `desc.key_len` (known-answer vectors).
+    fn engine(&self, request: EngineRequest<'_>) -> Result<Box<dyn Engine>, CipherError>;
 }
 
 /// A registered backend.

@@ -25,30 +25,54 @@ fn key_fits(desc: &CipherDesc, key_len: usize) -> bool {
     key_len == desc.key_len || VARIABLE_KEY.contains(&desc.family.as_str())
 }
 
+/// Why a known-answer or round-trip check failed.
+#[derive(Debug, thiserror::Error)]
+enum CheckFailure {
+    /// The engine refused to build or to process the message.
+    #[error(transparent)]
+    Cipher(#[from] CipherError),
+    /// A known answer differs (hex of what came out and what was expected).
+    #[error("{dir} gave {got}, expected {expected}")]
+    WrongAnswer {
+        /// "encrypt" or "decrypt".
+        dir: &'static str,
+        got: String,
+        expected: String,
+    },
+    /// The ciphertext's first block is the plaintext's.
+    #[error("ciphertext equals plaintext")]
+    CiphertextIsPlaintext,
+    /// Decryption did not give the message back.
+    #[error("decryption returned different text: {returned} bytes back for {sent}, first difference at byte {at}")]
+    RoundTripDiffers {
+        returned: usize,
+        sent: usize,
+        at: usize,
+    },
+}
+
+fn expect_answer(dir: &'static str, got: &[u8], expected: &[u8]) -> Result<(), CheckFailure> {
+    if got == expected {
+        return Ok(());
+    }
+    Err(CheckFailure::WrongAnswer {
+        dir,
+        got: hex::encode(got),
+        expected: hex::encode(expected),
+    })
+}
+
 fn encrypt_then_decrypt(
     desc: &CipherDesc,
     key: &[u8],
     iv: &[u8],
     pt: &[u8],
     expect: &[u8],
-) -> Result<(), String> {
-    let ct = engine::one_shot(desc, Dir::Encrypt, key, iv, pt).map_err(|e| e.to_string())?;
-    if ct != expect {
-        return Err(format!(
-            "encrypt gave {}, expected {}",
-            hex::encode(&ct),
-            hex::encode(expect)
-        ));
-    }
-    let back = engine::one_shot(desc, Dir::Decrypt, key, iv, &ct).map_err(|e| e.to_string())?;
-    if back != pt {
-        return Err(format!(
-            "decrypt gave {}, expected {}",
-            hex::encode(&back),
-            hex::encode(pt)
-        ));
-    }
-    Ok(())
+) -> Result<(), CheckFailure> {
+    let ct = engine::one_shot(desc, Dir::Encrypt, key, iv, pt)?;
+    expect_answer("encrypt", &ct, expect)?;
+    let back = engine::one_shot(desc, Dir::Decrypt, key, iv, &ct)?;
+    expect_answer("decrypt", &back, pt)
 }
 
 /// One whole-mode vector against one backend's cipher.
@@ -60,9 +84,13 @@ pub fn mode_vector(desc: &CipherDesc, v: &ModeVector) -> CheckResult {
         &unhex(v.pt),
         &unhex(v.ct),
     );
-    match r {
-        Ok(()) => CheckResult::pass(format!("kat:{}", v.source), "encrypt and decrypt match"),
-        Err(e) => CheckResult::fail(format!("kat:{}", v.source), e),
+    known_answer_check(format!("kat:{}", v.source), r)
+}
+
+fn known_answer_check(name: String, verdict: Result<(), CheckFailure>) -> CheckResult {
+    match verdict {
+        Ok(()) => CheckResult::pass(name, "encrypt and decrypt match"),
+        Err(e) => CheckResult::fail(name, e.to_string()),
     }
 }
 
@@ -95,11 +123,10 @@ pub fn known_answers(desc: &CipherDesc) -> Vec<CheckResult> {
             Mode::Cfb8 | Mode::Ofb8 => (p.clone(), &zeros[..1], &c[..1]),
             _ => continue,
         };
-        let name = format!("kat:{} via {}", v.source, desc.mode.name());
-        out.push(match encrypt_then_decrypt(desc, &key, &iv, pt, ct) {
-            Ok(()) => CheckResult::pass(name, "encrypt and decrypt match"),
-            Err(e) => CheckResult::fail(name, e),
-        });
+        out.push(known_answer_check(
+            format!("kat:{} via {}", v.source, desc.mode.name()),
+            encrypt_then_decrypt(desc, &key, &iv, pt, ct),
+        ));
     }
     if out.is_empty() {
         out.push(CheckResult::skipped(
@@ -247,30 +274,31 @@ pub fn round_trip_with(
     msg: &[u8],
 ) -> CheckResult {
     let name = format!("roundtrip:{} B", msg.len());
-    let mut run = || -> Result<String, String> {
+    let mut run = || -> Result<String, CheckFailure> {
         let mut ct = vec![0u8; msg.len() + OUT_SLACK];
-        let n = encrypt_message(desc, enc, msg, &mut ct).map_err(|e| e.to_string())?;
+        let n = encrypt_message(desc, enc, msg, &mut ct)?;
         ct.truncate(n);
         if msg.len() >= 16 && ct[..16] == msg[..16] {
-            return Err("ciphertext equals plaintext".into());
+            return Err(CheckFailure::CiphertextIsPlaintext);
         }
         let mut back = vec![0u8; n + OUT_SLACK];
-        let m = decrypt_message(desc, dec, &ct, msg.len(), &mut back).map_err(|e| e.to_string())?;
+        let m = decrypt_message(desc, dec, &ct, msg.len(), &mut back)?;
         if back[..m] != *msg {
             let at = back
                 .iter()
                 .zip(msg)
                 .position(|(a, b)| a != b)
                 .unwrap_or(m.min(msg.len()));
-            return Err(format!(
-                "decryption returned different text: {m} bytes back for {}, first difference at byte {at}",
-                msg.len()
-            ));
+            return Err(CheckFailure::RoundTripDiffers {
+                returned: m,
+                sent: msg.len(),
+                at,
+            });
         }
         Ok(format!("{} B -> {n} B -> {m} B", msg.len()))
     };
     match run() {
         Ok(d) => CheckResult::pass(name, d),
-        Err(e) => CheckResult::fail(name, e),
+        Err(e) => CheckResult::fail(name, e.to_string()),
     }
 }

@@ -91,6 +91,21 @@ pub trait Engine: Send {
     }
 }
 
+/// What an engine is built for: cipher, direction, key and IV, kept
+/// together so the two byte slices cannot swap places on the way to a
+/// backend.
+#[derive(Debug, Clone, Copy)]
+pub struct EngineRequest<'a> {
+    /// The cipher, one of its backend's.
+    pub desc: &'a CipherDesc,
+    /// Encrypt or decrypt.
+    pub dir: Dir,
+    /// The key (its length may differ from the cipher's nominal one).
+    pub key: &'a [u8],
+    /// The IV (empty for modes without one).
+    pub iv: &'a [u8],
+}
+
 /// Extra output room an engine may need beyond the input (wrap adds 8).
 pub const OUT_SLACK: usize = 64;
 
@@ -102,7 +117,7 @@ pub fn build(
     key: &[u8],
     iv: &[u8],
 ) -> Result<Box<dyn Engine>, CipherError> {
-    desc.backend.engine(desc, dir, key, iv)
+    desc.backend.engine(EngineRequest { desc, dir, key, iv })
 }
 
 /// Encrypts or decrypts one whole message with a fresh engine (checks only:

@@ -11,7 +11,7 @@
 //! in the seed is Blowfish-CFB8, named `BF-CFB8` here.
 
 use crate::catalog::{CipherBackend, CipherDesc, Mode};
-use crate::engine::{CipherError, Dir, Engine};
+use crate::engine::{CipherError, Dir, Engine, EngineRequest};
 use cryptobench_core::Availability;
 use libloading::Library;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
@@ -268,13 +268,8 @@ impl CipherBackend for Mcrypt {
         ciphers()
     }
 
-    fn engine(
-        &self,
-        desc: &CipherDesc,
-        dir: Dir,
-        key: &[u8],
-        iv: &[u8],
-    ) -> Result<Box<dyn Engine>, CipherError> {
+    fn engine(&self, request: EngineRequest<'_>) -> Result<Box<dyn Engine>, CipherError> {
+        let EngineRequest { desc, dir, key, iv } = request;
         let (algorithm, mode) = desc.native.split_once('/').ok_or_else(|| {
             CipherError::Unavailable(format!("not a libmcrypt name: {}", desc.native))
         })?;

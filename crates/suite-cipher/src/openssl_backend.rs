@@ -10,7 +10,7 @@
 //! [`aliases`].
 
 use crate::catalog::{CipherBackend, CipherDesc, Mode};
-use crate::engine::{CipherError, Dir, Engine};
+use crate::engine::{CipherError, Dir, Engine, EngineRequest};
 use foreign_types::ForeignTypeRef;
 use openssl::cipher::Cipher;
 use openssl::cipher_ctx::CipherCtx;
@@ -251,13 +251,8 @@ impl CipherBackend for OpenSsl {
         ciphers()
     }
 
-    fn engine(
-        &self,
-        desc: &CipherDesc,
-        dir: Dir,
-        key: &[u8],
-        iv: &[u8],
-    ) -> Result<Box<dyn Engine>, CipherError> {
+    fn engine(&self, request: EngineRequest<'_>) -> Result<Box<dyn Engine>, CipherError> {
+        let EngineRequest { desc, dir, key, iv } = request;
         let _ = cryptobench_backends::openssl_lib::ensure_providers();
         let cipher = Cipher::fetch(None, &desc.native, None).map_err(|e| {
             CipherError::Unavailable(format!("OpenSSL cannot fetch {}: {e}", desc.native))

@@ -26,6 +26,7 @@ use cryptobench_core::{CaseStatus, Error, Measurement, Paper, RunConfig, Suite, 
 const SOURCE: &str = "seed 001, \"Benchmarking symmetric cyphers in PHP - OpenSSL vs. Mcrypt\" (lubosdz, 2013/2015), PHP 5.4.26, mcrypt 2.5.8, OpenSSL 0.9.8y";
 
 /// One published figure: seconds per call ("ø 1 cycle", 1000-loop column).
+#[derive(Clone, Copy)]
 struct Published {
     test: &'static str,
     cipher: &'static str,
@@ -37,26 +38,6 @@ struct Published {
     seconds: f64,
 }
 
-const fn p(
-    test: &'static str,
-    cipher: &'static str,
-    backend: Backend,
-    op: Op,
-    seed_size: &'static str,
-    bytes: u64,
-    seconds: f64,
-) -> Published {
-    Published {
-        test,
-        cipher,
-        backend,
-        op,
-        seed_size,
-        bytes,
-        seconds,
-    }
-}
-
 const MC: Backend = &crate::mcrypt::Mcrypt;
 const OS: Backend = &crate::openssl_backend::OpenSsl;
 const E: Op = Op::Encrypt;
@@ -65,33 +46,72 @@ const BF: &str = "BF-CFB8";
 const A256: &str = "AES-256-CFB";
 const A128: &str = "AES-128-CBC";
 
-/// The seed's tables, as published (seconds per call).
-const PUBLISHED: [Published; 24] = [
-    p("TEST 1", BF, MC, E, "1-4 B", 4, 0.000268),
-    p("TEST 2", BF, MC, R, "1-4 B", 4, 0.000511),
-    p("TEST 3", A256, OS, E, "1-4 B", 4, 0.000006),
-    p("TEST 4", A256, OS, R, "1-4 B", 4, 0.000013),
-    p("TEST 5", A128, OS, E, "1-4 B", 4, 0.000006),
-    p("TEST 6", A128, OS, R, "1-4 B", 4, 0.000013),
-    p("TEST 1", BF, MC, E, "1-4 kB", 4096, 0.000504),
-    p("TEST 2", BF, MC, R, "1-4 kB", 4096, 0.001004),
-    p("TEST 3", A256, OS, E, "1-4 kB", 4096, 0.000033),
-    p("TEST 4", A256, OS, R, "1-4 kB", 4096, 0.000086),
-    p("TEST 5", A128, OS, E, "1-4 kB", 4096, 0.000022),
-    p("TEST 6", A128, OS, R, "1-4 kB", 4096, 0.000065),
-    p("TEST 1", BF, MC, E, "200 kB", 200_000, 0.0182),
-    p("TEST 2", BF, MC, R, "200 kB", 200_000, 0.0344),
-    p("TEST 3", A256, OS, E, "200 kB", 200_000, 0.0020),
-    p("TEST 4", A256, OS, R, "200 kB", 200_000, 0.0052),
-    p("TEST 5", A128, OS, E, "200 kB", 200_000, 0.0011),
-    p("TEST 6", A128, OS, R, "200 kB", 200_000, 0.0040),
-    p("TEST 1", BF, MC, E, "20 MB", 20_000_000, 1.7284),
-    p("TEST 2", BF, MC, R, "20 MB", 20_000_000, 3.4628),
-    p("TEST 3", A256, OS, E, "20 MB", 20_000_000, 0.1958),
-    p("TEST 4", A256, OS, R, "20 MB", 20_000_000, 0.5648),
-    p("TEST 5", A128, OS, E, "20 MB", 20_000_000, 0.1156),
-    p("TEST 6", A128, OS, R, "20 MB", 20_000_000, 0.4062),
+/// The seed's six tests: what each one timed.
+const TESTS: [(&str, &str, Backend, Op); 6] = [
+    ("TEST 1", BF, MC, E),
+    ("TEST 2", BF, MC, R),
+    ("TEST 3", A256, OS, E),
+    ("TEST 4", A256, OS, R),
+    ("TEST 5", A128, OS, E),
+    ("TEST 6", A128, OS, R),
 ];
+
+/// The seed's four sizes (its label, the bytes measured here) and the
+/// seconds per call it published for each of [`TESTS`], in order.
+const SECONDS: [(&str, u64, [f64; 6]); 4] = [
+    (
+        "1-4 B",
+        4,
+        [0.000268, 0.000511, 0.000006, 0.000013, 0.000006, 0.000013],
+    ),
+    (
+        "1-4 kB",
+        4096,
+        [0.000504, 0.001004, 0.000033, 0.000086, 0.000022, 0.000065],
+    ),
+    (
+        "200 kB",
+        200_000,
+        [0.0182, 0.0344, 0.0020, 0.0052, 0.0011, 0.0040],
+    ),
+    (
+        "20 MB",
+        20_000_000,
+        [1.7284, 3.4628, 0.1958, 0.5648, 0.1156, 0.4062],
+    ),
+];
+
+/// The seed's tables, as published (seconds per call), size by size.
+const PUBLISHED: [Published; 24] = size_by_size();
+
+const fn size_by_size() -> [Published; 24] {
+    let (test, cipher, backend, op) = TESTS[0];
+    let mut out = [Published {
+        test,
+        cipher,
+        backend,
+        op,
+        seed_size: "",
+        bytes: 0,
+        seconds: 0.0,
+    }; 24];
+    let mut i = 0;
+    while i < out.len() {
+        let (seed_size, bytes, seconds) = SECONDS[i / TESTS.len()];
+        let (test, cipher, backend, op) = TESTS[i % TESTS.len()];
+        out[i] = Published {
+            test,
+            cipher,
+            backend,
+            op,
+            seed_size,
+            bytes,
+            seconds: seconds[i % TESTS.len()],
+        };
+        i += 1;
+    }
+    out
+}
 
 /// "Only insignificant overhead", as a time ratio AES-256 / AES-128.
 const INSIGNIFICANT: f64 = 1.5;
@@ -170,6 +190,22 @@ fn has_php(ms: &[Measurement]) -> bool {
     ms.iter().any(|m| m.suite == "cipher" && m.backend == PHP)
 }
 
+/// Why a PHP call has no figure in the run.
+#[derive(Debug, Clone, thiserror::Error)]
+enum NoPhpFigure {
+    /// The php cell was planned but did not measure.
+    #[error("{status}: {reason}")]
+    Cell {
+        /// The cell's status name (skipped, unavailable, failed).
+        status: &'static str,
+        /// The reason the cell gave.
+        reason: String,
+    },
+    /// No php cell for this call at all.
+    #[error("not measured")]
+    NotMeasured,
+}
+
 /// Seconds per PHP call of `cipher` through `api`, or why there is none
 /// (the php cell's status and reason; PHP's unavailable cells are planned
 /// once per cipher and call).
@@ -179,7 +215,7 @@ fn php_secs(
     api: &str,
     op: Op,
     bytes: u64,
-) -> Result<f64, String> {
+) -> Result<f64, NoPhpFigure> {
     let php: Vec<&Measurement> = ms
         .iter()
         .filter(|m| {
@@ -197,20 +233,17 @@ fn php_secs(
         .iter()
         .find(|m| here(m) && m.status != CaseStatus::Measured)
         .or_else(|| php.iter().find(|m| m.status == CaseStatus::Unavailable))
-        .map(|m| {
-            format!(
-                "{}: {}",
-                m.status.as_str(),
-                m.reason.as_deref().unwrap_or("no reason given")
-            )
+        .map(|m| NoPhpFigure::Cell {
+            status: m.status.as_str(),
+            reason: m.reason.clone().unwrap_or_else(|| "no reason given".into()),
         })
-        .unwrap_or_else(|| "not measured".into()))
+        .unwrap_or(NoPhpFigure::NotMeasured))
 }
 
-fn fmt_php(s: &Result<f64, String>) -> String {
+fn fmt_php(s: &Result<f64, NoPhpFigure>) -> String {
     match s {
         Ok(s) => format!("{s:.7}"),
-        Err(why) => why.clone(),
+        Err(why) => why.to_string(),
     }
 }
 
@@ -389,7 +422,7 @@ impl Paper for OpensslVsMcrypt {
                                 row.push(format!("{n:.1}x"));
                             }
                             Err(why) => {
-                                php_missing.get_or_insert_with(|| why.clone());
+                                php_missing.get_or_insert_with(|| why.to_string());
                                 row.push("-".into());
                             }
                         }
@@ -472,6 +505,7 @@ impl Paper for OpensslVsMcrypt {
                     at(A256, 20_000_000)
                         .and(at(A128, 20_000_000))
                         .err()
+                        .map(|why| why.to_string())
                         .unwrap_or_default()
                 ),
             };
@@ -511,7 +545,7 @@ impl Paper for OpensslVsMcrypt {
                             "{c} in PHP: {}",
                             php_secs(ms, c, php_api(OS), R, 4)
                                 .err()
-                                .unwrap_or_else(|| "not measured".into())
+                                .unwrap_or(NoPhpFigure::NotMeasured)
                         )
                     },
                 );
@@ -584,195 +618,5 @@ impl Paper for OpensslVsMcrypt {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use cryptobench_core::{CaseSpec, Summary};
-
-    fn m(cipher: &str, backend: Backend, op: Op, bytes: u64, secs: f64) -> Measurement {
-        let mut m = CaseSpec::new("cipher", cipher, backend.name(), "", op.name())
-            .size(bytes)
-            .measurement(CaseStatus::Measured, None);
-        m.stats = Some(Summary {
-            median: secs * 1e9,
-            ..Summary::default()
-        });
-        m
-    }
-
-    fn render(factor_mcrypt: f64) -> Vec<Table> {
-        let mut ms: Vec<Measurement> = PUBLISHED
-            .iter()
-            .map(|p| {
-                let f = if p.backend == MC { factor_mcrypt } else { 0.1 };
-                m(p.cipher, p.backend, p.op, p.bytes, p.seconds * f)
-            })
-            .collect();
-        for c in CFB1 {
-            ms.push(m(c, OS, R, 4096, 1.0));
-        }
-        OpensslVsMcrypt.render(&ms)
-    }
-
-    #[test]
-    fn aes256_overhead_is_tri_state_and_names_the_seeds_own_figures() {
-        // The published ratio (1.69x at 20 MB) reproduced: differs.
-        let notes = render(0.1)[1].notes.join("\n");
-        assert!(
-            notes.contains("insignificant overhead\": differs here: AES-256-CFB / AES-128-CBC encrypt time at 20 MB is 1.69x"),
-            "{notes}"
-        );
-        assert!(
-            notes
-                .contains("the seed's own TEST 3 / TEST 5 give 1.82x at 200 KB and 1.69x at 20 MB"),
-            "{notes}"
-        );
-        // A ratio whose interval straddles 1.5: inconclusive.
-        let mut ms: Vec<Measurement> = PUBLISHED
-            .iter()
-            .map(|p| m(p.cipher, p.backend, p.op, p.bytes, p.seconds))
-            .collect();
-        for x in ms
-            .iter_mut()
-            .filter(|x| x.input_bytes == 20_000_000 && x.backend == "openssl")
-        {
-            let s = x.stats.as_mut().unwrap();
-            let t = if x.primitive == A256 { 1.5 } else { 1.0 };
-            *s = Summary {
-                median: t,
-                ci95: [t * 0.95, t * 1.05],
-                ..Summary::default()
-            };
-        }
-        let notes = OpensslVsMcrypt.render(&ms)[1].notes.join("\n");
-        assert!(
-            notes.contains("insignificant overhead\": inconclusive"),
-            "{notes}"
-        );
-    }
-
-    #[test]
-    fn published_figures_sit_beside_this_machines() {
-        let t = render(0.1);
-        assert_eq!(t[0].rows.len(), PUBLISHED.len());
-        assert_eq!(t[0].rows[0][4], "0.000268");
-        // The 5000-loop column beside the 1000-loop one; none at 200 kB.
-        assert_eq!(t[0].rows[0][5], "0.000259");
-        // With --method seed's two loop counts (here scaled as --quick
-        // does), the shorter is "here s" and the longer fills the column.
-        let first = &PUBLISHED[0];
-        let mut ms: Vec<Measurement> = [(100, 2e-4), (500, 3e-4)]
-            .into_iter()
-            .map(|(loops, s)| {
-                let mut x = m(first.cipher, first.backend, first.op, first.bytes, s);
-                x.params.insert("loops".into(), loops.to_string());
-                x
-            })
-            .collect();
-        ms.extend(
-            PUBLISHED
-                .iter()
-                .skip(1)
-                .map(|p| m(p.cipher, p.backend, p.op, p.bytes, p.seconds)),
-        );
-        let seeded = OpensslVsMcrypt.render(&ms);
-        assert_eq!(seeded[0].rows[0][5], "0.000259 | 0.0003000");
-        assert_eq!(seeded[0].rows[0][6], "0.0002000");
-        assert_eq!(seeded[0].rows[1][5], "0.000508");
-        assert_eq!(t[0].rows[9][5], "0.000109");
-        assert_eq!(t[0].rows[12][5], "-");
-        // Same factor on both sides: the ratio is unchanged then and now.
-        let row = &t[1].rows[0];
-        assert_eq!(row[2], row[3], "{row:?}");
-        let notes = t[1].notes.join("\n");
-        assert!(
-            notes.contains("significantly faster algorithms\": holds here"),
-            "{notes}"
-        );
-        assert!(notes.contains("DES-CFB1: round trip passes"), "{notes}");
-        assert!(notes.contains("the slowest\": holds here"), "{notes}");
-        assert!(notes.contains("(4 KiB round trips: DES-CFB1 1000.000 ms, DES-EDE3-CFB1 1000.000 ms; slowest other: "), "{notes}");
-    }
-
-    /// A php measurement of the seed's call for `cipher`.
-    fn php(cipher: &str, api: &str, op: Op, bytes: u64, secs: f64) -> Measurement {
-        let mut m = CaseSpec::new("cipher", cipher, PHP, "", op.name())
-            .size(bytes)
-            .param("api", api)
-            .measurement(CaseStatus::Measured, None);
-        m.stats = Some(Summary {
-            median: secs * 1e9,
-            ..Summary::default()
-        });
-        m
-    }
-
-    #[test]
-    fn php_columns_appear_with_php_measurements() {
-        let mut ms: Vec<Measurement> = PUBLISHED
-            .iter()
-            .map(|p| m(p.cipher, p.backend, p.op, p.bytes, p.seconds * 0.1))
-            .collect();
-        // PHP: mcrypt only 1.5x slower than openssl_encrypt everywhere.
-        for p in &PUBLISHED {
-            let secs = if p.backend == MC { 1.5e-5 } else { 1e-5 };
-            ms.push(php(p.cipher, php_api(p.backend), p.op, p.bytes, secs));
-        }
-        // openssl_encrypt's BF-CFB8 is not the seed's Blowfish call.
-        ms.push(php(BF, "openssl_encrypt", E, 4, 1.0));
-        ms.push(
-            CaseSpec::new("cipher", "DES-CFB1", PHP, "", "roundtrip")
-                .size(4)
-                .param("api", "openssl_encrypt")
-                .measurement(
-                    CaseStatus::Unavailable,
-                    Some("PHP's OpenSSL refuses des-cfb1".into()),
-                ),
-        );
-        let t = OpensslVsMcrypt.render(&ms);
-        assert_eq!(t[0].headers.len(), 9);
-        assert_eq!(t[0].rows[0][8], "0.0000150");
-        assert_eq!(t[0].rows[2][8], "0.0000100");
-        assert_eq!(t[1].headers.len(), 8);
-        assert_eq!(t[1].rows[0][6], "1.5x");
-        let notes = t[1].notes.join("\n");
-        assert!(
-            notes.contains(
-                "significantly faster algorithms\", in PHP (the seed's calls): differs here"
-            ),
-            "{notes}"
-        );
-        // Natively OpenSSL is still 2x faster (same factor as published).
-        assert!(
-            notes.contains("significantly faster algorithms\": holds here"),
-            "{notes}"
-        );
-        assert!(
-            notes.contains("DES-CFB1 in PHP: unavailable: PHP's OpenSSL refuses des-cfb1"),
-            "{notes}"
-        );
-        assert!(
-            notes.contains("insignificant overhead\", in PHP: holds here"),
-            "{notes}"
-        );
-    }
-
-    #[test]
-    fn no_php_columns_without_php_measurements() {
-        let t = render(0.1);
-        assert_eq!(t[0].headers.len(), 8);
-        assert_eq!(t[1].headers.len(), 6);
-        assert!(!t[1].notes.iter().any(|n| n.contains("in PHP")));
-    }
-
-    #[test]
-    fn a_changed_ratio_is_reported_as_differing() {
-        // libmcrypt 100x faster than published while OpenSSL is 10x: OpenSSL
-        // is no longer 2x faster in the small cells.
-        let t = render(0.001);
-        let notes = t[1].notes.join("\n");
-        assert!(
-            notes.contains("significantly faster algorithms\": differs here"),
-            "{notes}"
-        );
-    }
-}
+#[path = "paper_tests.rs"]
+mod tests;

@@ -2,24 +2,21 @@
 //! 1000 and 5000 loops, and `--method seed` plans those cases at both
 //! counts (param `loops`; divided by 10 with `--quick`).
 
-use super::{cells, secs, Backend, Op, Published};
+use super::{cells, secs, Published, TESTS};
 use cryptobench_core::Measurement;
 
 /// The seed's 5000-loop column ("5000 loops / ø 1 cycle", seconds per
-/// call) for its 1-4 B and 1-4 kB rows: (test, bytes, seconds).
-pub(super) const FIVE_THOUSAND_LOOPS: [(&str, u64, f64); 12] = [
-    ("TEST 1", 4, 0.000259),
-    ("TEST 2", 4, 0.000508),
-    ("TEST 3", 4, 0.000006),
-    ("TEST 4", 4, 0.000011),
-    ("TEST 5", 4, 0.000006),
-    ("TEST 6", 4, 0.000012),
-    ("TEST 1", 4096, 0.000577),
-    ("TEST 2", 4096, 0.001157),
-    ("TEST 3", 4096, 0.000041),
-    ("TEST 4", 4096, 0.000109),
-    ("TEST 5", 4096, 0.000026),
-    ("TEST 6", 4096, 0.000080),
+/// call) for its 1-4 B and 1-4 kB rows: the bytes, then the seconds of each
+/// of the seed's tests in [`TESTS`] order.
+pub(super) const FIVE_THOUSAND_LOOPS: [(u64, [f64; 6]); 2] = [
+    (
+        4,
+        [0.000259, 0.000508, 0.000006, 0.000011, 0.000006, 0.000012],
+    ),
+    (
+        4096,
+        [0.000577, 0.001157, 0.000041, 0.000109, 0.000026, 0.000080],
+    ),
 ];
 
 /// The largest size with loop columns (the seed's "1-4 kB").
@@ -32,10 +29,11 @@ pub(super) fn loops_of(m: &Measurement) -> Option<u64> {
 }
 
 pub(super) fn five_thousand(test: &str, bytes: u64) -> Option<f64> {
+    let column = TESTS.iter().position(|t| t.0 == test)?;
     FIVE_THOUSAND_LOOPS
         .iter()
-        .find(|(t, b, _)| *t == test && *b == bytes)
-        .map(|x| x.2)
+        .find(|(b, _)| *b == bytes)
+        .map(|(_, seconds)| seconds[column])
 }
 
 /// The 5000-loop column: published, and here when `--method seed` ran it.
@@ -43,22 +41,17 @@ pub(super) fn five_thousand_cell(ms: &[Measurement], p: &Published) -> String {
     let Some(seed) = five_thousand(p.test, p.bytes) else {
         return "-".into();
     };
-    match secs(longer_loop(ms, p.cipher, p.backend, p.op, p.bytes)) {
+    match secs(longer_loop(cells(ms, p.cipher, p.backend, p.op, p.bytes))) {
         Some(here) => format!("{seed} | {here:.7}"),
         None => seed.to_string(),
     }
 }
 
-/// The longer of two loop counts (the seed's 5000, divided by 10 with
-/// `--quick`); `None` unless the case ran at two loop counts.
-fn longer_loop<'a>(
-    ms: &'a [Measurement],
-    cipher: &str,
-    backend: Backend,
-    op: Op,
-    bytes: u64,
-) -> Option<&'a Measurement> {
-    let looped: Vec<&Measurement> = cells(ms, cipher, backend, op, bytes)
+/// Of one published row's cells, the longer of two loop counts (the seed's
+/// 5000, divided by 10 with `--quick`); `None` unless the case ran at two
+/// loop counts.
+fn longer_loop(cells: Vec<&Measurement>) -> Option<&Measurement> {
+    let looped: Vec<&Measurement> = cells
         .into_iter()
         .filter(|m| loops_of(m).is_some())
         .collect();

@@ -8,10 +8,11 @@
 //! "key once, IV per message set".
 
 use crate::catalog::{CipherBackend, CipherDesc, Mode};
-use crate::engine::{CipherError, Dir, Engine};
+use crate::engine::{CipherError, Dir, Engine, EngineRequest};
 use cipher::array::Array;
 use cipher::common::InnerInit;
-use cipher::consts::U16;
+use cipher::consts::{True, U16, U256};
+use cipher::typenum::{IsLess, NonZero};
 use cipher::{
     BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, BlockSizeUser,
     InnerIvInit, KeyInit, KeyIvInit, StreamCipher, StreamCipherCoreWrapper, StreamCipherSeek,
@@ -115,16 +116,15 @@ struct BlockEngine<C: BlockCipherEncrypt + BlockCipherDecrypt> {
     streams: StreamModes<C>,
 }
 
-/// An OFB builder for a concrete cipher type (a non-capturing closure, so
-/// it coerces to a [`StreamBuilder`]).
-macro_rules! ofb_for {
-    ($t:ty) => {
-        |cipher: $t, iv: &[u8]| -> Result<Box<dyn StreamCipher + Send>, CipherError> {
-            let core = ofb::OfbCore::<$t>::inner_iv_slice_init(cipher, iv)
-                .map_err(|_| CipherError::MessageRejected("OFB IV must be one block".into()))?;
-            Ok(Box::new(StreamCipherCoreWrapper::from_core(core)))
-        }
-    };
+/// OFB around a keyed cipher of any block size.
+fn ofb<C>(cipher: C, iv: &[u8]) -> Result<Box<dyn StreamCipher + Send>, CipherError>
+where
+    C: BlockCipherEncrypt + Send + 'static,
+    C::BlockSize: IsLess<U256, Output = True> + NonZero,
+{
+    let core = ofb::OfbCore::<C>::inner_iv_slice_init(cipher, iv)
+        .map_err(|_| CipherError::MessageRejected("OFB IV must be one block".into()))?;
+    Ok(Box::new(StreamCipherCoreWrapper::from_core(core)))
 }
 
 fn ctr128<C>(cipher: C, iv: &[u8]) -> Result<Box<dyn StreamCipher + Send>, CipherError>
@@ -274,16 +274,20 @@ fn keyed_any<C: 'static>(key: &[u8]) -> Result<Box<dyn std::any::Any>, CipherErr
     Err(CipherError::Library("internal: unknown cipher type".into()))
 }
 
+/// The engine of a block cipher; `ctr` is the CTR builder where the block
+/// size has one here (128-bit blocks).
 fn block_engine<C>(
     desc: &CipherDesc,
     dir: Dir,
     key: &[u8],
     iv: &[u8],
-    streams: StreamModes<C>,
+    ctr: Option<StreamBuilder<C>>,
 ) -> Result<Box<dyn Engine>, CipherError>
 where
     C: BlockCipherEncrypt + BlockCipherDecrypt + KeyInit + Clone + Send + 'static,
+    C::BlockSize: IsLess<U256, Output = True> + NonZero,
 {
+    let streams = StreamModes { ofb: ofb::<C>, ctr };
     let cipher = C::new_from_slice(key)
         .map_err(|_| CipherError::KeyRejected(format!("key of {} bytes refused", key.len())))?;
     let mut engine = BlockEngine {
@@ -367,13 +371,8 @@ impl CipherBackend for RustCrypto {
         ciphers()
     }
 
-    fn engine(
-        &self,
-        desc: &CipherDesc,
-        dir: Dir,
-        key: &[u8],
-        iv: &[u8],
-    ) -> Result<Box<dyn Engine>, CipherError> {
+    fn engine(&self, request: EngineRequest<'_>) -> Result<Box<dyn Engine>, CipherError> {
+        let EngineRequest { desc, dir, key, iv } = request;
         match (desc.family.as_str(), key.len()) {
             ("CHACHA20", _) => {
                 let stream = chacha(key, iv)?;
@@ -381,116 +380,23 @@ impl CipherBackend for RustCrypto {
                 k.copy_from_slice(key);
                 Ok(Box::new(ChaChaEngine { key: k, stream }))
             }
-            ("AES", 16) => block_engine::<aes::Aes128>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(aes::Aes128),
-                    ctr: Some(ctr128),
-                },
-            ),
-            ("AES", 24) => block_engine::<aes::Aes192>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(aes::Aes192),
-                    ctr: Some(ctr128),
-                },
-            ),
-            ("AES", 32) => block_engine::<aes::Aes256>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(aes::Aes256),
-                    ctr: Some(ctr128),
-                },
-            ),
-            ("CAMELLIA", 16) => block_engine::<camellia::Camellia128>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(camellia::Camellia128),
-                    ctr: Some(ctr128),
-                },
-            ),
-            ("CAMELLIA", 24) => block_engine::<camellia::Camellia192>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(camellia::Camellia192),
-                    ctr: Some(ctr128),
-                },
-            ),
-            ("CAMELLIA", 32) => block_engine::<camellia::Camellia256>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(camellia::Camellia256),
-                    ctr: Some(ctr128),
-                },
-            ),
-            ("DES-EDE3", _) => block_engine::<des::TdesEde3>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(des::TdesEde3),
-                    ctr: None,
-                },
-            ),
-            ("DES", _) => block_engine::<des::Des>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(des::Des),
-                    ctr: None,
-                },
-            ),
-            ("BF-LE", _) => block_engine::<blowfish::BlowfishLE>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(blowfish::BlowfishLE),
-                    ctr: None,
-                },
-            ),
-            ("BF", _) => block_engine::<blowfish::Blowfish>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(blowfish::Blowfish),
-                    ctr: None,
-                },
-            ),
-            ("CAST5", _) => block_engine::<cast5::Cast5>(
-                desc,
-                dir,
-                key,
-                iv,
-                StreamModes {
-                    ofb: ofb_for!(cast5::Cast5),
-                    ctr: None,
-                },
-            ),
+            ("AES", 16) => block_engine::<aes::Aes128>(desc, dir, key, iv, Some(ctr128)),
+            ("AES", 24) => block_engine::<aes::Aes192>(desc, dir, key, iv, Some(ctr128)),
+            ("AES", 32) => block_engine::<aes::Aes256>(desc, dir, key, iv, Some(ctr128)),
+            ("CAMELLIA", 16) => {
+                block_engine::<camellia::Camellia128>(desc, dir, key, iv, Some(ctr128))
+            }
+            ("CAMELLIA", 24) => {
+                block_engine::<camellia::Camellia192>(desc, dir, key, iv, Some(ctr128))
+            }
+            ("CAMELLIA", 32) => {
+                block_engine::<camellia::Camellia256>(desc, dir, key, iv, Some(ctr128))
+            }
+            ("DES-EDE3", _) => block_engine::<des::TdesEde3>(desc, dir, key, iv, None),
+            ("DES", _) => block_engine::<des::Des>(desc, dir, key, iv, None),
+            ("BF-LE", _) => block_engine::<blowfish::BlowfishLE>(desc, dir, key, iv, None),
+            ("BF", _) => block_engine::<blowfish::Blowfish>(desc, dir, key, iv, None),
+            ("CAST5", _) => block_engine::<cast5::Cast5>(desc, dir, key, iv, None),
             (family, n) => Err(CipherError::Unavailable(format!(
                 "RustCrypto {family} with a {n}-byte key is not offered here"
             ))),

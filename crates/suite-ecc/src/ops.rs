@@ -61,12 +61,26 @@ pub const CHECKED_KEYS: usize = 4;
 pub trait CurveOps: Send {
     /// Generates one key pair.
     fn keygen(&mut self) -> Result<(), CaseError>;
-    /// Derives one shared secret (prepared peer key).
-    fn ecdh(&mut self) -> Result<(), CaseError>;
-    /// Signs [`DIGEST`] once.
-    fn sign(&mut self) -> Result<(), CaseError>;
-    /// Verifies the prepared signature of [`DIGEST`] once.
-    fn verify(&mut self) -> Result<(), CaseError>;
+    /// Derives one shared secret (prepared peer key); a signature-only
+    /// curve keeps this default (the suite does not plan it there).
+    fn ecdh(&mut self) -> Result<(), CaseError> {
+        Err(CaseError::Skipped(
+            "a signature curve: no key agreement".into(),
+        ))
+    }
+    /// Signs [`DIGEST`] once; a key-agreement curve keeps this default.
+    fn sign(&mut self) -> Result<(), CaseError> {
+        Err(CaseError::Skipped(
+            "a key-agreement curve: no signatures".into(),
+        ))
+    }
+    /// Verifies the prepared signature of [`DIGEST`] once; a key-agreement
+    /// curve keeps this default.
+    fn verify(&mut self) -> Result<(), CaseError> {
+        Err(CaseError::Skipped(
+            "a key-agreement curve: no signatures".into(),
+        ))
+    }
     /// The checks that gate timing of `op`.
     fn checks(&mut self, op: Op) -> Vec<CheckResult>;
 }
@@ -169,6 +183,22 @@ impl From<openssl::error::ErrorStack> for KeyError {
 /// A `CaseError` from any displayable library error.
 pub fn failed(what: &str, e: impl std::fmt::Display) -> CaseError {
     CaseError::Failed(format!("{what}: {e}"))
+}
+
+/// `check` on [`CHECKED_KEYS`] fresh keys (it gets the key's index): a
+/// failed check `name` at the first key that fails ("key i: why"), else a
+/// pass saying `passed`.
+pub fn each_fresh_key<E: std::fmt::Display>(
+    name: &str,
+    passed: String,
+    mut check: impl FnMut(usize) -> Result<(), E>,
+) -> CheckResult {
+    for i in 0..CHECKED_KEYS {
+        if let Err(e) = check(i) {
+            return CheckResult::fail(name, format!("key {i}: {e}"));
+        }
+    }
+    CheckResult::pass(name, passed)
 }
 
 /// Signs a message, or says why not.

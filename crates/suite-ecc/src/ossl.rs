@@ -11,8 +11,8 @@
 //! context reused across operations, as `openssl speed` does.
 
 use crate::curves::{Curve, Kind};
-use crate::ops::{failed, signature_checks, CurveOps, KeyError, Op, CHECKED_KEYS};
-use cryptobench_core::{CaseError, CheckResult};
+use crate::ops::{each_fresh_key, failed, signature_checks, CurveOps, KeyError, Op, CHECKED_KEYS};
+use cryptobench_core::{CaseError, CheckOutcome, CheckResult};
 use openssl::bn::{BigNum, BigNumContext, BigNumRef};
 use openssl::derive::Deriver;
 use openssl::ec::{EcGroup, EcGroupRef, EcKey, EcPoint, EcPointRef, PointConversionForm};
@@ -206,40 +206,31 @@ impl OsslEc {
     }
 
     fn key_checks(&mut self) -> Vec<CheckResult> {
-        let mut checks = Vec::new();
         let mut cross = None;
-        for i in 0..CHECKED_KEYS {
-            let verdict = self
-                .pkey()
-                .map_err(|e| KeyError::Library(e.to_string()))
-                .and_then(|k| Ok(k.ec_key()?))
-                .and_then(|ec| {
-                    check_key_pair(&self.group, ec.private_key(), ec.public_key())?;
-                    if i == 0 {
-                        cross = crate::rc::public_from_scalar(
-                            &self.curve.name,
-                            &scalar_bytes(&self.group, ec.private_key())?,
-                        )
-                        .map(|theirs| {
-                            Ok::<_, KeyError>(theirs == sec1(&self.group, ec.public_key())?)
-                        });
-                    }
-                    Ok(())
-                });
-            if let Err(e) = verdict {
-                checks.push(CheckResult::fail(
-                    "key: on curve, n*Q = O, Q = d*G",
-                    format!("key {i}: {e}"),
-                ));
-                return checks;
-            }
-        }
-        checks.push(CheckResult::pass(
+        let key_pairs = each_fresh_key(
             "key: on curve, n*Q = O, Q = d*G",
             format!(
                 "{CHECKED_KEYS} fresh keys; d*G recomputed by EC_POINT_mul on G as a plain point"
             ),
-        ));
+            |i| {
+                let key = self.pkey().map_err(|e| KeyError::Library(e.to_string()))?;
+                let ec = key.ec_key()?;
+                check_key_pair(&self.group, ec.private_key(), ec.public_key())?;
+                if i == 0 {
+                    cross = crate::rc::public_from_scalar(
+                        &self.curve.name,
+                        &scalar_bytes(&self.group, ec.private_key())?,
+                    )
+                    .map(|theirs| Ok::<_, KeyError>(theirs == sec1(&self.group, ec.public_key())?));
+                }
+                Ok::<_, KeyError>(())
+            },
+        );
+        let passed = key_pairs.outcome == CheckOutcome::Pass;
+        let mut checks = vec![key_pairs];
+        if !passed {
+            return checks;
+        }
         match cross {
             Some(Ok(same)) => checks.push(CheckResult::from_bool(
                 "cross-backend: RustCrypto derives the same public point",
@@ -311,10 +302,7 @@ impl CurveOps for OsslEc {
         Ok(())
     }
     fn ecdh(&mut self) -> Result<(), CaseError> {
-        let ctx = self
-            .op_ctx
-            .as_mut()
-            .ok_or_else(|| CaseError::Failed("not prepared".into()))?;
+        let ctx = prepared(&mut self.op_ctx)?;
         let n = ctx
             .derive(Some(&mut self.out))
             .map_err(|e| failed("derive", e))?;
@@ -322,10 +310,7 @@ impl CurveOps for OsslEc {
         Ok(())
     }
     fn sign(&mut self) -> Result<(), CaseError> {
-        let ctx = self
-            .op_ctx
-            .as_mut()
-            .ok_or_else(|| CaseError::Failed("not prepared".into()))?;
+        let ctx = prepared(&mut self.op_ctx)?;
         let n = ctx
             .sign(black_box(&crate::ops::DIGEST), Some(&mut self.out))
             .map_err(|e| failed("sign", e))?;
@@ -333,10 +318,7 @@ impl CurveOps for OsslEc {
         Ok(())
     }
     fn verify(&mut self) -> Result<(), CaseError> {
-        let ctx = self
-            .op_ctx
-            .as_mut()
-            .ok_or_else(|| CaseError::Failed("not prepared".into()))?;
+        let ctx = prepared(&mut self.op_ctx)?;
         let ok = ctx
             .verify(black_box(&crate::ops::DIGEST), &self.signature)
             .map_err(|e| failed("verify", e))?;
@@ -374,33 +356,54 @@ impl CurveOps for OsslEc {
 
 impl OsslEc {
     fn ecdh_checks(&mut self) -> Vec<CheckResult> {
-        let verdict = (|| -> Result<bool, String> {
-            let a = self.pkey().map_err(|e| e.to_string())?;
-            let b = self.pkey().map_err(|e| e.to_string())?;
-            let a_pub = self.public_only(&a).map_err(|e| e.to_string())?;
-            let b_pub = self.public_only(&b).map_err(|e| e.to_string())?;
-            let ab = derive(&a, &b_pub)?;
-            let ba = derive(&b, &a_pub)?;
-            Ok(!ab.is_empty() && ab == ba)
+        let verdict = (|| {
+            let a = self.pkey()?;
+            let b = self.pkey()?;
+            let a_pub = self.public_only(&a)?;
+            let b_pub = self.public_only(&b)?;
+            both_sides_agree((&a, &a_pub), (&b, &b_pub))
         })();
-        match verdict {
-            Ok(same) => vec![CheckResult::from_bool(
-                "ecdh: both sides agree",
-                same,
-                "two fresh key pairs derive the same secret",
-            )],
-            Err(e) => vec![CheckResult::fail("ecdh: both sides agree", e)],
+        vec![agreement_check(verdict)]
+    }
+}
+
+/// The operation context `new` prepared (a separate borrow from the
+/// output buffer it writes into).
+fn prepared(op_ctx: &mut Option<PkeyCtx<Private>>) -> Result<&mut PkeyCtx<Private>, CaseError> {
+    op_ctx
+        .as_mut()
+        .ok_or_else(|| CaseError::Failed("not prepared".into()))
+}
+
+/// Whether two key pairs derive the same, non-empty secret from each
+/// other's public half.
+fn both_sides_agree<T: openssl::pkey::HasPublic>(
+    (a, a_pub): (&PKey<Private>, &PKey<T>),
+    (b, b_pub): (&PKey<Private>, &PKey<T>),
+) -> Result<bool, CaseError> {
+    let ab = derive(a, b_pub)?;
+    let ba = derive(b, a_pub)?;
+    Ok(!ab.is_empty() && ab == ba)
+}
+
+fn agreement_check(verdict: Result<bool, CaseError>) -> CheckResult {
+    const NAME: &str = "ecdh: both sides agree";
+    match verdict {
+        Ok(same) => {
+            CheckResult::from_bool(NAME, same, "two fresh key pairs derive the same secret")
         }
+        Err(e) => CheckResult::fail(NAME, e.to_string()),
     }
 }
 
 fn derive<T: openssl::pkey::HasPublic>(
     ours: &PKey<Private>,
     theirs: &PKey<T>,
-) -> Result<Vec<u8>, String> {
-    let mut d = Deriver::new(ours).map_err(|e| e.to_string())?;
-    d.set_peer(theirs).map_err(|e| e.to_string())?;
-    d.derive_to_vec().map_err(|e| e.to_string())
+) -> Result<Vec<u8>, CaseError> {
+    let mut d = Deriver::new(ours).map_err(|e| failed("EVP_PKEY_derive_init", e))?;
+    d.set_peer(theirs)
+        .map_err(|e| failed("EVP_PKEY_derive_set_peer", e))?;
+    d.derive_to_vec().map_err(|e| failed("EVP_PKEY_derive", e))
 }
 
 /// OpenSSL on X25519, X448, Ed25519 or Ed448 (EVP only: these curves have no
@@ -448,30 +451,20 @@ impl OsslEdx {
     }
 
     fn key_checks(&mut self) -> Vec<CheckResult> {
-        let mut checks = vec![crate::kat::openssl_known_answer(self.kind)];
-        for i in 0..CHECKED_KEYS {
-            let fresh = self.keygen_ctx.keygen().map_err(KeyError::from);
-            let verdict = fresh.and_then(|k| {
-                let d = k.raw_private_key()?;
-                let q = k.raw_public_key()?;
-                crate::rc::check_edx_key(self.kind, &d, &q)
-            });
-            if let Err(e) = verdict {
-                checks.push(CheckResult::fail(
-                    "key: public = d*G (second path)",
-                    format!("key {i}: {e}"),
-                ));
-                return checks;
-            }
-        }
-        checks.push(CheckResult::pass(
+        let recomputed = each_fresh_key(
             "key: public = d*G (second path)",
             format!(
                 "{CHECKED_KEYS} fresh keys recomputed by {}",
                 crate::rc::edx_second_path(self.kind)
             ),
-        ));
-        checks
+            |_| {
+                let k = self.keygen_ctx.keygen()?;
+                let d = k.raw_private_key()?;
+                let q = k.raw_public_key()?;
+                crate::rc::check_edx_key(self.kind, &d, &q)
+            },
+        );
+        vec![crate::kat::openssl_known_answer(self.kind), recomputed]
     }
 }
 
@@ -555,21 +548,10 @@ impl CurveOps for OsslEdx {
         match op {
             Op::Keygen => self.key_checks(),
             Op::Ecdh => {
-                let verdict = (|| -> Result<bool, String> {
-                    let a = generate(self.kind).map_err(|e| e.to_string())?;
-                    let b = generate(self.kind).map_err(|e| e.to_string())?;
-                    let ab = derive(&a, &b)?;
-                    let ba = derive(&b, &a)?;
-                    Ok(!ab.is_empty() && ab == ba)
-                })();
-                vec![match verdict {
-                    Ok(same) => CheckResult::from_bool(
-                        "ecdh: both sides agree",
-                        same,
-                        "two fresh key pairs derive the same secret",
-                    ),
-                    Err(e) => CheckResult::fail("ecdh: both sides agree", e),
-                }]
+                let verdict = generate(self.kind)
+                    .and_then(|a| Ok((a, generate(self.kind)?)))
+                    .and_then(|(a, b)| both_sides_agree((&a, &a), (&b, &b)));
+                vec![agreement_check(verdict)]
             }
             Op::Sign | Op::Verify => {
                 let key = self.key.clone();

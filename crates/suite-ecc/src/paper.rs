@@ -1,7 +1,8 @@
 //! `cryptobench paper ecc-keygen`: seed 000's key-generation experiment
 //! (Tables 3-8, 11 and Fig. 1) beside this machine's figures.
 //!
-//! The published numbers below are copied from the seed: M. Duka,
+//! The published numbers (Tables 3-8 in data/seed000-keygen.tsv, Table 11
+//! below) are copied from the seed: M. Duka,
 //! "Elliptic-curve cryptography (ECC) and Argon2 algorithm in PHP using
 //! OpenSSL and Sodium libraries", IAPGOS 2020, doi:10.35784/iapgos.897
 //! (PHP 7.2 with OpenSSL 1.0.2k on a Xeon E5430, FreeBSD 11.1). The seed's
@@ -16,6 +17,7 @@
 use crate::curves::Family;
 use crate::summary::{self, pct, KeygenRow};
 use cryptobench_core::{Error, Measurement, Paper, RunConfig, Suite, Table, Verdict};
+use std::sync::OnceLock;
 
 /// Where the figures come from.
 pub const SOURCE: &str =
@@ -24,109 +26,55 @@ pub const SOURCE: &str =
 /// One published row: curve, key length (bits), average ms per key, ratio %.
 pub type SeedRow = (&'static str, u32, f64, f64);
 
-/// Seed Table 3 (Brainpool).
-pub const TABLE3: [SeedRow; 14] = [
-    ("brainpoolP160r1", 160, 4.03, 2.52),
-    ("brainpoolP160t1", 160, 3.95, 2.47),
-    ("brainpoolP192r1", 192, 4.38, 2.28),
-    ("brainpoolP192t1", 192, 4.30, 2.24),
-    ("brainpoolP224r1", 224, 5.26, 2.35),
-    ("brainpoolP224t1", 224, 5.10, 2.28),
-    ("brainpoolP256r1", 256, 5.68, 2.22),
-    ("brainpoolP256t1", 256, 5.50, 2.15),
-    ("brainpoolP320r1", 320, 7.36, 2.30),
-    ("brainpoolP320t1", 320, 7.01, 2.19),
-    ("brainpoolP384r1", 384, 9.70, 2.53),
-    ("brainpoolP384t1", 384, 9.17, 2.39),
-    ("brainpoolP512r1", 512, 14.40, 2.81),
-    ("brainpoolP512t1", 512, 13.46, 2.63),
-];
+/// Seed Tables 3-8 as printed, one row per line (`table curve bits ms
+/// ratio`, tab-separated); data, so the figures sit in one reviewable file.
+const PUBLISHED_TSV: &str = include_str!("../data/seed000-keygen.tsv");
 
-/// Seed Table 4 (Prime).
-pub const TABLE4: [SeedRow; 7] = [
-    ("prime192v1", 192, 4.20, 2.19),
-    ("prime192v2", 192, 4.21, 2.19),
-    ("prime192v3", 192, 4.21, 2.19),
-    ("prime239v1", 239, 5.18, 2.17),
-    ("prime239v2", 239, 5.18, 2.17),
-    ("prime239v3", 239, 5.19, 2.17),
-    ("prime256v1", 256, 2.85, 1.11),
-];
+/// The rows of seed Table `table`, in the seed's order.
+fn published_rows(table: u8) -> &'static [SeedRow] {
+    static TABLES: OnceLock<Vec<(u8, Vec<SeedRow>)>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        let mut tables: Vec<(u8, Vec<SeedRow>)> = Vec::new();
+        for (n, line) in PUBLISHED_TSV.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let (t, row) = parse_published(line)
+                .unwrap_or_else(|| panic!("data/seed000-keygen.tsv line {}: {line:?}", n + 1));
+            match tables.iter_mut().find(|(x, _)| *x == t) {
+                Some((_, rows)) => rows.push(row),
+                None => tables.push((t, vec![row])),
+            }
+        }
+        tables
+    });
+    tables
+        .iter()
+        .find(|(t, _)| *t == table)
+        .map_or(&[], |(_, rows)| rows.as_slice())
+}
 
-/// Seed Table 5 (C2pnb).
-pub const TABLE5: [SeedRow; 8] = [
-    ("c2pnb163v1", 163, 5.85, 3.59),
-    ("c2pnb163v2", 163, 5.84, 3.58),
-    ("c2pnb163v3", 163, 5.83, 3.58),
-    ("c2pnb176v1", 176, 5.79, 3.29),
-    ("c2pnb208w1", 208, 6.74, 3.24),
-    ("c2pnb272w1", 272, 12.15, 4.47),
-    ("c2pnb304w1", 304, 13.61, 4.48),
-    ("c2pnb368w1", 368, 16.93, 4.60),
-];
-
-/// Seed Table 6 (C2tnb; "c2tmb" in the seed).
-// 3.14 is a published ratio, not an approximation of pi.
-#[allow(clippy::approx_constant)]
-pub const TABLE6: [SeedRow; 8] = [
-    ("c2tnb191v1", 191, 6.23, 3.26),
-    ("c2tnb191v2", 191, 6.19, 3.24),
-    ("c2tnb191v3", 191, 6.18, 3.23),
-    ("c2tnb239v1", 239, 7.51, 3.14),
-    ("c2tnb239v2", 239, 7.49, 3.13),
-    ("c2tnb239v3", 239, 7.45, 3.12),
-    ("c2tnb359v1", 359, 16.02, 4.46),
-    ("c2tnb431r1", 431, 26.38, 6.12),
-];
-
-/// Seed Table 7 (Secp).
-pub const TABLE7: [SeedRow; 13] = [
-    ("secp112r1", 112, 3.29, 2.94),
-    ("secp112r2", 112, 3.30, 2.95),
-    ("secp128r1", 128, 3.36, 2.62),
-    ("secp128r2", 128, 3.38, 2.64),
-    ("secp160k1", 160, 4.02, 2.51),
-    ("secp160r1", 160, 3.92, 2.45),
-    ("secp160r2", 160, 3.92, 2.45),
-    ("secp192k1", 192, 4.35, 2.27),
-    ("secp224k1", 224, 5.22, 2.33),
-    ("secp224r1", 224, 4.99, 2.23),
-    ("secp256k1", 256, 5.66, 2.21),
-    ("secp384r1", 384, 8.94, 2.33),
-    ("secp521r1", 521, 16.92, 3.25),
-];
-
-/// Seed Table 8 (Sect).
-pub const TABLE8: [SeedRow; 18] = [
-    ("sect113r1", 113, 3.48, 3.08),
-    ("sect113r2", 113, 3.47, 3.07),
-    ("sect131r1", 131, 4.81, 3.67),
-    ("sect131r2", 131, 4.88, 3.72),
-    ("sect163k1", 163, 5.66, 3.47),
-    ("sect163r1", 163, 5.81, 3.57),
-    ("sect163r2", 163, 5.83, 3.58),
-    ("sect193r1", 193, 6.56, 3.40),
-    ("sect193r2", 193, 6.55, 3.39),
-    ("sect233k1", 233, 7.14, 3.07),
-    ("sect233r1", 233, 7.36, 3.16),
-    ("sect239k1", 239, 7.09, 2.97),
-    ("sect283k1", 283, 12.24, 4.33),
-    ("sect283r1", 283, 12.99, 4.59),
-    ("sect409k1", 409, 24.22, 5.92),
-    ("sect409r1", 409, 26.57, 6.50),
-    ("sect571k1", 571, 50.14, 8.78),
-    ("sect571r1", 571, 55.96, 9.80),
-];
+fn parse_published(line: &'static str) -> Option<(u8, SeedRow)> {
+    let mut f = line.split('\t');
+    let table = f.next()?.parse().ok()?;
+    let row = (
+        f.next()?,
+        f.next()?.parse().ok()?,
+        f.next()?.parse().ok()?,
+        f.next()?.parse().ok()?,
+    );
+    f.next().is_none().then_some((table, row))
+}
 
 /// The seed's tables with their family, in the seed's order.
 pub fn seed_tables() -> [(u8, Family, &'static [SeedRow], f64); 6] {
     [
-        (3, Family::Brainpool, &TABLE3, 2.38),
-        (4, Family::Prime, &TABLE4, 2.03),
-        (5, Family::C2pnb, &TABLE5, 3.85),
-        (6, Family::C2tnb, &TABLE6, 3.71),
-        (7, Family::Secp, &TABLE7, 2.55),
-        (8, Family::Sect, &TABLE8, 4.45),
+        (3, Family::Brainpool, published_rows(3), 2.38),
+        (4, Family::Prime, published_rows(4), 2.03),
+        (5, Family::C2pnb, published_rows(5), 3.85),
+        (6, Family::C2tnb, published_rows(6), 3.71),
+        (7, Family::Secp, published_rows(7), 2.55),
+        (8, Family::Sect, published_rows(8), 4.45),
     ]
 }
 
@@ -682,6 +630,22 @@ mod tests {
             );
         }
         ms
+    }
+
+    #[test]
+    fn every_published_table_reads_whole() {
+        let counts: Vec<(u8, usize)> = seed_tables()
+            .iter()
+            .map(|(t, _, rows, _)| (*t, rows.len()))
+            .collect();
+        assert_eq!(counts, [(3, 14), (4, 7), (5, 8), (6, 8), (7, 13), (8, 18)]);
+        assert_eq!(seed_row("sect571r1"), Some(("sect571r1", 571, 55.96, 9.80)));
+        assert_eq!(parse_published("3\tx\t160\t4.0"), None, "a missing column");
+        assert_eq!(
+            parse_published("3\tx\t160\t4.0\t2.5\t1"),
+            None,
+            "an extra column"
+        );
     }
 
     #[test]

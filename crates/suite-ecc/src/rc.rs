@@ -117,29 +117,19 @@ macro_rules! weierstrass {
                 fn checks(&mut self, op: Op) -> Vec<CheckResult> {
                     match op {
                         Op::Keygen => {
-                            let mut verdict = Ok(());
-                            for i in 0..CHECKED_KEYS {
-                                let s = SecretKey::random(&mut OsRng);
-                                let q = s.public_key().to_encoded_point(false);
-                                if let Err(e) = crate::ossl::check_foreign_key(
-                                    self.nid,
-                                    &s.to_bytes(),
-                                    q.as_bytes(),
-                                ) {
-                                    verdict = Err(format!("key {i}: {e}"));
-                                    break;
-                                }
-                            }
-                            let mut checks = vec![match verdict {
-                                Ok(()) => CheckResult::pass(
-                                    "key: on curve, n*Q = O, Q = d*G (OpenSSL)",
-                                    format!("{CHECKED_KEYS} fresh keys checked by OpenSSL"),
-                                ),
-                                Err(e) => CheckResult::fail(
-                                    "key: on curve, n*Q = O, Q = d*G (OpenSSL)",
-                                    e,
-                                ),
-                            }];
+                            let mut checks = vec![crate::ops::each_fresh_key(
+                                "key: on curve, n*Q = O, Q = d*G (OpenSSL)",
+                                format!("{CHECKED_KEYS} fresh keys checked by OpenSSL"),
+                                |_| {
+                                    let s = SecretKey::random(&mut OsRng);
+                                    let q = s.public_key().to_encoded_point(false);
+                                    crate::ossl::check_foreign_key(
+                                        self.nid,
+                                        &s.to_bytes(),
+                                        q.as_bytes(),
+                                    )
+                                },
+                            )];
                             if $openssl_name == "prime256v1" {
                                 checks.push(crate::kat::check_vector(
                                     &crate::kat::P256,
@@ -334,9 +324,6 @@ impl CurveOps for DalekEd25519 {
         black_box(k.verifying_key());
         Ok(())
     }
-    fn ecdh(&mut self) -> Result<(), CaseError> {
-        Err(CaseError::Skipped("Ed25519 is a signature curve".into()))
-    }
     fn sign(&mut self) -> Result<(), CaseError> {
         use ed25519_dalek::Signer;
         black_box(self.signing.sign(black_box(&DIGEST)));
@@ -413,12 +400,6 @@ impl CurveOps for DalekX25519 {
     fn ecdh(&mut self) -> Result<(), CaseError> {
         black_box(self.secret.diffie_hellman(black_box(&self.peer)));
         Ok(())
-    }
-    fn sign(&mut self) -> Result<(), CaseError> {
-        Err(CaseError::Skipped("X25519 is a key-agreement curve".into()))
-    }
-    fn verify(&mut self) -> Result<(), CaseError> {
-        Err(CaseError::Skipped("X25519 is a key-agreement curve".into()))
     }
     fn checks(&mut self, op: Op) -> Vec<CheckResult> {
         use x25519_dalek::{PublicKey, StaticSecret};

@@ -107,9 +107,6 @@ impl CurveOps for SodiumEd25519 {
         black_box(sign_keypair());
         Ok(())
     }
-    fn ecdh(&mut self) -> Result<(), CaseError> {
-        Err(CaseError::Skipped("Ed25519 is a signature curve".into()))
-    }
     fn sign(&mut self) -> Result<(), CaseError> {
         black_box(sign_detached(&self.sk, black_box(&DIGEST)));
         Ok(())
@@ -174,12 +171,6 @@ impl CurveOps for SodiumX25519 {
             .ok_or_else(|| CaseError::Failed("crypto_scalarmult refused the peer".into()))?;
         black_box(shared);
         Ok(())
-    }
-    fn sign(&mut self) -> Result<(), CaseError> {
-        Err(CaseError::Skipped("X25519 is a key-agreement curve".into()))
-    }
-    fn verify(&mut self) -> Result<(), CaseError> {
-        Err(CaseError::Skipped("X25519 is a key-agreement curve".into()))
     }
     fn checks(&mut self, op: Op) -> Vec<CheckResult> {
         match op {

@@ -155,20 +155,17 @@ fn openssl_and_rustcrypto_agree_on_the_five_curves() {
             assert_eq!(ossl::public_from_scalar(nid, &d).unwrap(), ours, "{name}");
         }
     }
-    let ed = PKey::generate_ed25519().unwrap();
-    rc::check_edx_key(
-        Kind::Ed25519,
-        &ed.raw_private_key().unwrap(),
-        &ed.raw_public_key().unwrap(),
-    )
-    .unwrap();
-    let x = PKey::generate_x25519().unwrap();
-    rc::check_edx_key(
-        Kind::X25519,
-        &x.raw_private_key().unwrap(),
-        &x.raw_public_key().unwrap(),
-    )
-    .unwrap();
+    for (kind, key) in [
+        (Kind::Ed25519, PKey::generate_ed25519()),
+        (Kind::X25519, PKey::generate_x25519()),
+    ] {
+        let key = key.unwrap();
+        let (d, q) = (
+            key.raw_private_key().unwrap(),
+            key.raw_public_key().unwrap(),
+        );
+        rc::check_edx_key(kind, &d, &q).unwrap();
+    }
     // RFC 6979 A.2.5: OpenSSL and RustCrypto both give the published point.
     let Kind::Weierstrass(nid) = curve("P-256").kind else {
         unreachable!()
