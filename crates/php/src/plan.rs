@@ -46,7 +46,7 @@ struct Ctx {
     hello: &'static Hello,
 }
 
-type Setup = Result<Ctx, String>;
+type Setup = Result<Ctx, runner::RunnerError>;
 
 /// A runner case object plus the interop to attach, or why not.
 type Build = Result<(Value, Option<u64>, Option<(String, Arc<dyn Interop>)>), String>;
@@ -61,14 +61,12 @@ pub fn plan(suite: &str, cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCas
     if cells.is_empty() {
         return Vec::new();
     }
-    let setup: Setup = runner::command_from_env()
-        .map_err(|e| e.to_string())
-        .and_then(|cmd| {
-            hello().map(|h| Ctx {
-                shared: case::shared(cmd),
-                hello: h,
-            })
-        });
+    let setup: Setup = runner::command_from_env().and_then(|cmd| {
+        hello().map(|h| Ctx {
+            shared: case::shared(cmd),
+            hello: h,
+        })
+    });
     match suite {
         "cipher" => cipher(cfg, &setup, &cells),
         "aead" => aead::aead(&setup, &cells),
@@ -88,7 +86,7 @@ fn version(setup: &Setup, api: &str) -> String {
 fn cell(spec: CaseSpec, setup: &Setup, build: impl FnOnce(&Ctx) -> Build) -> PlannedCase {
     let ctx = match setup {
         Ok(c) => c.clone(),
-        Err(why) => return PlannedCase::unavailable(spec, why.clone()),
+        Err(why) => return PlannedCase::unavailable(spec, why.to_string()),
     };
     match build(&ctx) {
         Err(why) => PlannedCase::unavailable(spec, why),
@@ -164,7 +162,7 @@ fn unavailable_once(
 /// `lacks` finds missing in what this PHP offers).
 fn gate(setup: &Setup, lacks: impl FnOnce(&Hello) -> Option<String>) -> Option<String> {
     match setup {
-        Err(why) => Some(why.clone()),
+        Err(why) => Some(why.to_string()),
         Ok(ctx) => lacks(ctx.hello),
     }
 }

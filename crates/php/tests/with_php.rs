@@ -8,7 +8,8 @@ use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup, S
 use cryptobench_php::runner::{Runner, RunnerCommand, RunnerError};
 use cryptobench_runtime::case::{shared, RunnerCase};
 use cryptobench_runtime::interop::{
-    Argon2Interop, CipherInterop, EcInterop, Interop, OpensslAeadInterop, SodiumAeadInterop,
+    Argon2Interop, CipherInterop, EcInterop, Interop, InteropError, OpensslAeadInterop,
+    SodiumAeadInterop,
 };
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -130,7 +131,7 @@ fn flip(v: &mut Value, field: &str) {
 }
 
 impl<I: Interop> Interop for Corrupt<I> {
-    fn native_artifacts(&self) -> Result<Value, String> {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
         let mut v = self.inner.native_artifacts()?;
         if self.native {
             flip(&mut v, self.field);
