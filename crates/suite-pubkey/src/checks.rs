@@ -7,7 +7,7 @@
 //! each of its operations' measurements.
 
 use crate::algorithms::{Algorithm, Kind};
-use crate::engines::{self, Kem, KeyAgreement, Signer, SigningKey};
+use crate::engines::{self, Entry, Kem, KeyAgreement, Signer, SigningKey};
 use crate::error::PkError;
 use crate::keys;
 use crate::vectors;
@@ -71,36 +71,31 @@ impl CheckCache {
 /// Runs every check of `alg` on `backend`.
 pub fn run(alg: &'static Algorithm, backend: &str) -> Vec<CheckResult> {
     match alg.kind {
-        Kind::Kem => {
-            let all: Vec<Box<dyn Kem>> = engines::kems()
-                .into_iter()
-                .filter(|e| e.algorithm().name == alg.name && e.available().is_ok())
-                .collect();
-            match all.iter().position(|e| e.backend() == backend) {
-                Some(i) => kem_checks(all[i].as_ref(), &all),
-                None => vec![missing(backend)],
-            }
-        }
-        Kind::Agreement => {
-            let all: Vec<Box<dyn KeyAgreement>> = engines::agreements()
-                .into_iter()
-                .filter(|e| e.algorithm().name == alg.name && e.available().is_ok())
-                .collect();
-            match all.iter().position(|e| e.backend() == backend) {
-                Some(i) => agreement_checks(all[i].as_ref(), &all),
-                None => vec![missing(backend)],
-            }
-        }
-        Kind::Signature => {
-            let all: Vec<Box<dyn Signer>> = engines::signers()
-                .into_iter()
-                .filter(|e| e.algorithm().name == alg.name && e.available().is_ok())
-                .collect();
-            match all.iter().position(|e| e.backend() == backend) {
-                Some(i) => signature_checks(all[i].as_ref(), &all),
-                None => vec![missing(backend)],
-            }
-        }
+        Kind::Kem => run_on(alg, backend, engines::kems(), |e, all| kem_checks(e, all)),
+        Kind::Agreement => run_on(alg, backend, engines::agreements(), |e, all| {
+            agreement_checks(e, all)
+        }),
+        Kind::Signature => run_on(alg, backend, engines::signers(), |e, all| {
+            signature_checks(e, all)
+        }),
+    }
+}
+
+/// `checks` of `backend`'s entry of `alg` among the available entries of
+/// `alg` in `registry` (its peers for agreement and interop).
+fn run_on<E: Entry + ?Sized>(
+    alg: &Algorithm,
+    backend: &str,
+    registry: Vec<Box<E>>,
+    checks: impl Fn(&E, &[Box<E>]) -> Vec<CheckResult>,
+) -> Vec<CheckResult> {
+    let all: Vec<Box<E>> = registry
+        .into_iter()
+        .filter(|e| e.algorithm().name == alg.name && e.available().is_ok())
+        .collect();
+    match all.iter().position(|e| e.backend() == backend) {
+        Some(i) => checks(all[i].as_ref(), &all),
+        None => vec![missing(backend)],
     }
 }
 
