@@ -181,6 +181,17 @@ fn unlisted_method(h: &Hello, method: &mut String) -> Option<String> {
     }
 }
 
+/// Why `openssl_encrypt` cannot reach `method` here: no php, no openssl
+/// extension, `refused` (a rule of PHP's own), or a method PHP does not
+/// list. `None`, with `method` set to PHP's spelling, when it can.
+fn openssl_lacks(setup: &Setup, method: &mut String, refused: Option<String>) -> Option<String> {
+    gate(setup, |h| {
+        h.family("openssl")
+            .or(refused)
+            .or_else(|| unlisted_method(h, method))
+    })
+}
+
 /// The OpenSSL cipher a native cell names: its primitive, else the
 /// OpenSSL name the cipher suite records as `native`.
 fn openssl_cipher_of(primitive: &str, first: &CaseSpec) -> Option<CipherMeta> {
@@ -199,13 +210,7 @@ fn cipher(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCas
         let mut reached = false;
         if let Some(mut meta) = openssl_cipher_of(&primitive, first).filter(|m| m.mode != "AEAD") {
             reached = true;
-            let lacks = gate(setup, |h| {
-                if let Some(why) = h.family("openssl") {
-                    return Some(why);
-                }
-                unlisted_method(h, &mut meta.method)
-            });
-            match lacks {
+            match openssl_lacks(setup, &mut meta.method, None) {
                 Some(why) => out.push(unavailable_once(
                     "cipher",
                     &primitive,

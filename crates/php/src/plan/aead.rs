@@ -1,7 +1,7 @@
 //! The aead suite's php cells: `openssl_encrypt` with a tag and AAD for the
 //! AEAD methods OpenSSL names, `sodium_crypto_aead_*` for seed 003's six.
 
-use super::{cell, gate, unavailable_once, unlisted_method, version, Setup};
+use super::{cell, gate, openssl_lacks, unavailable_once, version, Setup};
 use crate::meta::{cipher_meta, CipherMeta};
 use crate::NAME;
 use cryptobench_core::{CaseSpec, PlannedCase};
@@ -78,16 +78,10 @@ pub(super) fn aead(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
         let openssl = cipher_meta(&primitive.to_ascii_lowercase()).filter(|m| m.mode == "AEAD");
         if let Some(mut meta) = openssl {
             reached = true;
-            let lacks = gate(setup, |h| {
-                if let Some(why) = h.family("openssl") {
-                    return Some(why);
-                }
-                if meta.method.ends_with("-siv") {
-                    return Some("PHP 8.2's openssl_encrypt sets and reads tags for GCM, CCM, OCB and ChaCha20-Poly1305 only, not SIV".into());
-                }
-                unlisted_method(h, &mut meta.method)
+            let siv = meta.method.ends_with("-siv").then(|| {
+                "PHP 8.2's openssl_encrypt sets and reads tags for GCM, CCM, OCB and ChaCha20-Poly1305 only, not SIV".to_string()
             });
-            match lacks {
+            match openssl_lacks(setup, &mut meta.method, siv) {
                 Some(why) => out.push(unavailable_once(
                     "aead",
                     &primitive,
