@@ -105,15 +105,8 @@ impl Hello {
     /// version is refused.
     pub fn parse(v: &Value) -> Result<Self, RunnerError> {
         let handshake = Handshake::parse(NAME, v)?;
-        let mcrypt_key_sizes = v
-            .get("mcrypt_key_sizes")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .filter_map(|(k, s)| s.as_u64().map(|s| (k.clone(), s)))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mcrypt_key_sizes =
+            cryptobench_runtime::object_map(v.get("mcrypt_key_sizes"), Value::as_u64);
         Ok(Self {
             handshake,
             extensions: strings(v, "extensions"),

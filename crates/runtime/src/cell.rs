@@ -92,23 +92,17 @@ pub struct Hello {
 }
 
 fn string_lists(v: Option<&Value>) -> BTreeMap<String, Vec<String>> {
-    v.and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .map(|(suite, list)| {
-                    let names = list
-                        .as_array()
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(|s| s.as_str().map(String::from))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    (suite.clone(), names)
+    crate::object_map(v, |list| {
+        Some(
+            list.as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(String::from))
+                        .collect()
                 })
-                .collect()
-        })
-        .unwrap_or_default()
+                .unwrap_or_default(),
+        )
+    })
 }
 
 impl Hello {
