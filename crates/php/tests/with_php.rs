@@ -4,6 +4,10 @@
 //! the other side's artifact is corrupted. Without php these tests fail and
 //! say how to install it (scripts/install-deps installs php-cli).
 
+#[path = "../../runtime/tests/common/mod.rs"]
+mod common;
+
+use common::outcome;
 use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup, Suite};
 use cryptobench_php::runner::{Runner, RunnerCommand, RunnerError};
 use cryptobench_runtime::case::{shared, RunnerCase};
@@ -20,14 +24,6 @@ fn php() -> RunnerCommand {
         panic!("these tests need php: {why} (scripts/install-deps installs php-cli)");
     }
     cryptobench_php::runner::command_from_env().expect("the embedded runner script")
-}
-
-fn outcome(checks: &[CheckResult], name: &str) -> CheckOutcome {
-    checks
-        .iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no check {name} in {checks:#?}"))
-        .outcome
 }
 
 #[test]

@@ -4,28 +4,16 @@
 //! and stderr, and dropping a runner leaves no process behind. No runtime's
 //! interpreter is needed.
 
+mod common;
+
+use common::alive;
 use cryptobench_runtime::{Handshake, Runner, RunnerCommand, RunnerError};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 fn fake(dir: &Path, body: &str) -> RunnerCommand {
-    let script = dir.join("runner.sh");
-    std::fs::write(&script, body).expect("write fake runner");
-    RunnerCommand {
-        runtime: "sh".into(),
-        program: PathBuf::from("/bin/sh"),
-        args: vec![script.into_os_string()],
-        timeout: Duration::from_secs(1),
-    }
-}
-
-fn alive(pid: u32) -> bool {
-    // A reaped process has no /proc entry; a zombie would show state Z.
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => !stat.contains(") Z "),
-        Err(_) => false,
-    }
+    common::fake_runner(dir, body, Duration::from_secs(1))
 }
 
 #[test]
