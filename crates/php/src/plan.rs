@@ -181,15 +181,33 @@ fn unlisted_method(h: &Hello, method: &mut String) -> Option<String> {
     }
 }
 
-/// Why `openssl_encrypt` cannot reach `method` here: no php, no openssl
-/// extension, `refused` (a rule of PHP's own), or a method PHP does not
-/// list. `None`, with `method` set to PHP's spelling, when it can.
-fn openssl_lacks(setup: &Setup, method: &mut String, refused: Option<String>) -> Option<String> {
-    gate(setup, |h| {
+/// The `openssl_encrypt` cells of one primitive: `twins` of `meta` (its
+/// method spelled as PHP lists it) when PHP reaches it, else one
+/// unavailable cell saying why: no php, no openssl extension, `refused` (a
+/// rule of PHP's own), or a method PHP does not list.
+fn openssl_cells(
+    (suite, primitive, first): (&str, &str, &CaseSpec),
+    setup: &Setup,
+    mut meta: CipherMeta,
+    refused: Option<String>,
+    twins: impl FnOnce(&CipherMeta) -> Vec<PlannedCase>,
+) -> Vec<PlannedCase> {
+    let lacks = gate(setup, |h| {
         h.family("openssl")
             .or(refused)
-            .or_else(|| unlisted_method(h, method))
-    })
+            .or_else(|| unlisted_method(h, &mut meta.method))
+    });
+    match lacks {
+        Some(why) => vec![unavailable_once(
+            suite,
+            primitive,
+            first,
+            "openssl_encrypt",
+            version(setup, "openssl"),
+            why,
+        )],
+        None => twins(&meta),
+    }
 }
 
 /// The OpenSSL cipher a native cell names: its primitive, else the
@@ -208,21 +226,17 @@ fn cipher(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCas
     for (primitive, twins) in by_primitive(cells, |s| (s.operation.clone(), s.input_bytes)) {
         let first = twins[0];
         let mut reached = false;
-        if let Some(mut meta) = openssl_cipher_of(&primitive, first).filter(|m| m.mode != "AEAD") {
+        if let Some(meta) = openssl_cipher_of(&primitive, first).filter(|m| m.mode != "AEAD") {
             reached = true;
-            match openssl_lacks(setup, &mut meta.method, None) {
-                Some(why) => out.push(unavailable_once(
-                    "cipher",
-                    &primitive,
-                    first,
-                    "openssl_encrypt",
-                    version(setup, "openssl"),
-                    why,
-                )),
-                None => out.extend(twins.iter().map(|t| {
-                    openssl_cipher_cell(&meta, &primitive, &t.operation, t.input_bytes, setup)
-                })),
-            }
+            let cell_of = ("cipher", primitive.as_str(), first);
+            out.extend(openssl_cells(cell_of, setup, meta, None, |meta| {
+                twins
+                    .iter()
+                    .map(|t| {
+                        openssl_cipher_cell(meta, &primitive, &t.operation, t.input_bytes, setup)
+                    })
+                    .collect()
+            }));
         }
         for (alg, mode, key) in &mcrypt {
             if !mcrypt_name(alg, mode, *key)
@@ -468,26 +482,19 @@ mod tests {
 
     #[test]
     fn mcrypt_pairs_get_the_cipher_suites_names() {
-        assert_eq!(
-            mcrypt_name("blowfish", "cfb", 16),
-            ("BF-CFB8".into(), "CFB8", 128)
-        );
-        assert_eq!(
-            mcrypt_name("rijndael-128", "ncfb", 32),
-            ("AES-256-CFB".into(), "CFB", 256)
-        );
-        assert_eq!(
-            mcrypt_name("tripledes", "cbc", 24),
-            ("DES-EDE3-CBC".into(), "CBC", 168)
-        );
-        assert_eq!(
-            mcrypt_name("arcfour", "stream", 16),
-            ("RC4".into(), "stream", 128)
-        );
-        assert_eq!(
-            mcrypt_name("twofish", "nofb", 32),
-            ("TWOFISH-256-OFB".into(), "OFB", 256)
-        );
+        for (alg, mode, key, name, label, bits) in [
+            ("blowfish", "cfb", 16, "BF-CFB8", "CFB8", 128),
+            ("rijndael-128", "ncfb", 32, "AES-256-CFB", "CFB", 256),
+            ("tripledes", "cbc", 24, "DES-EDE3-CBC", "CBC", 168),
+            ("arcfour", "stream", 16, "RC4", "stream", 128),
+            ("twofish", "nofb", 32, "TWOFISH-256-OFB", "OFB", 256),
+        ] {
+            assert_eq!(
+                mcrypt_name(alg, mode, key),
+                (name.to_string(), label, bits),
+                "{alg} {mode} {key}"
+            );
+        }
     }
 
     #[test]

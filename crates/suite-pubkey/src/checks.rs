@@ -71,13 +71,9 @@ impl CheckCache {
 /// Runs every check of `alg` on `backend`.
 pub fn run(alg: &'static Algorithm, backend: &str) -> Vec<CheckResult> {
     match alg.kind {
-        Kind::Kem => run_on(alg, backend, engines::kems(), |e, all| kem_checks(e, all)),
-        Kind::Agreement => run_on(alg, backend, engines::agreements(), |e, all| {
-            agreement_checks(e, all)
-        }),
-        Kind::Signature => run_on(alg, backend, engines::signers(), |e, all| {
-            signature_checks(e, all)
-        }),
+        Kind::Kem => run_on(alg, backend, engines::kems(), kem_checks),
+        Kind::Agreement => run_on(alg, backend, engines::agreements(), agreement_checks),
+        Kind::Signature => run_on(alg, backend, engines::signers(), signature_checks),
     }
 }
 
@@ -119,7 +115,7 @@ fn flip(bytes: &[u8], index: usize) -> Vec<u8> {
 }
 
 /// Round trip, sizes, export/import, implicit rejection, interop, vectors.
-pub fn kem_checks(entry: &dyn Kem, all: &[Box<dyn Kem>]) -> Vec<CheckResult> {
+pub fn kem_checks(entry: &(dyn Kem + 'static), all: &[Box<dyn Kem>]) -> Vec<CheckResult> {
     let alg = entry.algorithm();
     let mut out = Vec::new();
     let rt = (|| -> Result<CheckResult, PkError> {
@@ -227,7 +223,7 @@ fn interop_result(agreed: Vec<&str>) -> CheckResult {
 
 /// Agreement both ways, sizes, export/import, prepared derive, interop, vectors.
 pub fn agreement_checks(
-    entry: &dyn KeyAgreement,
+    entry: &(dyn KeyAgreement + 'static),
     all: &[Box<dyn KeyAgreement>],
 ) -> Vec<CheckResult> {
     let alg = entry.algorithm();
@@ -291,7 +287,10 @@ pub fn agreement_checks(
 }
 
 /// Sign and verify, sizes, export/import, tamper, cross-verification, vectors.
-pub fn signature_checks(entry: &dyn Signer, all: &[Box<dyn Signer>]) -> Vec<CheckResult> {
+pub fn signature_checks(
+    entry: &(dyn Signer + 'static),
+    all: &[Box<dyn Signer>],
+) -> Vec<CheckResult> {
     let alg = entry.algorithm();
     let msg = message();
     let mut out = Vec::new();

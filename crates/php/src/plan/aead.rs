@@ -1,7 +1,7 @@
 //! The aead suite's php cells: `openssl_encrypt` with a tag and AAD for the
 //! AEAD methods OpenSSL names, `sodium_crypto_aead_*` for seed 003's six.
 
-use super::{cell, gate, openssl_lacks, unavailable_once, version, Setup};
+use super::{cell, gate, openssl_cells, unavailable_once, version, Setup};
 use crate::meta::{cipher_meta, CipherMeta};
 use crate::NAME;
 use cryptobench_core::{CaseSpec, PlannedCase};
@@ -76,26 +76,18 @@ pub(super) fn aead(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
         let first = twins[0];
         let mut reached = false;
         let openssl = cipher_meta(&primitive.to_ascii_lowercase()).filter(|m| m.mode == "AEAD");
-        if let Some(mut meta) = openssl {
+        if let Some(meta) = openssl {
             reached = true;
             let siv = meta.method.ends_with("-siv").then(|| {
                 "PHP 8.2's openssl_encrypt sets and reads tags for GCM, CCM, OCB and ChaCha20-Poly1305 only, not SIV".to_string()
             });
-            match openssl_lacks(setup, &mut meta.method, siv) {
-                Some(why) => out.push(unavailable_once(
-                    "aead",
-                    &primitive,
-                    first,
-                    "openssl_encrypt",
-                    version(setup, "openssl"),
-                    why,
-                )),
-                None => out.extend(
-                    twins
-                        .iter()
-                        .map(|t| openssl_aead_cell(&meta, &primitive, t, setup)),
-                ),
-            }
+            let cell_of = ("aead", primitive.as_str(), first);
+            out.extend(openssl_cells(cell_of, setup, meta, siv, |meta| {
+                twins
+                    .iter()
+                    .map(|t| openssl_aead_cell(meta, &primitive, t, setup))
+                    .collect()
+            }));
         }
         for (alg, canonical, tag) in SODIUM_AEADS {
             if !canonical.eq_ignore_ascii_case(&primitive) {
