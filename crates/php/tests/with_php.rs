@@ -9,7 +9,7 @@ mod common;
 
 use common::outcome;
 use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup, Suite};
-use cryptobench_php::runner::{Runner, RunnerCommand, RunnerError};
+use cryptobench_php::runner::{Runner, RunnerCommand};
 use cryptobench_runtime::case::{shared, RunnerCase};
 use cryptobench_runtime::interop::{
     Argon2Interop, CipherInterop, EcInterop, Interop, InteropError, OpensslAeadInterop,
@@ -53,14 +53,13 @@ fn protocol_round_trip_with_the_real_runner() {
     assert!(t["ns"].as_f64().is_some_and(|ns| ns > 0.0), "{t}");
     r.request(&json!({"op": "release", "id": 7}))
         .expect("release");
-    match r.request(&json!({"op": "time", "id": 7, "iters": 1})) {
-        Err(RunnerError::Refused(m)) => assert!(m.contains("no prepared case"), "{m}"),
-        other => panic!("a released case must be gone: {other:?}"),
-    }
-    match r.request(&json!({"op": "frobnicate"})) {
-        Err(RunnerError::Refused(m)) => assert!(m.contains("unknown op"), "{m}"),
-        other => panic!("{other:?}"),
-    }
+    let gone = common::refusal(r.request(&json!({"op": "time", "id": 7, "iters": 1})));
+    assert!(
+        gone.contains("no prepared case"),
+        "a released case must be gone: {gone}"
+    );
+    let unknown = common::refusal(r.request(&json!({"op": "frobnicate"})));
+    assert!(unknown.contains("unknown op"), "{unknown}");
 }
 
 #[test]

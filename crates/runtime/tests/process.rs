@@ -37,12 +37,8 @@ done
     assert_eq!(hello.version, "8.2.0");
     assert_eq!(hello.family("sodium"), None);
     assert!(hello.family("mcrypt").is_some());
-    match r.request(&json!({"op": "bad"})) {
-        Err(RunnerError::Refused(msg)) => {
-            assert!(msg.starts_with("sh: unknown op"), "{msg}")
-        }
-        other => panic!("expected a refusal, got {other:?}"),
-    }
+    let msg = common::refusal(r.request(&json!({"op": "bad"})));
+    assert!(msg.starts_with("sh: unknown op"), "{msg}");
     match r.request(&json!({"op": "other"})) {
         Err(RunnerError::Protocol(msg)) => assert!(msg.contains("not JSON"), "{msg}"),
         other => panic!("expected a protocol error, got {other:?}"),

@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 use cryptobench_core::{CheckOutcome, CheckResult};
-use cryptobench_runtime::RunnerCommand;
+use cryptobench_runtime::{RunnerCommand, RunnerError};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -27,6 +28,15 @@ pub fn alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => !stat.contains(") Z "),
         Err(_) => false,
+    }
+}
+
+/// The text of a runner's refusal (`{"ok":false,"error":...}`); any other
+/// answer fails the test.
+pub fn refusal(answer: Result<Value, RunnerError>) -> String {
+    match answer {
+        Err(RunnerError::Refused(why)) => why,
+        other => panic!("expected a refusal, got {other:?}"),
     }
 }
 
