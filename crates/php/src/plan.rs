@@ -158,6 +158,17 @@ fn unavailable_once(
     PlannedCase::unavailable(spec, why)
 }
 
+/// The one cell of a primitive no PHP function reaches: unavailable with
+/// `why`, or with why php itself is missing.
+fn unreached(
+    (suite, primitive, first): (&str, &str, &CaseSpec),
+    setup: &Setup,
+    why: String,
+) -> PlannedCase {
+    let why = gate(setup, |_| Some(why)).unwrap_or_default();
+    unavailable_once(suite, primitive, first, "none", String::new(), why)
+}
+
 /// Why no cell of a PHP function can run here (php missing, or what
 /// `lacks` finds missing in what this PHP offers).
 fn gate(setup: &Setup, lacks: impl FnOnce(&Hello) -> Option<String>) -> Option<String> {
@@ -267,21 +278,12 @@ fn cipher(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCas
             }
         }
         if !reached {
-            out.push(unavailable_once(
-                "cipher",
-                &primitive,
-                first,
-                "none",
-                String::new(),
-                gate(setup, |_| {
-                    Some(format!(
-                        "no PHP function reaches {primitive}: OpenSSL does not name it and it is \
-                         not one of the libmcrypt ciphers planned (--full plans every mcrypt \
-                         algorithm x mode)"
-                    ))
-                })
-                .unwrap_or_default(),
-            ));
+            let why = format!(
+                "no PHP function reaches {primitive}: OpenSSL does not name it and it is \
+                 not one of the libmcrypt ciphers planned (--full plans every mcrypt \
+                 algorithm x mode)"
+            );
+            out.push(unreached(("cipher", &primitive, first), setup, why));
         }
     }
     out

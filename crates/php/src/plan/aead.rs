@@ -1,7 +1,7 @@
 //! The aead suite's php cells: `openssl_encrypt` with a tag and AAD for the
 //! AEAD methods OpenSSL names, `sodium_crypto_aead_*` for seed 003's six.
 
-use super::{cell, gate, openssl_cells, unavailable_once, version, Setup};
+use super::{cell, gate, openssl_cells, unavailable_once, unreached, version, Setup};
 use crate::meta::{cipher_meta, CipherMeta};
 use crate::NAME;
 use cryptobench_core::{CaseSpec, PlannedCase};
@@ -117,20 +117,11 @@ pub(super) fn aead(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
             }
         }
         if !reached {
-            out.push(unavailable_once(
-                "aead",
-                &primitive,
-                first,
-                "none",
-                String::new(),
-                gate(setup, |_| {
-                    Some(format!(
-                        "no PHP function reaches {primitive}: OpenSSL does not name it as an \
-                         AEAD and PHP's sodium extension has no sodium_crypto_aead_* for it"
-                    ))
-                })
-                .unwrap_or_default(),
-            ));
+            let why = format!(
+                "no PHP function reaches {primitive}: OpenSSL does not name it as an \
+                 AEAD and PHP's sodium extension has no sodium_crypto_aead_* for it"
+            );
+            out.push(unreached(("aead", &primitive, first), setup, why));
         }
     }
     out
