@@ -119,6 +119,11 @@ fn full_smoke() {
     }
 }
 
+/// The measurements of `ms` that `keep` accepts.
+fn only(ms: &[Measurement], keep: impl Fn(&Measurement) -> bool) -> Vec<Measurement> {
+    ms.iter().filter(|m| keep(m)).cloned().collect()
+}
+
 fn ratio(label: &str, php: &[Measurement], native: &[Measurement]) {
     let Some(p) = php.iter().find_map(Measurement::median_ns) else {
         println!("{label}: no php figure");
@@ -198,32 +203,19 @@ fn main() {
 
     println!();
     for size in [20_000_000u64, 1_000] {
-        let p: Vec<Measurement> = php_aead
-            .iter()
-            .filter(|m| m.input_bytes == size)
-            .cloned()
-            .collect();
-        let n: Vec<Measurement> = native_aead
-            .iter()
-            .filter(|m| m.input_bytes == size && m.backend != "peer:openssl-speed")
-            .cloned()
-            .collect();
+        let n = only(&native_aead, |m| {
+            m.input_bytes == size && m.backend != "peer:openssl-speed"
+        });
         for api in ["openssl_encrypt", "sodium_crypto_aead_aes256gcm"] {
-            let pp: Vec<Measurement> = p
-                .iter()
-                .filter(|m| m.param("api") == Some(api))
-                .cloned()
-                .collect();
+            let pp = only(&php_aead, |m| {
+                m.input_bytes == size && m.param("api") == Some(api)
+            });
             ratio(&format!("AES-256-GCM {size} B ({api})"), &pp, &n);
         }
     }
     ratio("prime256v1 keygen", &php_ecc, &native_ecc);
     for api in ["password_hash", "sodium_crypto_pwhash"] {
-        let pp: Vec<Measurement> = php_argon
-            .iter()
-            .filter(|m| m.param("api") == Some(api))
-            .cloned()
-            .collect();
+        let pp = only(&php_argon, |m| m.param("api") == Some(api));
         ratio(
             &format!("Argon2id 64 MiB t=3 p=1 ({api})"),
             &pp,

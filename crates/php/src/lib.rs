@@ -29,11 +29,14 @@ pub mod plan;
 pub mod runner;
 
 use cryptobench_core::{BackendInfo, CaseSpec, PlannedCase, RunConfig};
+use cryptobench_runtime::discover::ProgramError;
 use cryptobench_runtime::{Handshake, Runtime};
 use runner::{Runner, RunnerCommand, RunnerError};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::OnceLock;
+use thiserror::Error;
 
 /// Backend name in results and on the command line.
 pub const NAME: &str = "php";
@@ -102,15 +105,8 @@ impl Hello {
     /// version is refused.
     pub fn parse(v: &Value) -> Result<Self, RunnerError> {
         let handshake = Handshake::parse(NAME, v)?;
-        let mcrypt_key_sizes = v
-            .get("mcrypt_key_sizes")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .filter_map(|(k, s)| s.as_u64().map(|s| (k.clone(), s)))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mcrypt_key_sizes =
+            cryptobench_runtime::object_map(v.get("mcrypt_key_sizes"), Value::as_u64);
         Ok(Self {
             handshake,
             extensions: strings(v, "extensions"),
@@ -159,41 +155,61 @@ impl Hello {
 }
 
 /// Asks a fresh runner for its `hello`.
-pub fn hello_from(cmd: &RunnerCommand) -> Result<Hello, String> {
-    let mut r = Runner::spawn(cmd).map_err(|e| e.to_string())?;
-    let v = r
-        .request(&json!({"op": "hello"}))
-        .map_err(|e| e.to_string())?;
-    Hello::parse(&v).map_err(|e| e.to_string())
+pub fn hello_from(cmd: &RunnerCommand) -> Result<Hello, RunnerError> {
+    let v = Runner::spawn(cmd)?.request(&json!({"op": "hello"}))?;
+    Hello::parse(&v)
 }
 
 /// This machine's PHP, asked once per process.
-pub fn hello() -> Result<&'static Hello, String> {
-    static HELLO: OnceLock<Result<Hello, String>> = OnceLock::new();
+pub fn hello() -> Result<&'static Hello, RunnerError> {
+    static HELLO: OnceLock<Result<Hello, RunnerError>> = OnceLock::new();
     HELLO
-        .get_or_init(|| {
-            let cmd = runner::command_from_env().map_err(|e| e.to_string())?;
-            hello_from(&cmd)
-        })
+        .get_or_init(|| hello_from(&runner::command_from_env()?))
         .as_ref()
         .map_err(Clone::clone)
+}
+
+/// Why there is no usable php binary.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum PhpError {
+    /// No php where the environment says to look.
+    #[error(transparent)]
+    NotFound(#[from] ProgramError),
+    /// The binary found could not be started.
+    #[error("php at {} does not run: {reason}", path.display())]
+    DoesNotRun {
+        /// The binary.
+        path: PathBuf,
+        /// The system's reason.
+        reason: String,
+    },
+    /// `php -v` exited with an error.
+    #[error("php at {} failed `php -v` ({status})", path.display())]
+    VersionFailed {
+        /// The binary.
+        path: PathBuf,
+        /// Its exit status.
+        status: String,
+    },
 }
 
 /// The PHP version line (`PHP 8.2.36 (cli) ...`) of the php binary the
 /// environment names (`CRYPTOBENCH_PHP`, else `php` on `PATH`), or why
 /// there is none (`php not found`).
-pub fn available() -> Result<String, String> {
+pub fn available() -> Result<String, PhpError> {
     let php = runner::PROGRAM.find()?;
     let out = std::process::Command::new(&php)
         .arg("-v")
         .output()
-        .map_err(|e| format!("php at {} does not run: {e}", php.display()))?;
+        .map_err(|e| PhpError::DoesNotRun {
+            path: php.clone(),
+            reason: e.to_string(),
+        })?;
     if !out.status.success() {
-        return Err(format!(
-            "php at {} failed `php -v` ({})",
-            php.display(),
-            out.status
-        ));
+        return Err(PhpError::VersionFailed {
+            path: php,
+            status: out.status.to_string(),
+        });
     }
     let text = String::from_utf8_lossy(&out.stdout);
     Ok(text.lines().next().unwrap_or("PHP").trim().to_string())
@@ -220,7 +236,7 @@ pub fn backend_info() -> BackendInfo {
         Err(why) => BackendInfo {
             name: NAME.into(),
             version: String::new(),
-            unavailable: Some(why),
+            unavailable: Some(why.to_string()),
         },
     }
 }

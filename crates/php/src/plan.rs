@@ -46,7 +46,7 @@ struct Ctx {
     hello: &'static Hello,
 }
 
-type Setup = Result<Ctx, String>;
+type Setup = Result<Ctx, runner::RunnerError>;
 
 /// A runner case object plus the interop to attach, or why not.
 type Build = Result<(Value, Option<u64>, Option<(String, Arc<dyn Interop>)>), String>;
@@ -61,14 +61,12 @@ pub fn plan(suite: &str, cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCas
     if cells.is_empty() {
         return Vec::new();
     }
-    let setup: Setup = runner::command_from_env()
-        .map_err(|e| e.to_string())
-        .and_then(|cmd| {
-            hello().map(|h| Ctx {
-                shared: case::shared(cmd),
-                hello: h,
-            })
-        });
+    let setup: Setup = runner::command_from_env().and_then(|cmd| {
+        hello().map(|h| Ctx {
+            shared: case::shared(cmd),
+            hello: h,
+        })
+    });
     match suite {
         "cipher" => cipher(cfg, &setup, &cells),
         "aead" => aead::aead(&setup, &cells),
@@ -88,7 +86,7 @@ fn version(setup: &Setup, api: &str) -> String {
 fn cell(spec: CaseSpec, setup: &Setup, build: impl FnOnce(&Ctx) -> Build) -> PlannedCase {
     let ctx = match setup {
         Ok(c) => c.clone(),
-        Err(why) => return PlannedCase::unavailable(spec, why.clone()),
+        Err(why) => return PlannedCase::unavailable(spec, why.to_string()),
     };
     match build(&ctx) {
         Err(why) => PlannedCase::unavailable(spec, why),
@@ -160,11 +158,22 @@ fn unavailable_once(
     PlannedCase::unavailable(spec, why)
 }
 
+/// The one cell of a primitive no PHP function reaches: unavailable with
+/// `why`, or with why php itself is missing.
+fn unreached(
+    (suite, primitive, first): (&str, &str, &CaseSpec),
+    setup: &Setup,
+    why: String,
+) -> PlannedCase {
+    let why = gate(setup, |_| Some(why)).unwrap_or_default();
+    unavailable_once(suite, primitive, first, "none", String::new(), why)
+}
+
 /// Why no cell of a PHP function can run here (php missing, or what
 /// `lacks` finds missing in what this PHP offers).
 fn gate(setup: &Setup, lacks: impl FnOnce(&Hello) -> Option<String>) -> Option<String> {
     match setup {
-        Err(why) => Some(why.clone()),
+        Err(why) => Some(why.to_string()),
         Ok(ctx) => lacks(ctx.hello),
     }
 }
@@ -180,6 +189,35 @@ fn unlisted_method(h: &Hello, method: &mut String) -> Option<String> {
         None => Some(format!(
             "PHP's openssl_get_cipher_methods() does not list {method}"
         )),
+    }
+}
+
+/// The `openssl_encrypt` cells of one primitive: `twins` of `meta` (its
+/// method spelled as PHP lists it) when PHP reaches it, else one
+/// unavailable cell saying why: no php, no openssl extension, `refused` (a
+/// rule of PHP's own), or a method PHP does not list.
+fn openssl_cells(
+    (suite, primitive, first): (&str, &str, &CaseSpec),
+    setup: &Setup,
+    mut meta: CipherMeta,
+    refused: Option<String>,
+    twins: impl FnOnce(&CipherMeta) -> Vec<PlannedCase>,
+) -> Vec<PlannedCase> {
+    let lacks = gate(setup, |h| {
+        h.family("openssl")
+            .or(refused)
+            .or_else(|| unlisted_method(h, &mut meta.method))
+    });
+    match lacks {
+        Some(why) => vec![unavailable_once(
+            suite,
+            primitive,
+            first,
+            "openssl_encrypt",
+            version(setup, "openssl"),
+            why,
+        )],
+        None => twins(&meta),
     }
 }
 
@@ -199,27 +237,17 @@ fn cipher(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCas
     for (primitive, twins) in by_primitive(cells, |s| (s.operation.clone(), s.input_bytes)) {
         let first = twins[0];
         let mut reached = false;
-        if let Some(mut meta) = openssl_cipher_of(&primitive, first).filter(|m| m.mode != "AEAD") {
+        if let Some(meta) = openssl_cipher_of(&primitive, first).filter(|m| m.mode != "AEAD") {
             reached = true;
-            let lacks = gate(setup, |h| {
-                if let Some(why) = h.family("openssl") {
-                    return Some(why);
-                }
-                unlisted_method(h, &mut meta.method)
-            });
-            match lacks {
-                Some(why) => out.push(unavailable_once(
-                    "cipher",
-                    &primitive,
-                    first,
-                    "openssl_encrypt",
-                    version(setup, "openssl"),
-                    why,
-                )),
-                None => out.extend(twins.iter().map(|t| {
-                    openssl_cipher_cell(&meta, &primitive, &t.operation, t.input_bytes, setup)
-                })),
-            }
+            let cell_of = ("cipher", primitive.as_str(), first);
+            out.extend(openssl_cells(cell_of, setup, meta, None, |meta| {
+                twins
+                    .iter()
+                    .map(|t| {
+                        openssl_cipher_cell(meta, &primitive, &t.operation, t.input_bytes, setup)
+                    })
+                    .collect()
+            }));
         }
         for (alg, mode, key) in &mcrypt {
             if !mcrypt_name(alg, mode, *key)
@@ -250,21 +278,12 @@ fn cipher(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCas
             }
         }
         if !reached {
-            out.push(unavailable_once(
-                "cipher",
-                &primitive,
-                first,
-                "none",
-                String::new(),
-                gate(setup, |_| {
-                    Some(format!(
-                        "no PHP function reaches {primitive}: OpenSSL does not name it and it is \
-                         not one of the libmcrypt ciphers planned (--full plans every mcrypt \
-                         algorithm x mode)"
-                    ))
-                })
-                .unwrap_or_default(),
-            ));
+            let why = format!(
+                "no PHP function reaches {primitive}: OpenSSL does not name it and it is \
+                 not one of the libmcrypt ciphers planned (--full plans every mcrypt \
+                 algorithm x mode)"
+            );
+            out.push(unreached(("cipher", &primitive, first), setup, why));
         }
     }
     out
@@ -465,26 +484,19 @@ mod tests {
 
     #[test]
     fn mcrypt_pairs_get_the_cipher_suites_names() {
-        assert_eq!(
-            mcrypt_name("blowfish", "cfb", 16),
-            ("BF-CFB8".into(), "CFB8", 128)
-        );
-        assert_eq!(
-            mcrypt_name("rijndael-128", "ncfb", 32),
-            ("AES-256-CFB".into(), "CFB", 256)
-        );
-        assert_eq!(
-            mcrypt_name("tripledes", "cbc", 24),
-            ("DES-EDE3-CBC".into(), "CBC", 168)
-        );
-        assert_eq!(
-            mcrypt_name("arcfour", "stream", 16),
-            ("RC4".into(), "stream", 128)
-        );
-        assert_eq!(
-            mcrypt_name("twofish", "nofb", 32),
-            ("TWOFISH-256-OFB".into(), "OFB", 256)
-        );
+        for (alg, mode, key, name, label, bits) in [
+            ("blowfish", "cfb", 16, "BF-CFB8", "CFB8", 128),
+            ("rijndael-128", "ncfb", 32, "AES-256-CFB", "CFB", 256),
+            ("tripledes", "cbc", 24, "DES-EDE3-CBC", "CBC", 168),
+            ("arcfour", "stream", 16, "RC4", "stream", 128),
+            ("twofish", "nofb", 32, "TWOFISH-256-OFB", "OFB", 256),
+        ] {
+            assert_eq!(
+                mcrypt_name(alg, mode, key),
+                (name.to_string(), label, bits),
+                "{alg} {mode} {key}"
+            );
+        }
     }
 
     #[test]

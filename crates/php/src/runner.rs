@@ -6,8 +6,8 @@
 //! written to the private cache directory on first use, so a binary copied
 //! anywhere runs PHP rows; `CRYPTOBENCH_PHP_RUNNER` names another script.
 
-use cryptobench_runtime::discover::Program;
-use cryptobench_runtime::script::EmbeddedScript;
+use cryptobench_runtime::discover::{Program, ProgramError};
+use cryptobench_runtime::script::{EmbeddedScript, ScriptError};
 pub use cryptobench_runtime::{Runner, RunnerCommand, RunnerError};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -47,26 +47,31 @@ pub fn runner_script() -> Result<PathBuf, RunnerError> {
             if p.is_file() {
                 Ok(p)
             } else {
-                Err(RunnerError::NotFound(format!(
-                    "php runner script not found: {ENV_RUNNER}={} is not a file",
-                    p.display()
-                )))
+                Err(ScriptError::NotAFile {
+                    runtime: crate::NAME,
+                    env_override: ENV_RUNNER,
+                    path: p,
+                }
+                .into())
             }
         }
-        _ => SCRIPT.install().map_err(RunnerError::NotFound),
+        _ => Ok(SCRIPT.install()?),
     }
 }
 
 /// Finds the php binary: `override_php` (a path or a bare name) or `php`,
 /// searched on `path` like a shell would.
-pub fn find_php(override_php: Option<OsString>, path: Option<OsString>) -> Result<PathBuf, String> {
+pub fn find_php(
+    override_php: Option<OsString>,
+    path: Option<OsString>,
+) -> Result<PathBuf, ProgramError> {
     PROGRAM.find_in(override_php, path)
 }
 
 /// The command from the environment: `CRYPTOBENCH_PHP`, `PATH`,
 /// `CRYPTOBENCH_PHP_RUNNER`, `CRYPTOBENCH_PHP_TIMEOUT`.
 pub fn command_from_env() -> Result<RunnerCommand, RunnerError> {
-    let php = PROGRAM.find().map_err(RunnerError::NotFound)?;
+    let php = PROGRAM.find()?;
     let script = runner_script()?;
     let timeout = std::env::var(ENV_TIMEOUT)
         .ok()

@@ -26,7 +26,16 @@ fn native(suite: &str, cfg: &RunConfig) -> Vec<CaseSpec> {
 fn no_php_means_unavailable_php_not_found() {
     std::env::set_var(cryptobench_php::runner::ENV_PHP, "/nonexistent/bin/php");
     let why = cryptobench_php::available().expect_err("no php here");
-    assert!(why.starts_with("php not found"), "{why}");
+    assert!(
+        matches!(
+            why,
+            cryptobench_php::PhpError::NotFound(
+                cryptobench_runtime::discover::ProgramError::NotExecutable { .. }
+            )
+        ),
+        "{why:?}"
+    );
+    assert!(why.to_string().starts_with("php not found"), "{why}");
     let info = cryptobench_php::backend_info();
     assert_eq!(info.name, "php");
     assert!(info

@@ -4,11 +4,16 @@
 //! the other side's artifact is corrupted. Without php these tests fail and
 //! say how to install it (scripts/install-deps installs php-cli).
 
+#[path = "../../runtime/tests/common/mod.rs"]
+mod common;
+
+use common::outcome;
 use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup, Suite};
-use cryptobench_php::runner::{Runner, RunnerCommand, RunnerError};
+use cryptobench_php::runner::{Runner, RunnerCommand};
 use cryptobench_runtime::case::{shared, RunnerCase};
 use cryptobench_runtime::interop::{
-    Argon2Interop, CipherInterop, EcInterop, Interop, OpensslAeadInterop, SodiumAeadInterop,
+    Argon2Interop, CipherInterop, EcInterop, Interop, InteropError, OpensslAeadInterop,
+    SodiumAeadInterop,
 };
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -19,14 +24,6 @@ fn php() -> RunnerCommand {
         panic!("these tests need php: {why} (scripts/install-deps installs php-cli)");
     }
     cryptobench_php::runner::command_from_env().expect("the embedded runner script")
-}
-
-fn outcome(checks: &[CheckResult], name: &str) -> CheckOutcome {
-    checks
-        .iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no check {name} in {checks:#?}"))
-        .outcome
 }
 
 #[test]
@@ -56,14 +53,13 @@ fn protocol_round_trip_with_the_real_runner() {
     assert!(t["ns"].as_f64().is_some_and(|ns| ns > 0.0), "{t}");
     r.request(&json!({"op": "release", "id": 7}))
         .expect("release");
-    match r.request(&json!({"op": "time", "id": 7, "iters": 1})) {
-        Err(RunnerError::Refused(m)) => assert!(m.contains("no prepared case"), "{m}"),
-        other => panic!("a released case must be gone: {other:?}"),
-    }
-    match r.request(&json!({"op": "frobnicate"})) {
-        Err(RunnerError::Refused(m)) => assert!(m.contains("unknown op"), "{m}"),
-        other => panic!("{other:?}"),
-    }
+    let gone = common::refusal(r.request(&json!({"op": "time", "id": 7, "iters": 1})));
+    assert!(
+        gone.contains("no prepared case"),
+        "a released case must be gone: {gone}"
+    );
+    let unknown = common::refusal(r.request(&json!({"op": "frobnicate"})));
+    assert!(unknown.contains("unknown op"), "{unknown}");
 }
 
 #[test]
@@ -130,7 +126,7 @@ fn flip(v: &mut Value, field: &str) {
 }
 
 impl<I: Interop> Interop for Corrupt<I> {
-    fn native_artifacts(&self) -> Result<Value, String> {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
         let mut v = self.inner.native_artifacts()?;
         if self.native {
             flip(&mut v, self.field);

@@ -129,7 +129,7 @@ impl RunnerCase {
                 Err(why) => {
                     slot.interop_done.insert(
                         key.clone(),
-                        vec![CheckResult::fail("interop:native side", why)],
+                        vec![CheckResult::fail("interop:native side", why.to_string())],
                     );
                     None
                 }

@@ -15,12 +15,13 @@
 
 use crate::case::{self, RunnerCase, SharedRunner};
 use crate::discover::Program;
+use crate::discover::ProgramError;
 use crate::interop::{
     fetch, Argon2Interop, CipherInterop, Interop, OpensslAeadInterop, SodiumAeadInterop,
 };
 use crate::keys::{DigestInterop, KeyInterop};
 use crate::process::{Runner, RunnerCommand, RunnerError};
-use crate::script::EmbeddedScript;
+use crate::script::{EmbeddedScript, ScriptError};
 use crate::twin::native_cells;
 use crate::vectors::{aead_kats_for, argon2_kats, cipher_kats, hash_kats};
 use crate::{Handshake, Runtime};
@@ -42,7 +43,7 @@ const NATIVE_ONLY_PARAMS: [&str; 4] = ["api", "native", "loop", "init"];
 
 /// Turns the program found and the runner's files (written to the cache)
 /// into the command that starts a runner.
-pub type Launcher = fn(program: &Path, dir: &Path) -> Result<(PathBuf, Vec<OsString>), String>;
+pub type Launcher = fn(program: &Path, dir: &Path) -> Result<(PathBuf, Vec<OsString>), ScriptError>;
 
 /// Whether a native cell is one of a runtime's default (headline) twins.
 pub type Headline = fn(&CaseSpec) -> bool;
@@ -73,7 +74,7 @@ pub struct RuntimeSpec {
 #[derive(Debug)]
 pub struct CellRuntime {
     spec: &'static RuntimeSpec,
-    hello: OnceLock<Result<Hello, String>>,
+    hello: OnceLock<Result<Hello, RunnerError>>,
 }
 
 /// What a runner's `hello` says: the handshake and, when it answers them,
@@ -91,23 +92,17 @@ pub struct Hello {
 }
 
 fn string_lists(v: Option<&Value>) -> BTreeMap<String, Vec<String>> {
-    v.and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .map(|(suite, list)| {
-                    let names = list
-                        .as_array()
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(|s| s.as_str().map(String::from))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    (suite.clone(), names)
+    crate::object_map(v, |list| {
+        Some(
+            list.as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(String::from))
+                        .collect()
                 })
-                .collect()
-        })
-        .unwrap_or_default()
+                .unwrap_or_default(),
+        )
+    })
 }
 
 impl Hello {
@@ -154,7 +149,7 @@ impl Hello {
 impl RuntimeSpec {
     /// The interpreter or toolchain: the override variable, else a
     /// preferred absolute path, else `PATH`.
-    pub fn find_program(&self) -> Result<PathBuf, String> {
+    pub fn find_program(&self) -> Result<PathBuf, ProgramError> {
         let overridden = std::env::var_os(self.program.env_override).is_some_and(|v| !v.is_empty());
         if !overridden {
             if let Some(p) = self
@@ -171,7 +166,7 @@ impl RuntimeSpec {
 
     /// The command that starts this runtime's runner, its files written to
     /// the cache (and built, for a compiled runner) first.
-    pub fn command(&self) -> Result<RunnerCommand, String> {
+    pub fn command(&self) -> Result<RunnerCommand, RunnerError> {
         let program = self.find_program()?;
         let dir = crate::script::install_all(self.files)?;
         let (program, args) = (self.launch)(&program, &dir)?;
@@ -194,15 +189,12 @@ impl CellRuntime {
     }
 
     /// This machine's answer to `hello`, asked once per process.
-    pub fn hello(&self) -> Result<&Hello, String> {
+    pub fn hello(&self) -> Result<&Hello, RunnerError> {
         self.hello
             .get_or_init(|| {
                 let cmd = self.spec.command()?;
-                let mut r = Runner::spawn(&cmd).map_err(|e| e.to_string())?;
-                let v = r
-                    .request(&json!({"op": "hello"}))
-                    .map_err(|e| e.to_string())?;
-                Hello::parse(self.spec.name, &v).map_err(|e| e.to_string())
+                let v = Runner::spawn(&cmd)?.request(&json!({"op": "hello"}))?;
+                Hello::parse(self.spec.name, &v)
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -246,7 +238,7 @@ impl Runtime for CellRuntime {
             Err(why) => BackendInfo {
                 name: self.spec.name.into(),
                 version: String::new(),
-                unavailable: Some(why),
+                unavailable: Some(why.to_string()),
             },
         }
     }
@@ -267,7 +259,7 @@ impl Runtime for CellRuntime {
         if cells.is_empty() {
             return Vec::new();
         }
-        let setup: Result<SharedRunner, String> = self
+        let setup: Result<SharedRunner, RunnerError> = self
             .hello()
             .and_then(|_| self.spec.command())
             .map(case::shared);
@@ -286,7 +278,7 @@ impl Runtime for CellRuntime {
                 let shared = match &setup {
                     Ok(s) => s.clone(),
                     Err(why) => {
-                        out.push(PlannedCase::unavailable(spec, why.clone()));
+                        out.push(PlannedCase::unavailable(spec, why.to_string()));
                         continue;
                     }
                 };

@@ -4,6 +4,42 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why a runtime's program was not found; each says how to fix it.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum ProgramError {
+    /// The override names a path that is not an executable file.
+    #[error("{runtime} not found: {env_override}={} is not an executable file", path.display())]
+    NotExecutable {
+        /// The runtime (`php`).
+        runtime: &'static str,
+        /// The override variable.
+        env_override: &'static str,
+        /// The path it names.
+        path: PathBuf,
+    },
+    /// The override names a bare program that is not on `PATH`.
+    #[error("{runtime} not found: {env_override}={name} is not on PATH")]
+    OverrideNotOnPath {
+        /// The runtime (`php`).
+        runtime: &'static str,
+        /// The override variable.
+        env_override: &'static str,
+        /// The name it gives.
+        name: String,
+    },
+    /// The default program is not on `PATH`.
+    #[error("{runtime} not found: install with `{install}` or set {env_override}")]
+    NotInstalled {
+        /// The runtime (`php`).
+        runtime: &'static str,
+        /// How to install it.
+        install: &'static str,
+        /// The override variable.
+        env_override: &'static str,
+    },
+}
 
 /// Where to look for one program.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -20,7 +56,7 @@ pub struct Program {
 
 impl Program {
     /// Looks the program up from this process's environment.
-    pub fn find(&self) -> Result<PathBuf, String> {
+    pub fn find(&self) -> Result<PathBuf, ProgramError> {
         self.find_in(
             std::env::var_os(self.env_override),
             std::env::var_os("PATH"),
@@ -34,7 +70,7 @@ impl Program {
         &self,
         override_name: Option<OsString>,
         path: Option<OsString>,
-    ) -> Result<PathBuf, String> {
+    ) -> Result<PathBuf, ProgramError> {
         let wanted = override_name.filter(|p| !p.is_empty());
         let name = wanted
             .clone()
@@ -44,12 +80,11 @@ impl Program {
             return if is_executable(&as_path) {
                 Ok(as_path)
             } else {
-                Err(format!(
-                    "{} not found: {}={} is not an executable file",
-                    self.runtime,
-                    self.env_override,
-                    as_path.display()
-                ))
+                Err(ProgramError::NotExecutable {
+                    runtime: self.runtime,
+                    env_override: self.env_override,
+                    path: as_path,
+                })
             };
         }
         let dirs = path.unwrap_or_default();
@@ -60,16 +95,16 @@ impl Program {
             }
         }
         Err(match wanted {
-            Some(w) => format!(
-                "{} not found: {}={} is not on PATH",
-                self.runtime,
-                self.env_override,
-                w.to_string_lossy()
-            ),
-            None => format!(
-                "{} not found: install with `{}` or set {}",
-                self.runtime, self.install, self.env_override
-            ),
+            Some(w) => ProgramError::OverrideNotOnPath {
+                runtime: self.runtime,
+                env_override: self.env_override,
+                name: w.to_string_lossy().into_owned(),
+            },
+            None => ProgramError::NotInstalled {
+                runtime: self.runtime,
+                install: self.install,
+                env_override: self.env_override,
+            },
         })
     }
 }
@@ -94,16 +129,20 @@ mod tests {
     fn a_miss_says_how_to_install() {
         let empty = tempfile::tempdir().expect("tempdir");
         let path = Some(empty.path().as_os_str().to_owned());
-        let why = SH.find_in(None, path.clone()).unwrap_err();
+        let why = SH.find_in(None, path.clone()).unwrap_err().to_string();
         assert_eq!(
             why,
             "sh not found: install with `apt-get install dash` or set CRYPTOBENCH_TEST_SH"
         );
         let named = SH
             .find_in(Some("/nonexistent/bin/sh".into()), path.clone())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(named.contains("is not an executable file"), "{named}");
-        let bare = SH.find_in(Some("nope".into()), path).unwrap_err();
+        let bare = SH
+            .find_in(Some("nope".into()), path)
+            .unwrap_err()
+            .to_string();
         assert!(
             bare.contains("CRYPTOBENCH_TEST_SH=nope is not on PATH"),
             "{bare}"

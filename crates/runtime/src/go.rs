@@ -9,7 +9,7 @@
 
 use crate::cell::{overhead_cell, CellRuntime, RuntimeSpec};
 use crate::discover::Program;
-use crate::script::EmbeddedScript;
+use crate::script::{EmbeddedScript, ScriptError};
 use crate::Runtime;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -59,7 +59,7 @@ pub fn runtime() -> Box<dyn Runtime> {
 
 /// Builds `dir`'s runner once (the directory is named after the sources,
 /// so a built binary is always the current one) and starts it.
-fn build(go: &Path, dir: &Path) -> Result<(PathBuf, Vec<OsString>), String> {
+fn build(go: &Path, dir: &Path) -> Result<(PathBuf, Vec<OsString>), ScriptError> {
     let binary = dir.join("runner");
     if binary.is_file() {
         return Ok((binary, Vec::new()));
@@ -84,19 +84,22 @@ fn build(go: &Path, dir: &Path) -> Result<(PathBuf, Vec<OsString>), String> {
     if std::env::var_os("GOCACHE").is_none() && std::env::var_os("HOME").is_none() {
         cmd.env("GOCACHE", dir.join(".gocache"));
     }
-    let out = cmd
-        .output()
-        .map_err(|e| format!("go build could not start ({}): {e}", go.display()))?;
+    let out = cmd.output().map_err(|e| ScriptError::BuildNotStarted {
+        command: "go build",
+        program: go.to_path_buf(),
+        reason: e.to_string(),
+    })?;
     if !out.status.success() {
         let _ = std::fs::remove_file(&tmp);
         let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!(
-            "go build of the runner failed ({}): {}; install golang-go and golang-golang-x-crypto-dev",
-            out.status,
-            err.trim().lines().take(4).collect::<Vec<_>>().join(" / ")
-        ));
+        return Err(ScriptError::BuildFailed {
+            command: "go build",
+            status: out.status.to_string(),
+            stderr: err.trim().lines().take(4).collect::<Vec<_>>().join(" / "),
+            install: "golang-go and golang-golang-x-crypto-dev",
+        });
     }
-    std::fs::rename(&tmp, &binary).map_err(|e| format!("cannot place the go runner: {e}"))?;
+    std::fs::rename(&tmp, &binary).map_err(|e| ScriptError::io("place", &binary, e))?;
     Ok((binary, Vec::new()))
 }
 

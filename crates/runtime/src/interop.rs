@@ -18,6 +18,80 @@ use openssl::cipher_ctx::CipherCtx;
 use openssl::nid::Nid;
 use serde_json::{json, Value};
 use std::ffi::{c_int, c_uchar, c_ulonglong, CString};
+use thiserror::Error;
+
+/// Why one half of an interop check could not be made. `RUNTIME` in a
+/// message stands for the runtime's name; [`verdict`] fills it in.
+#[derive(Debug, Error, Clone)]
+pub enum InteropError {
+    /// The native library lacks the primitive (here).
+    #[error("the native {library} has no {primitive}")]
+    NativeLacks {
+        /// `OpenSSL`, `libsodium`.
+        library: &'static str,
+        /// What it lacks, and why when known.
+        primitive: String,
+    },
+    /// The native OpenSSL failed on the native side's own work.
+    #[error("the native OpenSSL failed: {0}")]
+    OpenSsl(#[from] openssl::error::ErrorStack),
+    /// A native library other than OpenSSL failed.
+    #[error("the native {library} failed: {reason}")]
+    NativeFailed {
+        /// `libsodium`, `RustCrypto argon2`.
+        library: &'static str,
+        /// Its reason.
+        reason: String,
+    },
+    /// The artifacts lack a field.
+    #[error("RUNTIME's artifacts have no `{0}`")]
+    MissingArtifact(&'static str),
+    /// An artifact field is not hex.
+    #[error("RUNTIME's artifact `{field}` is not hex: {reason}")]
+    NotHex {
+        /// The field.
+        field: &'static str,
+        /// The decoder's reason.
+        reason: String,
+    },
+    /// An artifact has the wrong length for the native API.
+    #[error("RUNTIME's {field} is {got} bytes; the native side takes {want}")]
+    WrongLength {
+        /// The field.
+        field: &'static str,
+        /// Its length.
+        got: usize,
+        /// The length the native API takes.
+        want: usize,
+    },
+    /// The native library refused what the runtime made.
+    #[error("the native {library} refused RUNTIME's {what}")]
+    Refused {
+        /// `OpenSSL`, `libsodium`.
+        library: &'static str,
+        /// `ciphertext and tag`.
+        what: &'static str,
+    },
+    /// The native OpenSSL cannot read the runtime's key.
+    #[error("the native OpenSSL cannot parse RUNTIME's key: {0}")]
+    UnreadableKey(openssl::error::ErrorStack),
+    /// The runtime's key is of another type or on another curve.
+    #[error("RUNTIME's key is not {0}")]
+    WrongKey(String),
+    /// The curve is unknown to the native OpenSSL.
+    #[error("unknown curve {0}")]
+    UnknownCurve(String),
+    /// The inputs sent to the runtime were not kept for the check.
+    #[error("the native inputs sent to RUNTIME were not kept")]
+    InputsLost,
+}
+
+fn argon2_failed(e: impl std::fmt::Display) -> InteropError {
+    InteropError::NativeFailed {
+        library: "RustCrypto argon2",
+        reason: e.to_string(),
+    }
+}
 
 /// Bytes of the interop message (seed 003's 1 KB; a multiple of every block).
 pub const INTEROP_BYTES: usize = 1024;
@@ -30,7 +104,7 @@ pub fn back_check(runtime: &str) -> String {
 /// Both directions of one primitive's interop.
 pub trait Interop: Send + Sync {
     /// What the native side made, as the runner's `interop` object.
-    fn native_artifacts(&self) -> Result<Value, String>;
+    fn native_artifacts(&self) -> Result<Value, InteropError>;
     /// Opens what the runtime made; the check is named
     /// `interop:RUNTIME->native`.
     fn check_runtime_artifacts(&self, runtime: &str, artifacts: &Value) -> CheckResult;
@@ -45,17 +119,20 @@ pub(crate) fn random(n: usize) -> Vec<u8> {
     v
 }
 
-pub(crate) fn field(a: &Value, k: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn field(a: &Value, k: &'static str) -> Result<Vec<u8>, InteropError> {
     let s = a
         .get(k)
         .and_then(Value::as_str)
-        .ok_or_else(|| format!("artifact has no `{k}`"))?;
-    hex::decode(s).map_err(|e| format!("artifact `{k}` is not hex: {e}"))
+        .ok_or(InteropError::MissingArtifact(k))?;
+    hex::decode(s).map_err(|e| InteropError::NotHex {
+        field: k,
+        reason: e.to_string(),
+    })
 }
 
 pub(crate) fn verdict(
     runtime: &str,
-    result: Result<bool, String>,
+    result: Result<bool, InteropError>,
     ok: &str,
     bad: &str,
 ) -> CheckResult {
@@ -64,7 +141,7 @@ pub(crate) fn verdict(
     match result {
         Ok(true) => CheckResult::pass(name, say(ok)),
         Ok(false) => CheckResult::fail(name, say(bad)),
-        Err(e) => CheckResult::fail(name, say(&e)),
+        Err(e) => CheckResult::fail(name, say(&e.to_string())),
     }
 }
 
@@ -92,9 +169,12 @@ pub fn nid_of(name: &str) -> Option<Nid> {
 /// The cipher behind an OpenSSL method name, fetched by name from the
 /// default and legacy providers (`aes-128-wrap`, `des-ede3-ecb` are
 /// provider names without a classic NID).
-pub fn fetch(method: &str) -> Result<Cipher, String> {
+pub fn fetch(method: &str) -> Result<Cipher, InteropError> {
     let _ = cryptobench_backends::openssl_lib::ensure_providers();
-    Cipher::fetch(None, method, None).map_err(|_| format!("the native OpenSSL has no {method}"))
+    Cipher::fetch(None, method, None).map_err(|_| InteropError::NativeLacks {
+        library: "OpenSSL",
+        primitive: method.to_string(),
+    })
 }
 
 fn key_iv(cipher: &Cipher) -> (Vec<u8>, Vec<u8>) {
@@ -108,21 +188,19 @@ fn crypt(
     iv: &[u8],
     pad: bool,
     data: &[u8],
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, InteropError> {
     let cipher = fetch(method)?;
     let iv = (!iv.is_empty()).then_some(iv);
-    let mut ctx = CipherCtx::new().map_err(|e| e.to_string())?;
+    let mut ctx = CipherCtx::new()?;
     if encrypt {
         ctx.encrypt_init(Some(&cipher), Some(key), iv)
     } else {
         ctx.decrypt_init(Some(&cipher), Some(key), iv)
-    }
-    .map_err(|e| e.to_string())?;
+    }?;
     ctx.set_padding(pad);
     let mut out = Vec::new();
-    ctx.cipher_update_vec(data, &mut out)
-        .map_err(|e| e.to_string())?;
-    ctx.cipher_final_vec(&mut out).map_err(|e| e.to_string())?;
+    ctx.cipher_update_vec(data, &mut out)?;
+    ctx.cipher_final_vec(&mut out)?;
     Ok(out)
 }
 
@@ -134,27 +212,26 @@ fn aead_seal(
     aad: &[u8],
     pt: &[u8],
     tag: &mut [u8],
-) -> Result<Vec<u8>, String> {
-    let e = |e: openssl::error::ErrorStack| e.to_string();
+) -> Result<Vec<u8>, InteropError> {
     let cipher = fetch(method)?;
     let ccm = method.ends_with("-ccm");
-    let mut ctx = CipherCtx::new().map_err(e)?;
-    ctx.encrypt_init(Some(&cipher), None, None).map_err(e)?;
-    ctx.set_iv_length(nonce.len()).map_err(e)?;
+    let mut ctx = CipherCtx::new()?;
+    ctx.encrypt_init(Some(&cipher), None, None)?;
+    ctx.set_iv_length(nonce.len())?;
     if ccm {
-        ctx.set_tag_length(tag.len()).map_err(e)?;
+        ctx.set_tag_length(tag.len())?;
     }
-    ctx.encrypt_init(None, Some(key), Some(nonce)).map_err(e)?;
+    ctx.encrypt_init(None, Some(key), Some(nonce))?;
     if ccm {
-        ctx.set_data_len(pt.len()).map_err(e)?;
+        ctx.set_data_len(pt.len())?;
     }
     if !aad.is_empty() {
-        ctx.cipher_update(aad, None).map_err(e)?;
+        ctx.cipher_update(aad, None)?;
     }
     let mut out = Vec::new();
-    ctx.cipher_update_vec(pt, &mut out).map_err(e)?;
-    ctx.cipher_final_vec(&mut out).map_err(e)?;
-    ctx.tag(tag).map_err(e)?;
+    ctx.cipher_update_vec(pt, &mut out)?;
+    ctx.cipher_final_vec(&mut out)?;
+    ctx.tag(tag)?;
     Ok(out)
 }
 
@@ -166,8 +243,11 @@ fn aead_open(
     aad: &[u8],
     ct: &[u8],
     tag: &[u8],
-) -> Result<Vec<u8>, String> {
-    let refused = |_| "the native OpenSSL refused RUNTIME's ciphertext and tag".to_string();
+) -> Result<Vec<u8>, InteropError> {
+    let refused = |_| InteropError::Refused {
+        library: "OpenSSL",
+        what: "ciphertext and tag",
+    };
     let cipher = fetch(method)?;
     let ccm = method.ends_with("-ccm");
     let mut ctx = CipherCtx::new().map_err(refused)?;
@@ -204,7 +284,7 @@ pub struct CipherInterop {
 }
 
 impl Interop for CipherInterop {
-    fn native_artifacts(&self) -> Result<Value, String> {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
         let (key, iv) = key_iv(&fetch(&self.method)?);
         let pt = random(INTEROP_BYTES);
         let ct = crypt(&self.method, true, &key, &iv, self.pkcs7, &pt)?;
@@ -248,7 +328,7 @@ pub struct OpensslAeadInterop {
 }
 
 impl Interop for OpensslAeadInterop {
-    fn native_artifacts(&self) -> Result<Value, String> {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
         let key = random(fetch(&self.method)?.key_length());
         let nonce = random(self.nonce);
         let aad = random(13);
@@ -345,20 +425,29 @@ pub struct SodiumAeadInterop {
 }
 
 impl SodiumAeadInterop {
-    fn fns(&self) -> Result<(SealFn, OpenFn, usize, usize), String> {
-        cryptobench_backends::sodium::init()?;
+    fn fns(&self) -> Result<(SealFn, OpenFn, usize, usize), InteropError> {
+        cryptobench_backends::sodium::init().map_err(|e| InteropError::NativeFailed {
+            library: "libsodium",
+            reason: e.to_string(),
+        })?;
         if self.alg == "aes256gcm" {
             // SAFETY: a pure CPU-feature query after sodium_init.
             if unsafe { libsodium_sys::crypto_aead_aes256gcm_is_available() } == 0 {
-                return Err("native libsodium AES-256-GCM needs AES-NI and PCLMUL".into());
+                return Err(InteropError::NativeLacks {
+                    library: "libsodium",
+                    primitive: "AES-256-GCM on this CPU (it needs AES-NI and PCLMUL)".into(),
+                });
             }
         }
-        sodium_aead(&self.alg).ok_or_else(|| format!("no native libsodium {}", self.alg))
+        sodium_aead(&self.alg).ok_or_else(|| InteropError::NativeLacks {
+            library: "libsodium",
+            primitive: self.alg.clone(),
+        })
     }
 }
 
 impl Interop for SodiumAeadInterop {
-    fn native_artifacts(&self) -> Result<Value, String> {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
         let (seal, _, key_len, nonce_len) = self.fns()?;
         let (key, nonce, aad, pt) = (
             random(key_len),
@@ -384,7 +473,10 @@ impl Interop for SodiumAeadInterop {
             )
         };
         if rc != 0 {
-            return Err(format!("native libsodium {} refused to seal", self.alg));
+            return Err(InteropError::NativeFailed {
+                library: "libsodium",
+                reason: format!("{} refused to seal", self.alg),
+            });
         }
         out.truncate(n as usize);
         let (ct, tag) = out.split_at(out.len() - 16);
@@ -398,8 +490,13 @@ impl Interop for SodiumAeadInterop {
         let r = (|| {
             let (_, open, key_len, nonce_len) = self.fns()?;
             let (key, nonce, aad) = (field(a, "key")?, field(a, "nonce")?, field(a, "aad")?);
-            if key.len() != key_len || nonce.len() != nonce_len {
-                return Err("RUNTIME's key or nonce has the wrong length".to_string());
+            for (field, got, want) in [
+                ("key", key.len(), key_len),
+                ("nonce", nonce.len(), nonce_len),
+            ] {
+                if got != want {
+                    return Err(InteropError::WrongLength { field, got, want });
+                }
             }
             let mut sealed = field(a, "ct")?;
             sealed.extend(field(a, "tag")?);
@@ -421,7 +518,10 @@ impl Interop for SodiumAeadInterop {
                 )
             };
             if rc != 0 {
-                return Err("the native libsodium refused RUNTIME's ciphertext".to_string());
+                return Err(InteropError::Refused {
+                    library: "libsodium",
+                    what: "ciphertext",
+                });
             }
             pt.truncate(n as usize);
             Ok(pt == field(a, "pt")?)
@@ -444,7 +544,7 @@ pub struct McryptInterop {
 }
 
 impl Interop for McryptInterop {
-    fn native_artifacts(&self) -> Result<Value, String> {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
         CipherInterop {
             method: self.openssl_method.clone(),
             pkcs7: false,
@@ -487,19 +587,19 @@ impl Argon2Interop {
 }
 
 impl Argon2Interop {
-    fn hasher(&self, m_kib: u32, t: u32, lanes: u32) -> Result<Argon2<'static>, String> {
+    fn hasher(&self, m_kib: u32, t: u32, lanes: u32) -> Result<Argon2<'static>, InteropError> {
         let alg = match self.variant.as_str() {
             "argon2i" => Algorithm::Argon2i,
             "argon2d" => Algorithm::Argon2d,
             _ => Algorithm::Argon2id,
         };
-        let params = Params::new(m_kib, t, lanes, Some(32)).map_err(|e| e.to_string())?;
+        let params = Params::new(m_kib, t, lanes, Some(32)).map_err(argon2_failed)?;
         Ok(Argon2::new(alg, Version::V0x13, params))
     }
 }
 
 impl Interop for Argon2Interop {
-    fn native_artifacts(&self) -> Result<Value, String> {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
         let (m, t) = INTEROP_ARGON2;
         let password = random(12);
         let salt = random(16);
@@ -510,13 +610,13 @@ impl Interop for Argon2Interop {
             let phc = self
                 .hasher(m, t, 1)?
                 .hash_password_with_salt(&password, &salt)
-                .map_err(|e| e.to_string())?;
+                .map_err(argon2_failed)?;
             v["phc"] = Value::String(phc.to_string());
         } else {
             let mut raw = [0u8; 32];
             self.hasher(m, t, 1)?
                 .hash_password_into(&password, &salt, &mut raw)
-                .map_err(|e| e.to_string())?;
+                .map_err(argon2_failed)?;
             v["raw"] = Value::String(hex::encode(raw));
         }
         Ok(v)
@@ -528,7 +628,7 @@ impl Interop for Argon2Interop {
                 let phc = a
                     .get("phc")
                     .and_then(Value::as_str)
-                    .ok_or("no PHC string from RUNTIME")?;
+                    .ok_or(InteropError::MissingArtifact("phc"))?;
                 let pw = field(a, "password")?;
                 // The PHC string carries variant and parameters itself.
                 let good = Argon2::default().verify_password(&pw, phc).is_ok();
@@ -548,11 +648,11 @@ impl Interop for Argon2Interop {
             let (m, t) = INTEROP_ARGON2;
             let raw = field(a, "raw")?;
             // The same password and salt the native side sent.
-            let sent = self.sent.get().ok_or("native inputs lost")?;
+            let sent = self.sent.get().ok_or(InteropError::InputsLost)?;
             let mut out = [0u8; 32];
             self.hasher(m, t, 1)?
                 .hash_password_into(&sent.0, &sent.1, &mut out)
-                .map_err(|e| e.to_string())?;
+                .map_err(argon2_failed)?;
             Ok(raw == out)
         })();
         verdict(
@@ -577,10 +677,11 @@ pub fn curve_nid(curve: &str) -> Option<Nid> {
 }
 
 impl Interop for EcInterop {
-    fn native_artifacts(&self) -> Result<Value, String> {
-        let nid = curve_nid(&self.curve).ok_or_else(|| format!("unknown curve {}", self.curve))?;
-        let group = openssl::ec::EcGroup::from_curve_name(nid).map_err(|e| e.to_string())?;
-        let key = openssl::ec::EcKey::generate(&group).map_err(|e| e.to_string())?;
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
+        let nid =
+            curve_nid(&self.curve).ok_or_else(|| InteropError::UnknownCurve(self.curve.clone()))?;
+        let group = openssl::ec::EcGroup::from_curve_name(nid)?;
+        let key = openssl::ec::EcKey::generate(&group)?;
         match openssl::pkey::PKey::from_ec_key(key).and_then(|k| k.private_key_to_pem_pkcs8()) {
             Ok(pem) => Ok(json!({"pem": String::from_utf8_lossy(&pem)})),
             // Curves without an OID (Oakley-EC2N-3/4) have no key encoding.
@@ -600,7 +701,7 @@ impl Interop for EcInterop {
         };
         let r = (|| {
             let pkey = openssl::pkey::PKey::private_key_from_pem(pem.as_bytes())
-                .map_err(|e| format!("the native OpenSSL cannot parse RUNTIME's key: {e}"))?;
+                .map_err(InteropError::UnreadableKey)?;
             if self.curve == "SM2" {
                 // OpenSSL 3.0 decodes SM2 keys as their own type, out of
                 // EC_KEY's reach; decoding checked the point is on the curve.
@@ -608,10 +709,10 @@ impl Interop for EcInterop {
             }
             let key = pkey
                 .ec_key()
-                .map_err(|e| format!("RUNTIME's key is not an EC key: {e}"))?;
+                .map_err(|_| InteropError::WrongKey("an EC key".into()))?;
             let want = curve_nid(&self.curve);
             if key.group().curve_name() != want {
-                return Err(format!("RUNTIME's key is not on {}", self.curve));
+                return Err(InteropError::WrongKey(format!("on {}", self.curve)));
             }
             // EC_KEY_check_key: the point is on the curve, not at infinity,
             // of the right order, and matches the private scalar.

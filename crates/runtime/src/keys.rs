@@ -10,7 +10,7 @@
 //! runtime -> native, OpenSSL parses the runtime's key, checks the point
 //! (`EC_KEY_check_key`) and that its public half is the SPKI sent.
 
-use crate::interop::{field, random, verdict, Interop, INTEROP_BYTES};
+use crate::interop::{field, random, verdict, Interop, InteropError, INTEROP_BYTES};
 use cryptobench_core::CheckResult;
 use openssl::md::Md;
 use openssl::md_ctx::MdCtx;
@@ -36,20 +36,22 @@ impl DigestInterop {
             })
     }
 
-    fn digest(&self, data: &[u8]) -> Result<Vec<u8>, String> {
-        let md = Md::fetch(None, self.fetch, None)
-            .map_err(|_| format!("the native OpenSSL has no {}", self.fetch))?;
-        let mut ctx = MdCtx::new().map_err(|e| e.to_string())?;
-        ctx.digest_init(&md).map_err(|e| e.to_string())?;
-        ctx.digest_update(data).map_err(|e| e.to_string())?;
+    fn digest(&self, data: &[u8]) -> Result<Vec<u8>, InteropError> {
+        let md = Md::fetch(None, self.fetch, None).map_err(|_| InteropError::NativeLacks {
+            library: "OpenSSL",
+            primitive: self.fetch.to_string(),
+        })?;
+        let mut ctx = MdCtx::new()?;
+        ctx.digest_init(&md)?;
+        ctx.digest_update(data)?;
         let mut out = vec![0u8; md.size()];
-        ctx.digest_final(&mut out).map_err(|e| e.to_string())?;
+        ctx.digest_final(&mut out)?;
         Ok(out)
     }
 }
 
 impl Interop for DigestInterop {
-    fn native_artifacts(&self) -> Result<Value, String> {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
         let msg = random(INTEROP_BYTES);
         let digest = self.digest(&msg)?;
         Ok(json!({"msg": hex::encode(&msg), "digest": hex::encode(digest)}))
@@ -91,57 +93,55 @@ impl KeyInterop {
         }
     }
 
-    fn generate(&self) -> Result<PKey<Private>, String> {
-        let e = |e: openssl::error::ErrorStack| e.to_string();
-        match Self::edwards_id(&self.curve) {
-            Some(Id::X25519) => PKey::generate_x25519().map_err(e),
-            Some(Id::X448) => PKey::generate_x448().map_err(e),
-            Some(Id::ED25519) => PKey::generate_ed25519().map_err(e),
-            Some(_) => PKey::generate_ed448().map_err(e),
+    fn generate(&self) -> Result<PKey<Private>, InteropError> {
+        Ok(match Self::edwards_id(&self.curve) {
+            Some(Id::X25519) => PKey::generate_x25519()?,
+            Some(Id::X448) => PKey::generate_x448()?,
+            Some(Id::ED25519) => PKey::generate_ed25519()?,
+            Some(_) => PKey::generate_ed448()?,
             None => {
                 let nid = crate::interop::curve_nid(&self.curve)
-                    .ok_or_else(|| format!("unknown curve {}", self.curve))?;
-                let group = openssl::ec::EcGroup::from_curve_name(nid).map_err(e)?;
-                let key = openssl::ec::EcKey::generate(&group).map_err(e)?;
-                PKey::from_ec_key(key).map_err(e)
+                    .ok_or_else(|| InteropError::UnknownCurve(self.curve.clone()))?;
+                let group = openssl::ec::EcGroup::from_curve_name(nid)?;
+                PKey::from_ec_key(openssl::ec::EcKey::generate(&group)?)?
             }
-        }
+        })
     }
 
-    fn check(&self, a: &Value) -> Result<bool, String> {
+    fn check(&self, a: &Value) -> Result<bool, InteropError> {
         let pem = a
             .get("pem")
             .and_then(Value::as_str)
-            .ok_or("RUNTIME exported no key")?;
-        let key = PKey::private_key_from_pem(pem.as_bytes())
-            .map_err(|e| format!("the native OpenSSL cannot parse RUNTIME's key: {e}"))?;
+            .ok_or(InteropError::MissingArtifact("pem"))?;
+        let key =
+            PKey::private_key_from_pem(pem.as_bytes()).map_err(InteropError::UnreadableKey)?;
         match Self::edwards_id(&self.curve) {
             Some(id) if key.id() != id => {
-                return Err(format!("RUNTIME's key is not a {} key", self.curve))
+                return Err(InteropError::WrongKey(format!("a {} key", self.curve)))
             }
             Some(_) => {}
             None => {
                 let ec = key
                     .ec_key()
-                    .map_err(|e| format!("RUNTIME's key is not an EC key: {e}"))?;
+                    .map_err(|_| InteropError::WrongKey("an EC key".into()))?;
                 if ec.group().curve_name() != crate::interop::curve_nid(&self.curve) {
-                    return Err(format!("RUNTIME's key is not on {}", self.curve));
+                    return Err(InteropError::WrongKey(format!("on {}", self.curve)));
                 }
                 if ec.check_key().is_err() {
                     return Ok(false);
                 }
             }
         }
-        let spki = key.public_key_to_der().map_err(|e| e.to_string())?;
+        let spki = key.public_key_to_der()?;
         Ok(spki == field(a, "spki")?)
     }
 }
 
 impl Interop for KeyInterop {
-    fn native_artifacts(&self) -> Result<Value, String> {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
         let key = self.generate()?;
-        let pem = key.private_key_to_pem_pkcs8().map_err(|e| e.to_string())?;
-        let spki = key.public_key_to_der().map_err(|e| e.to_string())?;
+        let pem = key.private_key_to_pem_pkcs8()?;
+        let spki = key.public_key_to_der()?;
         Ok(json!({"pem": String::from_utf8_lossy(&pem), "spki": hex::encode(spki)}))
     }
 

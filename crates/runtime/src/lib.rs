@@ -107,6 +107,21 @@ pub fn plan_twins(
     twins
 }
 
+/// A JSON object of a runner's answer as a map, keeping the entries `entry`
+/// can read; absent or not an object: empty.
+pub fn object_map<T>(
+    v: Option<&Value>,
+    entry: impl Fn(&Value) -> Option<T>,
+) -> BTreeMap<String, T> {
+    v.and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, e)| entry(e).map(|e| (k.clone(), e)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// What every runner's `hello` answers, whatever its language.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Handshake {
@@ -136,33 +151,16 @@ impl Handshake {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        let libraries = v
-            .get("libraries")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .filter_map(|(k, s)| s.as_str().map(|s| (k.clone(), s.to_string())))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let families = v
-            .get("families")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .map(|(k, f)| {
-                        let ok = f.get("available").and_then(Value::as_bool) == Some(true);
-                        let why = (!ok).then(|| {
-                            f.get("reason")
-                                .and_then(Value::as_str)
-                                .unwrap_or("unavailable")
-                                .to_string()
-                        });
-                        (k.clone(), why)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let libraries = object_map(v.get("libraries"), |s| s.as_str().map(String::from));
+        let families = object_map(v.get("families"), |f| {
+            let ok = f.get("available").and_then(Value::as_bool) == Some(true);
+            Some((!ok).then(|| {
+                f.get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unavailable")
+                    .to_string()
+            }))
+        });
         Ok(Self {
             protocol,
             version,

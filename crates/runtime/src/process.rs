@@ -31,9 +31,12 @@ const STDERR_KEEP: usize = 4096;
 /// Why a runner could not be used. `runner` fields name it (`php runner`).
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum RunnerError {
-    /// No interpreter (or no runner script) where we looked.
-    #[error("{0}")]
-    NotFound(String),
+    /// No interpreter where we looked.
+    #[error(transparent)]
+    NotFound(#[from] crate::discover::ProgramError),
+    /// The runner's files could not be written, found or built.
+    #[error(transparent)]
+    Script(#[from] crate::script::ScriptError),
     /// The process could not be started.
     #[error("{0}")]
     Spawn(String),

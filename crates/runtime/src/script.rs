@@ -14,6 +14,69 @@ use std::fs::{DirBuilder, OpenOptions, Permissions};
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why a runner could not be written, found or built.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum ScriptError {
+    /// Neither `XDG_CACHE_HOME` nor `HOME` is an absolute path.
+    #[error(
+        "no cache directory for the runner scripts: set XDG_CACHE_HOME or HOME to an absolute path"
+    )]
+    NoCacheDir,
+    /// A file system step failed.
+    #[error("cannot {action} {} for the runner script: {reason}", path.display())]
+    Io {
+        /// What we tried (`create`, `write`, `make private`).
+        action: &'static str,
+        /// Where.
+        path: PathBuf,
+        /// The system's reason.
+        reason: String,
+    },
+    /// An override names a runner script that is not a file.
+    #[error("{runtime} runner script not found: {env_override}={} is not a file", path.display())]
+    NotAFile {
+        /// The runtime (`php`).
+        runtime: &'static str,
+        /// The override variable.
+        env_override: &'static str,
+        /// The path it names.
+        path: PathBuf,
+    },
+    /// The toolchain that builds a compiled runner did not start.
+    #[error("{command} could not start ({}): {reason}", program.display())]
+    BuildNotStarted {
+        /// The build command (`go build`).
+        command: &'static str,
+        /// The toolchain's path.
+        program: PathBuf,
+        /// The system's reason.
+        reason: String,
+    },
+    /// The build of a compiled runner failed.
+    #[error("{command} of the runner failed ({status}): {stderr}; install {install}")]
+    BuildFailed {
+        /// The build command (`go build`).
+        command: &'static str,
+        /// Its exit status.
+        status: String,
+        /// The first lines of its error output.
+        stderr: String,
+        /// The packages that make the build work.
+        install: &'static str,
+    },
+}
+
+impl ScriptError {
+    pub(crate) fn io(action: &'static str, path: &Path, e: std::io::Error) -> Self {
+        Self::Io {
+            action,
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        }
+    }
+}
 
 /// A runner script carried inside the binary.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,7 +92,7 @@ pub struct EmbeddedScript {
 pub fn cache_root(
     xdg_cache_home: Option<OsString>,
     home: Option<OsString>,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, ScriptError> {
     if let Some(x) = xdg_cache_home
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
@@ -38,10 +101,7 @@ pub fn cache_root(
     }
     match home.map(PathBuf::from).filter(|p| p.is_absolute()) {
         Some(h) => Ok(h.join(".cache")),
-        None => Err(
-            "no cache directory for the runner scripts: set XDG_CACHE_HOME or HOME to an absolute path"
-                .into(),
-        ),
+        None => Err(ScriptError::NoCacheDir),
     }
 }
 
@@ -54,23 +114,20 @@ fn content_hash(bytes: &[u8]) -> u64 {
 impl EmbeddedScript {
     /// The script's path in this process's cache directory, written there
     /// first when missing or different.
-    pub fn install(&self) -> Result<PathBuf, String> {
+    pub fn install(&self) -> Result<PathBuf, ScriptError> {
         let root = cache_root(std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME"))?;
         self.install_in(&root)
     }
 
     /// The script's path under cache root `root`, written there first when
     /// missing or different.
-    pub fn install_in(&self, root: &Path) -> Result<PathBuf, String> {
+    pub fn install_in(&self, root: &Path) -> Result<PathBuf, ScriptError> {
         let dir = private_dir(root, content_hash(self.content.as_bytes()))?;
         self.write_into(&dir)
     }
 
     /// Writes the script into `dir` unless it is there with these bytes.
-    fn write_into(&self, dir: &Path) -> Result<PathBuf, String> {
-        let fail = |what: &str, p: &Path, e: std::io::Error| {
-            format!("cannot {what} {} for the runner script: {e}", p.display())
-        };
+    fn write_into(&self, dir: &Path) -> Result<PathBuf, ScriptError> {
         let path = dir.join(self.file_name);
         if std::fs::read(&path).is_ok_and(|b| b == self.content.as_bytes()) {
             return Ok(path);
@@ -93,28 +150,25 @@ impl EmbeddedScript {
             });
         if let Err(e) = written.and_then(|()| std::fs::rename(&tmp, &path)) {
             let _ = std::fs::remove_file(&tmp);
-            return Err(fail("write", &path, e));
+            return Err(ScriptError::io("write", &path, e));
         }
         Ok(path)
     }
 }
 
 /// `root/cryptobench/runners/<hash>/`, created private (0700).
-fn private_dir(root: &Path, hash: u64) -> Result<PathBuf, String> {
+fn private_dir(root: &Path, hash: u64) -> Result<PathBuf, ScriptError> {
     let ours = root.join("cryptobench");
     let dir = ours.join("runners").join(format!("{hash:016x}"));
-    let fail = |what: &str, p: &Path, e: std::io::Error| {
-        format!("cannot {what} {} for the runner script: {e}", p.display())
-    };
     DirBuilder::new()
         .recursive(true)
         .mode(0o700)
         .create(&dir)
-        .map_err(|e| fail("create", &dir, e))?;
+        .map_err(|e| ScriptError::io("create", &dir, e))?;
     // Directories that already existed keep their mode; ours are private.
     for d in [&ours, &ours.join("runners"), &dir] {
         std::fs::set_permissions(d, Permissions::from_mode(0o700))
-            .map_err(|e| fail("make private", d, e))?;
+            .map_err(|e| ScriptError::io("make private", d, e))?;
     }
     Ok(dir)
 }
@@ -122,13 +176,13 @@ fn private_dir(root: &Path, hash: u64) -> Result<PathBuf, String> {
 /// Writes a runner made of several files (a Go module, say) into one
 /// private cache directory named after all their names and bytes; returns
 /// the directory.
-pub fn install_all(files: &[EmbeddedScript]) -> Result<PathBuf, String> {
+pub fn install_all(files: &[EmbeddedScript]) -> Result<PathBuf, ScriptError> {
     let root = cache_root(std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME"))?;
     install_all_in(&root, files)
 }
 
 /// [`install_all`] under cache root `root`.
-pub fn install_all_in(root: &Path, files: &[EmbeddedScript]) -> Result<PathBuf, String> {
+pub fn install_all_in(root: &Path, files: &[EmbeddedScript]) -> Result<PathBuf, ScriptError> {
     let mut all = Vec::new();
     for f in files {
         all.extend_from_slice(f.file_name.as_bytes());

@@ -3,31 +3,23 @@
 //! flag, as "interrupted", and the runner is gone. Its own test binary,
 //! because the stop flag is process-wide and cannot be cleared.
 
-use cryptobench_runtime::{Runner, RunnerCommand, RunnerError};
+mod common;
+
+use common::alive;
+use cryptobench_runtime::{Runner, RunnerError};
 use serde_json::json;
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => !stat.contains(") Z "),
-        Err(_) => false,
-    }
-}
 
 #[test]
 fn a_stop_request_kills_a_stopped_runner_within_two_seconds() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let script = dir.path().join("runner.sh");
     // Would answer `time` only after five minutes, the default deadline.
-    std::fs::write(&script, "read line\nexec sleep 300\n").expect("write fake runner");
-    let cmd = RunnerCommand {
-        runtime: "sh".into(),
-        program: PathBuf::from("/bin/sh"),
-        args: vec![script.into_os_string()],
-        timeout: Duration::from_secs(300),
-    };
+    let cmd = common::fake_runner(
+        dir.path(),
+        "read line\nexec sleep 300\n",
+        Duration::from_secs(300),
+    );
     let mut runner = Runner::spawn(&cmd).expect("spawn");
     let pid = runner.pid();
     let stopped = Command::new("kill")

@@ -4,28 +4,16 @@
 //! and stderr, and dropping a runner leaves no process behind. No runtime's
 //! interpreter is needed.
 
+mod common;
+
+use common::alive;
 use cryptobench_runtime::{Handshake, Runner, RunnerCommand, RunnerError};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 fn fake(dir: &Path, body: &str) -> RunnerCommand {
-    let script = dir.join("runner.sh");
-    std::fs::write(&script, body).expect("write fake runner");
-    RunnerCommand {
-        runtime: "sh".into(),
-        program: PathBuf::from("/bin/sh"),
-        args: vec![script.into_os_string()],
-        timeout: Duration::from_secs(1),
-    }
-}
-
-fn alive(pid: u32) -> bool {
-    // A reaped process has no /proc entry; a zombie would show state Z.
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => !stat.contains(") Z "),
-        Err(_) => false,
-    }
+    common::fake_runner(dir, body, Duration::from_secs(1))
 }
 
 #[test]
@@ -49,12 +37,8 @@ done
     assert_eq!(hello.version, "8.2.0");
     assert_eq!(hello.family("sodium"), None);
     assert!(hello.family("mcrypt").is_some());
-    match r.request(&json!({"op": "bad"})) {
-        Err(RunnerError::Refused(msg)) => {
-            assert!(msg.starts_with("sh: unknown op"), "{msg}")
-        }
-        other => panic!("expected a refusal, got {other:?}"),
-    }
+    let msg = common::refusal(r.request(&json!({"op": "bad"})));
+    assert!(msg.starts_with("sh: unknown op"), "{msg}");
     match r.request(&json!({"op": "other"})) {
         Err(RunnerError::Protocol(msg)) => assert!(msg.contains("not JSON"), "{msg}"),
         other => panic!("expected a protocol error, got {other:?}"),

@@ -5,7 +5,10 @@
 //! says why it cannot serve a cell. A missing interpreter or library fails
 //! the test with the install command (scripts/install-deps installs them).
 
-use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup};
+mod common;
+
+use common::outcome;
+use cryptobench_core::{CaseError, CheckOutcome, RunConfig, Setup};
 use cryptobench_runtime::case::{shared, RunnerCase};
 use cryptobench_runtime::cell::{CellRuntime, RuntimeSpec};
 use cryptobench_runtime::{go, java, node, python, Runtime};
@@ -70,14 +73,6 @@ fn runtime(spec: &'static RuntimeSpec, libraries: &[&str]) -> CellRuntime {
         }
     }
     rt
-}
-
-fn outcome(checks: &[CheckResult], name: &str) -> CheckOutcome {
-    checks
-        .iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no check {name} in {checks:#?}"))
-        .outcome
 }
 
 /// Plans every cell, builds the ready ones, asserts their checks and times

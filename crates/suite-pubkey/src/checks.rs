@@ -7,7 +7,7 @@
 //! each of its operations' measurements.
 
 use crate::algorithms::{Algorithm, Kind};
-use crate::engines::{self, Kem, KeyAgreement, Signer, SigningKey};
+use crate::engines::{self, Entry, Kem, KeyAgreement, Signer, SigningKey};
 use crate::error::PkError;
 use crate::keys;
 use crate::vectors;
@@ -71,36 +71,27 @@ impl CheckCache {
 /// Runs every check of `alg` on `backend`.
 pub fn run(alg: &'static Algorithm, backend: &str) -> Vec<CheckResult> {
     match alg.kind {
-        Kind::Kem => {
-            let all: Vec<Box<dyn Kem>> = engines::kems()
-                .into_iter()
-                .filter(|e| e.algorithm().name == alg.name && e.available().is_ok())
-                .collect();
-            match all.iter().position(|e| e.backend() == backend) {
-                Some(i) => kem_checks(all[i].as_ref(), &all),
-                None => vec![missing(backend)],
-            }
-        }
-        Kind::Agreement => {
-            let all: Vec<Box<dyn KeyAgreement>> = engines::agreements()
-                .into_iter()
-                .filter(|e| e.algorithm().name == alg.name && e.available().is_ok())
-                .collect();
-            match all.iter().position(|e| e.backend() == backend) {
-                Some(i) => agreement_checks(all[i].as_ref(), &all),
-                None => vec![missing(backend)],
-            }
-        }
-        Kind::Signature => {
-            let all: Vec<Box<dyn Signer>> = engines::signers()
-                .into_iter()
-                .filter(|e| e.algorithm().name == alg.name && e.available().is_ok())
-                .collect();
-            match all.iter().position(|e| e.backend() == backend) {
-                Some(i) => signature_checks(all[i].as_ref(), &all),
-                None => vec![missing(backend)],
-            }
-        }
+        Kind::Kem => run_on(alg, backend, engines::kems(), kem_checks),
+        Kind::Agreement => run_on(alg, backend, engines::agreements(), agreement_checks),
+        Kind::Signature => run_on(alg, backend, engines::signers(), signature_checks),
+    }
+}
+
+/// `checks` of `backend`'s entry of `alg` among the available entries of
+/// `alg` in `registry` (its peers for agreement and interop).
+fn run_on<E: Entry + ?Sized>(
+    alg: &Algorithm,
+    backend: &str,
+    registry: Vec<Box<E>>,
+    checks: impl Fn(&E, &[Box<E>]) -> Vec<CheckResult>,
+) -> Vec<CheckResult> {
+    let all: Vec<Box<E>> = registry
+        .into_iter()
+        .filter(|e| e.algorithm().name == alg.name && e.available().is_ok())
+        .collect();
+    match all.iter().position(|e| e.backend() == backend) {
+        Some(i) => checks(all[i].as_ref(), &all),
+        None => vec![missing(backend)],
     }
 }
 
@@ -124,7 +115,7 @@ fn flip(bytes: &[u8], index: usize) -> Vec<u8> {
 }
 
 /// Round trip, sizes, export/import, implicit rejection, interop, vectors.
-pub fn kem_checks(entry: &dyn Kem, all: &[Box<dyn Kem>]) -> Vec<CheckResult> {
+pub fn kem_checks(entry: &(dyn Kem + 'static), all: &[Box<dyn Kem>]) -> Vec<CheckResult> {
     let alg = entry.algorithm();
     let mut out = Vec::new();
     let rt = (|| -> Result<CheckResult, PkError> {
@@ -232,7 +223,7 @@ fn interop_result(agreed: Vec<&str>) -> CheckResult {
 
 /// Agreement both ways, sizes, export/import, prepared derive, interop, vectors.
 pub fn agreement_checks(
-    entry: &dyn KeyAgreement,
+    entry: &(dyn KeyAgreement + 'static),
     all: &[Box<dyn KeyAgreement>],
 ) -> Vec<CheckResult> {
     let alg = entry.algorithm();
@@ -296,7 +287,10 @@ pub fn agreement_checks(
 }
 
 /// Sign and verify, sizes, export/import, tamper, cross-verification, vectors.
-pub fn signature_checks(entry: &dyn Signer, all: &[Box<dyn Signer>]) -> Vec<CheckResult> {
+pub fn signature_checks(
+    entry: &(dyn Signer + 'static),
+    all: &[Box<dyn Signer>],
+) -> Vec<CheckResult> {
     let alg = entry.algorithm();
     let msg = message();
     let mut out = Vec::new();

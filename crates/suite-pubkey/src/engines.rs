@@ -24,8 +24,8 @@ pub trait Entry: Send + Sync {
     fn version(&self) -> String;
     /// The parameter set.
     fn algorithm(&self) -> &'static Algorithm;
-    /// `Err(reason)` when the backend lacks it here.
-    fn available(&self) -> Result<(), String> {
+    /// [`PkError::Unavailable`] with the reason when the backend lacks it here.
+    fn available(&self) -> Result<(), PkError> {
         Ok(())
     }
 }
@@ -214,8 +214,8 @@ impl Entry for Missing {
     fn algorithm(&self) -> &'static Algorithm {
         self.algorithm
     }
-    fn available(&self) -> Result<(), String> {
-        Err(self.reason.clone())
+    fn available(&self) -> Result<(), PkError> {
+        Err(self.err())
     }
 }
 

@@ -24,6 +24,14 @@ impl PkError {
     pub fn crypto(what: impl std::fmt::Display) -> Self {
         PkError::Crypto(what.to_string())
     }
+    /// The reason alone: an unavailable one without its prefix (for a
+    /// plan's "unavailable" cell), any other as displayed.
+    pub fn into_reason(self) -> String {
+        match self {
+            PkError::Unavailable(why) => why,
+            other => other.to_string(),
+        }
+    }
     /// An encoding failure with context.
     pub fn encoding(what: impl std::fmt::Display) -> Self {
         PkError::Encoding(what.to_string())

@@ -45,7 +45,7 @@ impl Entry for Hybrid {
     fn algorithm(&self) -> &'static Algorithm {
         by_name(NAME).expect("a name from the table")
     }
-    fn available(&self) -> Result<(), String> {
+    fn available(&self) -> Result<(), PkError> {
         self.mlkem.available().and(self.x25519.available())
     }
 }

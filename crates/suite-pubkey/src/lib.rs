@@ -36,6 +36,7 @@ use checks::CheckCache;
 use cryptobench_core::{
     BackendInfo, CaseSpec, Error, Measurement, PlannedCase, RunConfig, Setup, Suite, Table,
 };
+use error::PkError;
 use std::sync::Arc;
 
 /// Suite name on the command line and in results.
@@ -123,7 +124,9 @@ pub fn wanted(cfg: &RunConfig, backend: &str) -> bool {
 
 /// Every (backend, version, unavailable reason) of a set, registry order.
 pub fn entries(alg: &Algorithm) -> Vec<(&'static str, String, Option<String>)> {
-    let row = |b: &'static str, v: String, a: Result<(), String>| (b, v, a.err());
+    let row = |b: &'static str, v: String, a: Result<(), PkError>| {
+        (b, v, a.err().map(PkError::into_reason))
+    };
     match alg.kind {
         Kind::Kem => engines::kems()
             .iter()

