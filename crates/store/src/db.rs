@@ -271,8 +271,8 @@ impl Store {
 
     /// Inserts the run row (and any measurements the run already holds).
     pub fn begin_run(&self, run: &Run) -> Result<(), StoreError> {
-        let command = to_json(&run.command)?;
-        let machine = to_json(&run.machine)?;
+        let command = to_json("the run's command", &run.command)?;
+        let machine = to_json("the run's machine", &run.machine)?;
         let host = if run.machine.hostname.is_empty() {
             this_host()
         } else {
@@ -288,11 +288,10 @@ impl Store {
             .map_err(|e| self.err(e))?
             .is_some();
         if exists {
-            return Err(StoreError::Other(format!(
-                "a run with id '{}' is already stored in {}; ids must be unique",
-                run.id,
-                self.path.display()
-            )));
+            return Err(StoreError::RunExists {
+                id: run.id.clone(),
+                path: self.path.clone(),
+            });
         }
         tx.execute(
             "INSERT INTO runs (id, started_at, finished_at, status, command, host, pid, pid_host, \
@@ -670,12 +669,19 @@ fn sql_err(path: &Path, e: rusqlite::Error) -> StoreError {
             path: path.to_path_buf(),
             detail: e.to_string(),
         },
-        _ => StoreError::Other(format!("database {}: {e}", path.display())),
+        _ => StoreError::Database {
+            path: path.to_path_buf(),
+            source: e,
+        },
     }
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|e| StoreError::Other(format!("cannot encode: {e}")))
+/// `value` as compact JSON for a database column; `what` names it in the error.
+pub(crate) fn to_json<T: serde::Serialize>(what: &str, value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|source| StoreError::Encode {
+        what: what.to_string(),
+        source,
+    })
 }
 
 pub(crate) fn insert_measurement(

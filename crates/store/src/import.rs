@@ -7,7 +7,7 @@
 //! judged by the liveness check (its process ran elsewhere), and importing
 //! the same run twice changes nothing.
 
-use crate::db::{ids, insert_measurement};
+use crate::db::{ids, insert_measurement, to_json};
 use crate::json_repair::parse_measurement;
 use crate::{Store, StoreError};
 use cryptobench_core::{Run, SCHEMA};
@@ -75,10 +75,8 @@ impl Store {
     /// The same run stored twice is [`Imported::AlreadyStored`]; another
     /// run under an id already taken is [`StoreError::IdTaken`].
     pub fn import_run(&self, run: &Run) -> Result<Imported, StoreError> {
-        let command = serde_json::to_string(&run.command)
-            .map_err(|e| StoreError::Other(format!("cannot encode: {e}")))?;
-        let machine = serde_json::to_string(&run.machine)
-            .map_err(|e| StoreError::Other(format!("cannot encode: {e}")))?;
+        let command = to_json("the run's command", &run.command)?;
+        let machine = to_json("the run's machine", &run.machine)?;
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
