@@ -252,7 +252,7 @@ pub fn machines_notes(m: &Machines<'_>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, Fingerprint, RunStatus, Summary, SCHEMA};
+    use cryptobench_core::{CaseSpec, Fingerprint, Summary};
 
     fn case(primitive: &str, ns: f64) -> Measurement {
         let mut m = CaseSpec::new("hash", primitive, "openssl", "OpenSSL 3", "digest")
@@ -268,18 +268,11 @@ mod tests {
 
     fn run(id: &str, host: &str, ms: Vec<Measurement>) -> Run {
         Run {
-            schema: SCHEMA.into(),
-            id: id.into(),
-            started_at: "t".into(),
-            finished_at: None,
-            status: RunStatus::Complete,
-            command: vec![],
             machine: Fingerprint {
                 hostname: host.into(),
                 ..Fingerprint::default()
             },
-            fleet: None,
-            measurements: ms,
+            ..Run::new(id, ms)
         }
     }
 

@@ -1,5 +1,5 @@
 use super::*;
-use cryptobench_core::{CaseSpec, CheckResult, Fingerprint, RunStatus, Summary, SCHEMA};
+use cryptobench_core::{CaseSpec, CheckResult, Fingerprint, Summary};
 
 /// `[suite, primitive, backend, operation]`, size, median, params, labels.
 fn case(
@@ -31,18 +31,11 @@ fn case(
 
 fn run_of(ms: Vec<Measurement>) -> Run {
     Run {
-        schema: SCHEMA.into(),
-        id: "r1".into(),
-        started_at: "t".into(),
-        finished_at: None,
-        status: RunStatus::Complete,
-        command: vec![],
         machine: Fingerprint {
             cpu_flags: vec!["aes".into()],
             ..Default::default()
         },
-        fleet: None,
-        measurements: ms,
+        ..Run::new("r1", ms)
     }
 }
 

@@ -335,7 +335,7 @@ pub fn fleet_table(runs: &[Run]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, Fingerprint, RunStatus, SCHEMA};
+    use cryptobench_core::CaseSpec;
 
     fn measured(primitive: &str, samples: &[f64]) -> Measurement {
         let mut m = CaseSpec::new("hash", primitive, "openssl", "OpenSSL 3", "digest")
@@ -358,17 +358,7 @@ mod tests {
     }
 
     fn run(id: &str, ms: Vec<Measurement>) -> Run {
-        Run {
-            schema: SCHEMA.into(),
-            id: id.into(),
-            started_at: "t".into(),
-            finished_at: None,
-            status: RunStatus::Complete,
-            command: vec![],
-            machine: Fingerprint::default(),
-            fleet: None,
-            measurements: ms,
-        }
+        Run::new(id, ms)
     }
 
     #[test]

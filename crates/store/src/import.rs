@@ -133,25 +133,21 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, CaseStatus, Fingerprint, RunStatus};
+    use cryptobench_core::{CaseSpec, CaseStatus, Fingerprint};
 
     fn run_on(host: &str, id: &str) -> Run {
         let m = CaseSpec::new("hash", "SHA-256", "openssl", "OpenSSL 3", "digest")
             .size(64)
             .measurement(CaseStatus::Skipped, Some("test".into()));
         Run {
-            schema: SCHEMA.into(),
-            id: id.into(),
             started_at: "2026-01-01T00:00:00Z".into(),
             finished_at: Some("2026-01-01T00:01:00Z".into()),
-            status: RunStatus::Complete,
             command: vec!["cryptobench".into(), "run".into()],
             machine: Fingerprint {
                 hostname: host.into(),
                 ..Fingerprint::default()
             },
-            fleet: None,
-            measurements: vec![m],
+            ..Run::new(id, vec![m])
         }
     }
 
