@@ -141,12 +141,7 @@ mod tests {
     use super::*;
 
     fn est(value: f64, lo: f64, hi: f64) -> Estimate {
-        Estimate {
-            value,
-            lo,
-            hi,
-            paired: true,
-        }
+        Estimate::paired(value, lo, hi)
     }
 
     #[test]

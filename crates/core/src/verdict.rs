@@ -78,6 +78,16 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// A ratio measured in paired rounds, with its 95% interval.
+    pub fn paired(value: f64, lo: f64, hi: f64) -> Self {
+        Self {
+            value,
+            lo,
+            hi,
+            paired: true,
+        }
+    }
+
     /// An estimate whose interval is the point itself (published figures).
     pub fn exact(value: f64) -> Self {
         Self {
@@ -186,12 +196,11 @@ fn same_rounds(a: &Measurement, b: &Measurement) -> Option<Estimate> {
     }
     let seed = seed_of(&a.case_key()) ^ seed_of(&b.case_key()).rotate_left(17);
     let p = cryptobench_stats::paired_ratio(&a.samples_ns, &b.samples_ns, seed)?;
-    Some(Estimate {
-        value: p.ratio,
-        lo: p.ci95.0.min(p.ratio),
-        hi: p.ci95.1.max(p.ratio),
-        paired: true,
-    })
+    Some(Estimate::paired(
+        p.ratio,
+        p.ci95.0.min(p.ratio),
+        p.ci95.1.max(p.ratio),
+    ))
 }
 
 /// A deterministic bootstrap seed (FNV-1a of a case key), so the same
@@ -209,12 +218,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 fn from_paired(p: &PairedRatio) -> Estimate {
-    Estimate {
-        value: p.ratio,
-        lo: p.ci95[0],
-        hi: p.ci95[1],
-        paired: true,
-    }
+    Estimate::paired(p.ratio, p.ci95[0], p.ci95[1])
 }
 
 fn interval_or_point(ci: [f64; 2], median: f64) -> (f64, f64) {
@@ -230,12 +234,7 @@ mod tests {
     use super::*;
 
     fn est(value: f64, lo: f64, hi: f64) -> Estimate {
-        Estimate {
-            value,
-            lo,
-            hi,
-            paired: true,
-        }
+        Estimate::paired(value, lo, hi)
     }
 
     #[test]
