@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{stdout, with_db, Outcome};
+use common::{report_page, stdout, with_db, Outcome};
 use cryptobench_core::{
     CaseSpec, CaseStatus, CheckResult, Fingerprint, Measurement, Run, RunStatus, Summary,
 };
@@ -95,13 +95,7 @@ fn recommend_and_report_handle_empty_interrupted_and_failed_runs() {
         "20261122-050000-0002",
         "20261122-050000-0003",
     ] {
-        let page = dir.path().join(format!("{id}.html"));
-        with_db(&db)
-            .args(["report", id, "--out"])
-            .arg(&page)
-            .assert()
-            .success();
-        let html = std::fs::read_to_string(&page).unwrap();
+        let html = report_page(&db, id, dir.path());
         assert!(html.trim_end().ends_with("</html>"), "{id}");
     }
     let html = std::fs::read_to_string(dir.path().join("20261122-050000-0003.html")).unwrap();

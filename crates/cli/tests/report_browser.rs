@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::{bin, quick_hash, with_db, Outcome};
+use common::{bin, quick_hash, report_page, with_db, Outcome};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -567,13 +567,7 @@ fn report_on_empty_interrupted_and_failed_runs() {
         ("20261122-030000-0002", "a modified tag was accepted"),
         ("20261122-030000-0002", "1 case(s) FAILED"),
     ] {
-        let page = dir.path().join(format!("{id}.html"));
-        with_db(&db)
-            .args(["report", id, "--out"])
-            .arg(&page)
-            .assert()
-            .success();
-        let html = std::fs::read_to_string(&page).unwrap();
+        let html = report_page(&db, id, dir.path());
         assert!(html.contains(expect), "{id}: {expect}");
         assert!(html.trim_end().ends_with("</html>"));
     }

@@ -81,3 +81,14 @@ pub fn process_with_db(db: &Path) -> std::process::Command {
     c.env("NO_COLOR", "1").arg("--db").arg(db);
     c
 }
+
+/// Writes the HTML report of run `id` of `db` into `dir` and returns it.
+pub fn report_page(db: &Path, id: &str, dir: &Path) -> String {
+    let page = dir.join(format!("{id}.html"));
+    with_db(db)
+        .args(["report", id, "--out"])
+        .arg(&page)
+        .assert()
+        .success();
+    std::fs::read_to_string(&page).expect("the report was written")
+}
