@@ -9,7 +9,7 @@
 //! column and the parameters tell every row apart.
 
 use crate::compare::compare_case;
-use crate::tables::{size, variants};
+use crate::tables::{case_headers, size, variants};
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
 use cryptobench_stats::{Comparison, Verdict};
@@ -152,19 +152,7 @@ pub fn machines_table(m: &Machines<'_>) -> Table {
             m.label(m.baseline),
             m.runs[m.baseline].id
         ),
-        [
-            "suite",
-            "primitive",
-            "backend",
-            "op",
-            "size",
-            "variant",
-            "machine",
-            median.as_str(),
-            "ratio",
-            "95% CI",
-            "verdict",
-        ],
+        case_headers(&["machine", &median, "ratio", "95% CI", "verdict"]),
     )
     .right(&[4, 7, 8, 9]);
     let firsts: Vec<&Measurement> = m.cases.iter().map(|c| c.rows[0].measurement).collect();

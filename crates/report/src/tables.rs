@@ -29,6 +29,16 @@ fn params_besides(m: &Measurement, variant: &str) -> String {
         .join(" ")
 }
 
+/// The headers of a table with one row per case across runs: the six
+/// columns that name the case, then `rest`.
+pub fn case_headers(rest: &[&str]) -> Vec<String> {
+    ["suite", "primitive", "backend", "op", "size", "variant"]
+        .iter()
+        .chain(rest)
+        .map(|h| h.to_string())
+        .collect()
+}
+
 /// For each measurement, the parameters that tell it apart from another
 /// with the same suite, primitive, backend, operation and size (`t=3 p=4`
 /// beside `t=1 p=1`; `mode=threads threads=4` beside `mode=serial`), and
