@@ -233,25 +233,39 @@ fn interval_or_point(ci: [f64; 2], median: f64) -> (f64, f64) {
 mod tests {
     use super::*;
 
-    fn est(value: f64, lo: f64, hi: f64) -> Estimate {
-        Estimate::paired(value, lo, hi)
-    }
-
     #[test]
     fn a_claim_is_decided_on_the_interval() {
-        assert_eq!(est(2.5, 2.4, 2.6).at_least(2.0, 0.0), Verdict::Holds);
-        assert_eq!(est(1.6, 1.5, 1.7).at_least(2.0, 0.0), Verdict::Differs);
-        assert_eq!(est(2.0, 1.9, 2.1).at_least(2.0, 0.0), Verdict::Inconclusive);
-        assert_eq!(est(1.96, 1.95, 1.97).at_least(2.0, 0.03), Verdict::Holds);
+        assert_eq!(
+            Estimate::paired(2.5, 2.4, 2.6).at_least(2.0, 0.0),
+            Verdict::Holds
+        );
+        assert_eq!(
+            Estimate::paired(1.6, 1.5, 1.7).at_least(2.0, 0.0),
+            Verdict::Differs
+        );
+        assert_eq!(
+            Estimate::paired(2.0, 1.9, 2.1).at_least(2.0, 0.0),
+            Verdict::Inconclusive
+        );
+        assert_eq!(
+            Estimate::paired(1.96, 1.95, 1.97).at_least(2.0, 0.03),
+            Verdict::Holds
+        );
     }
 
     #[test]
     fn a_band_claim_fails_above_the_band_too() {
         // "2-3x faster" is not confirmed by 8.45x.
-        assert_eq!(est(8.45, 8.3, 8.6).within(2.0, 3.0, 0.05), Verdict::Differs);
-        assert_eq!(est(2.5, 2.4, 2.6).within(2.0, 3.0, 0.05), Verdict::Holds);
         assert_eq!(
-            est(3.1, 2.9, 3.3).within(2.0, 3.0, 0.05),
+            Estimate::paired(8.45, 8.3, 8.6).within(2.0, 3.0, 0.05),
+            Verdict::Differs
+        );
+        assert_eq!(
+            Estimate::paired(2.5, 2.4, 2.6).within(2.0, 3.0, 0.05),
+            Verdict::Holds
+        );
+        assert_eq!(
+            Estimate::paired(3.1, 2.9, 3.3).within(2.0, 3.0, 0.05),
             Verdict::Inconclusive
         );
     }
