@@ -235,22 +235,16 @@ mod tests {
 
     #[test]
     fn a_claim_is_decided_on_the_interval() {
-        assert_eq!(
-            Estimate::paired(2.5, 2.4, 2.6).at_least(2.0, 0.0),
-            Verdict::Holds
-        );
-        assert_eq!(
-            Estimate::paired(1.6, 1.5, 1.7).at_least(2.0, 0.0),
-            Verdict::Differs
-        );
-        assert_eq!(
-            Estimate::paired(2.0, 1.9, 2.1).at_least(2.0, 0.0),
-            Verdict::Inconclusive
-        );
-        assert_eq!(
-            Estimate::paired(1.96, 1.95, 1.97).at_least(2.0, 0.03),
-            Verdict::Holds
-        );
+        // (value, lo, hi), tolerance, verdict on "at least 2x".
+        for ((value, lo, hi), tolerance, verdict) in [
+            ((2.5, 2.4, 2.6), 0.0, Verdict::Holds),
+            ((1.6, 1.5, 1.7), 0.0, Verdict::Differs),
+            ((2.0, 1.9, 2.1), 0.0, Verdict::Inconclusive),
+            ((1.96, 1.95, 1.97), 0.03, Verdict::Holds),
+        ] {
+            let estimate = Estimate::paired(value, lo, hi);
+            assert_eq!(estimate.at_least(2.0, tolerance), verdict, "{estimate:?}");
+        }
     }
 
     #[test]
