@@ -47,11 +47,7 @@ fn the_database_is_never_an_output() {
             .usage_error("refusing to write");
         assert_eq!(std::fs::read(&db).unwrap(), before, "{args:?}");
     }
-    with_db(&db)
-        .arg("runs")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("complete"));
+    with_db(&db).arg("runs").prints("complete");
 }
 
 #[test]
@@ -227,11 +223,7 @@ fn global_flags_a_command_ignores_are_refused() {
             .usage_error(expect);
     }
     assert!(!dir.path().join("F").exists());
-    bin()
-        .arg("--help")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Measurement options"));
+    bin().arg("--help").prints("Measurement options");
 }
 
 #[test]
@@ -287,11 +279,7 @@ fn sigterm_keeps_the_run_and_exits_143() {
     assert!(killed.success());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(143), "{status:?}");
-    with_db(&db)
-        .arg("runs")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("interrupted"));
+    with_db(&db).arg("runs").prints("interrupted");
 }
 
 #[test]

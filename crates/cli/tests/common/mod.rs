@@ -49,12 +49,17 @@ pub fn latest_run(db: &Path) -> serde_json::Value {
         .expect("the export is JSON")
 }
 
-/// The two outcomes the tests check on a command.
+/// The outcomes the tests check on a command.
 pub trait Outcome {
     /// Asserts exit code 2 (bad input) with `says` on stderr.
     fn usage_error(&mut self, says: &str);
     /// Asserts success and returns stdout.
     fn checked_stdout(&mut self) -> String;
+    /// Asserts success with `says` on stdout.
+    fn prints(&mut self, says: &str) {
+        let out = self.checked_stdout();
+        assert!(out.contains(says), "{says:?} is not in: {out}");
+    }
 }
 
 impl Outcome for Command {
