@@ -8,9 +8,7 @@
 //! compare` does. Run with
 //! `cargo run --release -p cryptobench --example sensitivity [TRIALS] [SLOWDOWN%]`.
 
-use cryptobench_core::{
-    Budget, Case, CaseError, CaseSpec, Fingerprint, PlannedCase, Run, RunStatus, SCHEMA,
-};
+use cryptobench_core::{Budget, Case, CaseError, CaseSpec, PlannedCase, Run};
 use cryptobench_engine::runner::{run_cases_with, Options};
 use cryptobench_report::compare::compare_full;
 use cryptobench_stats::Verdict;
@@ -61,17 +59,7 @@ fn run(id: &str, slowed: f64) -> Run {
         seed: None,
     };
     let (measurements, _) = run_cases_with(&plan(slowed), &budget, options, &mut |_| {});
-    Run {
-        schema: SCHEMA.into(),
-        id: id.into(),
-        started_at: String::new(),
-        finished_at: None,
-        status: RunStatus::Complete,
-        command: Vec::new(),
-        machine: Fingerprint::default(),
-        fleet: None,
-        measurements,
-    }
+    Run::new(id, measurements)
 }
 
 fn main() {

@@ -9,7 +9,7 @@
 use crate::args::Global;
 use crate::output::{console_format, usage};
 use anyhow::Result;
-use cryptobench_core::{Run, Suite, Table};
+use cryptobench_core::{Measurement, Run, Suite, Table};
 use cryptobench_report::{recommend, text};
 use std::io::Write;
 
@@ -137,19 +137,26 @@ pub fn export_bytes(format: &str, run: &Run, suites: &[Box<dyn Suite>]) -> Resul
 
 /// Every suite's headline lines for the run, in the suites' order.
 pub fn headlines(run: &Run, suites: &[Box<dyn Suite>]) -> Vec<String> {
-    let mut out = Vec::new();
-    for s in suites {
-        let mine: Vec<_> = run
-            .measurements
-            .iter()
-            .filter(|m| m.suite == s.name())
-            .cloned()
-            .collect();
-        if !mine.is_empty() {
-            out.extend(s.headline(&mine));
-        }
-    }
-    out
+    suites
+        .iter()
+        .flat_map(|s| {
+            let mine = suite_cases(run, s.as_ref());
+            if mine.is_empty() {
+                Vec::new()
+            } else {
+                s.headline(&mine)
+            }
+        })
+        .collect()
+}
+
+/// The run's cases of one suite, in the run's order.
+pub fn suite_cases(run: &Run, suite: &dyn Suite) -> Vec<Measurement> {
+    run.measurements
+        .iter()
+        .filter(|m| m.suite == suite.name())
+        .cloned()
+        .collect()
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! `cryptobench runs | head -1` prints no message and no backtrace.
 
 use crate::args::Global;
+use crate::formats;
 use anyhow::Result;
 use cryptobench_core::{CaseStatus, Error, Run, Suite};
 use cryptobench_report::{tables, text};
@@ -92,12 +93,7 @@ pub fn print_run_with(
             writeln!(out, "{}", text::render(&t, color))?;
         }
         for s in suites {
-            let mine: Vec<_> = run
-                .measurements
-                .iter()
-                .filter(|m| m.suite == s.name())
-                .cloned()
-                .collect();
+            let mine = formats::suite_cases(run, s.as_ref());
             if mine.is_empty() {
                 continue;
             }
@@ -106,18 +102,7 @@ pub fn print_run_with(
             }
         }
     }
-    let mut headlines = Vec::new();
-    for s in suites {
-        let mine: Vec<_> = run
-            .measurements
-            .iter()
-            .filter(|m| m.suite == s.name())
-            .cloned()
-            .collect();
-        if !mine.is_empty() {
-            headlines.extend(s.headline(&mine));
-        }
-    }
+    let headlines = formats::headlines(run, suites);
     if !headlines.is_empty() {
         writeln!(out, "Summary")?;
         for h in headlines {

@@ -3,42 +3,14 @@
 //! as if written there), a run is exported on one, imported on the other,
 //! compared and reported side by side.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
+
+use common::{bin, latest_run, quick_hash, stdout, with_db, Outcome};
 use std::path::Path;
-
-fn bin() -> Command {
-    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
-    c.env("NO_COLOR", "1");
-    c
-}
-
-/// A fast hash run into `db`.
-fn quick_hash(db: &Path) {
-    bin()
-        .args(["--quick", "--precision", "0.1", "--db"])
-        .arg(db)
-        .args(["hash", "--algorithms", "SHA-256", "--sizes", "64,1KiB"])
-        .arg("--no-peers")
-        .assert()
-        .success();
-}
-
-/// Runs `args` against `db` and returns stdout, asserting success.
-fn stdout(db: &Path, args: &[&str]) -> String {
-    let out = bin().arg("--db").arg(db).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// The run of `db`'s latest as JSON, with the host renamed to `host`.
 fn export_as(db: &Path, host: &str, to: &Path) -> serde_json::Value {
-    let mut run: serde_json::Value =
-        serde_json::from_str(&stdout(db, &["--format", "json", "export", "latest"])).unwrap();
+    let mut run = latest_run(db);
     run["machine"]["hostname"] = host.into();
     std::fs::write(to, serde_json::to_vec_pretty(&run).unwrap()).unwrap();
     run
@@ -58,8 +30,8 @@ fn median(run: &serde_json::Value, backend: &str, size: u64) -> f64 {
 fn a_run_exported_on_one_host_is_imported_compared_and_reported_on_another() {
     let dir = tempfile::tempdir().unwrap();
     let (db_alpha, db_beta) = (dir.path().join("alpha.db"), dir.path().join("beta.db"));
-    quick_hash(&db_alpha);
-    quick_hash(&db_beta);
+    quick_hash(&db_alpha).assert().success();
+    quick_hash(&db_beta).assert().success();
     let file = dir.path().join("alpha.json");
     let alpha = export_as(&db_alpha, "alpha", &file);
     let alpha_id = alpha["id"].as_str().unwrap().to_string();
@@ -99,27 +71,17 @@ fn a_run_exported_on_one_host_is_imported_compared_and_reported_on_another() {
     );
 
     // Import keeps id and host; twice is a no-op that says so.
-    bin()
-        .arg("--db")
-        .arg(&db_beta)
-        .arg("import")
-        .arg(&file)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(format!(
-            "imported run {alpha_id} (host alpha"
-        )));
-    bin()
-        .arg("--db")
-        .arg(&db_beta)
-        .arg("import")
-        .arg(&file)
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("already stored")
-                .and(predicate::str::contains("nothing changed")),
-        );
+    let import = || with_db(&db_beta).arg("import").arg(&file).checked_stdout();
+    let first = import();
+    assert!(
+        first.contains(&format!("imported run {alpha_id} (host alpha")),
+        "{first}"
+    );
+    let again = import();
+    assert!(
+        again.contains("already stored") && again.contains("nothing changed"),
+        "{again}"
+    );
     let runs: serde_json::Value =
         serde_json::from_str(&stdout(&db_beta, &["--format", "json", "runs"])).unwrap();
     let listed = runs["rows"].as_array().unwrap();
@@ -139,9 +101,7 @@ fn a_run_exported_on_one_host_is_imported_compared_and_reported_on_another() {
 
     // The report puts both machines on one page, ratios to alpha.
     let page = dir.path().join("r.html");
-    bin()
-        .arg("--db")
-        .arg(&db_beta)
+    with_db(&db_beta)
         .args(["report", "latest", "--baseline", &alpha_id, "--out"])
         .arg(&page)
         .assert()
@@ -165,28 +125,20 @@ fn a_run_exported_on_one_host_is_imported_compared_and_reported_on_another() {
 fn a_file_that_is_not_a_run_is_refused_with_exit_2_and_nothing_is_imported() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("r.db");
-    quick_hash(&db);
+    quick_hash(&db).assert().success();
     let good = dir.path().join("good.json");
     export_as(&db, "alpha", &good);
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"name\": \"something else\"}").unwrap();
     let other = tempfile::tempdir().unwrap();
     let target = other.path().join("t.db");
-    bin()
-        .arg("--db")
-        .arg(&target)
+    with_db(&target)
         .arg("import")
         .arg(&good)
         .arg(&bad)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "bad.json is not a cryptobench run",
-        ));
+        .usage_error("bad.json is not a cryptobench run");
     assert!(!target.exists(), "a refused import created the database");
-    bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .args(["compare", "latest"])
         .arg(&bad)
         .assert()
@@ -197,14 +149,12 @@ fn a_file_that_is_not_a_run_is_refused_with_exit_2_and_nothing_is_imported() {
 fn tables_honour_every_format_and_show_filters_by_suite() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("r.db");
-    quick_hash(&db);
-    quick_hash(&db);
+    quick_hash(&db).assert().success();
+    quick_hash(&db).assert().success();
     let out = bin()
         .args(["--format", "json", "list", "backends"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        .checked_stdout();
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     let names: Vec<&str> = json["rows"]
         .as_array()
         .unwrap()
@@ -244,9 +194,7 @@ fn tables_honour_every_format_and_show_filters_by_suite() {
     assert!(rows.iter().all(|r| r["backend"] == "openssl"));
     bin()
         .args(["--format", "csv", "list"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("list backends"));
+        .usage_error("list backends");
     let rec: serde_json::Value =
         serde_json::from_str(&stdout(&db, &["--format", "json", "recommend"])).unwrap();
     assert!(rec["columns"].is_array(), "{rec}");
@@ -264,20 +212,14 @@ fn tables_honour_every_format_and_show_filters_by_suite() {
         &["--format", "csv", "show", "latest", "--suite", "aead"],
     );
     assert_eq!(none.lines().count(), 1, "only the header: {none}");
-    bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .args(["show", "latest", "--suite", "hsah"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("hash"));
+        .usage_error("hash");
 }
 
 #[test]
 fn no_line_of_list_is_wider_than_120_columns() {
-    let out = bin().env("COLUMNS", "120").arg("list").output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = bin().env("COLUMNS", "120").arg("list").checked_stdout();
     let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
     assert!(widest <= 120, "a line of {widest} columns");
     assert!(text.contains("mpi") && text.contains("php"), "{text}");
@@ -287,18 +229,10 @@ fn no_line_of_list_is_wider_than_120_columns() {
 fn the_hint_keeps_db_and_latest_is_the_newest_run_not_a_later_suite_command() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("my runs.db");
-    let out = bin()
-        .args(["--quick", "--precision", "0.1", "--db"])
-        .arg(&db)
+    let text = with_db(&db)
+        .args(["--quick", "--precision", "0.1"])
         .args(["run", "--suite", "hash", "--no-report"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+        .checked_stdout();
     let hint = text
         .lines()
         .find(|l| l.starts_with("every case:"))
@@ -313,10 +247,8 @@ fn the_hint_keeps_db_and_latest_is_the_newest_run_not_a_later_suite_command() {
         .unwrap()
         .trim_matches('`')
         .to_string();
-    quick_hash(&db);
-    let shown = bin()
-        .arg("--db")
-        .arg(&db)
+    quick_hash(&db).assert().success();
+    let shown = with_db(&db)
         .args(["--format", "json", "show", "latest"])
         .output()
         .unwrap();
@@ -331,11 +263,7 @@ fn the_hint_keeps_db_and_latest_is_the_newest_run_not_a_later_suite_command() {
 
 #[test]
 fn help_shows_each_command_its_own_options_and_one_spelling() {
-    let help = |args: &[&str]| {
-        let out = bin().args(args).output().unwrap();
-        assert!(out.status.success(), "{args:?}");
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let help = |args: &[&str]| bin().args(args).checked_stdout();
     let compare = help(&["compare", "--help"]);
     assert!(
         !compare.contains("--quick") && !compare.contains("--no-db"),
@@ -363,22 +291,16 @@ fn help_shows_each_command_its_own_options_and_one_spelling() {
 fn show_of_one_suite_fits_100_columns() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("r.db");
-    bin()
-        .args(["--quick", "--precision", "0.1", "--db"])
-        .arg(&db)
+    with_db(&db)
+        .args(["--quick", "--precision", "0.1"])
         .args(["aead", "--algorithms", "AES-256-GCM,ChaCha20-Poly1305"])
         .args(["--sizes", "64,16KiB", "--no-peers"])
         .assert()
         .success();
-    let out = bin()
+    let text = with_db(&db)
         .env("COLUMNS", "100")
-        .arg("--db")
-        .arg(&db)
         .args(["show", "latest", "--suite", "aead"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+        .checked_stdout();
     assert!(text.contains("AES-256-GCM"), "{text}");
     let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
     assert!(widest <= 100, "a line of {widest} columns:\n{text}");

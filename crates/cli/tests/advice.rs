@@ -2,19 +2,14 @@
 //! failed, and an id that does not exist. The runs are written straight
 //! into a store, so each state is exact and the test measures nothing.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{report_page, stdout, with_db, Outcome};
 use cryptobench_core::{
-    CaseSpec, CaseStatus, CheckResult, Fingerprint, Measurement, Run, RunStatus, Summary, SCHEMA,
+    CaseSpec, CaseStatus, CheckResult, Fingerprint, Measurement, Run, RunStatus, Summary,
 };
 use cryptobench_store::Store;
-use predicates::prelude::*;
 use std::path::Path;
-
-fn bin(db: &Path) -> Command {
-    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
-    c.env("NO_COLOR", "1").arg("--db").arg(db);
-    c
-}
 
 fn aead(primitive: &str, status: CaseStatus, median: f64) -> Measurement {
     let mut m = CaseSpec::new("aead", primitive, "openssl", "3", "encrypt")
@@ -40,8 +35,6 @@ fn aead(primitive: &str, status: CaseStatus, median: f64) -> Measurement {
 fn store_run(db: &Path, id: &str, status: RunStatus, ms: Vec<Measurement>) {
     let store = Store::open(db).unwrap();
     let run = Run {
-        schema: SCHEMA.into(),
-        id: id.into(),
         started_at: "2026-11-22T05:00:00Z".into(),
         finished_at: Some("2026-11-22T05:01:00Z".into()),
         status,
@@ -50,8 +43,7 @@ fn store_run(db: &Path, id: &str, status: RunStatus, ms: Vec<Measurement>) {
             hostname: "testhost".into(),
             ..Default::default()
         },
-        fleet: None,
-        measurements: ms,
+        ..Run::new(id, ms)
     };
     store.begin_run(&run).unwrap();
     store
@@ -79,41 +71,31 @@ fn recommend_and_report_handle_empty_interrupted_and_failed_runs() {
             aead("ChaCha20-Poly1305", CaseStatus::Failed, 1000.0),
         ],
     );
-    bin(&db)
-        .args(["recommend", "20261122-050000-0001"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("holds no verified measurement"));
-    bin(&db)
-        .args(["recommend", "20261122-050000-0002"])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("was interrupted")
-                .and(predicate::str::contains("Use AES-256-GCM (openssl)")),
-        );
     // The failed ChaCha20-Poly1305 is faster on paper but never recommended.
-    bin(&db)
-        .args(["recommend", "20261122-050000-0003"])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("has FAILED cases")
-                .and(predicate::str::contains("Use AES-256-GCM (openssl)"))
-                .and(predicate::str::contains("Use ChaCha20").not()),
-        );
+    let expected: [(&str, &[&str], &[&str]); 3] = [
+        ("0001", &["holds no verified measurement"], &[]),
+        (
+            "0002",
+            &["was interrupted", "Use AES-256-GCM (openssl)"],
+            &[],
+        ),
+        (
+            "0003",
+            &["has FAILED cases", "Use AES-256-GCM (openssl)"],
+            &["Use ChaCha20"],
+        ),
+    ];
+    for (serial, says, never) in expected {
+        let advice = stdout(&db, &["recommend", &format!("20261122-050000-{serial}")]);
+        assert!(says.iter().all(|s| advice.contains(s)), "{advice}");
+        assert!(!never.iter().any(|s| advice.contains(s)), "{advice}");
+    }
     for id in [
         "20261122-050000-0001",
         "20261122-050000-0002",
         "20261122-050000-0003",
     ] {
-        let page = dir.path().join(format!("{id}.html"));
-        bin(&db)
-            .args(["report", id, "--out"])
-            .arg(&page)
-            .assert()
-            .success();
-        let html = std::fs::read_to_string(&page).unwrap();
+        let html = report_page(&db, id, dir.path());
         assert!(html.trim_end().ends_with("</html>"), "{id}");
     }
     let html = std::fs::read_to_string(dir.path().join("20261122-050000-0003.html")).unwrap();
@@ -130,22 +112,18 @@ fn recommend_and_report_reject_unknown_runs_and_bad_paths_with_exit_2() {
         RunStatus::Complete,
         vec![aead("AES-256-GCM", CaseStatus::Measured, 4000.0)],
     );
-    bin(&db)
-        .args(["recommend", "no-such-run"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("no-such-run"));
-    bin(&db)
-        .args(["recommend", "--target", "soon"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--target"));
-    bin(&db).args(["report", "no-such-run"]).assert().code(2);
-    bin(&db)
-        .args(["report", "latest", "--out", "/nonexistent-dir/r.html"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("/nonexistent-dir/r.html"));
+    let refused: [(&[&str], &str); 4] = [
+        (&["recommend", "no-such-run"], "no-such-run"),
+        (&["recommend", "--target", "soon"], "--target"),
+        (&["report", "no-such-run"], "no-such-run"),
+        (
+            &["report", "latest", "--out", "/nonexistent-dir/r.html"],
+            "/nonexistent-dir/r.html",
+        ),
+    ];
+    for (args, says) in refused {
+        with_db(&db).args(args).usage_error(says);
+    }
 }
 
 /// A verified case with a +-3% interval.
@@ -245,17 +223,7 @@ fn the_run_summary_and_recommend_give_the_same_advice() {
     let mut lines = cryptobench_suite_aead::summary::headline(&ms);
     lines.extend(cryptobench_suite_ecc::EccSuite::default().headline(&ms));
     lines.extend(cryptobench_suite_argon2::report::headline(&ms));
-    let run = Run {
-        schema: SCHEMA.into(),
-        id: "r".into(),
-        started_at: "t".into(),
-        finished_at: None,
-        status: RunStatus::Complete,
-        command: vec![],
-        machine: Fingerprint::default(),
-        fleet: None,
-        measurements: ms.clone(),
-    };
+    let run = Run::new("r", ms.clone());
     let targets: Vec<f64> = cryptobench_suite_argon2::report::HEADLINE_TARGETS_MS
         .iter()
         .map(|t| t * 1e6)

@@ -1,39 +1,15 @@
 //! The real binary, driven as a user would: help, list, a quick run,
 //! exports, the store, compare, and every bad-input case of the foundation.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{bin, latest_run, process_with_db, quick_hash, with_db, Outcome};
 use predicates::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
-    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
-    c.env("NO_COLOR", "1");
-    c
-}
-
-/// A fast hash run: one algorithm, two sizes, no peer, quick budget.
-fn quick_hash(db: &Path) -> Command {
-    let mut c = bin();
-    // The two libraries only: the language runtimes' twins are tested
-    // in crates/runtime.
-    c.args(["--quick", "--db"]).arg(db).args([
-        "hash",
-        "--algorithms",
-        "SHA-256",
-        "--sizes",
-        "64,1KiB",
-        "--no-peer",
-        "--backend",
-        "openssl,rustcrypto",
-    ]);
-    c
-}
-
 fn stored_run_ids(db: &Path) -> Vec<String> {
-    let out = bin()
-        .arg("--db")
-        .arg(db)
+    let out = with_db(db)
         .args(["--format", "table", "runs"])
         .output()
         .unwrap();
@@ -73,11 +49,7 @@ fn list_shows_backends_with_versions() {
                 .and(predicate::str::contains("php"))
                 .and(predicate::str::contains("mpi")),
         );
-    bin()
-        .args(["list", "primitives"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("SHA3-256"));
+    bin().args(["list", "primitives"]).prints("SHA3-256");
 }
 
 #[test]
@@ -120,67 +92,33 @@ fn quick_hash_run_is_stored_exported_and_parses() {
     // The stored run shows and exports the same cases.
     let ids = stored_run_ids(&db);
     assert_eq!(ids.len(), 1);
-    bin()
-        .arg("--db")
-        .arg(&db)
-        .args(["show", "latest"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("rustcrypto"));
-    let out = bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db).args(["show", "latest"]).prints("rustcrypto");
+    let out = with_db(&db)
         .args(["--format", "json", "export", &ids[0]])
         .output()
         .unwrap();
     let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(again["id"], run["id"]);
-    bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .args(["--format", "md", "export", "latest"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("| SHA-256 |"));
+        .prints("| SHA-256 |");
 }
 
 #[test]
 fn json_to_stdout_is_the_run() {
-    let out = bin()
-        .args([
-            "--quick",
-            "--no-db",
-            "--format",
-            "json",
-            "hash",
-            "--algorithms",
-            "sha512",
-            "--sizes",
-            "16",
-            "--no-peer",
-            "--quiet",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert!(out.stdout.is_empty(), "--quiet prints nothing");
-    let out = bin()
-        .args([
-            "--quick",
-            "--no-db",
-            "-o",
-            "json:-",
-            "hash",
-            "--algorithms",
-            "sha512",
-            "--sizes",
-            "16",
-            "--no-peer",
-            "--quiet",
-        ])
-        .output()
-        .unwrap();
-    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // --quiet silences the console table but not an export to stdout.
+    let sha512_at_16_bytes = |output: [&str; 2]| {
+        bin()
+            .args(["--quick", "--no-db"])
+            .args(output)
+            .args(["hash", "--algorithms", "sha512", "--sizes", "16"])
+            .args(["--no-peer", "--quiet"])
+            .checked_stdout()
+    };
+    let table = sha512_at_16_bytes(["--format", "json"]);
+    assert!(table.is_empty(), "--quiet prints nothing");
+    let export = sha512_at_16_bytes(["-o", "json:-"]);
+    let run: serde_json::Value = serde_json::from_str(&export).unwrap();
     let ms = run["measurements"].as_array().unwrap();
     assert_eq!(ms.iter().filter(|m| m["suite"] == "hash").count(), 2);
 }
@@ -191,17 +129,11 @@ fn compare_two_runs_and_fail_on_regression() {
     let db = dir.path().join("r.db");
     quick_hash(&db).assert().success();
     quick_hash(&db).assert().success();
-    bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .args(["compare", "latest~1", "latest"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("4 case(s) compared"));
+        .prints("4 case(s) compared");
     // A regression limit no real change can exceed passes; an unknown run is exit 2.
-    bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .args([
             "compare",
             "latest~1",
@@ -211,42 +143,23 @@ fn compare_two_runs_and_fail_on_regression() {
         ])
         .assert()
         .code(0);
-    bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .args(["compare", "nosuchrun", "latest"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("nosuchrun"));
+        .usage_error("nosuchrun");
 }
 
 #[test]
 fn unknown_names_exit_2_with_suggestions() {
-    bin()
-        .args(["run", "--suite", "hsah"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("did you mean hash"));
-    bin()
-        .args(["--backend", "opensll", "hash"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("did you mean openssl"));
-    bin()
-        .args(["hash", "--algorithms", "sha-265"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("did you mean SHA-256"));
-    bin()
-        .args(["list", "backend"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("did you mean backends"));
-    bin()
-        .args(["--format", "jsn", "runs"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("did you mean json"));
+    let cases: [(&[&str], &str); 5] = [
+        (&["run", "--suite", "hsah"], "did you mean hash"),
+        (&["--backend", "opensll", "hash"], "did you mean openssl"),
+        (&["hash", "--algorithms", "sha-265"], "did you mean SHA-256"),
+        (&["list", "backend"], "did you mean backends"),
+        (&["--format", "jsn", "runs"], "did you mean json"),
+    ];
+    for (args, says) in cases {
+        bin().args(args).usage_error(says);
+    }
     bin().args(["nosuchcommand"]).assert().code(2);
 }
 
@@ -262,12 +175,7 @@ fn malformed_sizes_and_durations_name_the_flag() {
         (vec!["--samples", "0", "hash"], "--samples"),
         (vec!["--threads", "0", "hash"], "--threads"),
     ] {
-        bin()
-            .args(&args)
-            .arg("--no-db")
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(flag));
+        bin().args(&args).arg("--no-db").usage_error(flag);
     }
 }
 
@@ -282,24 +190,16 @@ fn unwritable_export_and_database_are_clear_errors() {
             "--sizes",
             "16",
         ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("/nonexistent-dir/x.json"));
+        .usage_error("/nonexistent-dir/x.json");
     bin()
         .args(["--no-db", "-o", "jsn:x.json", "hash"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("did you mean json"));
+        .usage_error("did you mean json");
     bin()
         .args(["--no-db", "-o", "x.json", "hash"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("FORMAT:PATH"));
+        .usage_error("FORMAT:PATH");
     bin()
         .args(["--db", "/proc/nope/results.db", "hash", "--sizes", "16"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("/proc/nope/results.db"));
+        .usage_error("/proc/nope/results.db");
 }
 
 #[test]
@@ -308,13 +208,9 @@ fn corrupt_database_is_reported_and_left_untouched() {
     let db = dir.path().join("bad.db");
     let garbage = b"this is not an sqlite database, it is a text file\n".repeat(100);
     std::fs::write(&db, &garbage).unwrap();
-    bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .arg("runs")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("not a cryptobench database"));
+        .usage_error("not a cryptobench database");
     quick_hash(&db).assert().code(2);
     assert_eq!(std::fs::read(&db).unwrap(), garbage);
 }
@@ -322,9 +218,7 @@ fn corrupt_database_is_reported_and_left_untouched() {
 fn wait_for_measurements(db: &Path, at_least: usize, timeout: Duration) -> bool {
     let start = Instant::now();
     while start.elapsed() < timeout {
-        if let Ok(out) = bin()
-            .arg("--db")
-            .arg(db)
+        if let Ok(out) = with_db(db)
             .args(["--format", "json", "export", "latest"])
             .output()
         {
@@ -340,10 +234,7 @@ fn wait_for_measurements(db: &Path, at_least: usize, timeout: Duration) -> bool 
 }
 
 fn spawn_long_run(db: &Path) -> std::process::Child {
-    let exe: PathBuf = assert_cmd::cargo::cargo_bin("cryptobench");
-    std::process::Command::new(exe)
-        .arg("--db")
-        .arg(db)
+    process_with_db(db)
         .args(["--time", "300ms", "--precision", "0.1", "hash", "--no-peer"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -364,13 +255,7 @@ fn ctrl_c_marks_the_run_interrupted_and_keeps_what_was_measured() {
     unsafe { libc_kill(child.id() as i32, 2) };
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
-    let out = bin()
-        .arg("--db")
-        .arg(&db)
-        .args(["--format", "json", "export", "latest"])
-        .output()
-        .unwrap();
-    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run = latest_run(&db);
     assert_eq!(run["status"], "interrupted");
     let n = run["measurements"].as_array().unwrap().len();
     assert!((2..48).contains(&n), "{n} measurements kept");
@@ -387,20 +272,8 @@ fn a_killed_run_is_listed_as_interrupted_with_its_measurements() {
     );
     child.kill().unwrap();
     child.wait().unwrap();
-    bin()
-        .arg("--db")
-        .arg(&db)
-        .arg("runs")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("interrupted"));
-    let out = bin()
-        .arg("--db")
-        .arg(&db)
-        .args(["--format", "json", "export", "latest"])
-        .output()
-        .unwrap();
-    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    with_db(&db).arg("runs").prints("interrupted");
+    let run = latest_run(&db);
     assert!(!run["measurements"].as_array().unwrap().is_empty());
 }
 
@@ -417,9 +290,7 @@ fn run_writes_the_html_report_and_rejects_an_unwritable_one() {
     bin()
         .args(["run", "--suite", "hash", "--report"])
         .arg("/nonexistent-dir/r.html")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--report"));
+        .usage_error("--report");
     bin()
         .args(["--quick", "--backend", "openssl", "--db"])
         .arg(&db)

@@ -4,23 +4,22 @@
 use std::process::Command;
 use std::time::Duration;
 
-#[test]
-fn elgamal_mpi_bench_under_mpirun_reports_on_rank_0_only() {
+/// The binary on two ranks under mpirun, killed after `seconds`; fails with
+/// the install command when mpirun is missing.
+fn two_ranks(seconds: u32) -> Command {
     let mpirun = Command::new("mpirun").arg("--version").output();
     assert!(mpirun.is_ok(), "mpirun is missing: apt-get install -y openmpi-bin libopenmpi-dev (scripts/install-deps does)");
-    let exe = assert_cmd::cargo::cargo_bin("cryptobench");
-    let mut child = Command::new("timeout")
-        .args([
-            "120",
-            "mpirun",
-            "--allow-run-as-root",
-            "--oversubscribe",
-            "--bind-to",
-            "none",
-            "-n",
-            "2",
-        ])
-        .arg(&exe)
+    let mut c = Command::new("timeout");
+    c.arg(seconds.to_string())
+        .args(["mpirun", "--allow-run-as-root", "--oversubscribe"])
+        .args(["--bind-to", "none", "-n", "2"])
+        .arg(assert_cmd::cargo::cargo_bin("cryptobench"));
+    c
+}
+
+#[test]
+fn elgamal_mpi_bench_under_mpirun_reports_on_rank_0_only() {
+    let mut child = two_ranks(120)
         .args([
             "--no-db",
             "--quick",
@@ -70,19 +69,7 @@ fn elgamal_mpi_bench_under_mpirun_reports_on_rank_0_only() {
 fn fleet_run_under_mpirun_stores_one_run_per_rank() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("fleet.db");
-    let exe = assert_cmd::cargo::cargo_bin("cryptobench");
-    let out = Command::new("timeout")
-        .args([
-            "150",
-            "mpirun",
-            "--allow-run-as-root",
-            "--oversubscribe",
-            "--bind-to",
-            "none",
-            "-n",
-            "2",
-        ])
-        .arg(&exe)
+    let out = two_ranks(150)
         .arg("--db")
         .arg(&db)
         .args([
@@ -107,7 +94,7 @@ fn fleet_run_under_mpirun_stores_one_run_per_rank() {
     assert_eq!(stdout.matches("Fleet fleet-").count(), 1, "{stdout}");
     assert!(stdout.contains("r1/r0"), "{stdout}");
     // Full width: each run's fleet must sit on the run's own line.
-    let runs = Command::new(&exe)
+    let runs = Command::new(assert_cmd::cargo::cargo_bin("cryptobench"))
         .arg("--db")
         .arg(&db)
         .args(["runs", "--wide"])
@@ -132,17 +119,7 @@ fn fleet_run_under_mpirun_stores_one_run_per_rank() {
 /// and store the same run) with a usage error instead of doing it twice.
 #[test]
 fn run_under_mpirun_without_fleet_is_a_usage_error() {
-    let exe = assert_cmd::cargo::cargo_bin("cryptobench");
-    let out = Command::new("timeout")
-        .args([
-            "60",
-            "mpirun",
-            "--allow-run-as-root",
-            "--oversubscribe",
-            "-n",
-            "2",
-        ])
-        .arg(&exe)
+    let out = two_ranks(60)
         .args([
             "--no-db",
             "--quick",

@@ -1,15 +1,10 @@
 //! Paired measurement as a user meets it: the A/A test, the canary stored
 //! with every run, and `compare` reporting the machine apart from the cases.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{bin, latest_run, with_db, Outcome};
 use predicates::prelude::*;
-
-fn bin() -> Command {
-    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
-    c.env("NO_COLOR", "1");
-    c
-}
-
 #[test]
 fn the_aa_test_prints_both_floors_and_rejects_a_bad_duration() {
     bin()
@@ -22,22 +17,16 @@ fn the_aa_test_prints_both_floors_and_rejects_a_bad_duration() {
         );
     let out = bin()
         .args(["--format", "json", "noise", "--duration", "1s"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        .checked_stdout();
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert!(v["rounds"].as_u64().unwrap() >= 5, "{v}");
     assert!(v["paired_floor"].as_f64().is_some() && v["unpaired_floor"].as_f64().is_some());
     bin()
         .args(["noise", "--duration", "20min"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("accepted: 1s to 10min"));
+        .usage_error("accepted: 1s to 10min");
     bin()
         .args(["noise", "--duration", "0s"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--duration"));
+        .usage_error("--duration");
 }
 
 #[test]
@@ -45,29 +34,14 @@ fn runs_carry_groups_and_a_canary_and_compare_reports_the_machine() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("r.db");
     for _ in 0..2 {
-        bin()
-            .args(["--quick", "--db"])
-            .arg(&db)
-            .args([
-                "hash",
-                "--algorithms",
-                "SHA-256,SHA-512",
-                "--sizes",
-                "64",
-                "--no-peer",
-                "--backend",
-                "openssl,rustcrypto",
-            ])
+        with_db(&db)
+            .args(["--quick", "--precision", "0.1", "hash"])
+            .args(["--algorithms", "SHA-256,SHA-512", "--sizes", "64"])
+            .args(["--no-peers", "--backend", "openssl,rustcrypto"])
             .assert()
             .success();
     }
-    let out = bin()
-        .arg("--db")
-        .arg(&db)
-        .args(["export", "latest", "--format", "json"])
-        .output()
-        .unwrap();
-    let run: serde_json::Value = serde_json::from_slice(&out.stdout).expect("run json");
+    let run = latest_run(&db);
     let ms = run["measurements"].as_array().unwrap();
     let canary = ms
         .iter()
@@ -85,9 +59,7 @@ fn runs_carry_groups_and_a_canary_and_compare_reports_the_machine() {
     assert!(cases
         .iter()
         .all(|m| m["stats"]["precision"].as_f64().is_some()));
-    bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .args(["compare", "latest~1", "latest"])
         .assert()
         .success()

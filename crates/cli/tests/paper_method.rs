@@ -1,22 +1,15 @@
 //! `paper --method`: refused before anything is measured when it cannot
 //! apply (exit 2 with what is accepted).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{bin, Outcome};
 use predicates::prelude::*;
-
-fn bin() -> Command {
-    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
-    c.env("NO_COLOR", "1");
-    c
-}
-
 #[test]
 fn a_misspelt_method_gets_a_suggestion() {
     bin()
         .args(["paper", "aegis", "--method", "sed", "--no-db"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("did you mean seed"));
+        .usage_error("did you mean seed");
 }
 
 #[test]
@@ -37,16 +30,12 @@ fn our_sampling_flags_do_not_mix_with_the_seed_method() {
         .args([
             "paper", "aegis", "--method", "seed", "--time", "1s", "--no-db",
         ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("drop --time"));
+        .usage_error("drop --time");
 }
 
 #[test]
 fn method_is_a_paper_flag_only() {
     bin()
         .args(["run", "--method", "seed", "--no-db"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--method"));
+        .usage_error("--method");
 }

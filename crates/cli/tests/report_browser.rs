@@ -20,16 +20,12 @@
 //! Chromium is required: install it with
 //! `apt-get install -y chromium chromium-driver` (scripts/install-deps does).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{bin, quick_hash, report_page, with_db, Outcome};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-fn bin() -> Command {
-    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
-    c.env("NO_COLOR", "1");
-    c
-}
 
 /// The Chromium binary, or a failure that says how to install it.
 fn chromium() -> PathBuf {
@@ -176,11 +172,18 @@ fn artifacts_dir() -> PathBuf {
     dir
 }
 
+/// Every hash algorithm and backend at two sizes, for pages with every
+/// ranking chart.
 fn quick_hash_run(db: &Path) {
-    bin()
-        .args(["--quick", "--quiet", "--db"])
-        .arg(db)
-        .args(["hash", "--sizes", "64,1KiB", "--no-peer"])
+    with_db(db)
+        .args([
+            "--quick",
+            "--quiet",
+            "hash",
+            "--sizes",
+            "64,1KiB",
+            "--no-peer",
+        ])
         .assert()
         .success();
 }
@@ -194,9 +197,7 @@ fn report_renders_every_chart_in_headless_chromium() {
     quick_hash_run(&db);
     quick_hash_run(&db);
     let page = dir.path().join("r.html");
-    let out = bin()
-        .arg("--db")
-        .arg(&db)
+    let out = with_db(&db)
         .args(["report", "latest", "--baseline", "latest~1", "-o"])
         .arg(&page)
         .assert()
@@ -441,7 +442,7 @@ impl cryptobench_core::Suite for LineSuite {
 #[test]
 fn line_charts_peers_and_failures_render_in_headless_chromium() {
     use cryptobench_core::{
-        CaseSpec, CaseStatus, Fingerprint, Measurement, Run, RunStatus, Summary, SCHEMA,
+        CaseSpec, CaseStatus, Fingerprint, Measurement, Run, RunStatus, Summary,
     };
     chromium();
     let case = |backend: &str, m_kib: u64, p: u32, ms: f64| -> Measurement {
@@ -486,8 +487,6 @@ fn line_charts_peers_and_failures_render_in_headless_chromium() {
             ),
     );
     let run = Run {
-        schema: SCHEMA.into(),
-        id: "20261122-040000-line".into(),
         started_at: "2026-11-22T04:00:00Z".into(),
         finished_at: Some("2026-11-22T04:01:00Z".into()),
         status: RunStatus::Failed,
@@ -498,8 +497,7 @@ fn line_charts_peers_and_failures_render_in_headless_chromium() {
             cores: 2,
             ..Default::default()
         },
-        fleet: None,
-        measurements: ms,
+        ..Run::new("20261122-040000-line", ms)
     };
     let suites: Vec<Box<dyn cryptobench_core::Suite>> = vec![Box::new(LineSuite)];
     let html = cryptobench_report::html::render_html(&run, &suites, None);
@@ -519,64 +517,37 @@ fn line_charts_peers_and_failures_render_in_headless_chromium() {
 fn report_bad_input_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("results.db");
-    quick_hash_run(&db);
-    // Unknown run id.
-    bin()
-        .arg("--db")
-        .arg(&db)
-        .args(["report", "20991231-000000-dead"])
-        .assert()
-        .code(2);
+    quick_hash(&db).assert().success();
     // Unwritable output path: the error names it.
     let bad = dir.path().join("no-such-dir").join("r.html");
-    let out = bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .args(["report", "latest", "--out"])
         .arg(&bad)
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    assert!(
-        String::from_utf8_lossy(&out).contains(&bad.display().to_string()),
-        "{}",
-        String::from_utf8_lossy(&out)
-    );
-    // Unknown baseline, and an export format where a page is wanted.
-    bin()
-        .arg("--db")
-        .arg(&db)
-        .args(["report", "latest", "--baseline", "nope"])
-        .assert()
-        .code(2);
-    bin()
-        .arg("--db")
-        .arg(&db)
-        .args(["report", "latest", "-o", "json:x.json"])
-        .assert()
-        .code(2);
+        .usage_error(&bad.display().to_string());
+    // Unknown run id and baseline, and an export format where a page is wanted.
+    let refused: [(&[&str], &str); 3] = [
+        (&["report", "20991231-000000-dead"], "20991231-000000-dead"),
+        (&["report", "latest", "--baseline", "nope"], "nope"),
+        (&["report", "latest", "-o", "json:x.json"], "json"),
+    ];
+    for (args, says) in refused {
+        with_db(&db).args(args).usage_error(says);
+    }
 }
 
 /// Runs stored as they are left by Ctrl-C (nothing measured) and by a
 /// failed check still give a page that says so.
 #[test]
 fn report_on_empty_interrupted_and_failed_runs() {
-    use cryptobench_core::{CaseSpec, CaseStatus, Fingerprint, Run, RunStatus, SCHEMA};
+    use cryptobench_core::{CaseSpec, CaseStatus, Run, RunStatus};
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("results.db");
     let store = cryptobench_store::Store::open(&db).unwrap();
     let run = |id: &str, status: RunStatus| Run {
-        schema: SCHEMA.into(),
-        id: id.into(),
         started_at: "2026-11-22T03:00:00Z".into(),
-        finished_at: None,
         status,
         command: vec!["cryptobench".into(), "run".into()],
-        machine: Fingerprint::default(),
-        fleet: None,
-        measurements: vec![],
+        ..Run::new(id, vec![])
     };
     store
         .begin_run(&run("20261122-030000-0001", RunStatus::Interrupted))
@@ -598,15 +569,7 @@ fn report_on_empty_interrupted_and_failed_runs() {
         ("20261122-030000-0002", "a modified tag was accepted"),
         ("20261122-030000-0002", "1 case(s) FAILED"),
     ] {
-        let page = dir.path().join(format!("{id}.html"));
-        bin()
-            .arg("--db")
-            .arg(&db)
-            .args(["report", id, "--out"])
-            .arg(&page)
-            .assert()
-            .success();
-        let html = std::fs::read_to_string(&page).unwrap();
+        let html = report_page(&db, id, dir.path());
         assert!(html.contains(expect), "{id}: {expect}");
         assert!(html.trim_end().ends_with("</html>"));
     }

@@ -3,27 +3,17 @@
 //! database gets no write, SIGTERM keeps what was measured, a closed pipe
 //! is not an error, and global flags a command ignores are refused.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{bin, process_with_db, quick_hash, with_db, Outcome};
 use predicates::prelude::*;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-fn bin() -> Command {
-    let mut c = Command::cargo_bin("cryptobench").expect("binary built");
-    c.env("NO_COLOR", "1");
-    c
-}
-
-/// One quick, small hash run stored in `db`.
+/// One quick hash run stored in `db`.
 fn stored_run(db: &Path) {
-    bin()
-        .arg("--db")
-        .arg(db)
-        .args(["--quick", "--quiet", "hash", "--algorithms", "SHA-256"])
-        .args(["--sizes", "64", "--no-peer"])
-        .assert()
-        .success();
+    quick_hash(db).arg("--quiet").assert().success();
 }
 
 #[test]
@@ -54,18 +44,10 @@ fn the_database_is_never_an_output() {
         }
         c.current_dir(dir.path())
             .args(args)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("refusing to write"));
+            .usage_error("refusing to write");
         assert_eq!(std::fs::read(&db).unwrap(), before, "{args:?}");
     }
-    bin()
-        .arg("--db")
-        .arg(&db)
-        .arg("runs")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("complete"));
+    with_db(&db).arg("runs").prints("complete");
 }
 
 #[test]
@@ -95,9 +77,7 @@ fn outputs_replace_only_their_own_files() {
     for format in ["json", "csv", "md"] {
         let export = dir.path().join(format!("run.{format}"));
         for _ in 0..2 {
-            bin()
-                .arg("--db")
-                .arg(&db)
+            with_db(&db)
                 .args(["--format", format, "export", "latest", "--to"])
                 .arg(&export)
                 .assert()
@@ -106,15 +86,11 @@ fn outputs_replace_only_their_own_files() {
     }
     let json = dir.path().join("run.json");
     let csv = dir.path().join("run.csv");
-    bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .args(["-o", &format!("json:{}", json.display())])
         .args(["-o", &format!("csv:{}", json.display())])
         .args(["--quick", "hash", "--sizes", "64", "--no-peer"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("both name"));
+        .usage_error("both name");
     assert!(csv.exists());
 }
 
@@ -125,9 +101,7 @@ fn keygen_keeps_the_secret_key() {
     bin()
         .current_dir(dir.path())
         .args(["elgamal", "keygen", "--out", "k.json", "--public", "k.json"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--out and --public both name"));
+        .usage_error("--out and --public both name");
     assert!(!key.exists());
     bin()
         .current_dir(dir.path())
@@ -144,9 +118,7 @@ fn keygen_keeps_the_secret_key() {
     bin()
         .current_dir(dir.path())
         .args(["elgamal", "keygen", "-o", "k.json"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("secret key would be lost"));
+        .usage_error("secret key would be lost");
     assert_eq!(std::fs::read(&key).unwrap(), secret);
 }
 
@@ -154,16 +126,10 @@ fn keygen_keeps_the_secret_key() {
 fn read_commands_never_create_or_write_a_database() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no").join("such").join("x.db");
-    bin()
-        .arg("--db")
-        .arg(&missing)
-        .arg("runs")
-        .assert()
-        .code(2)
-        .stderr(
-            predicate::str::contains("no results database at")
-                .and(predicate::str::contains("cryptobench run --db")),
-        );
+    with_db(&missing).arg("runs").assert().code(2).stderr(
+        predicate::str::contains("no results database at")
+            .and(predicate::str::contains("cryptobench run --db")),
+    );
     assert!(!dir.path().join("no").exists());
 
     let db = dir.path().join("R.db");
@@ -180,11 +146,9 @@ fn read_commands_never_create_or_write_a_database() {
         &["recommend"],
     ];
     for args in reads {
-        bin().arg("--db").arg(&db).args(args).assert().success();
+        with_db(&db).args(args).assert().success();
     }
-    bin()
-        .arg("--db")
-        .arg(&db)
+    with_db(&db)
         .args(["report", "latest", "--out"])
         .arg(&page)
         .assert()
@@ -204,21 +168,7 @@ fn a_damaged_database_gets_no_write() {
         *b = 0xee;
     }
     std::fs::write(&db, &bytes).unwrap();
-    bin()
-        .arg("--db")
-        .arg(&db)
-        .args([
-            "--quick",
-            "hash",
-            "--algorithms",
-            "SHA-256",
-            "--sizes",
-            "64",
-        ])
-        .arg("--no-peer")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("integrity check failed"));
+    quick_hash(&db).usage_error("integrity check failed");
     assert_eq!(std::fs::read(&db).unwrap(), bytes, "nothing was written");
 }
 
@@ -232,13 +182,7 @@ fn misspelt_latest_gets_a_suggestion() {
         ("lates~1", "did you mean 'latest~1'?"),
         ("latest~x", "whole number"),
     ] {
-        bin()
-            .arg("--db")
-            .arg(&db)
-            .args(["show", typed])
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(expect));
+        with_db(&db).args(["show", typed]).usage_error(expect);
     }
 }
 
@@ -276,16 +220,10 @@ fn global_flags_a_command_ignores_are_refused() {
             .arg("--db")
             .arg(&db)
             .args(args)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(expect));
+            .usage_error(expect);
     }
     assert!(!dir.path().join("F").exists());
-    bin()
-        .arg("--help")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Measurement options"));
+    bin().arg("--help").prints("Measurement options");
 }
 
 #[test]
@@ -309,19 +247,14 @@ fn a_run_that_cannot_write_its_report_measures_nothing() {
     bin()
         .args(["--db", "/proc/cryptobench-test.db", "--quick", "run"])
         .args(["--suite", "hash", "--no-report"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("/proc/runs"));
+        .usage_error("/proc/runs");
 }
 
 #[test]
 fn sigterm_keeps_the_run_and_exits_143() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("T.db");
-    let exe = assert_cmd::cargo::cargo_bin("cryptobench");
-    let mut child = std::process::Command::new(exe)
-        .arg("--db")
-        .arg(&db)
+    let mut child = process_with_db(&db)
         // A precision no case reaches keeps every case for its whole 2 s.
         .args(["--time", "2s", "--precision", "0.1", "hash"])
         .args([
@@ -346,13 +279,7 @@ fn sigterm_keeps_the_run_and_exits_143() {
     assert!(killed.success());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(143), "{status:?}");
-    bin()
-        .arg("--db")
-        .arg(&db)
-        .arg("runs")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("interrupted"));
+    with_db(&db).arg("runs").prints("interrupted");
 }
 
 #[test]
@@ -361,7 +288,6 @@ fn a_closed_stdout_ends_quietly() {
     let db = dir.path().join("R.db");
     stored_run(&db);
     stored_run(&db);
-    let exe = assert_cmd::cargo::cargo_bin("cryptobench");
     let commands: [&[&str]; 4] = [
         &["runs"],
         &["show", "latest"],
@@ -369,11 +295,8 @@ fn a_closed_stdout_ends_quietly() {
         &["paper"],
     ];
     for args in commands {
-        let mut child = std::process::Command::new(&exe)
-            .arg("--db")
-            .arg(&db)
+        let mut child = process_with_db(&db)
             .args(args)
-            .env("NO_COLOR", "1")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

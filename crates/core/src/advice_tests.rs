@@ -26,6 +26,16 @@ fn sealed(prim: &str, ns: f64, spread: f64) -> Measurement {
     case("aead", prim, "openssl", "encrypt", 20_000_000, ns, spread)
 }
 
+/// Asserts `text` contains `part`, showing the whole text when not.
+fn says(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} is not in: {text}");
+}
+
+/// Asserts `text` starts with `start`, showing the whole text when not.
+fn opens_with(text: &str, start: &str) {
+    assert!(text.starts_with(start), "{start:?} does not open: {text}");
+}
+
 #[test]
 fn overlapping_candidates_resolve_by_rule_in_every_run() {
     // Two runs of the same machine: the medians swap places, the
@@ -163,29 +173,17 @@ fn argon(m_mib: u64, t: u32, ms_taken: f64) -> Measurement {
 fn argon2_says_where_the_grid_stops() {
     let ms = vec![argon(4, 1, 5.0), argon(16, 1, 20.0), argon(16, 3, 60.0)];
     let a = argon2(&ms, &[100e6, 2e9, 1e6]);
-    assert!(a[0].text.starts_with("m = 16 MiB, t = 3"), "{}", a[0].text);
-    assert!(a[0].text.contains("refines it"), "{}", a[0].text);
-    assert!(
-        a[1].text.contains("the measured grid stops at 16 MiB"),
-        "{}",
-        a[1].text
-    );
-    assert!(
-        a[1].text.contains("argon2 tune --target 2.00s"),
-        "{}",
-        a[1].text
-    );
-    assert!(
-        a[2].text.starts_with("no measured point fits"),
-        "{}",
-        a[2].text
-    );
+    opens_with(&a[0].text, "m = 16 MiB, t = 3");
+    says(&a[0].text, "refines it");
+    says(&a[1].text, "the measured grid stops at 16 MiB");
+    says(&a[1].text, "argon2 tune --target 2.00s");
+    opens_with(&a[2].text, "no measured point fits");
     // A point whose interval reaches past the target does not fit.
     let mut edge = argon(32, 1, 98.0);
     edge.stats.as_mut().unwrap().ci95[1] = 103e6;
     let two = [edge, argon(16, 1, 20.0)];
     let a = argon2(&two, &[100e6]);
-    assert!(a[0].text.starts_with("m = 16 MiB"), "{}", a[0].text);
+    opens_with(&a[0].text, "m = 16 MiB");
 }
 
 #[test]
@@ -208,12 +206,10 @@ fn argon2_takes_the_tuned_point_when_it_lands_within_ten_percent() {
         a[0].text
     );
     // 112% of 500 ms: outside +-10%, said, and the grid answers.
-    assert!(a[1].text.starts_with("m = 300 MiB"), "{}", a[1].text);
-    assert!(
-        a[1].text
-            .contains("took 560 ms here, 112% of the target: outside +-10%"),
-        "{}",
-        a[1].text
+    opens_with(&a[1].text, "m = 300 MiB");
+    says(
+        &a[1].text,
+        "took 560 ms here, 112% of the target: outside +-10%",
     );
     // No tuned point for 1 s: the grid rule as before.
     assert!(!a[2].text.contains("short tune"), "{}", a[2].text);

@@ -35,7 +35,11 @@ pub enum Error {
         /// The operating system's reason.
         source: std::io::Error,
     },
-    /// Anything else (a database, an external tool or a library misbehaving).
+    /// The results database or an export failed (locked, corrupt, unwritable);
+    /// the store's own error is kept whole as the source.
+    #[error(transparent)]
+    Store(Box<dyn std::error::Error + Send + Sync>),
+    /// Anything else (an external tool or a library misbehaving).
     #[error("{0}")]
     Other(String),
 }

@@ -29,13 +29,13 @@ pub fn max_input() -> u64 {
 }
 
 /// Reads all of `reader` up to `limit` bytes; one byte more is a usage error
-/// naming `what` and how to raise the limit. Read failures are `Other`.
+/// naming `what` and how to raise the limit. Read failures are `Io`.
 pub fn read_bounded_with(what: &str, reader: impl Read, limit: u64) -> Result<Vec<u8>, Error> {
     let mut buf = Vec::new();
     reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut buf)
-        .map_err(|e| Error::other(format!("{what}: cannot read: {e}")))?;
+        .map_err(|e| Error::io(format!("{what}: cannot read"), e))?;
     if buf.len() as u64 > limit {
         return Err(Error::usage(format!(
             "{what}: input is larger than {} (the limit for any file or stdin; raise it with --max-input SIZE)",

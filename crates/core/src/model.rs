@@ -83,6 +83,22 @@ pub struct Run {
 }
 
 impl Run {
+    /// A complete run of `measurements` under `id`: the current schema, no
+    /// times, command or fleet, an unnamed machine. Callers that know more
+    /// set it with struct update syntax (`Run { status, ..Run::new(id, ms) }`).
+    pub fn new(id: impl Into<String>, measurements: Vec<Measurement>) -> Run {
+        Run {
+            schema: SCHEMA.into(),
+            id: id.into(),
+            started_at: String::new(),
+            finished_at: None,
+            status: RunStatus::Complete,
+            command: Vec::new(),
+            machine: Fingerprint::default(),
+            fleet: None,
+            measurements,
+        }
+    }
     /// The noise floor this run's canary measured (a fraction), if any.
     pub fn noise_floor(&self) -> Option<f64> {
         self.canary()

@@ -140,26 +140,20 @@ pub fn show_ratio(r: &Estimate) -> String {
 mod tests {
     use super::*;
 
-    fn est(value: f64, lo: f64, hi: f64) -> Estimate {
-        Estimate {
-            value,
-            lo,
-            hi,
-            paired: true,
-        }
-    }
-
     #[test]
     fn fidelity_is_two_sided() {
-        assert_eq!(fidelity(Some(est(0.99, 0.98, 1.0))).0, Verdict::Holds);
-        let (v, words) = fidelity(Some(est(1.44, 1.40, 1.48)));
+        assert_eq!(
+            fidelity(Some(Estimate::paired(0.99, 0.98, 1.0))).0,
+            Verdict::Holds
+        );
+        let (v, words) = fidelity(Some(Estimate::paired(1.44, 1.40, 1.48)));
         assert_eq!(v, Verdict::Differs);
         assert!(words.starts_with("not the same work"), "{words}");
-        let (v, words) = fidelity(Some(est(0.90, 0.88, 0.92)));
+        let (v, words) = fidelity(Some(Estimate::paired(0.90, 0.88, 0.92)));
         assert_eq!(v, Verdict::Differs);
         assert!(words.starts_with("slower than the peer"), "{words}");
         // 0.931 on a noisy moment whose interval reaches the band.
-        let (v, words) = fidelity(Some(est(0.931, 0.85, 1.01)));
+        let (v, words) = fidelity(Some(Estimate::paired(0.931, 0.85, 1.01)));
         assert_eq!(v, Verdict::Inconclusive);
         assert!(words.starts_with("inconclusive"), "{words}");
         assert_eq!(fidelity(None).0, Verdict::NotMeasured);

@@ -78,6 +78,16 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// A ratio measured in paired rounds, with its 95% interval.
+    pub fn paired(value: f64, lo: f64, hi: f64) -> Self {
+        Self {
+            value,
+            lo,
+            hi,
+            paired: true,
+        }
+    }
+
     /// An estimate whose interval is the point itself (published figures).
     pub fn exact(value: f64) -> Self {
         Self {
@@ -186,12 +196,11 @@ fn same_rounds(a: &Measurement, b: &Measurement) -> Option<Estimate> {
     }
     let seed = seed_of(&a.case_key()) ^ seed_of(&b.case_key()).rotate_left(17);
     let p = cryptobench_stats::paired_ratio(&a.samples_ns, &b.samples_ns, seed)?;
-    Some(Estimate {
-        value: p.ratio,
-        lo: p.ci95.0.min(p.ratio),
-        hi: p.ci95.1.max(p.ratio),
-        paired: true,
-    })
+    Some(Estimate::paired(
+        p.ratio,
+        p.ci95.0.min(p.ratio),
+        p.ci95.1.max(p.ratio),
+    ))
 }
 
 /// A deterministic bootstrap seed (FNV-1a of a case key), so the same
@@ -209,12 +218,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 fn from_paired(p: &PairedRatio) -> Estimate {
-    Estimate {
-        value: p.ratio,
-        lo: p.ci95[0],
-        hi: p.ci95[1],
-        paired: true,
-    }
+    Estimate::paired(p.ratio, p.ci95[0], p.ci95[1])
 }
 
 fn interval_or_point(ci: [f64; 2], median: f64) -> (f64, f64) {
@@ -229,30 +233,33 @@ fn interval_or_point(ci: [f64; 2], median: f64) -> (f64, f64) {
 mod tests {
     use super::*;
 
-    fn est(value: f64, lo: f64, hi: f64) -> Estimate {
-        Estimate {
-            value,
-            lo,
-            hi,
-            paired: true,
-        }
-    }
-
     #[test]
     fn a_claim_is_decided_on_the_interval() {
-        assert_eq!(est(2.5, 2.4, 2.6).at_least(2.0, 0.0), Verdict::Holds);
-        assert_eq!(est(1.6, 1.5, 1.7).at_least(2.0, 0.0), Verdict::Differs);
-        assert_eq!(est(2.0, 1.9, 2.1).at_least(2.0, 0.0), Verdict::Inconclusive);
-        assert_eq!(est(1.96, 1.95, 1.97).at_least(2.0, 0.03), Verdict::Holds);
+        // (value, lo, hi), tolerance, verdict on "at least 2x".
+        for ((value, lo, hi), tolerance, verdict) in [
+            ((2.5, 2.4, 2.6), 0.0, Verdict::Holds),
+            ((1.6, 1.5, 1.7), 0.0, Verdict::Differs),
+            ((2.0, 1.9, 2.1), 0.0, Verdict::Inconclusive),
+            ((1.96, 1.95, 1.97), 0.03, Verdict::Holds),
+        ] {
+            let estimate = Estimate::paired(value, lo, hi);
+            assert_eq!(estimate.at_least(2.0, tolerance), verdict, "{estimate:?}");
+        }
     }
 
     #[test]
     fn a_band_claim_fails_above_the_band_too() {
         // "2-3x faster" is not confirmed by 8.45x.
-        assert_eq!(est(8.45, 8.3, 8.6).within(2.0, 3.0, 0.05), Verdict::Differs);
-        assert_eq!(est(2.5, 2.4, 2.6).within(2.0, 3.0, 0.05), Verdict::Holds);
         assert_eq!(
-            est(3.1, 2.9, 3.3).within(2.0, 3.0, 0.05),
+            Estimate::paired(8.45, 8.3, 8.6).within(2.0, 3.0, 0.05),
+            Verdict::Differs
+        );
+        assert_eq!(
+            Estimate::paired(2.5, 2.4, 2.6).within(2.0, 3.0, 0.05),
+            Verdict::Holds
+        );
+        assert_eq!(
+            Estimate::paired(3.1, 2.9, 3.3).within(2.0, 3.0, 0.05),
             Verdict::Inconclusive
         );
     }

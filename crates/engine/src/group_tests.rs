@@ -87,6 +87,16 @@ fn spec(name: &str) -> CaseSpec {
     CaseSpec::new("t", name, "b", "1", "op")
 }
 
+/// One group of `(spec, factory)` members on the fake machine's clock,
+/// with the test budget and no canary.
+fn measure_on(machine: &Machine, cases: &[(&CaseSpec, &CaseFactory)], seed: u64) -> GroupResult {
+    let members: Vec<Member> = cases
+        .iter()
+        .map(|&(spec, factory)| Member { spec, factory })
+        .collect();
+    measure_group("g", &members, &budget(), &machine.clock, None, seed)
+}
+
 #[test]
 fn a_drift_of_the_machine_cancels_in_the_paired_ratio() {
     let machine = Arc::new(Machine::default());
@@ -96,17 +106,7 @@ fn a_drift_of_the_machine_cancels_in_the_paired_ratio() {
         factory(&machine, "b", 3_000.0, 0, false),
     );
     let (sa, sb) = (spec("A"), spec("B"));
-    let members = [
-        Member {
-            spec: &sa,
-            factory: &fa,
-        },
-        Member {
-            spec: &sb,
-            factory: &fb,
-        },
-    ];
-    let r = measure_group("g", &members, &budget(), &machine.clock, None, 1);
+    let r = measure_on(&machine, &[(&sa, &fa), (&sb, &fb)], 1);
     let a = r.measurements[0].clone().unwrap();
     let b = r.measurements[1].clone().unwrap();
     assert_eq!(a.group.as_deref(), Some("g"));
@@ -129,33 +129,13 @@ fn a_steady_case_stops_at_the_minimum_and_a_noisy_one_says_it_is_imprecise() {
     let steady = factory(&machine, "steady", 1_000.0, 0, false);
     let noisy = factory(&machine, "noisy", 1_000.0, 100, false);
     let (s1, s2) = (spec("steady"), spec("noisy"));
-    let m = measure_group(
-        "g",
-        &[Member {
-            spec: &s1,
-            factory: &steady,
-        }],
-        &budget(),
-        &machine.clock,
-        None,
-        1,
-    );
+    let m = measure_on(&machine, &[(&s1, &steady)], 1);
     let m = m.measurements[0].clone().unwrap();
     assert_eq!(m.samples_ns.len(), MIN_ROUNDS);
     assert!(m.stats.unwrap().precision.unwrap() < 1e-9);
     assert!(m.warnings.iter().all(|w| !w.contains("imprecise")));
 
-    let n = measure_group(
-        "g",
-        &[Member {
-            spec: &s2,
-            factory: &noisy,
-        }],
-        &budget(),
-        &machine.clock,
-        None,
-        1,
-    );
+    let n = measure_on(&machine, &[(&s2, &noisy)], 1);
     let n = n.measurements[0].clone().unwrap();
     assert!(n.samples_ns.len() > MIN_ROUNDS, "{}", n.samples_ns.len());
     assert!(
@@ -171,23 +151,7 @@ fn a_failed_check_is_never_timed_and_the_rest_of_the_group_is() {
     let bad = factory(&machine, "bad", 1_000.0, 0, true);
     let good = factory(&machine, "good", 1_000.0, 0, false);
     let (s1, s2) = (spec("bad"), spec("good"));
-    let r = measure_group(
-        "g",
-        &[
-            Member {
-                spec: &s1,
-                factory: &bad,
-            },
-            Member {
-                spec: &s2,
-                factory: &good,
-            },
-        ],
-        &budget(),
-        &machine.clock,
-        None,
-        1,
-    );
+    let r = measure_on(&machine, &[(&s1, &bad), (&s2, &good)], 1);
     let bad = r.measurements[0].clone().unwrap();
     assert_eq!(bad.status, CaseStatus::Failed);
     assert!(bad.samples_ns.is_empty());
@@ -206,17 +170,7 @@ fn every_round_is_in_a_fresh_random_order() {
     let fa = factory(&machine, "a", 1_000.0, 50, false);
     let fb = factory(&machine, "b", 1_000.0, 50, false);
     let (sa, sb) = (spec("A"), spec("B"));
-    let members = [
-        Member {
-            spec: &sa,
-            factory: &fa,
-        },
-        Member {
-            spec: &sb,
-            factory: &fb,
-        },
-    ];
-    measure_group("g", &members, &budget(), &machine.clock, None, 42);
+    measure_on(&machine, &[(&sa, &fa), (&sb, &fb)], 42);
     let log = machine.log.lock().unwrap().clone();
     // Skip calibration (the first batches of each); look at round openings.
     let pairs: Vec<(&str, &str)> = log.windows(2).map(|w| (w[0], w[1])).collect();

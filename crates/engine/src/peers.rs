@@ -177,6 +177,15 @@ fn version() -> String {
     openssl_cli_version().unwrap_or_else(|_| "unavailable".into())
 }
 
+/// `openssl speed -elapsed -mr -seconds 1` followed by `what` (the
+/// algorithm and its options).
+fn speed_args(what: &[&str]) -> Vec<String> {
+    let head = ["speed", "-elapsed", "-mr", "-seconds", &SECONDS.to_string()].map(String::from);
+    head.into_iter()
+        .chain(what.iter().map(|s| s.to_string()))
+        .collect()
+}
+
 /// `openssl speed -elapsed -mr -seconds 1 -evp EVP_NAME -bytes BYTES`, stored as
 /// backend `peer:openssl-speed` for `primitive`/`operation` in `suite`.
 pub fn openssl_speed_evp(
@@ -186,20 +195,7 @@ pub fn openssl_speed_evp(
     operation: &str,
     bytes: u64,
 ) -> PlannedCase {
-    let args: Vec<String> = [
-        "speed",
-        "-elapsed",
-        "-mr",
-        "-seconds",
-        &SECONDS.to_string(),
-        "-evp",
-        evp_name,
-        "-bytes",
-        &bytes.to_string(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let args = speed_args(&["-evp", evp_name, "-bytes", &bytes.to_string()]);
     let spec = CaseSpec::new(suite, primitive, OPENSSL_SPEED, version(), operation).size(bytes);
     planned(spec, args, SpeedLine::Evp)
 }
@@ -214,17 +210,7 @@ pub fn openssl_speed_alg(
     operation: &str,
     line: SpeedLine,
 ) -> PlannedCase {
-    let args: Vec<String> = [
-        "speed",
-        "-elapsed",
-        "-mr",
-        "-seconds",
-        &SECONDS.to_string(),
-        alg,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let args = speed_args(&[alg]);
     let spec =
         CaseSpec::new(suite, primitive, OPENSSL_SPEED, version(), operation).param("alg", alg);
     planned(spec, args, line)

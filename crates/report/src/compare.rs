@@ -10,7 +10,7 @@
 //! either run measured, and the two intervals do not overlap; a change
 //! past the threshold whose intervals overlap is "inconclusive".
 
-use crate::tables::status_free_size;
+use crate::tables::{case_headers, status_free_size};
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::verdict::{seed_of, time_ratio, Estimate};
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
@@ -194,19 +194,7 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
             "Compare {} (baseline) -> {}: time ratio with the machine's drift removed, lower is faster",
             baseline.id, candidate.id
         ),
-        [
-            "suite",
-            "primitive",
-            "backend",
-            "op",
-            "size",
-            "variant",
-            base_header.as_str(),
-            cand_header.as_str(),
-            "ratio",
-            "95% CI",
-            "verdict",
-        ],
+        case_headers(&[&base_header, &cand_header, "ratio", "95% CI", "verdict"]),
     )
     .right(&[4, 6, 7, 8, 9]);
     let candidates: Vec<&Measurement> = cmp.cases.iter().map(|c| &c.candidate).collect();

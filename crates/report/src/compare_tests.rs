@@ -1,5 +1,5 @@
 use super::*;
-use cryptobench_core::{CaseSpec, Fingerprint, RunStatus, SCHEMA};
+use cryptobench_core::CaseSpec;
 
 fn measured(primitive: &str, samples: &[f64]) -> Measurement {
     let mut m = CaseSpec::new("hash", primitive, "openssl", "OpenSSL 3", "digest")
@@ -36,17 +36,7 @@ fn canary(samples: &[f64], floor: f64) -> Measurement {
 }
 
 fn run(id: &str, ms: Vec<Measurement>) -> Run {
-    Run {
-        schema: SCHEMA.into(),
-        id: id.into(),
-        started_at: "t".into(),
-        finished_at: None,
-        status: RunStatus::Complete,
-        command: vec![],
-        machine: Fingerprint::default(),
-        fleet: None,
-        measurements: ms,
-    }
+    Run::new(id, ms)
 }
 
 fn series(centre: f64) -> Vec<f64> {

@@ -3,7 +3,7 @@
 
 use super::*;
 use cryptobench_core::{
-    BackendInfo, CaseSpec, CheckResult, Error, Fingerprint, PlannedCase, RunConfig, Summary, SCHEMA,
+    BackendInfo, CaseSpec, CheckResult, Error, Fingerprint, PlannedCase, RunConfig, Summary,
 };
 
 fn measured(primitive: &str, backend: &str, bytes: u64, samples: &[f64]) -> Measurement {
@@ -24,8 +24,6 @@ fn measured(primitive: &str, backend: &str, bytes: u64, samples: &[f64]) -> Meas
 
 fn run(id: &str, status: RunStatus, ms: Vec<Measurement>) -> Run {
     Run {
-        schema: SCHEMA.into(),
-        id: id.into(),
         started_at: "2026-11-22T03:00:00Z".into(),
         finished_at: Some("2026-11-22T03:01:00Z".into()),
         status,
@@ -37,8 +35,7 @@ fn run(id: &str, status: RunStatus, ms: Vec<Measurement>) -> Run {
             cpu_flags: vec!["aes".into(), "avx2".into()],
             ..Default::default()
         },
-        fleet: None,
-        measurements: ms,
+        ..Run::new(id, ms)
     }
 }
 

@@ -9,7 +9,7 @@
 //! column and the parameters tell every row apart.
 
 use crate::compare::compare_case;
-use crate::tables::{size, variants};
+use crate::tables::{case_headers, size, variants};
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
 use cryptobench_stats::{Comparison, Verdict};
@@ -152,19 +152,7 @@ pub fn machines_table(m: &Machines<'_>) -> Table {
             m.label(m.baseline),
             m.runs[m.baseline].id
         ),
-        [
-            "suite",
-            "primitive",
-            "backend",
-            "op",
-            "size",
-            "variant",
-            "machine",
-            median.as_str(),
-            "ratio",
-            "95% CI",
-            "verdict",
-        ],
+        case_headers(&["machine", &median, "ratio", "95% CI", "verdict"]),
     )
     .right(&[4, 7, 8, 9]);
     let firsts: Vec<&Measurement> = m.cases.iter().map(|c| c.rows[0].measurement).collect();
@@ -252,7 +240,7 @@ pub fn machines_notes(m: &Machines<'_>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, Fingerprint, RunStatus, Summary, SCHEMA};
+    use cryptobench_core::{CaseSpec, Fingerprint, Summary};
 
     fn case(primitive: &str, ns: f64) -> Measurement {
         let mut m = CaseSpec::new("hash", primitive, "openssl", "OpenSSL 3", "digest")
@@ -268,18 +256,11 @@ mod tests {
 
     fn run(id: &str, host: &str, ms: Vec<Measurement>) -> Run {
         Run {
-            schema: SCHEMA.into(),
-            id: id.into(),
-            started_at: "t".into(),
-            finished_at: None,
-            status: RunStatus::Complete,
-            command: vec![],
             machine: Fingerprint {
                 hostname: host.into(),
                 ..Fingerprint::default()
             },
-            fleet: None,
-            measurements: ms,
+            ..Run::new(id, ms)
         }
     }
 

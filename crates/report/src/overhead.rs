@@ -609,21 +609,14 @@ mod tests {
 
     #[test]
     fn the_runtime_view_keeps_one_runtime_as_candidates() {
-        let run = cryptobench_core::Run {
-            schema: String::new(),
-            id: "r".into(),
-            started_at: "t".into(),
-            finished_at: None,
-            status: cryptobench_core::RunStatus::Complete,
-            command: vec![],
-            machine: cryptobench_core::Fingerprint::default(),
-            fleet: None,
-            measurements: vec![
+        let run = cryptobench_core::Run::new(
+            "r",
+            vec![
                 m("openssl", 16, 10.0, false),
                 m("python", 16, 100.0, true),
                 m("go", 16, 50.0, true),
             ],
-        };
+        );
         let view = runtime_view(&run, "python");
         assert_eq!(view.measurements.len(), 1);
         assert_eq!(view.measurements[0].backend, "python");

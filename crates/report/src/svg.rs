@@ -351,6 +351,18 @@ pub fn render(chart: &Chart) -> String {
 }
 
 /// Horizontal grouped bars.
+/// A vertical grid line at `x` across the plot, its tick label below it.
+fn vertical_grid(out: &mut String, x: f64, top: f64, plot_h: f64, stroke: &str, label: &str) {
+    let _ = write!(
+        out,
+        "<line class=\"grid\" x1=\"{x:.1}\" y1=\"{top:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"{stroke}\"/>\
+         <text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333\">{}</text>",
+        top + plot_h,
+        top + plot_h + 16.0,
+        escape(label)
+    );
+}
+
 fn bar(chart: &Chart) -> String {
     const BAR_H: f64 = 14.0;
     const GAP: f64 = 10.0;
@@ -436,15 +448,7 @@ fn bar(chart: &Chart) -> String {
     }
     // Grid and ticks of the value axis.
     for &t in &axis.ticks {
-        let x = px(t);
-        let _ = write!(
-            out,
-            "<line class=\"grid\" x1=\"{x:.1}\" y1=\"{top:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#e4e4e4\"/>\
-             <text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333\">{}</text>",
-            top + plot_h,
-            top + plot_h + 16.0,
-            escape(&unit.text(t))
-        );
+        vertical_grid(&mut out, px(t), top, plot_h, "#e4e4e4", &unit.text(t));
     }
     // Ratios read against 1: draw where both sides are equal.
     if chart.y_label.to_ascii_lowercase().contains("ratio") && axis.lo <= 1.0 && axis.hi >= 1.0 {
@@ -571,15 +575,7 @@ fn line(chart: &Chart) -> String {
         );
     }
     for &t in &xa.ticks {
-        let x = px(t);
-        let _ = write!(
-            out,
-            "<line class=\"grid\" x1=\"{x:.1}\" y1=\"{top:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#eeeeee\"/>\
-             <text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333\">{}</text>",
-            top + plot_h,
-            top + plot_h + 16.0,
-            escape(&format_number(t))
-        );
+        vertical_grid(&mut out, px(t), top, plot_h, "#eeeeee", &format_number(t));
     }
     for (si, s) in chart.series.iter().enumerate() {
         let mut p: Vec<(f64, f64)> = s

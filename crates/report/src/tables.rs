@@ -29,6 +29,16 @@ fn params_besides(m: &Measurement, variant: &str) -> String {
         .join(" ")
 }
 
+/// The headers of a table with one row per case across runs: the six
+/// columns that name the case, then `rest`.
+pub fn case_headers(rest: &[&str]) -> Vec<String> {
+    ["suite", "primitive", "backend", "op", "size", "variant"]
+        .iter()
+        .chain(rest)
+        .map(|h| h.to_string())
+        .collect()
+}
+
 /// For each measurement, the parameters that tell it apart from another
 /// with the same suite, primitive, backend, operation and size (`t=3 p=4`
 /// beside `t=1 p=1`; `mode=threads threads=4` beside `mode=serial`), and
@@ -335,7 +345,7 @@ pub fn fleet_table(runs: &[Run]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, Fingerprint, RunStatus, SCHEMA};
+    use cryptobench_core::CaseSpec;
 
     fn measured(primitive: &str, samples: &[f64]) -> Measurement {
         let mut m = CaseSpec::new("hash", primitive, "openssl", "OpenSSL 3", "digest")
@@ -358,17 +368,7 @@ mod tests {
     }
 
     fn run(id: &str, ms: Vec<Measurement>) -> Run {
-        Run {
-            schema: SCHEMA.into(),
-            id: id.into(),
-            started_at: "t".into(),
-            finished_at: None,
-            status: RunStatus::Complete,
-            command: vec![],
-            machine: Fingerprint::default(),
-            fleet: None,
-            measurements: ms,
-        }
+        Run::new(id, ms)
     }
 
     #[test]

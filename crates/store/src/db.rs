@@ -55,7 +55,9 @@ use crate::liveness::{process_start_tick, reap_dead_runs, this_host};
 use crate::output::SQLITE_MAGIC;
 use crate::StoreError;
 use cryptobench_core::{Fingerprint, Measurement, Run, RunStatus};
-use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
+use rusqlite::{
+    params, Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, TransactionBehavior,
+};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -168,6 +170,14 @@ pub struct Store {
     conn: Mutex<Connection>,
 }
 
+/// The process writing a run: how a later reader tells a run still being
+/// written from one whose process died.
+pub(crate) struct Writer {
+    pid: i64,
+    host: String,
+    start: Option<i64>,
+}
+
 /// What a read-only look at an existing file found.
 enum Found {
     /// No file, an empty file, or an SQLite file without tables.
@@ -271,8 +281,6 @@ impl Store {
 
     /// Inserts the run row (and any measurements the run already holds).
     pub fn begin_run(&self, run: &Run) -> Result<(), StoreError> {
-        let command = to_json(&run.command)?;
-        let machine = to_json(&run.machine)?;
         let host = if run.machine.hostname.is_empty() {
             this_host()
         } else {
@@ -288,12 +296,35 @@ impl Store {
             .map_err(|e| self.err(e))?
             .is_some();
         if exists {
-            return Err(StoreError::Other(format!(
-                "a run with id '{}' is already stored in {}; ids must be unique",
-                run.id,
-                self.path.display()
-            )));
+            return Err(StoreError::RunExists {
+                id: run.id.clone(),
+                path: self.path.clone(),
+            });
         }
+        let writer = Writer {
+            pid: i64::from(std::process::id()),
+            host: this_host(),
+            start: process_start_tick(std::process::id()),
+        };
+        self.insert_run(tx, run, &host, Some(writer))
+    }
+
+    /// Inserts the run row and its measurements, then commits. `writer` is
+    /// the live process that will add to the run; `None` for a run made
+    /// elsewhere, which the liveness check then leaves alone.
+    pub(crate) fn insert_run(
+        &self,
+        tx: Transaction<'_>,
+        run: &Run,
+        host: &str,
+        writer: Option<Writer>,
+    ) -> Result<(), StoreError> {
+        let command = to_json("the run's command", &run.command)?;
+        let machine = to_json("the run's machine", &run.machine)?;
+        let (pid, pid_host, pid_start) = match writer {
+            Some(w) => (Some(w.pid), Some(w.host), w.start),
+            None => (None, None, None),
+        };
         tx.execute(
             "INSERT INTO runs (id, started_at, finished_at, status, command, host, pid, pid_host, \
              pid_start, fleet, model_schema, machine_json) \
@@ -305,9 +336,9 @@ impl Store {
                 run.status.as_str(),
                 command,
                 host,
-                i64::from(std::process::id()),
-                this_host(),
-                process_start_tick(std::process::id()),
+                pid,
+                pid_host,
+                pid_start,
                 run.fleet,
                 run.schema,
                 machine,
@@ -670,12 +701,19 @@ fn sql_err(path: &Path, e: rusqlite::Error) -> StoreError {
             path: path.to_path_buf(),
             detail: e.to_string(),
         },
-        _ => StoreError::Other(format!("database {}: {e}", path.display())),
+        _ => StoreError::Database {
+            path: path.to_path_buf(),
+            source: e,
+        },
     }
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|e| StoreError::Other(format!("cannot encode: {e}")))
+/// `value` as compact JSON for a database column; `what` names it in the error.
+fn to_json<T: serde::Serialize>(what: &str, value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|source| StoreError::Encode {
+        what: what.to_string(),
+        source,
+    })
 }
 
 pub(crate) fn insert_measurement(

@@ -92,7 +92,9 @@ pub fn parse_target(spec: &str) -> Result<OutputTarget, Error> {
 /// `outputs`) or to stdout.
 pub fn write_target(target: &OutputTarget, run: &Run, outputs: &Outputs) -> Result<(), StoreError> {
     let bytes = exporter(&target.format)
-        .map_err(|e| StoreError::Other(e.to_string()))?
+        .map_err(|_| StoreError::UnknownFormat {
+            format: target.format.clone(),
+        })?
         .serialize(run)?;
     write_bytes(target, &bytes, outputs)
 }
@@ -110,10 +112,10 @@ pub fn write_bytes(
             match out.write_all(bytes).and_then(|()| out.flush()) {
                 // `cryptobench export latest | head` is not an error.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                Err(e) => Err(StoreError::Other(format!(
-                    "cannot write the {} export to stdout: {e}",
-                    target.format
-                ))),
+                Err(source) => Err(StoreError::Stdout {
+                    format: target.format.clone(),
+                    source,
+                }),
                 Ok(()) => Ok(()),
             }
         }
@@ -129,8 +131,10 @@ impl Exporter for JsonExporter {
         "json"
     }
     fn serialize(&self, run: &Run) -> Result<Vec<u8>, StoreError> {
-        let mut out = serde_json::to_vec_pretty(run)
-            .map_err(|e| StoreError::Other(format!("cannot encode run {} as JSON: {e}", run.id)))?;
+        let mut out = serde_json::to_vec_pretty(run).map_err(|source| StoreError::Encode {
+            what: format!("run {}", run.id),
+            source,
+        })?;
         out.push(b'\n');
         Ok(out)
     }

@@ -7,11 +7,11 @@
 //! judged by the liveness check (its process ran elsewhere), and importing
 //! the same run twice changes nothing.
 
-use crate::db::{ids, insert_measurement};
+use crate::db::ids;
 use crate::json_repair::parse_measurement;
 use crate::{Store, StoreError};
 use cryptobench_core::{Run, SCHEMA};
-use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use rusqlite::{OptionalExtension, TransactionBehavior};
 use serde_json::Value;
 use std::path::Path;
 
@@ -75,10 +75,6 @@ impl Store {
     /// The same run stored twice is [`Imported::AlreadyStored`]; another
     /// run under an id already taken is [`StoreError::IdTaken`].
     pub fn import_run(&self, run: &Run) -> Result<Imported, StoreError> {
-        let command = serde_json::to_string(&run.command)
-            .map_err(|e| StoreError::Other(format!("cannot encode: {e}")))?;
-        let machine = serde_json::to_string(&run.machine)
-            .map_err(|e| StoreError::Other(format!("cannot encode: {e}")))?;
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -100,29 +96,9 @@ impl Store {
                 host,
             });
         }
-        // No pid: the process that made the run is on another machine (or
+        // No writer: the process that made the run is on another machine (or
         // long gone), so the liveness check leaves the run's status alone.
-        tx.execute(
-            "INSERT INTO runs (id, started_at, finished_at, status, command, host, pid, pid_host, \
-             pid_start, fleet, model_schema, machine_json) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULL, NULL, NULL, ?7, ?8, ?9)",
-            params![
-                run.id,
-                run.started_at,
-                run.finished_at,
-                run.status.as_str(),
-                command,
-                run.machine.hostname,
-                run.fleet,
-                run.schema,
-                machine,
-            ],
-        )
-        .map_err(|e| self.err(e))?;
-        for (seq, m) in run.measurements.iter().enumerate() {
-            insert_measurement(&tx, &run.id, seq as i64, m).map_err(|e| self.err(e))?;
-        }
-        tx.commit().map_err(|e| self.err(e))?;
+        self.insert_run(tx, run, &run.machine.hostname, None)?;
         Ok(Imported::Stored)
     }
 
@@ -135,25 +111,21 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, CaseStatus, Fingerprint, RunStatus};
+    use cryptobench_core::{CaseSpec, CaseStatus, Fingerprint};
 
     fn run_on(host: &str, id: &str) -> Run {
         let m = CaseSpec::new("hash", "SHA-256", "openssl", "OpenSSL 3", "digest")
             .size(64)
             .measurement(CaseStatus::Skipped, Some("test".into()));
         Run {
-            schema: SCHEMA.into(),
-            id: id.into(),
             started_at: "2026-01-01T00:00:00Z".into(),
             finished_at: Some("2026-01-01T00:01:00Z".into()),
-            status: RunStatus::Complete,
             command: vec!["cryptobench".into(), "run".into()],
             machine: Fingerprint {
                 hostname: host.into(),
                 ..Fingerprint::default()
             },
-            fleet: None,
-            measurements: vec![m],
+            ..Run::new(id, vec![m])
         }
     }
 

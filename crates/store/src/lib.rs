@@ -111,9 +111,45 @@ pub enum StoreError {
     /// An output file was refused or could not be written.
     #[error(transparent)]
     Output(#[from] OutputError),
-    /// Anything else (an SQLite error we did not expect, a broken pipe).
-    #[error("{0}")]
-    Other(String),
+    /// A new run's id is already stored (run ids are made unique, so this
+    /// means two processes chose the same id).
+    #[error("a run with id '{id}' is already stored in {}; ids must be unique", path.display())]
+    RunExists {
+        /// The run id.
+        id: String,
+        /// The database file.
+        path: PathBuf,
+    },
+    /// An export format the store does not write.
+    #[error("no export format '{format}'; accepted: {}", FORMATS.join(", "))]
+    UnknownFormat {
+        /// The format asked for.
+        format: String,
+    },
+    /// A value could not be encoded as JSON for the database or an export.
+    #[error("cannot encode {what} as JSON: {source}")]
+    Encode {
+        /// What was being encoded, e.g. `run 20240101-abcd`.
+        what: String,
+        /// The encoder's reason.
+        source: serde_json::Error,
+    },
+    /// An export could not be written to stdout (a closed pipe is not an error).
+    #[error("cannot write the {format} export to stdout: {source}")]
+    Stdout {
+        /// The export format.
+        format: String,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// An SQLite error that none of the variants above explains.
+    #[error("database {}: {source}", path.display())]
+    Database {
+        /// The database file.
+        path: PathBuf,
+        /// SQLite's reason.
+        source: rusqlite::Error,
+    },
 }
 
 fn not_found_message(id: &str, known: &[String]) -> String {
@@ -170,10 +206,10 @@ impl From<StoreError> for cryptobench_core::Error {
     /// A run id the user mistyped is a usage error (exit 2); the rest is not.
     fn from(e: StoreError) -> Self {
         match e {
-            StoreError::NotFound { .. } | StoreError::Ambiguous { .. } => {
-                cryptobench_core::Error::Usage(e.to_string())
-            }
-            other => cryptobench_core::Error::Other(other.to_string()),
+            StoreError::NotFound { .. }
+            | StoreError::Ambiguous { .. }
+            | StoreError::UnknownFormat { .. } => cryptobench_core::Error::Usage(e.to_string()),
+            other => cryptobench_core::Error::Store(Box::new(other)),
         }
     }
 }

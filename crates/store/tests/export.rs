@@ -255,3 +255,34 @@ fn an_unwritable_export_path_is_a_clear_error() {
     let e = write_target(&target, &run, &Outputs::default()).unwrap_err();
     assert!(e.to_string().contains("is a directory"), "{e}");
 }
+
+#[test]
+fn an_unknown_format_is_a_usage_error_and_a_store_failure_keeps_its_source() {
+    let run = fixed_run();
+    let target = OutputTarget {
+        format: "xml".into(),
+        path: None,
+    };
+    let e = write_target(&target, &run, &Outputs::default()).unwrap_err();
+    assert!(
+        matches!(&e, StoreError::UnknownFormat { format } if format == "xml"),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("json, csv, md"), "{e}");
+    assert!(Error::from(e).is_usage());
+
+    let dir = tempfile::tempdir().unwrap();
+    let unwritable = OutputTarget {
+        format: "md".into(),
+        path: Some(dir.path().to_path_buf()),
+    };
+    let e = write_target(&unwritable, &run, &Outputs::default()).unwrap_err();
+    let message = e.to_string();
+    let core = Error::from(e);
+    assert!(!core.is_usage(), "{core:?}");
+    let Error::Store(source) = &core else {
+        panic!("expected Error::Store, got {core:?}")
+    };
+    assert!(source.downcast_ref::<StoreError>().is_some(), "{source:?}");
+    assert_eq!(core.to_string(), message);
+}

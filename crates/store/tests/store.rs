@@ -83,23 +83,15 @@ fn ids_resolve_by_prefix_latest_and_latest_n() {
             "20261120-101010-aaaa"
         ]
     );
-    assert_eq!(store.resolve_id("latest").unwrap(), "20261122-090000-bbbb");
-    assert_eq!(
-        store.resolve_id("LATEST~1").unwrap(),
-        "20261121-120000-cccc"
-    );
-    assert_eq!(
-        store.resolve_id("latest~2").unwrap(),
-        "20261120-101010-aaaa"
-    );
-    assert_eq!(
-        store.resolve_id("20261120").unwrap(),
-        "20261120-101010-aaaa"
-    );
-    assert_eq!(
-        store.resolve_id("20261121-120000-cccc").unwrap(),
-        "20261121-120000-cccc"
-    );
+    for (typed, id) in [
+        ("latest", "20261122-090000-bbbb"),
+        ("LATEST~1", "20261121-120000-cccc"),
+        ("latest~2", "20261120-101010-aaaa"),
+        ("20261120", "20261120-101010-aaaa"),
+        ("20261121-120000-cccc", "20261121-120000-cccc"),
+    ] {
+        assert_eq!(store.resolve_id(typed).unwrap(), id, "{typed}");
+    }
     assert_eq!(
         store.load_run("latest~1").unwrap().id,
         "20261121-120000-cccc"

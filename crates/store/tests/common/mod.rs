@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use cryptobench_core::{
-    BackendInfo, CaseStatus, CheckResult, Fingerprint, Measurement, Run, RunStatus, Summary, SCHEMA,
+    BackendInfo, CaseStatus, CheckResult, Fingerprint, Measurement, Run, RunStatus, Summary,
 };
 use std::collections::BTreeMap;
 
@@ -129,15 +129,11 @@ pub fn unavailable() -> Measurement {
 /// A run with fixed id and times, holding `measurements`.
 pub fn run(id: &str, started_at: &str, measurements: Vec<Measurement>) -> Run {
     Run {
-        schema: SCHEMA.into(),
-        id: id.into(),
         started_at: started_at.into(),
-        finished_at: None,
         status: RunStatus::Running,
         command: vec!["cryptobench".into(), "run".into(), "--quick".into()],
         machine: machine(),
-        fleet: None,
-        measurements,
+        ..Run::new(id, measurements)
     }
 }
 
