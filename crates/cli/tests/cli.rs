@@ -46,7 +46,7 @@ fn list_shows_backends_with_versions() {
             predicate::str::contains("OpenSSL 3")
                 .and(predicate::str::contains("rustcrypto"))
                 .and(predicate::str::contains("peer:openssl-speed"))
-                .and(predicate::str::contains("php"))
+                .and(predicate::str::contains(cryptobench_php::NAME))
                 .and(predicate::str::contains("mpi")),
         );
     bin().args(["list", "primitives"]).prints("SHA3-256");
