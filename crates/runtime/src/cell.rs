@@ -17,6 +17,7 @@ use crate::case::{self, RunnerCase, SharedRunner};
 use crate::discover::Program;
 use crate::interop::{
     fetch, Argon2Interop, CipherInterop, Interop, OpensslAeadInterop, SodiumAeadInterop,
+    ARGON2_PHC_AND_RAW,
 };
 use crate::keys::{DigestInterop, KeyInterop};
 use crate::process::{Runner, RunnerCommand, RunnerError};
@@ -428,7 +429,7 @@ pub fn interop_for(spec: &CaseSpec) -> Option<(String, Arc<dyn Interop>)> {
             }
         }
         "ecc" => Arc::new(KeyInterop::new(&spec.primitive)?),
-        "argon2" => Arc::new(Argon2Interop::new("raw", &p)),
+        "argon2" => Arc::new(Argon2Interop::new(ARGON2_PHC_AND_RAW, &p)),
         _ => return None,
     };
     let extra = match (spec.suite.as_str(), spec.params.get("api")) {
