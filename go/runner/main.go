@@ -485,10 +485,9 @@ func prepareArgon2(c cell, kats []obj, interop obj) (*prepared, error) {
 			ok := verifyPHC(nativePHC, pw) && !verifyPHC(nativePHC, unhex(interop["wrong_password"]))
 			p.checks = append(p.checks, check("interop:native->go phc", ok, "x/crypto/argon2 verifies the native PHC string, parsed by the runner (and refuses a wrong password)"))
 			params := phcParams{variant: variant, m: num(interop["m_kib"]), t: num(interop["t"]), lanes: num(interop["threads"])}
+			// Without a string the native side fails the check.
 			if own, err := hashPHC(params, pw); err == nil {
 				p.artifacts["phc"] = own
-			} else {
-				p.artifacts["phc_unavailable"] = err.Error()
 			}
 		}
 	}
