@@ -537,6 +537,45 @@ public class Runner {
         return out;
     }
 
+    // Bouncy Castle derives raw bytes only: the runner writes and reads PHC
+    // strings ($argon2id$v=19$m=..,t=..,p=..$salt$hash, unpadded base64) itself.
+    record Phc(String variant, int m, int t, int lanes, byte[] salt, byte[] hash) {
+        Phc withHash(byte[] h) { return new Phc(variant, m, t, lanes, salt, h); }
+
+        String encode() {
+            Base64.Encoder b64 = Base64.getEncoder().withoutPadding();
+            return "$" + variant + "$v=19$m=" + m + ",t=" + t + ",p=" + lanes + "$"
+                + b64.encodeToString(salt) + "$" + b64.encodeToString(hash);
+        }
+
+        /** Reads a PHC string; IllegalArgumentException when it is not one of version 0x13. */
+        static Phc parse(String s) {
+            String[] f = s.split("\\$", -1);
+            if (f.length != 6 || !f[0].isEmpty()) throw new IllegalArgumentException("not five $-separated fields");
+            if (!f[1].matches("argon2(i|d|id)")) throw new IllegalArgumentException("no Argon2 variant " + f[1]);
+            if (!f[2].equals("v=19")) throw new IllegalArgumentException("only version 19 (0x13), not " + f[2]);
+            java.util.regex.Matcher mt = java.util.regex.Pattern.compile("m=([1-9][0-9]*),t=([1-9][0-9]*),p=([1-9][0-9]*)").matcher(f[3]);
+            if (!mt.matches()) throw new IllegalArgumentException("parameters are m=KiB,t=passes,p=lanes, not " + f[3]);
+            if (f[4].contains("=") || f[5].contains("=") || f[5].isEmpty()) throw new IllegalArgumentException("salt and hash are unpadded base64");
+            Base64.Decoder d = Base64.getDecoder();
+            return new Phc(f[1], Integer.parseInt(mt.group(1)), Integer.parseInt(mt.group(2)), Integer.parseInt(mt.group(3)),
+                d.decode(f[4]), d.decode(f[5]));
+        }
+    }
+
+    /** Whether password hashes to the PHC string's hash (false for a malformed string). */
+    static boolean verifyPhc(String s, byte[] password) throws Exception {
+        Phc phc;
+        try {
+            phc = Phc.parse(s);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        byte[] got = argon2(phc.variant(), password, phc.salt(), phc.t(), phc.m(), phc.lanes(), phc.hash().length,
+            new byte[0], new byte[0]);
+        return MessageDigest.isEqual(got, phc.hash());
+    }
+
     static Prepared prepareArgon2(Map<String, Object> cell, List<Object> kats, Map<String, Object> interop) throws Exception {
         if (bc == null) throw new Unavailable("Argon2 needs Bouncy Castle: " + bcWhy);
         String variant = str(cell, "primitive").toLowerCase();
@@ -559,7 +598,17 @@ public class Runner {
                 num(interop, "m_kib", 0), num(interop, "threads", 1), 32, new byte[0], new byte[0]);
             p.checks.add(check("interop:native->java", hex(raw).equals(str(interop, "raw")),
                 "Bouncy Castle's Argon2 gives the native tag for the native inputs"));
-            p.artifacts = obj("password", str(interop, "password"), "salt", str(interop, "salt"), "raw", hex(raw));
+            p.artifacts = obj("password", str(interop, "password"), "salt", str(interop, "salt"), "raw", hex(raw),
+                "library", "Bouncy Castle Argon2");
+            if (!str(interop, "phc").isEmpty()) {
+                byte[] pw = unhex(interop.get("password"));
+                boolean ok = verifyPhc(str(interop, "phc"), pw) && !verifyPhc(str(interop, "phc"), unhex(interop.get("wrong_password")));
+                p.checks.add(check("interop:native->java phc", ok,
+                    "Bouncy Castle's Argon2 verifies the native PHC string, parsed by the runner (and refuses a wrong password)"));
+                Phc own = new Phc(variant, num(interop, "m_kib", 0), num(interop, "t", 0), num(interop, "threads", 1), random(16), null);
+                p.artifacts.put("phc", own.withHash(argon2(variant, pw, own.salt(), own.t(), own.m(), own.lanes(), 32,
+                    new byte[0], new byte[0])).encode());
+            }
         }
         byte[] salt = random(16);
         byte[] password = "password".getBytes(StandardCharsets.US_ASCII);

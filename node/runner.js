@@ -276,7 +276,8 @@ function prepareArgon2(cell, kats, interop) {
   if (interop) {
     const raw = argon2Raw(variant, unhex(interop.password), unhex(interop.salt), interop.t, interop.m_kib, interop.threads, 32);
     checks.push(check('interop:native->node', hex(raw) === interop.raw, 'crypto.argon2Sync gives the native tag'));
-    artifacts = { password: interop.password, salt: interop.salt, raw: hex(raw) };
+    artifacts = { password: interop.password, salt: interop.salt, raw: hex(raw), library: 'crypto.argon2Sync',
+      phc_unavailable: 'crypto.argon2Sync derives raw tags only; Node.js has no PHC string encoder' };
   }
   const salt = random(16);
   const run = (iters) => { for (let i = 0; i < iters; i++) argon2Raw(variant, Buffer.from('password'), salt, t, m, p, tag); };

@@ -74,8 +74,11 @@ if CRYPTOGRAPHY:
     from cryptography.hazmat.primitives import padding as cpadding
 if NACL:
     import nacl.bindings as sodium
+    import nacl.exceptions
     import nacl.pwhash.argon2id as nacl_argon2id
 if ARGON2:
+    import argon2
+    import argon2.exceptions
     from argon2 import low_level as argon2_ll
 
 
@@ -428,13 +431,46 @@ def sodium_argon2id(variant, password, salt, t, m_kib, p, tag_len, secret=b"", a
     return nacl_argon2id.kdf(tag_len, password, salt, opslimit=t, memlimit=m_kib * 1024)
 
 
+ARGON2_TYPES = {"argon2i": "I", "argon2d": "D", "argon2id": "ID"}
+
+
+def cffi_phc(variant, password, t, m_kib, p):
+    """argon2-cffi's PasswordHasher: a PHC string with a fresh 16-byte salt."""
+    hasher = argon2.PasswordHasher(time_cost=t, memory_cost=m_kib, parallelism=p, hash_len=32, salt_len=16,
+                                   type=getattr(argon2_ll.Type, ARGON2_TYPES[variant]))
+    return hasher.hash(password)
+
+
+def cffi_verify(phc, password):
+    try:
+        return argon2.PasswordHasher().verify(phc, password)
+    except (argon2.exceptions.VerificationError, argon2.exceptions.InvalidHash):
+        return False
+
+
+def sodium_phc(variant, password, t, m_kib, p):
+    """PyNaCl's nacl.pwhash.argon2id.str (libsodium's crypto_pwhash_str)."""
+    if variant != "argon2id" or p != 1:
+        raise Skipped(f"PyNaCl's str makes one-lane Argon2id strings, not {variant} with {p} lanes")
+    return nacl_argon2id.str(password, opslimit=t, memlimit=m_kib * 1024).decode("ascii")
+
+
+def sodium_verify(phc, password):
+    try:
+        return nacl_argon2id.verify(phc.encode("ascii"), password)
+    except nacl.exceptions.CryptoError:
+        return False
+
+
 # The Argon2 APIs, by the `api` parameter of a cell; the first is the default.
-ARGON2_APIS = {"argon2-cffi": ("argon2-cffi", lambda: argon2_raw),
-               "pynacl": ("pynacl", lambda: sodium_argon2id)}
+# Each: its family, the library named in interop checks, the raw-tag
+# function, and the PHC string maker and verifier.
+ARGON2_APIS = {"argon2-cffi": ("argon2-cffi", "argon2-cffi", lambda: (argon2_raw, cffi_phc, cffi_verify)),
+               "pynacl": ("pynacl", "PyNaCl nacl.pwhash.argon2id", lambda: (sodium_argon2id, sodium_phc, sodium_verify))}
 
 
 def argon2_apis():
-    return [name for name, (family, _) in ARGON2_APIS.items() if FAMILIES[family]["available"]]
+    return [name for name, (family, _, _) in ARGON2_APIS.items() if FAMILIES[family]["available"]]
 
 
 def prepare_argon2(cell, kats, interop):
@@ -442,10 +478,10 @@ def prepare_argon2(cell, kats, interop):
     api = params.get("api", "argon2-cffi")
     if api not in ARGON2_APIS:
         raise Unavailable(f"the python runner has no Argon2 API {api}; it has {', '.join(ARGON2_APIS)}")
-    family, get = ARGON2_APIS[api]
+    family, library, get = ARGON2_APIS[api]
     if not FAMILIES[family]["available"]:
         raise Unavailable(FAMILIES[family]["reason"])
-    raw_hash = get()
+    raw_hash, make_phc, verify_phc = get()
     variant = cell["primitive"].lower()
     if variant not in ("argon2i", "argon2d", "argon2id"):
         raise Unavailable(f"{api} has no {cell['primitive']}")
@@ -471,8 +507,14 @@ def prepare_argon2(cell, kats, interop):
         pw, isalt = bytes.fromhex(interop["password"]), bytes.fromhex(interop["salt"])
         raw = raw_hash(variant, pw, isalt, interop["t"], interop["m_kib"], interop["threads"], 32)
         checks.append(check("interop:native->python", raw.hex() == interop["raw"],
-                            f"{api} gives the native 32-byte tag for the native inputs"))
-        artifacts = {"password": pw.hex(), "salt": isalt.hex(), "raw": raw.hex()}
+                            f"{library} gives the native 32-byte tag for the native inputs"))
+        artifacts = {"password": pw.hex(), "salt": isalt.hex(), "raw": raw.hex(), "library": library}
+        if "phc" in interop:
+            wrong = bytes.fromhex(interop["wrong_password"])
+            ok = verify_phc(interop["phc"], pw) and not verify_phc(interop["phc"], wrong)
+            checks.append(check("interop:native->python phc", ok,
+                                f"{library} verifies the native PHC string (and refuses a wrong password)"))
+            artifacts["phc"] = make_phc(variant, pw, interop["t"], interop["m_kib"], interop["threads"])
 
     def run(iters):
         for _ in range(iters):

@@ -478,7 +478,18 @@ func prepareArgon2(c cell, kats []obj, interop obj) (*prepared, error) {
 	if interop != nil {
 		raw, err := argon2Raw(variant, unhex(interop["password"]), unhex(interop["salt"]), num(interop["t"]), num(interop["m_kib"]), num(interop["threads"]), 32)
 		p.checks = append(p.checks, check("interop:native->go", err == nil && hex.EncodeToString(raw) == str(interop["raw"]), "x/crypto/argon2 gives the native tag for the native inputs"))
-		p.artifacts = obj{"password": interop["password"], "salt": interop["salt"], "raw": hex.EncodeToString(raw)}
+		p.artifacts = obj{"password": interop["password"], "salt": interop["salt"], "raw": hex.EncodeToString(raw),
+			"library": "x/crypto/argon2"}
+		if nativePHC := str(interop["phc"]); nativePHC != "" {
+			pw := unhex(interop["password"])
+			ok := verifyPHC(nativePHC, pw) && !verifyPHC(nativePHC, unhex(interop["wrong_password"]))
+			p.checks = append(p.checks, check("interop:native->go phc", ok, "x/crypto/argon2 verifies the native PHC string, parsed by the runner (and refuses a wrong password)"))
+			params := phcParams{variant: variant, m: num(interop["m_kib"]), t: num(interop["t"]), lanes: num(interop["threads"])}
+			// Without a string the native side fails the check.
+			if own, err := hashPHC(params, pw); err == nil {
+				p.artifacts["phc"] = own
+			}
+		}
 	}
 	salt := random(16)
 	p.run = func(iters int) {

@@ -324,11 +324,23 @@ pub fn plan_all(
             .with_context(|| format!("planning suite {}", s.name()))?;
         // Twins sit beside the native cells the suite will measure (not
         // beside those it skips, e.g. as too slow).
-        let specs: Vec<_> = native
-            .iter()
-            .filter(|c| matches!(c.setup, Setup::Ready(_)))
-            .map(|c| c.spec.clone())
-            .collect();
+        let ready_specs = |cases: &[PlannedCase]| -> Vec<_> {
+            cases
+                .iter()
+                .filter(|c| matches!(c.setup, Setup::Ready(_)))
+                .map(|c| c.spec.clone())
+                .collect()
+        };
+        let mut specs = ready_specs(&native);
+        // `--backend python` leaves every native cell out, yet the twins
+        // are the suite's cells: plan them without the filter.
+        if specs.is_empty() && cfg.backends.is_some() {
+            let unfiltered = RunConfig {
+                backends: None,
+                ..cfg.clone()
+            };
+            specs = ready_specs(&s.plan(&unfiltered).unwrap_or_default());
+        }
         cases.extend(native);
         for (rt, any) in runtimes.iter().zip(planned.iter_mut()) {
             let twins = plan_twins(rt.as_ref(), s.name(), cfg, &specs, g.twin_every_cell);

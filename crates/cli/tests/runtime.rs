@@ -63,3 +63,31 @@ fn a_copied_binary_runs_runtime_rows_from_its_embedded_runner() {
         "one script version per runtime in {runners:?}"
     );
 }
+
+/// `--backend python` alone names no native backend, yet Python's rows are
+/// twins of the suite's cells: they are planned from the unfiltered plan,
+/// and no native row runs.
+#[test]
+fn a_runtime_named_alone_twins_the_suites_cells() {
+    let out = Command::new(env!("CARGO_BIN_EXE_cryptobench"))
+        .args(["--quick", "--no-db", "run", "--suite", "cipher"])
+        .args(["--backend", "python", "--dry-run", "--format", "json"])
+        .output()
+        .expect("run cryptobench");
+    assert!(
+        out.status.success(),
+        "exit {}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one json case per line"))
+        .collect();
+    assert!(rows.iter().all(|r| r["backend"] == "python"), "{rows:?}");
+    let ready = rows.iter().filter(|r| r["setup"] == "ready").count();
+    assert!(
+        ready > 0,
+        "no python cipher row is ready (install python3-cryptography; scripts/install-deps does): {rows:?}"
+    );
+}

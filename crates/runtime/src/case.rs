@@ -157,13 +157,16 @@ impl RunnerCase {
                 .cloned()
                 .collect();
             checks.retain(|c| !c.name.starts_with(&ours));
-            made.push(match answer.get("artifacts") {
-                Some(a) if !a.is_null() => i.check_runtime_artifacts(&runtime, a),
-                _ => CheckResult::fail(
+            match answer.get("artifacts") {
+                Some(a) if !a.is_null() => {
+                    made.push(i.check_runtime_artifacts(&runtime, a));
+                    made.extend(i.more_runtime_checks(&runtime, a));
+                }
+                _ => made.push(CheckResult::fail(
                     crate::interop::back_check(&runtime),
                     "the runner returned no artifacts",
-                ),
-            });
+                )),
+            }
             slot.interop_done.insert(key, made);
         }
         if let Some((key, _)) = &interop {

@@ -18,6 +18,7 @@ use crate::discover::Program;
 use crate::discover::ProgramError;
 use crate::interop::{
     fetch, Argon2Interop, CipherInterop, Interop, OpensslAeadInterop, SodiumAeadInterop,
+    ARGON2_PHC_AND_RAW,
 };
 use crate::keys::{DigestInterop, KeyInterop};
 use crate::process::{Runner, RunnerCommand, RunnerError};
@@ -342,16 +343,23 @@ fn twin_spec(name: &str, version: &str, native: &CaseSpec) -> CaseSpec {
     spec
 }
 
-/// The cells of the runtime overhead table, twinned by default: SHA-256,
+/// The cells twinned by default: the runtime overhead table's (SHA-256,
 /// AES-256-GCM and ChaCha20-Poly1305 encryption at every size the suites
 /// plan, P-256 and X25519 key generation, Ed25519 key generation and
-/// signing, and single-lane Argon2id. They keep a default run short (the
-/// headline cells only) while answering "what does my language cost".
+/// signing, single-lane Argon2id) and, so the cipher tables carry runtime
+/// rows too, AES-256-CBC and AES-128-CTR encryption with the key set once.
+/// They keep a default run short (the headline cells only) while
+/// answering "what does my language cost".
 pub fn overhead_cell(s: &CaseSpec) -> bool {
     let p = s.primitive.to_ascii_lowercase();
     let param = |k: &str| s.params.get(k).map(String::as_str);
     match s.suite.as_str() {
         "hash" => p == "sha-256",
+        "cipher" => {
+            s.operation == "encrypt"
+                && matches!(p.as_str(), "aes-256-cbc" | "aes-128-ctr")
+                && param("setup") == Some("key-once")
+        }
         "aead" => {
             s.operation == "encrypt" && matches!(p.as_str(), "aes-256-gcm" | "chacha20-poly1305")
         }
@@ -420,7 +428,7 @@ pub fn interop_for(spec: &CaseSpec) -> Option<(String, Arc<dyn Interop>)> {
             }
         }
         "ecc" => Arc::new(KeyInterop::new(&spec.primitive)?),
-        "argon2" => Arc::new(Argon2Interop::new("raw", &p)),
+        "argon2" => Arc::new(Argon2Interop::new(ARGON2_PHC_AND_RAW, &p)),
         _ => return None,
     };
     let extra = match (spec.suite.as_str(), spec.params.get("api")) {
@@ -501,6 +509,29 @@ mod tests {
         assert!(why.contains("install python3-nacl"), "{why}");
         // A suite the runner does not report is left to `prepare`.
         assert_eq!(h.lacks("python", "hash", "SHA-256"), None);
+    }
+
+    #[test]
+    fn the_cipher_headline_is_aes_cbc_and_ctr_encryption_with_the_key_set_once() {
+        let cipher = |primitive: &str, op: &str, setup: &str| {
+            CaseSpec::new("cipher", primitive, "openssl", "3", op)
+                .size(1024)
+                .param("setup", setup)
+        };
+        assert!(overhead_cell(&cipher("AES-256-CBC", "encrypt", "key-once")));
+        assert!(overhead_cell(&cipher("aes-128-ctr", "encrypt", "key-once")));
+        assert!(!overhead_cell(&cipher(
+            "AES-256-CBC",
+            "roundtrip",
+            "key-once"
+        )));
+        assert!(!overhead_cell(&cipher(
+            "AES-128-CTR",
+            "encrypt",
+            "per-message"
+        )));
+        assert!(!overhead_cell(&cipher("ChaCha20", "encrypt", "key-once")));
+        assert!(!overhead_cell(&cipher("BF-CFB8", "encrypt", "key-once")));
     }
 
     #[test]

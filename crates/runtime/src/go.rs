@@ -39,6 +39,10 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
             content: include_str!("../../../go/runner/cipher.go"),
         },
         EmbeddedScript {
+            file_name: "phc.go",
+            content: include_str!("../../../go/runner/phc.go"),
+        },
+        EmbeddedScript {
             file_name: "go.mod",
             content: include_str!("../../../go/runner/go.mod"),
         },

@@ -108,6 +108,11 @@ pub trait Interop: Send + Sync {
     /// Opens what the runtime made; the check is named
     /// `interop:RUNTIME->native`.
     fn check_runtime_artifacts(&self, runtime: &str, artifacts: &Value) -> CheckResult;
+    /// Further checks of the same artifacts, each under its own name
+    /// (Argon2's PHC string beside its raw tag).
+    fn more_runtime_checks(&self, _runtime: &str, _artifacts: &Value) -> Vec<CheckResult> {
+        Vec::new()
+    }
 }
 
 pub(crate) fn random(n: usize) -> Vec<u8> {
@@ -563,11 +568,35 @@ impl Interop for McryptInterop {
 /// Interop parameters for Argon2: small, so the check costs milliseconds.
 pub const INTEROP_ARGON2: (u32, u32) = (1024, 3);
 
-/// Argon2 from a runtime (`password_hash` PHC strings, `sodium_crypto_pwhash` raw
-/// tags) against RustCrypto's `argon2`.
+/// The [`Argon2Interop`] API of the cell-driven runners: PHC strings both
+/// ways and, as a second, independent check, raw 32-byte tags.
+pub const ARGON2_PHC_AND_RAW: &str = "phc-and-raw";
+
+/// The name of the check that verifies a runtime's PHC string natively.
+pub fn phc_back_check(runtime: &str) -> String {
+    format!("{} phc", back_check(runtime))
+}
+
+/// `phc` with the first character of its hash replaced: a string that
+/// still parses but must not verify.
+pub fn edit_phc_hash(phc: &str) -> String {
+    let Some(at) = phc.rfind('$') else {
+        return phc.to_string();
+    };
+    let mut out = phc.to_string();
+    if let Some(c) = phc[at + 1..].chars().next() {
+        let other = if c == 'A' { "B" } else { "A" };
+        out.replace_range(at + 1..at + 1 + c.len_utf8(), other);
+    }
+    out
+}
+
+/// Argon2 from a runtime against RustCrypto's `argon2`: PHC strings
+/// (`password_hash`), raw tags (`sodium_crypto_pwhash`), or both
+/// ([`ARGON2_PHC_AND_RAW`], the cell-driven runners).
 #[derive(Debug, Clone)]
 pub struct Argon2Interop {
-    /// `password_hash` (PHC strings both ways), else raw tags.
+    /// `password_hash`, `sodium` or [`ARGON2_PHC_AND_RAW`].
     pub api: String,
     /// `argon2i` or `argon2id`.
     pub variant: String,
@@ -576,7 +605,8 @@ pub struct Argon2Interop {
 }
 
 impl Argon2Interop {
-    /// Interop for `api` (`password_hash` or `sodium`) and `variant`.
+    /// Interop for `api` (`password_hash`, `sodium` or
+    /// [`ARGON2_PHC_AND_RAW`]) and `variant`.
     pub fn new(api: &str, variant: &str) -> Self {
         Self {
             api: api.into(),
@@ -584,9 +614,15 @@ impl Argon2Interop {
             sent: std::sync::OnceLock::new(),
         }
     }
-}
 
-impl Argon2Interop {
+    fn sends_phc(&self) -> bool {
+        self.api == "password_hash" || self.api == ARGON2_PHC_AND_RAW
+    }
+
+    fn sends_raw(&self) -> bool {
+        self.api != "password_hash"
+    }
+
     fn hasher(&self, m_kib: u32, t: u32, lanes: u32) -> Result<Argon2<'static>, InteropError> {
         let alg = match self.variant.as_str() {
             "argon2i" => Algorithm::Argon2i,
@@ -596,54 +632,57 @@ impl Argon2Interop {
         let params = Params::new(m_kib, t, lanes, Some(32)).map_err(argon2_failed)?;
         Ok(Argon2::new(alg, Version::V0x13, params))
     }
-}
 
-impl Interop for Argon2Interop {
-    fn native_artifacts(&self) -> Result<Value, InteropError> {
-        let (m, t) = INTEROP_ARGON2;
-        let password = random(12);
-        let salt = random(16);
-        let mut v = json!({"password": hex::encode(&password), "salt": hex::encode(&salt),
-            "m_kib": m, "t": t, "threads": 1});
-        let _ = self.sent.set((password.clone(), salt.clone()));
-        if self.api == "password_hash" {
-            let phc = self
-                .hasher(m, t, 1)?
-                .hash_password_with_salt(&password, &salt)
-                .map_err(argon2_failed)?;
-            v["phc"] = Value::String(phc.to_string());
-        } else {
-            let mut raw = [0u8; 32];
-            self.hasher(m, t, 1)?
-                .hash_password_into(&password, &salt, &mut raw)
-                .map_err(argon2_failed)?;
-            v["raw"] = Value::String(hex::encode(raw));
+    /// What made the runtime's artifacts: the runner names its library,
+    /// PHP's runner does not.
+    fn library(&self, a: &Value) -> String {
+        match a.get("library").and_then(Value::as_str) {
+            Some(lib) => format!("RUNTIME's {lib}"),
+            None if self.api == "sodium" => "sodium_crypto_pwhash".into(),
+            None => "RUNTIME's password_hash".into(),
         }
-        Ok(v)
     }
 
-    fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
-        if self.api == "password_hash" {
-            let r = (|| {
-                let phc = a
-                    .get("phc")
-                    .and_then(Value::as_str)
-                    .ok_or(InteropError::MissingArtifact("phc"))?;
-                let pw = field(a, "password")?;
-                // The PHC string carries variant and parameters itself.
-                let good = Argon2::default().verify_password(&pw, phc).is_ok();
-                let mut wrong = pw.clone();
-                wrong.push(b'x');
-                let bad = Argon2::default().verify_password(&wrong, phc).is_ok();
-                Ok(good && !bad)
-            })();
-            return verdict(
-                runtime,
-                r,
-                "RustCrypto argon2 verifies RUNTIME's password_hash PHC string (and refuses a wrong password)",
-                "RustCrypto argon2 does not verify RUNTIME's PHC string",
-            );
+    /// RustCrypto verifies the runtime's PHC string with the password sent
+    /// back, and refuses it with a wrong password and with an edited hash.
+    fn check_phc(&self, name: String, runtime: &str, a: &Value) -> CheckResult {
+        let library = self.library(a);
+        let say = |s: String| s.replace("RUNTIME", runtime);
+        let Some(phc) = a.get("phc").and_then(Value::as_str) else {
+            // A library that makes no PHC strings says so (Node.js).
+            return match a.get("phc_unavailable").and_then(Value::as_str) {
+                Some(why) => CheckResult::skipped(name, say(why.to_string())),
+                None => CheckResult::fail(name, say("RUNTIME sent no PHC string".into())),
+            };
+        };
+        let r = (|| -> Result<bool, InteropError> {
+            let pw = field(a, "password")?;
+            let mut wrong = pw.clone();
+            wrong.push(b'x');
+            // The PHC string carries variant and parameters itself.
+            let verifies =
+                |pw: &[u8], phc: &str| Argon2::default().verify_password(pw, phc).is_ok();
+            let good = verifies(&pw, phc);
+            let refused = !verifies(&wrong, phc) && !verifies(&pw, &edit_phc_hash(phc));
+            Ok(good && refused)
+        })();
+        match r {
+            Ok(true) => CheckResult::pass(
+                name,
+                say(format!("RustCrypto argon2 verifies the PHC string from {library} (and refuses a wrong password and an edited hash)")),
+            ),
+            Ok(false) => CheckResult::fail(
+                name,
+                say(format!("RustCrypto argon2 does not verify the PHC string {phc} from {library}, or verifies it with a wrong password or an edited hash")),
+            ),
+            Err(e) => CheckResult::fail(name, say(e.to_string())),
         }
+    }
+
+    /// The runtime's raw tag for the native password and salt equals
+    /// RustCrypto's.
+    fn check_raw(&self, runtime: &str, a: &Value) -> CheckResult {
+        let library = self.library(a);
         let r = (|| {
             let (m, t) = INTEROP_ARGON2;
             let raw = field(a, "raw")?;
@@ -658,9 +697,57 @@ impl Interop for Argon2Interop {
         verdict(
             runtime,
             r,
-            "sodium_crypto_pwhash gives RustCrypto argon2's 32-byte tag (1 lane, same inputs)",
-            "sodium_crypto_pwhash and RustCrypto argon2 disagree",
+            &format!("{library} gives RustCrypto argon2's 32-byte tag (1 lane, same inputs)"),
+            &format!("{library} and RustCrypto argon2 disagree on the 32-byte tag"),
         )
+    }
+}
+
+impl Interop for Argon2Interop {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
+        let (m, t) = INTEROP_ARGON2;
+        let password = random(12);
+        let salt = random(16);
+        let mut v = json!({"password": hex::encode(&password), "salt": hex::encode(&salt),
+            "m_kib": m, "t": t, "threads": 1});
+        let _ = self.sent.set((password.clone(), salt.clone()));
+        if self.sends_phc() {
+            let phc = self
+                .hasher(m, t, 1)?
+                .hash_password_with_salt(&password, &salt)
+                .map_err(argon2_failed)?;
+            v["phc"] = Value::String(phc.to_string());
+        }
+        if self.sends_raw() {
+            let mut raw = [0u8; 32];
+            self.hasher(m, t, 1)?
+                .hash_password_into(&password, &salt, &mut raw)
+                .map_err(argon2_failed)?;
+            v["raw"] = Value::String(hex::encode(raw));
+        }
+        if self.api == ARGON2_PHC_AND_RAW {
+            // The password a runner must refuse the native PHC string with.
+            let mut wrong = password;
+            wrong.push(b'x');
+            v["wrong_password"] = Value::String(hex::encode(wrong));
+        }
+        Ok(v)
+    }
+
+    fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
+        if self.api == "password_hash" {
+            self.check_phc(back_check(runtime), runtime, a)
+        } else {
+            self.check_raw(runtime, a)
+        }
+    }
+
+    fn more_runtime_checks(&self, runtime: &str, a: &Value) -> Vec<CheckResult> {
+        if self.api == ARGON2_PHC_AND_RAW {
+            vec![self.check_phc(phc_back_check(runtime), runtime, a)]
+        } else {
+            Vec::new()
+        }
     }
 }
 
@@ -724,5 +811,91 @@ impl Interop for EcInterop {
             "the native OpenSSL parsed RUNTIME's key: public point on the curve and matching the private key",
             "RUNTIME's key fails EC_KEY_check_key",
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cryptobench_core::CheckOutcome;
+
+    /// Artifacts as a runner sends them: its PHC string of `password`.
+    fn runner_artifacts(i: &Argon2Interop, password: &[u8]) -> Value {
+        let native = i.native_artifacts().expect("native artifacts");
+        let salt = random(16);
+        let phc = i
+            .hasher(1024, 2, 1)
+            .expect("params")
+            .hash_password_with_salt(password, &salt)
+            .expect("hash")
+            .to_string();
+        json!({"password": hex::encode(password), "salt": native["salt"], "raw": native["raw"],
+            "phc": phc, "library": "test library"})
+    }
+
+    #[test]
+    fn a_runtime_phc_string_verifies_and_tampered_ones_are_refused() {
+        let i = Argon2Interop::new(ARGON2_PHC_AND_RAW, "argon2id");
+        let good = runner_artifacts(&i, b"correct horse");
+        let checks = i.more_runtime_checks("test", &good);
+        assert_eq!(checks.len(), 1);
+        assert_eq!(checks[0].name, "interop:test->native phc");
+        assert_eq!(checks[0].outcome, CheckOutcome::Pass, "{checks:?}");
+        assert!(
+            checks[0].detail.contains("test's test library"),
+            "{checks:?}"
+        );
+        assert_eq!(
+            i.check_runtime_artifacts("test", &good).outcome,
+            CheckOutcome::Pass
+        );
+
+        let mut wrong_password = good.clone();
+        wrong_password["password"] = json!(hex::encode(b"correct horsf"));
+        let mut edited_hash = good.clone();
+        edited_hash["phc"] = json!(edit_phc_hash(good["phc"].as_str().expect("phc")));
+        let mut no_phc = good.clone();
+        no_phc.as_object_mut().expect("object").remove("phc");
+        let mut no_phc_said_why = no_phc.clone();
+        no_phc_said_why["phc_unavailable"] = json!("raw tags only");
+        for bad in [wrong_password, edited_hash, no_phc] {
+            let checks = i.more_runtime_checks("test", &bad);
+            assert_eq!(checks[0].outcome, CheckOutcome::Fail, "{bad}");
+        }
+        let why = i.more_runtime_checks("test", &no_phc_said_why);
+        assert_eq!(why[0].outcome, CheckOutcome::Skipped, "{why:?}");
+
+        let mut wrong_tag = good;
+        wrong_tag["raw"] = json!(hex::encode([0u8; 32]));
+        assert_eq!(
+            i.check_runtime_artifacts("test", &wrong_tag).outcome,
+            CheckOutcome::Fail
+        );
+    }
+
+    #[test]
+    fn the_native_phc_string_is_standard_and_refuses_the_wrong_password() {
+        let i = Argon2Interop::new(ARGON2_PHC_AND_RAW, "argon2id");
+        let a = i.native_artifacts().expect("native artifacts");
+        let phc = a["phc"].as_str().expect("phc");
+        assert!(phc.starts_with("$argon2id$v=19$m=1024,t=3,p=1$"), "{phc}");
+        // Unpadded standard base64, as the runners' parsers expect.
+        assert!(!phc.ends_with('='), "{phc}");
+        let password = hex::decode(a["password"].as_str().expect("pw")).expect("hex");
+        let wrong = hex::decode(a["wrong_password"].as_str().expect("wrong")).expect("hex");
+        assert_ne!(password, wrong);
+        let verifies = |pw: &[u8], s: &str| Argon2::default().verify_password(pw, s).is_ok();
+        assert!(verifies(&password, phc));
+        assert!(!verifies(&wrong, phc));
+        assert!(!verifies(&password, &edit_phc_hash(phc)));
+    }
+
+    #[test]
+    fn editing_a_phc_hash_changes_only_its_first_character() {
+        assert_eq!(
+            edit_phc_hash("$argon2id$v=19$m=8,t=1,p=1$c2FsdA$Qk"),
+            "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$Ak"
+        );
+        assert_eq!(edit_phc_hash("$x$Ak"), "$x$Bk");
     }
 }

@@ -11,8 +11,10 @@ use common::outcome;
 use cryptobench_core::{CaseError, CheckOutcome, RunConfig, Setup};
 use cryptobench_runtime::case::{shared, RunnerCase};
 use cryptobench_runtime::cell::{CellRuntime, RuntimeSpec};
+use cryptobench_runtime::interop::{edit_phc_hash, Argon2Interop, Interop, ARGON2_PHC_AND_RAW};
+use cryptobench_runtime::process::Runner;
 use cryptobench_runtime::{go, java, node, python, Runtime};
-use serde_json::json;
+use serde_json::{json, Value};
 
 fn native(suite: &str, primitive: &str, op: &str, size: u64) -> cryptobench_core::CaseSpec {
     cryptobench_core::CaseSpec::new(suite, primitive, "openssl", "3", op).size(size)
@@ -136,6 +138,15 @@ fn serve_every_cell(rt: &CellRuntime) -> Vec<(String, String)> {
                 "{name} {}",
                 cell.primitive
             );
+            if cell.suite == "argon2" {
+                // PHC strings both ways, beside the raw tags.
+                for check in [
+                    format!("{name} interop:native->{name} phc"),
+                    format!("interop:{name}->native phc"),
+                ] {
+                    assert_eq!(outcome(&checks, &check), CheckOutcome::Pass, "{check}");
+                }
+            }
             if matches!(cell.suite.as_str(), "cipher" | "aead" | "ecc") {
                 assert_eq!(
                     outcome(&checks, &format!("{name} round trip")),
@@ -178,6 +189,61 @@ fn a_wrong_vector_fails(spec: &'static RuntimeSpec) {
     );
 }
 
+/// The runner's outcome of its check `name` in a prepare answer.
+fn runner_outcome(answer: &Value, name: &str) -> String {
+    answer["checks"]
+        .as_array()
+        .and_then(|list| list.iter().find(|c| c["name"] == name))
+        .and_then(|c| c["outcome"].as_str())
+        .unwrap_or_else(|| panic!("no check {name} in {answer}"))
+        .to_string()
+}
+
+/// PHC strings both ways: the runner verifies the native string and
+/// refuses it edited or with a wrong password; RustCrypto verifies the
+/// runner's string and refuses it edited or with a wrong password.
+fn tampered_phc_strings_are_refused_both_ways(spec: &'static RuntimeSpec, api: Option<&str>) {
+    let name = spec.name;
+    let mut params = json!({"m_kib": "64", "t": "1", "p": "1", "threads": "1", "tag": "32",
+        "version": "0x13"});
+    if let Some(api) = api {
+        params["api"] = json!(api);
+    }
+    let cell = json!({"suite": "argon2", "primitive": "Argon2id", "operation": "hash",
+        "params": params, "size": 65536});
+    let prepare = |id: u64, interop: &Value| json!({"op": "prepare", "id": id, "cell": cell, "kats": [], "interop": interop});
+    let mut runner = Runner::spawn(&spec.command().expect("command")).expect("runner starts");
+    let native_check = format!("interop:native->{name} phc");
+
+    let interop = Argon2Interop::new(ARGON2_PHC_AND_RAW, "argon2id");
+    let native = interop.native_artifacts().expect("native artifacts");
+    let answer = runner.request(&prepare(1, &native)).expect("prepare");
+    assert_eq!(runner_outcome(&answer, &native_check), "pass", "{answer}");
+    let artifacts = &answer["artifacts"];
+    let honest = interop.more_runtime_checks(name, artifacts);
+    assert_eq!(honest[0].outcome, CheckOutcome::Pass, "{honest:?}");
+
+    let phc = artifacts["phc"].as_str().expect("the runner's PHC string");
+    assert!(phc.starts_with("$argon2id$v=19$m=1024,t=3,p=1$"), "{phc}");
+    let mut edited = artifacts.clone();
+    edited["phc"] = json!(edit_phc_hash(phc));
+    let mut wrong_password = artifacts.clone();
+    wrong_password["password"] = json!(hex::encode(b"not the password"));
+    for tampered in [edited, wrong_password] {
+        let refused = interop.more_runtime_checks(name, &tampered);
+        assert_eq!(refused[0].outcome, CheckOutcome::Fail, "{tampered}");
+    }
+
+    let mut edited_native = native.clone();
+    edited_native["phc"] = json!(edit_phc_hash(native["phc"].as_str().expect("phc")));
+    let mut swapped_native = native.clone();
+    swapped_native["wrong_password"] = native["password"].clone();
+    for (id, tampered) in [(2, edited_native), (3, swapped_native)] {
+        let answer = runner.request(&prepare(id, &tampered)).expect("prepare");
+        assert_eq!(runner_outcome(&answer, &native_check), "fail", "{answer}");
+    }
+}
+
 #[test]
 fn python_serves_the_overhead_cells() {
     let rt = runtime(&python::SPEC, &["cryptography", "pynacl", "argon2-cffi"]);
@@ -188,6 +254,8 @@ fn python_serves_the_overhead_cells() {
     );
     assert_eq!(serve_every_cell(&rt), Vec::<(String, String)>::new());
     a_wrong_vector_fails(&python::SPEC);
+    tampered_phc_strings_are_refused_both_ways(&python::SPEC, Some("argon2-cffi"));
+    tampered_phc_strings_are_refused_both_ways(&python::SPEC, Some("pynacl"));
 }
 
 #[test]
@@ -215,6 +283,7 @@ fn go_serves_the_overhead_cells() {
     let rt = runtime(&go::SPEC, &["x/crypto"]);
     assert_eq!(serve_every_cell(&rt), Vec::<(String, String)>::new());
     a_wrong_vector_fails(&go::SPEC);
+    tampered_phc_strings_are_refused_both_ways(&go::SPEC, None);
 }
 
 #[test]
@@ -222,4 +291,5 @@ fn java_serves_the_overhead_cells() {
     let rt = runtime(&java::SPEC, &["jca", "bouncycastle"]);
     assert_eq!(serve_every_cell(&rt), Vec::<(String, String)>::new());
     a_wrong_vector_fails(&java::SPEC);
+    tampered_phc_strings_are_refused_both_ways(&java::SPEC, None);
 }
