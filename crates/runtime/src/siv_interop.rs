@@ -5,7 +5,7 @@
 
 use crate::interop::{field, random, verdict, Interop, INTEROP_BYTES};
 use cryptobench_core::CheckResult;
-use cryptobench_suite_aead::algorithms::{by_name, Algorithm};
+use cryptobench_suite_aead::algorithms::{by_name, Algorithm, Family};
 use cryptobench_suite_aead::backend::{self, open_vec, seal_vec, Params, Sealer};
 use serde_json::{json, Value};
 
@@ -15,10 +15,11 @@ pub struct SivInterop {
 }
 
 impl SivInterop {
-    /// The interop for an AES-SIV name (`AES-128-SIV`), if it is one.
+    /// The interop for an AES-SIV name (`AES-128-SIV`), if it is one
+    /// (AES-GCM-SIV is not).
     pub fn new(primitive: &str) -> Option<Self> {
         let alg = by_name(&primitive.to_ascii_uppercase())?;
-        alg.name.ends_with("-SIV").then_some(SivInterop { alg })
+        (alg.family == Family::Siv).then_some(SivInterop { alg })
     }
 
     fn sealer(&self, key: &[u8], nonce_len: usize) -> Result<Sealer, String> {
@@ -67,5 +68,43 @@ impl Interop for SivInterop {
             "the native OpenSSL opened RUNTIME's AES-SIV ciphertext and tag",
             "the native OpenSSL opened RUNTIME's AES-SIV ciphertext to a different message",
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cryptobench_core::CheckOutcome;
+
+    #[test]
+    fn only_aes_siv_names_get_it_and_its_artifacts_open_natively() {
+        assert!(SivInterop::new("AES-256-GCM-SIV").is_none());
+        for name in ["aes-128-siv", "AES-256-SIV"] {
+            let siv = SivInterop::new(name).expect("an AES-SIV name");
+            let mut made = siv.native_artifacts().expect("native artifacts");
+            assert_eq!(
+                made["key"].as_str().map(str::len),
+                Some(2 * siv.alg.key_len)
+            );
+            let back = siv.check_runtime_artifacts("test", &made);
+            assert_eq!(back.outcome, CheckOutcome::Pass, "{back:?}");
+            // A flipped tag must not open.
+            let tag = made["tag"].as_str().unwrap().to_string();
+            let flipped = if tag.starts_with('0') { "1" } else { "0" };
+            made["tag"] = json!(format!("{flipped}{}", &tag[1..]));
+            let forged = siv.check_runtime_artifacts("test", &made);
+            assert_eq!(forged.outcome, CheckOutcome::Fail, "{forged:?}");
+        }
+    }
+
+    #[test]
+    fn runners_get_wycheproof_aes_siv_vectors_with_two_aes_keys() {
+        let kats = crate::vectors::aead_kats_for("AES-256-SIV", 16);
+        let kats = kats.as_array().expect("a list");
+        assert!(!kats.is_empty());
+        for k in kats {
+            assert_eq!(k["key"].as_str().map(str::len), Some(128), "{k}");
+            assert_eq!(k["nonce"].as_str().map(str::len), Some(32), "{k}");
+        }
     }
 }
