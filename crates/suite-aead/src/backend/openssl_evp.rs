@@ -644,4 +644,39 @@ mod tests {
         assert_eq!(s.seal(&[0; 12], b"", &[0; 5], &mut out), Err(Rejected));
         assert!(s.seal(&[0; 12], b"", &[0; 4], &mut out).is_ok());
     }
+
+    /// RFC 5297 A.2 has two associated-data components before its nonce,
+    /// which a sealer's single `aad` cannot carry; this checks OpenSSL's
+    /// side of the convention the sealer relies on (each null-output update
+    /// is one S2V component, the nonce last) against the RFC's output.
+    #[test]
+    fn openssl_siv_takes_one_component_per_update_as_rfc_5297_a2() {
+        let hex = |s: &str| hex::decode(s).unwrap();
+        let key = hex("7f7e7d7c7b7a79787776757473727170404142434445464748494a4b4c4d4e4f");
+        let components = [
+            hex("00112233445566778899aabbccddeeffdeaddadadeaddadaffeeddccbbaa99887766554433221100"),
+            hex("102030405060708090a0"),
+            hex("09f911029d74e35bd84156c5635688c0"),
+        ];
+        let pt = hex(
+            "7468697320697320736f6d6520706c61696e7465787420746f20656e6372797074207573696e67205349562d414553",
+        );
+        let cipher = fetch_siv(by_name("AES-128-SIV").unwrap()).unwrap();
+        let mut ctx = CipherCtx::new().unwrap();
+        ctx.encrypt_init(Some(&cipher), Some(&key), None).unwrap();
+        for c in &components {
+            ctx.cipher_update(c, None).unwrap();
+        }
+        let mut ct = vec![0u8; pt.len() + 16];
+        let n = ctx.cipher_update(&pt, Some(&mut ct)).unwrap();
+        ctx.cipher_final(&mut ct[n..]).unwrap();
+        ct.truncate(pt.len());
+        let mut tag = [0u8; 16];
+        ctx.tag(&mut tag).unwrap();
+        assert_eq!(hex::encode(tag), "7bdb6e3b432667eb06f4d14bff2fbd0f");
+        assert_eq!(
+            hex::encode(ct),
+            "cb900f2fddbe404326601965c889bf17dba77ceb094fa663b7a3f748ba8af829ea64ad544a272e9c485b62a3fd5c0d"
+        );
+    }
 }
