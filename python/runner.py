@@ -294,6 +294,9 @@ def prepare_aead(cell, kats, interop):
     tag = int(params.get("tag", 16))
     aad_len = int(params.get("aad", 0))
     lib, key_len, nonce_len, seal, opn = aead_api(cell["primitive"], tag)
+    if cell["size"] == 0 and is_aes_siv(cell["primitive"]):
+        # OpenSSL 3.0 beneath cryptography computes no synthetic IV for it.
+        raise Skipped(f"{lib}'s AESSIV cannot seal an empty message")
     if cell["operation"] not in ("encrypt", "decrypt"):
         raise Unavailable(f"the runner times encrypt and decrypt, not {cell['operation']}")
     checks = []
@@ -303,7 +306,7 @@ def prepare_aead(cell, kats, interop):
         if len(key) != key_len or len(nonce) != nonce_len:
             continue
         if not k["pt"] and is_aes_siv(cell["primitive"]):
-            checks.append(skipped(f"kat:{k['source']}", f"{lib}'s AESSIV refuses empty messages"))
+            checks.append(skipped(f"kat:{k['source']}", f"{lib}'s AESSIV cannot seal an empty message"))
             continue
         if k["valid"]:
             ok = seal(key, nonce, bytes.fromhex(k["pt"]), aad) == sealed \

@@ -539,3 +539,42 @@ fn aes_siv_is_deterministic_and_its_cells_say_so() {
         spec.labels
     );
 }
+
+#[test]
+fn an_empty_message_a_backend_cannot_seal_is_a_skipped_cell_with_the_reason() {
+    let alg = by_name("AES-128-SIV").unwrap();
+    let suite = AeadSuite::new(Options {
+        algorithms: Some(vec![alg]),
+        sizes: Some(vec![0, 16]),
+        no_peers: true,
+        ..Options::default()
+    });
+    let plan = suite.plan(&RunConfig::quick()).unwrap();
+    for backend in ["openssl", "rustcrypto"] {
+        let probe = vec![0u8; alg.key_len];
+        let params = Params {
+            key: &probe,
+            nonce_len: alg.nonce_len,
+            tag_len: 16,
+        };
+        let sealer = backend::by_name(backend)
+            .unwrap()
+            .build(alg, &params)
+            .unwrap();
+        // RustCrypto's S2V takes an empty message; OpenSSL 3.0's does not.
+        if backend == "rustcrypto" {
+            assert_eq!(sealer.empty_message(), Ok(()));
+        }
+        let cell = |size: u64| {
+            plan.iter()
+                .find(|p| p.spec.backend == backend && p.spec.input_bytes == size)
+                .unwrap_or_else(|| panic!("{backend} {size} B not planned"))
+        };
+        assert!(matches!(cell(16).setup, Setup::Ready(_)), "{backend} 16 B");
+        match (&cell(0).setup, sealer.empty_message()) {
+            (Setup::Skipped(why), Err(reason)) => assert_eq!(*why, reason.0),
+            (Setup::Ready(_), Ok(())) => {}
+            _ => panic!("{backend}: the 0 B cell disagrees with the backend"),
+        }
+    }
+}
