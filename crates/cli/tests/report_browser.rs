@@ -238,14 +238,7 @@ fn the_main_jobs_report_renders_every_suites_charts_in_headless_chromium() {
         .args(["--quick", "--quiet", "--db"])
         .arg(&db)
         // The page is under test, not the figures: loose sampling halves the run.
-        .args([
-            "--precision",
-            "0.2",
-            "--samples",
-            "3",
-            "--min-sample",
-            "1ms",
-        ])
+        .args(["--precision", "0.2", "--samples", "3", "--min-sample", "1ms"])
         .args(["run", "--report"])
         .arg(&page)
         .assert()
