@@ -410,7 +410,9 @@ pub fn interop_for(spec: &CaseSpec) -> Option<(String, Arc<dyn Interop>)> {
         }
         "aead" => {
             let tag = num(spec, "tag").unwrap_or(16) as usize;
-            if p == "xchacha20-poly1305" && tag == 16 {
+            if let Some(siv) = crate::siv_interop::SivInterop::new(&p) {
+                Arc::new(siv)
+            } else if p == "xchacha20-poly1305" && tag == 16 {
                 Arc::new(SodiumAeadInterop {
                     alg: "xchacha20poly1305_ietf".into(),
                 })

@@ -39,6 +39,7 @@ pub mod node;
 pub mod process;
 pub mod python;
 pub mod script;
+pub mod siv_interop;
 pub mod twin;
 pub mod vectors;
 

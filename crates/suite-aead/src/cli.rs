@@ -156,6 +156,7 @@ pub fn verify_file(file: &vectors::VectorFile, cfg: &RunConfig) -> Result<Vec<Ve
             "AES-GCM",
             "AES-CCM",
             "AES-GCM-SIV",
+            "AEAD-AES-SIV-CMAC",
             "AES-OCB",
             "CHACHA20-POLY1305",
             "XCHACHA20-POLY1305",

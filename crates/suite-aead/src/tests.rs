@@ -3,7 +3,7 @@
 //! `verify` subcommand's errors, and the tables.
 
 use crate::algorithms::{by_name, Algorithm, ALGORITHMS};
-use crate::backend::{self, Backend, Keyed, Opening, Params, Rejected, Sealer, Sealing};
+use crate::backend::{self, seal_vec, Backend, Keyed, Opening, Params, Rejected, Sealer, Sealing};
 use crate::case::{AeadCase, CaseConfig, NonceMode, Operation};
 use crate::checks::{self, CheckCache, Rng};
 use crate::cli::{self, AeadArgs, AeadCommand};
@@ -485,4 +485,96 @@ fn papers_say_whether_each_claim_holds() {
         "{notes}"
     );
     assert_eq!(gcm.suites(&RunConfig::quick()).unwrap().len(), 1);
+}
+
+#[test]
+fn aes_siv_passes_rfc_5297_and_wycheproof_on_openssl_and_rustcrypto() {
+    for name in ["AES-128-SIV", "AES-256-SIV"] {
+        let alg = by_name(name).unwrap();
+        for backend_name in ["openssl", "rustcrypto"] {
+            let backend = backend::by_name(backend_name).unwrap();
+            let results = checks::known_answers(alg, backend);
+            let wycheproof = results
+                .iter()
+                .find(|c| c.name.contains("aead_aes_siv_cmac"))
+                .unwrap_or_else(|| panic!("{name} {backend_name}: no Wycheproof check"));
+            assert_eq!(
+                wycheproof.outcome,
+                CheckOutcome::Pass,
+                "{name} {backend_name}: {wycheproof:?}"
+            );
+            // Only OpenSSL 3.0's empty-message gap may skip tests, and it
+            // says so.
+            let all_run = wycheproof.detail.contains(" 0 skipped");
+            let says_why = backend_name == "openssl" && wycheproof.detail.contains("empty message");
+            assert!(all_run || says_why, "{name} {backend_name}: {wycheproof:?}");
+            // A.1 has a 256-bit key: AES-128-SIV only.
+            let rfc = results.iter().find(|c| c.name.contains("RFC 5297"));
+            if alg.key_len == 32 {
+                let rfc = rfc.unwrap_or_else(|| panic!("{backend_name}: no RFC 5297 check"));
+                assert_eq!(rfc.outcome, CheckOutcome::Pass, "{backend_name}: {rfc:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn aes_siv_is_deterministic_and_its_cells_say_so() {
+    let alg = by_name("AES-128-SIV").unwrap();
+    for backend in ["openssl", "rustcrypto"] {
+        let mut s = sealer(alg, backend::by_name(backend).unwrap(), 16);
+        let nonce = [7u8; 16];
+        let first = seal_vec(&mut s, &nonce, b"ad", b"same message").unwrap();
+        let again = seal_vec(&mut s, &nonce, b"ad", b"same message").unwrap();
+        assert_eq!(first, again, "{backend}: SIV must be deterministic");
+        let other_nonce = seal_vec(&mut s, &[8u8; 16], b"ad", b"same message").unwrap();
+        assert_ne!(first, other_nonce, "{backend}: the nonce must enter S2V");
+    }
+    assert!(!alg.default, "AES-SIV is an extra");
+    let suite = AeadSuite::default();
+    let spec = suite.spec(alg, backend::openssl(), Operation::Encrypt, 16, 16);
+    assert!(
+        spec.labels.iter().any(|l| l == crate::DETERMINISTIC_LABEL),
+        "{:?}",
+        spec.labels
+    );
+}
+
+#[test]
+fn an_empty_message_a_backend_cannot_seal_is_a_skipped_cell_with_the_reason() {
+    let alg = by_name("AES-128-SIV").unwrap();
+    let suite = AeadSuite::new(Options {
+        algorithms: Some(vec![alg]),
+        sizes: Some(vec![0, 16]),
+        no_peers: true,
+        ..Options::default()
+    });
+    let plan = suite.plan(&RunConfig::quick()).unwrap();
+    for backend in ["openssl", "rustcrypto"] {
+        let probe = vec![0u8; alg.key_len];
+        let params = Params {
+            key: &probe,
+            nonce_len: alg.nonce_len,
+            tag_len: 16,
+        };
+        let sealer = backend::by_name(backend)
+            .unwrap()
+            .build(alg, &params)
+            .unwrap();
+        // RustCrypto's S2V takes an empty message; OpenSSL 3.0's does not.
+        if backend == "rustcrypto" {
+            assert_eq!(sealer.empty_message(), Ok(()));
+        }
+        let cell = |size: u64| {
+            plan.iter()
+                .find(|p| p.spec.backend == backend && p.spec.input_bytes == size)
+                .unwrap_or_else(|| panic!("{backend} {size} B not planned"))
+        };
+        assert!(matches!(cell(16).setup, Setup::Ready(_)), "{backend} 16 B");
+        match (&cell(0).setup, sealer.empty_message()) {
+            (Setup::Skipped(why), Err(reason)) => assert_eq!(*why, reason.0),
+            (Setup::Ready(_), Ok(())) => {}
+            _ => panic!("{backend}: the 0 B cell disagrees with the backend"),
+        }
+    }
 }

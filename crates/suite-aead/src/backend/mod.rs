@@ -155,6 +155,11 @@ pub trait Keyed: Send {
     fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected>;
     /// Opens one message; `Err` when authentication fails.
     fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected>;
+    /// Whether the library can seal and open an empty message, and if not
+    /// why (OpenSSL 3.0's AES-SIV); checks skip that length with the reason.
+    fn empty_message(&self) -> Result<(), Unsupported> {
+        Ok(())
+    }
 }
 
 /// A keyed AEAD instance: a backend's [`Keyed`] with the nonce and tag
@@ -179,6 +184,11 @@ impl Sealer {
     /// Tag length in bytes.
     pub fn tag_len(&self) -> usize {
         self.tag_len
+    }
+
+    /// Whether an empty message can be sealed, and if not why.
+    pub fn empty_message(&self) -> Result<(), Unsupported> {
+        self.keyed.empty_message()
     }
 
     /// The same lengths around another [`Keyed`] (tests wrap backends).

@@ -15,6 +15,13 @@
 //! same function. After ChaCha20-Poly1305 calls the sealer also clears the
 //! upper vector state that OpenSSL's Poly1305 code leaves behind
 //! ([`super::upper_state`]); `examples/evp_overhead.rs` times both changes.
+//!
+//! AES-SIV ("AES-128-SIV", "AES-256-SIV", fetched at run time) has no IV:
+//! every update with a null output is one S2V component, so the associated
+//! data goes in first (even when empty) and the nonce, when there is one,
+//! second. OpenSSL's SIV context does one message per key setup, so each
+//! message re-keys it (`EVP_EncryptInit_ex` with the key) where the other
+//! modes only set a nonce.
 
 use super::{upper_state, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
@@ -62,6 +69,10 @@ impl AeadBackend for OpenSsl {
                 Ok(_) => Offer::Runs,
                 Err(Unsupported(reason)) => Offer::Unavailable(reason),
             },
+            Family::Siv => match fetch_siv(alg) {
+                Ok(_) => Offer::Runs,
+                Err(Unsupported(reason)) => Offer::Unavailable(reason),
+            },
             Family::XChaCha => Offer::Unavailable(format!(
                 "{} has no XChaCha20-Poly1305",
                 cryptobench_backends::openssl_lib::version()
@@ -103,6 +114,7 @@ impl AeadBackend for OpenSsl {
             key: p.key.to_vec(),
             alg: *alg,
             ccm: family == Family::Ccm,
+            siv: family == Family::Siv,
             clear_upper: family == Family::ChaChaIetf && upper_state::available(),
             nonce_len: p.nonce_len,
             tag_len: p.tag_len,
@@ -121,6 +133,21 @@ fn fetch_gcm_siv(alg: &Algorithm) -> Result<Cipher, Unsupported> {
     Cipher::fetch(None, name, None).map_err(|_| {
         Unsupported(format!(
             "AES-GCM-SIV needs OpenSSL 3.2 or later; this is {}",
+            cryptobench_backends::openssl_lib::version()
+        ))
+    })
+}
+
+/// AES-SIV, in OpenSSL's default provider since 3.0.
+fn fetch_siv(alg: &Algorithm) -> Result<Cipher, Unsupported> {
+    let name = if alg.key_len == 32 {
+        "AES-128-SIV"
+    } else {
+        "AES-256-SIV"
+    };
+    Cipher::fetch(None, name, None).map_err(|_| {
+        Unsupported(format!(
+            "{} has no {name} (AES-SIV needs OpenSSL 3.0 or later)",
             cryptobench_backends::openssl_lib::version()
         ))
     })
@@ -153,6 +180,7 @@ fn cipher_for(alg: &Algorithm) -> Result<CipherHandle, Unsupported> {
         (Family::Ocb, 32) => Cipher::aes_256_ocb(),
         (Family::ChaChaIetf, 32) => Cipher::chacha20_poly1305(),
         (Family::GcmSiv, _) => return fetch_gcm_siv(alg).map(CipherHandle::Fetched),
+        (Family::Siv, _) => return fetch_siv(alg).map(CipherHandle::Fetched),
         _ => return Err(Unsupported(format!("OpenSSL has no {}", alg.name))),
     };
     Ok(CipherHandle::Static(c))
@@ -173,7 +201,8 @@ fn keyed_context(
         ctx.decrypt_init(Some(cipher.get()), None, None)
     }
     .map_err(|_| reject("the cipher"))?;
-    if p.nonce_len != ctx.iv_length() {
+    // SIV's nonce is an associated-data component, not an IV.
+    if alg.family != Family::Siv && p.nonce_len != ctx.iv_length() {
         ctx.set_iv_length(p.nonce_len)
             .map_err(|_| reject(&format!("{}-byte nonces", p.nonce_len)))?;
     }
@@ -196,6 +225,8 @@ struct EvpKeyed {
     key: Vec<u8>,
     alg: Algorithm,
     ccm: bool,
+    // Re-keyed per message, nonce as associated data (see the module doc).
+    siv: bool,
     // `vzeroupper` after each call (ChaCha20-Poly1305 on AVX CPUs).
     clear_upper: bool,
     nonce_len: usize,
@@ -268,6 +299,21 @@ impl Evp {
         ok(rc)
     }
 
+    /// Re-keys the context, which restarts SIV's S2V for the next message.
+    fn rekey(&self, key: &[u8]) -> Result<(), Rejected> {
+        let (cipher, engine, iv) = (ptr::null(), ptr::null_mut(), ptr::null());
+        // SAFETY: the context has its cipher; `key` has the length the
+        // cipher was keyed with when the sealer was built.
+        let rc = unsafe {
+            if self.enc {
+                ffi::EVP_EncryptInit_ex(self.ctx, cipher, engine, key.as_ptr(), iv)
+            } else {
+                ffi::EVP_DecryptInit_ex(self.ctx, cipher, engine, key.as_ptr(), iv)
+            }
+        };
+        ok(rc)
+    }
+
     /// One update call; `out` null for associated data and CCM's length.
     /// Returns the bytes written.
     ///
@@ -295,16 +341,16 @@ impl Evp {
         usize::try_from(written).map_err(|_| Rejected)
     }
 
-    /// One message's update calls: CCM's length first, then the associated
-    /// data (hashed, no output), then `input` into `out`. Returns the bytes
-    /// written to `out`.
+    /// One message's update calls: CCM's length first, then each
+    /// associated-data component (hashed, no output), then `input` into
+    /// `out`. Returns the bytes written to `out`.
     ///
     /// # Safety
     /// `out` has room for `input.len()` bytes.
-    unsafe fn feed(
+    unsafe fn feed<'a>(
         &self,
         ccm: bool,
-        aad: &[u8],
+        components: impl Iterator<Item = &'a [u8]>,
         out: *mut u8,
         input: &[u8],
     ) -> Result<usize, Rejected> {
@@ -314,8 +360,8 @@ impl Evp {
             if ccm {
                 self.update(ptr::null_mut(), ptr::null(), input.len())?;
             }
-            if !aad.is_empty() {
-                self.update(ptr::null_mut(), aad.as_ptr(), aad.len())?;
+            for component in components {
+                self.update(ptr::null_mut(), component.as_ptr(), component.len())?;
             }
             self.update(out, input.as_ptr(), input.len())
         }
@@ -368,6 +414,25 @@ impl Evp {
 }
 
 impl EvpKeyed {
+    /// The associated-data updates of one message: SIV's S2V components
+    /// (the data even when empty, then a nonce if there is one), or for the
+    /// other modes the data when there is any.
+    fn components<'a>(&self, aad: &'a [u8], nonce: &'a [u8]) -> impl Iterator<Item = &'a [u8]> {
+        let siv = self.siv;
+        std::iter::once(aad)
+            .filter(move |a| siv || !a.is_empty())
+            .chain((siv && !nonce.is_empty()).then_some(nonce))
+    }
+
+    /// Starts a message: a fresh nonce, or for SIV a fresh key setup.
+    fn start(&self, evp: &Evp, nonce: &[u8]) -> Result<(), Rejected> {
+        if self.siv {
+            evp.rekey(&self.key)
+        } else {
+            evp.nonce(nonce)
+        }
+    }
+
     fn evp(ctx: &mut CipherCtx, enc: bool, clear_upper: bool) -> Evp {
         Evp {
             ctx: ctx.as_ptr(),
@@ -377,12 +442,46 @@ impl EvpKeyed {
     }
 }
 
+/// Whether this OpenSSL's AES-SIV seals an empty message: OpenSSL 3.0's
+/// provider skips a zero-length update before S2V runs, so the final call
+/// fails. Probed once per process on a throwaway key.
+fn siv_takes_empty_message() -> bool {
+    static TAKES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TAKES.get_or_init(|| {
+        let Ok(cipher) = Cipher::fetch(None, "AES-128-SIV", None) else {
+            return false;
+        };
+        let key = [0u8; 32];
+        let mut ctx = match CipherCtx::new() {
+            Ok(c) => c,
+            Err(_) => return false,
+        };
+        if ctx.encrypt_init(Some(&cipher), Some(&key), None).is_err() {
+            return false;
+        }
+        let mut out = [0u8; 16];
+        ctx.cipher_update(&[], Some(&mut out)).is_ok() && ctx.cipher_final(&mut out).is_ok()
+    })
+}
+
 impl Keyed for EvpKeyed {
+    fn empty_message(&self) -> Result<(), Unsupported> {
+        if self.siv && !siv_takes_empty_message() {
+            return Err(Unsupported(format!(
+                "{}'s AES-SIV cannot seal or open an empty message (its update skips \
+                 zero-length input, so no synthetic IV is computed)",
+                cryptobench_backends::openssl_lib::version()
+            )));
+        }
+        Ok(())
+    }
+
     fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
         let evp = Self::evp(&mut self.seal_ctx, true, self.clear_upper);
-        evp.nonce(m.nonce)?;
+        self.start(&evp, m.nonce)?;
+        let components = self.components(m.aad, m.nonce);
         // SAFETY: `ct` is as long as the message (checked by `seal`).
-        let written = unsafe { evp.feed(self.ccm, m.aad, m.ct.as_mut_ptr(), m.msg)? };
+        let written = unsafe { evp.feed(self.ccm, components, m.ct.as_mut_ptr(), m.msg)? };
         if written > m.ct.len() {
             return Err(Rejected);
         }
@@ -403,10 +502,11 @@ impl Keyed for EvpKeyed {
         }
         let ctx = self.open_ctx.as_mut().ok_or(Rejected)?;
         let evp = Self::evp(ctx, false, self.clear_upper);
-        evp.nonce(m.nonce)?;
+        self.start(&evp, m.nonce)?;
         evp.expect_tag(m.tag)?;
+        let components = self.components(m.aad, m.nonce);
         // SAFETY: `out` is as long as the ciphertext (checked by `open`).
-        let written = unsafe { evp.feed(self.ccm, m.aad, m.out.as_mut_ptr(), m.ct)? };
+        let written = unsafe { evp.feed(self.ccm, components, m.out.as_mut_ptr(), m.ct)? };
         if written > m.out.len() {
             return Err(Rejected);
         }
@@ -543,5 +643,40 @@ mod tests {
         assert_eq!(s.seal(&[0; 11], b"", &[0; 4], &mut out), Err(Rejected));
         assert_eq!(s.seal(&[0; 12], b"", &[0; 5], &mut out), Err(Rejected));
         assert!(s.seal(&[0; 12], b"", &[0; 4], &mut out).is_ok());
+    }
+
+    /// RFC 5297 A.2 has two associated-data components before its nonce,
+    /// which a sealer's single `aad` cannot carry; this checks OpenSSL's
+    /// side of the convention the sealer relies on (each null-output update
+    /// is one S2V component, the nonce last) against the RFC's output.
+    #[test]
+    fn openssl_siv_takes_one_component_per_update_as_rfc_5297_a2() {
+        let hex = |s: &str| hex::decode(s).unwrap();
+        let key = hex("7f7e7d7c7b7a79787776757473727170404142434445464748494a4b4c4d4e4f");
+        let components = [
+            hex("00112233445566778899aabbccddeeffdeaddadadeaddadaffeeddccbbaa99887766554433221100"),
+            hex("102030405060708090a0"),
+            hex("09f911029d74e35bd84156c5635688c0"),
+        ];
+        let pt = hex(
+            "7468697320697320736f6d6520706c61696e7465787420746f20656e6372797074207573696e67205349562d414553",
+        );
+        let cipher = fetch_siv(by_name("AES-128-SIV").unwrap()).unwrap();
+        let mut ctx = CipherCtx::new().unwrap();
+        ctx.encrypt_init(Some(&cipher), Some(&key), None).unwrap();
+        for c in &components {
+            ctx.cipher_update(c, None).unwrap();
+        }
+        let mut ct = vec![0u8; pt.len() + 16];
+        let n = ctx.cipher_update(&pt, Some(&mut ct)).unwrap();
+        ctx.cipher_final(&mut ct[n..]).unwrap();
+        ct.truncate(pt.len());
+        let mut tag = [0u8; 16];
+        ctx.tag(&mut tag).unwrap();
+        assert_eq!(hex::encode(tag), "7bdb6e3b432667eb06f4d14bff2fbd0f");
+        assert_eq!(
+            hex::encode(ct),
+            "cb900f2fddbe404326601965c889bf17dba77ceb094fa663b7a3f748ba8af829ea64ad544a272e9c485b62a3fd5c0d"
+        );
     }
 }

@@ -1,5 +1,5 @@
 //! RustCrypto's pure-Rust AEADs, all from one generation (aead 0.6, aes 0.9):
-//! `aes-gcm`, `ccm`, `ocb3`, `aes-gcm-siv` and `chacha20poly1305`.
+//! `aes-gcm`, `ccm`, `ocb3`, `aes-gcm-siv`, `aes-siv` and `chacha20poly1305`.
 //!
 //! Nonce and tag sizes are type parameters in these crates, so only the sizes
 //! listed in `RustCrypto::keyed` are compiled in; any other size is reported as
@@ -16,8 +16,8 @@ use aes::{Aes128, Aes192, Aes256};
 use cryptobench_core::Offer;
 
 /// The crates and versions behind this backend.
-const VERSION: &str =
-    "RustCrypto aes-gcm 0.11, ccm 0.6, ocb3 0.2, aes-gcm-siv 0.12, chacha20poly1305 0.11";
+const VERSION: &str = "RustCrypto aes-gcm 0.11, ccm 0.6, ocb3 0.2, aes-gcm-siv 0.12, aes-siv 0.8, \
+                       chacha20poly1305 0.11";
 
 /// A RustCrypto cipher instance (its key schedule).
 struct RustCryptoKeyed<A>(A);
@@ -53,6 +53,61 @@ impl<A: AeadInOut + Send> Keyed for RustCryptoKeyed<A> {
             .map_err(|_| Rejected)
     }
 }
+
+/// AES-SIV through `aes_siv::siv::Siv`, whose S2V takes any list of
+/// associated-data components: `[aad, nonce]`, or `[aad]` alone for a
+/// zero-length nonce (the deterministic mode). The crate's AEAD type would
+/// fix the nonce length in the type and rebuild the key schedule on every
+/// call; this instance keeps it, as the other backends keep theirs.
+struct SivKeyed<S>(S);
+
+/// The S2V components for one message.
+fn siv_headers<'a>(aad: &'a [u8], nonce: &'a [u8]) -> impl Iterator<Item = &'a [u8]> {
+    std::iter::once(aad).chain((!nonce.is_empty()).then_some(nonce))
+}
+
+/// `p`'s key as SIV type `S` (`Aes128Siv` or `Aes256Siv`).
+fn siv_keyed<S>(p: &Params<'_>) -> Result<Box<dyn Keyed>, Unsupported>
+where
+    S: KeyInit + Send + 'static,
+    SivKeyed<S>: Keyed,
+{
+    if p.tag_len != 16 {
+        return Err(Unsupported(
+            "AES-SIV's tag is its 16-byte synthetic IV".into(),
+        ));
+    }
+    let siv = S::new_from_slice(p.key).map_err(|_| Unsupported("key length rejected".into()))?;
+    Ok(Box::new(SivKeyed(siv)))
+}
+
+/// `Keyed` for each SIV key size (the crate's `Siv` methods are inherent,
+/// not a trait).
+macro_rules! siv_keyed_impl {
+    ($($siv:ty),*) => {$(
+        impl Keyed for SivKeyed<$siv> {
+            fn seal_detached(&mut self, m: Sealing<'_>) -> Result<(), Rejected> {
+                let buf = InOutBuf::new(m.msg, m.ct).map_err(|_| Rejected)?;
+                let tag = self
+                    .0
+                    .encrypt_inout_detached(siv_headers(m.aad, m.nonce), buf)
+                    .map_err(|_| Rejected)?;
+                m.tag.copy_from_slice(&tag);
+                Ok(())
+            }
+
+            fn open_detached(&mut self, m: Opening<'_>) -> Result<(), Rejected> {
+                let tag = Array::try_from(m.tag).map_err(|_| Rejected)?;
+                let buf = InOutBuf::new(m.ct, m.out).map_err(|_| Rejected)?;
+                self.0
+                    .decrypt_inout_detached(siv_headers(m.aad, m.nonce), buf, &tag)
+                    .map_err(|_| Rejected)
+            }
+        }
+    )*};
+}
+
+siv_keyed_impl!(aes_siv::siv::Aes128Siv, aes_siv::siv::Aes256Siv);
 
 /// Dispatches a run-time (key length, nonce, tag) to the compiled type:
 /// `$mode<Aes, Nonce, Tag>` for each AES key length listed and each
@@ -94,7 +149,7 @@ impl AeadBackend for RustCrypto {
 
     fn offers(&self, alg: &Algorithm) -> Offer {
         match alg.family {
-            Family::Gcm | Family::Ccm | Family::Ocb | Family::GcmSiv => Offer::Runs,
+            Family::Gcm | Family::Ccm | Family::Ocb | Family::GcmSiv | Family::Siv => Offer::Runs,
             Family::ChaChaIetf | Family::XChaCha => Offer::Runs,
             Family::ChaChaOriginal => Offer::Unavailable(
                 "chacha20poly1305 implements the IETF and X variants, not the original 64-bit \
@@ -153,6 +208,8 @@ impl AeadBackend for RustCrypto {
             ),
             (Family::GcmSiv, 16) => fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes128GcmSiv>(p)),
             (Family::GcmSiv, 32) => fixed(12).and_then(|_| keyed::<aes_gcm_siv::Aes256GcmSiv>(p)),
+            (Family::Siv, 32) => siv_keyed::<aes_siv::siv::Aes128Siv>(p),
+            (Family::Siv, 64) => siv_keyed::<aes_siv::siv::Aes256Siv>(p),
             (Family::ChaChaIetf, _) => {
                 fixed(12).and_then(|_| keyed::<chacha20poly1305::ChaCha20Poly1305>(p))
             }
@@ -161,5 +218,37 @@ impl AeadBackend for RustCrypto {
             }
             _ => Err(Unsupported(format!("RustCrypto has no {} here", alg.name))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 5297 A.2 (two associated-data components, then the nonce) on
+    /// the `Siv` type the sealer wraps: the sealer's `[aad, nonce]` is the
+    /// same call with one component fewer.
+    #[test]
+    fn siv_takes_its_components_in_order_as_rfc_5297_a2() {
+        let hex = |s: &str| hex::decode(s).unwrap();
+        let key = hex("7f7e7d7c7b7a79787776757473727170404142434445464748494a4b4c4d4e4f");
+        let components = [
+            hex("00112233445566778899aabbccddeeffdeaddadadeaddadaffeeddccbbaa99887766554433221100"),
+            hex("102030405060708090a0"),
+            hex("09f911029d74e35bd84156c5635688c0"),
+        ];
+        let pt = hex(
+            "7468697320697320736f6d6520706c61696e7465787420746f20656e6372797074207573696e67205349562d414553",
+        );
+        let mut siv = aes_siv::siv::Aes128Siv::new_from_slice(&key).unwrap();
+        let mut ct = vec![0u8; pt.len()];
+        let tag = siv
+            .encrypt_inout_detached(&components, InOutBuf::new(&pt, &mut ct).unwrap())
+            .unwrap();
+        assert_eq!(hex::encode(tag), "7bdb6e3b432667eb06f4d14bff2fbd0f");
+        assert_eq!(
+            hex::encode(ct),
+            "cb900f2fddbe404326601965c889bf17dba77ceb094fa663b7a3f748ba8af829ea64ad544a272e9c485b62a3fd5c0d"
+        );
     }
 }
