@@ -3,7 +3,7 @@
 //! suite's OpenSSL sealer does, and it fixes the convention both sides
 //! follow: the S2V components are the associated data, then the nonce.
 
-use crate::interop::{field, random, verdict, Interop, INTEROP_BYTES};
+use crate::interop::{field, random, verdict, Interop, InteropError, INTEROP_BYTES};
 use cryptobench_core::CheckResult;
 use cryptobench_suite_aead::algorithms::{by_name, Algorithm, Family};
 use cryptobench_suite_aead::backend::{self, open_vec, seal_vec, Params, Sealer};
@@ -22,7 +22,7 @@ impl SivInterop {
         (alg.family == Family::Siv).then_some(SivInterop { alg })
     }
 
-    fn sealer(&self, key: &[u8], nonce_len: usize) -> Result<Sealer, String> {
+    fn sealer(&self, key: &[u8], nonce_len: usize) -> Result<Sealer, InteropError> {
         let params = Params {
             key,
             nonce_len,
@@ -30,19 +30,25 @@ impl SivInterop {
         };
         backend::openssl()
             .build(self.alg, &params)
-            .map_err(|why| why.0)
+            .map_err(|why| InteropError::NativeLacks {
+                library: "OpenSSL",
+                primitive: format!("{} ({})", self.alg.name, why.0),
+            })
     }
 }
 
 impl Interop for SivInterop {
-    fn native_artifacts(&self) -> Result<Value, String> {
+    fn native_artifacts(&self) -> Result<Value, InteropError> {
         let key = random(self.alg.key_len);
         let nonce = random(self.alg.nonce_len);
         let aad = random(13);
         let pt = random(INTEROP_BYTES);
         let mut sealer = self.sealer(&key, nonce.len())?;
-        let sealed = seal_vec(&mut sealer, &nonce, &aad, &pt)
-            .map_err(|_| format!("the native OpenSSL could not seal with {}", self.alg.name))?;
+        let sealed =
+            seal_vec(&mut sealer, &nonce, &aad, &pt).map_err(|_| InteropError::NativeFailed {
+                library: "OpenSSL",
+                reason: format!("it could not seal with {}", self.alg.name),
+            })?;
         let (ct, tag) = sealed.split_at(pt.len());
         Ok(
             json!({"key": hex::encode(&key), "nonce": hex::encode(&nonce),
@@ -52,13 +58,16 @@ impl Interop for SivInterop {
     }
 
     fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
-        let r = (|| {
+        let r = (|| -> Result<bool, InteropError> {
             let nonce = field(a, "nonce")?;
             let mut sealer = self.sealer(&field(a, "key")?, nonce.len())?;
             let mut sealed = field(a, "ct")?;
             sealed.extend_from_slice(&field(a, "tag")?);
             let pt = open_vec(&mut sealer, &nonce, &field(a, "aad")?, &sealed).map_err(|_| {
-                format!("the native OpenSSL refused {runtime}'s ciphertext and tag")
+                InteropError::Refused {
+                    library: "OpenSSL",
+                    what: "AES-SIV ciphertext and tag",
+                }
             })?;
             Ok(pt == field(a, "pt")?)
         })();
