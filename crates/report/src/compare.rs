@@ -4,7 +4,10 @@
 //! have nothing to do with the code: the machine as a whole drifts between
 //! the runs, and it is noisier at some moments than others. The two runs'
 //! canaries measure the first: their ratio is reported on its own line and
-//! divided out of every case. The second is the noise floor each run
+//! divided out of every case when the cases' median ratio agrees with it
+//! (a canary can speed up while the cases do not, e.g. when the host
+//! moves the VM; dividing it out then calls many cases changed in an A/A
+//! comparison). The second is the noise floor each run
 //! measured from its canary. A case counts as changed
 //! only when its change exceeds both the threshold and the noise floor
 //! either run measured, and the two intervals do not overlap; a change
@@ -39,6 +42,11 @@ pub struct RunComparison {
     pub drift: Option<Estimate>,
     /// Whether `drift` comes from the canaries.
     pub drift_from_canary: bool,
+    /// The median of the cases' raw time ratios (candidate / baseline).
+    pub cases_median: Option<f64>,
+    /// Whether the canaries' drift was divided out of every case: only when
+    /// the cases' median ratio agrees with it within the threshold.
+    pub drift_removed: bool,
     /// Noise floors the two runs measured (fractions), when they did.
     pub floors: (Option<f64>, Option<f64>),
     /// The threshold the user asked for.
@@ -94,34 +102,35 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             pairs.push((b, c));
         }
     }
+    let raw: Vec<f64> = pairs
+        .iter()
+        .filter_map(|(b, c)| Some(c.median_ns()? / b.median_ns()?))
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .collect();
+    let cases_median = (!raw.is_empty()).then(|| median(&raw));
     let (drift, drift_from_canary) = match (baseline.canary(), candidate.canary()) {
         (Some(b), Some(c)) => (time_ratio(c, b), true),
-        _ => {
-            let raw: Vec<f64> = pairs
-                .iter()
-                .filter_map(|(b, c)| Some(c.median_ns()? / b.median_ns()?))
-                .filter(|r| r.is_finite() && *r > 0.0)
-                .collect();
-            (
-                (!raw.is_empty()).then(|| Estimate::exact(median(&raw))),
-                false,
-            )
-        }
+        _ => (cases_median.map(Estimate::exact), false),
     };
+    // Only the canary tells the machine from the code (a median of the
+    // cases would also swallow a change that slowed every case), but only
+    // a drift the cases share is the machine's: a canary that moved alone
+    // says nothing about them.
+    let drift_value = drift
+        .filter(|_| drift_from_canary)
+        .map(|d| d.value)
+        .filter(|d| d.is_finite() && *d > 0.0)
+        .filter(|d| cases_median.is_none_or(|m| (d / m - 1.0).abs() <= threshold));
     let mut out = RunComparison {
         cases: Vec::new(),
         drift,
         drift_from_canary,
+        cases_median,
+        drift_removed: drift_value.is_some(),
         floors: (baseline.noise_floor(), candidate.noise_floor()),
         threshold,
     };
     let limit = out.effective_threshold();
-    // Only the canary tells the machine from the code: a median of the
-    // cases would also swallow a change that slowed every case.
-    let drift_value = drift
-        .filter(|_| drift_from_canary)
-        .map(|d| d.value)
-        .filter(|d| d.is_finite() && *d > 0.0);
     for (b, c) in pairs {
         let comparison = compare_case(b, c, limit, drift_value);
         out.cases.push(ComparedCase {
@@ -226,12 +235,21 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
 pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     let mut notes = Vec::new();
     match cmp.drift {
-        Some(d) if cmp.drift_from_canary => notes.push(format!(
-            "machine: the candidate's machine was {} overall (canary time ratio {:.3}, 95% CI {:.3} .. {:.3}); each case is judged with that drift divided out",
+        Some(d) if cmp.drift_removed => notes.push(format!(
+            "machine: the candidate's machine was {} overall (canary time ratio {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); each case is judged with that drift divided out",
             drift_words(d.value),
             d.value,
             d.lo,
-            d.hi
+            d.hi,
+            cmp.cases_median.unwrap_or(f64::NAN)
+        )),
+        Some(d) if cmp.drift_from_canary => notes.push(format!(
+            "machine: the canary was {} (time ratio {:.3}, 95% CI {:.3} .. {:.3}) but the cases' median time ratio is {:.3}: the canary moved without them, so its drift is not divided out",
+            drift_words(d.value),
+            d.value,
+            d.lo,
+            d.hi,
+            cmp.cases_median.unwrap_or(f64::NAN)
         )),
         Some(d) => notes.push(format!(
             "machine: the candidate's cases were {} overall (median time ratio {:.3}); one of the runs has no canary, so the machine's drift cannot be told from the code's and is not removed",

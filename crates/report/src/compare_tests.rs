@@ -73,6 +73,37 @@ fn a_whole_machine_drift_is_reported_apart_and_changes_no_case() {
 }
 
 #[test]
+fn a_canary_that_moved_alone_is_not_divided_out_of_the_cases() {
+    let names = ["SHA-256", "SHA-512", "SHA3-256", "BLAKE2b"];
+    let with = |centre: f64, canary_ns: f64| {
+        let mut ms: Vec<Measurement> = names.iter().map(|n| measured(n, &series(centre))).collect();
+        ms.push(canary(&series(canary_ns), 0.005));
+        ms
+    };
+    // The canary got 8% faster, the cases did not move: an A/A pair.
+    let cmp = compare_full(
+        &run("a", with(100.0, 50.0)),
+        &run("b", with(100.0, 46.0)),
+        0.02,
+    );
+    assert!(!cmp.drift_removed);
+    assert_eq!(cmp.counts(), (0, 0, 4, 0), "{:?}", cmp.cases[0].comparison);
+    assert!(
+        comparison_notes(&cmp)[0].contains("moved without them"),
+        "{:?}",
+        comparison_notes(&cmp)
+    );
+    // Every case 6% slower while the canary stayed: the code, not the machine.
+    let cmp = compare_full(
+        &run("a", with(100.0, 50.0)),
+        &run("b", with(106.0, 50.0)),
+        0.02,
+    );
+    assert!(!cmp.drift_removed);
+    assert_eq!(cmp.counts(), (0, 4, 0, 0));
+}
+
+#[test]
 fn a_real_change_stands_out_of_the_drift() {
     let mut a_ms: Vec<Measurement> = (0..5)
         .map(|i| measured(&format!("H{i}"), &series(100.0)))
