@@ -268,7 +268,7 @@ fn digest_of(name: &str) -> Option<(&'static MdRef, MessageDigest)> {
 
 /// A digest fetched once, with its context: `openssl::hash::hash` would
 /// fetch the algorithm and allocate a context on every call, work that
-/// `openssl speed` does not time and that cost ECDSA P-256 about 6%.
+/// `openssl speed` does not time.
 struct Prehash {
     md: Md,
     ctx: MdCtx,
