@@ -1,23 +1,32 @@
 //! Two runs, case by case, judged against the machine's own noise.
 //!
 //! Two runs of the same binary on a shared machine differ for reasons that
-//! have nothing to do with the code: the machine as a whole drifts between
-//! the runs, and it is noisier at some moments than others. The two runs'
-//! canaries measure the first: their ratio is reported on its own line and
-//! divided out of every case when the cases' median ratio agrees with it
-//! (a canary can speed up while the cases do not, e.g. when the host
-//! moves the VM; dividing it out then calls many cases changed in an A/A
-//! comparison). The second is the noise floor each run
-//! measured from its canary. A case counts as changed
-//! only when its change exceeds both the threshold and the noise floor
-//! either run measured, and the two intervals do not overlap; a change
-//! past the threshold whose intervals overlap is "inconclusive".
+//! have nothing to do with the code: the machine drifts, between the runs
+//! and within each of them, and it is noisier at some moments than others.
+//! The canary, timed in every round, measures the first. A whole-run
+//! canary ratio misjudges a run whose machine was 10% faster for its first
+//! half only (the later suites then look 10% slower), so each case is
+//! judged with the drift *around it*: the ratio of the canary's times
+//! measured near the case in the two runs, smoothed over neighbouring
+//! cases. A suite's drift is divided out only when its cases' median ratio
+//! agrees with it (a canary can move while the cases do not, e.g. when the
+//! host moves the VM). The second is the noise floor each run measured
+//! from its canary. A case counts as changed only when its change exceeds
+//! both the threshold and the noise floor either run measured, and the two
+//! intervals do not overlap; a change past the threshold whose intervals
+//! overlap is "inconclusive".
 
 use crate::tables::{case_headers, status_free_size};
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::verdict::{seed_of, time_ratio, Estimate};
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
 use cryptobench_stats::{compare, median, Comparison, Verdict};
+use std::collections::{BTreeMap, HashMap};
+
+/// Cases either side of a case whose canary times are smoothed into its
+/// local drift: a group's canary median moves with its own noise, a
+/// window of neighbours moves only with the machine.
+const LOCAL_WINDOW: usize = 6;
 
 /// One case of a comparison.
 #[derive(Debug, Clone)]
@@ -45,8 +54,12 @@ pub struct RunComparison {
     /// The median of the cases' raw time ratios (candidate / baseline).
     pub cases_median: Option<f64>,
     /// Whether the canaries' drift was divided out of every case: only when
-    /// the cases' median ratio agrees with it within the threshold.
+    /// each suite's median ratio agrees with its local drift within the
+    /// effective threshold.
     pub drift_removed: bool,
+    /// Suites whose cases did not move with the canary around them: their
+    /// drift was not divided out.
+    pub drift_kept: Vec<String>,
     /// Noise floors the two runs measured (fractions), when they did.
     pub floors: (Option<f64>, Option<f64>),
     /// The threshold the user asked for.
@@ -112,27 +125,55 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         (Some(b), Some(c)) => (time_ratio(c, b), true),
         _ => (cases_median.map(Estimate::exact), false),
     };
-    // Only the canary tells the machine from the code (a median of the
-    // cases would also swallow a change that slowed every case), but only
-    // a drift the cases share is the machine's: a canary that moved alone
-    // says nothing about them.
-    let drift_value = drift
+    let whole_run = drift
         .filter(|_| drift_from_canary)
         .map(|d| d.value)
-        .filter(|d| d.is_finite() && *d > 0.0)
-        .filter(|d| cases_median.is_none_or(|m| (d / m - 1.0).abs() <= threshold));
+        .filter(|d| d.is_finite() && *d > 0.0);
+    // Each case's drift: the canary around it in the two runs, else the
+    // whole run's canary ratio (a run stored before per-case canaries).
+    let (near_b, near_c) = (local_canary(baseline), local_canary(candidate));
+    let local: Vec<Option<f64>> = pairs
+        .iter()
+        .map(|(b, c)| {
+            let around = near_c.get(&c.case_key())? / near_b.get(&b.case_key())?;
+            Some(around).filter(|d| d.is_finite() && *d > 0.0)
+        })
+        .map(|d| d.or(whole_run))
+        .collect();
+    // Only the canary tells the machine from the code (a median of the
+    // cases would also swallow a change that slowed every case), but only
+    // a drift the cases share is the machine's: a suite whose cases did
+    // not move with the canary around them keeps its raw ratios.
+    let mut per_suite: BTreeMap<&str, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    for ((b, c), d) in pairs.iter().zip(&local) {
+        if let (Some(d), Some(cm), Some(bm)) = (d, c.median_ns(), b.median_ns()) {
+            let entry = per_suite.entry(c.suite.as_str()).or_default();
+            entry.0.push(cm / bm);
+            entry.1.push(*d);
+        }
+    }
     let mut out = RunComparison {
         cases: Vec::new(),
         drift,
         drift_from_canary,
         cases_median,
-        drift_removed: drift_value.is_some(),
+        drift_removed: false,
+        drift_kept: Vec::new(),
         floors: (baseline.noise_floor(), candidate.noise_floor()),
         threshold,
     };
+    // Agreement within the limit a case must pass: a disagreement the
+    // noise floor covers cannot make a case changed on its own.
     let limit = out.effective_threshold();
-    for (b, c) in pairs {
-        let comparison = compare_case(b, c, limit, drift_value);
+    out.drift_kept = per_suite
+        .iter()
+        .filter(|(_, (raw, d))| (median(d) / median(raw) - 1.0).abs() > limit)
+        .map(|(suite, _)| suite.to_string())
+        .collect();
+    out.drift_removed = drift_from_canary && !per_suite.is_empty() && out.drift_kept.is_empty();
+    for ((b, c), d) in pairs.into_iter().zip(local) {
+        let d = d.filter(|_| drift_from_canary && !out.drift_kept.contains(&c.suite));
+        let comparison = compare_case(b, c, limit, d);
         out.cases.push(ComparedCase {
             key: c.case_key(),
             baseline: b.clone(),
@@ -141,6 +182,27 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         });
     }
     out
+}
+
+/// The canary's time around each case of a run, by case key: the median
+/// of the per-case canary times within [`LOCAL_WINDOW`] cases of it, in
+/// the order the run measured them.
+fn local_canary(run: &Run) -> HashMap<String, f64> {
+    let timed: Vec<(&Measurement, f64)> = run
+        .measurements
+        .iter()
+        .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
+        .filter_map(|m| Some((m, m.machine_load.as_ref()?.canary_ns?)))
+        .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
+        .collect();
+    (0..timed.len())
+        .map(|i| {
+            let window =
+                &timed[i.saturating_sub(LOCAL_WINDOW)..(i + LOCAL_WINDOW + 1).min(timed.len())];
+            let times: Vec<f64> = window.iter().map(|(_, ns)| *ns).collect();
+            (timed[i].0.case_key(), median(&times))
+        })
+        .collect()
 }
 
 /// One case: its raw samples, with the machine's drift (from the two
@@ -236,7 +298,7 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     let mut notes = Vec::new();
     match cmp.drift {
         Some(d) if cmp.drift_removed => notes.push(format!(
-            "machine: the candidate's machine was {} overall (canary time ratio {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); each case is judged with that drift divided out",
+            "machine: the candidate's machine was {} overall (canary time ratio {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); each case is judged with the canary's drift around it divided out",
             drift_words(d.value),
             d.value,
             d.lo,
@@ -244,12 +306,18 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             cmp.cases_median.unwrap_or(f64::NAN)
         )),
         Some(d) if cmp.drift_from_canary => notes.push(format!(
-            "machine: the canary was {} (time ratio {:.3}, 95% CI {:.3} .. {:.3}) but the cases' median time ratio is {:.3}: the canary moved without them, so its drift is not divided out",
+            "machine: the canary was {} overall (time ratio {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); in {} the canary moved without them, so its drift is not divided out there{}",
             drift_words(d.value),
             d.value,
             d.lo,
             d.hi,
-            cmp.cases_median.unwrap_or(f64::NAN)
+            cmp.cases_median.unwrap_or(f64::NAN),
+            cmp.drift_kept.join(", "),
+            if cmp.cases.iter().any(|c| !cmp.drift_kept.contains(&c.candidate.suite)) {
+                "; elsewhere each case is judged with the canary's drift around it divided out"
+            } else {
+                ""
+            }
         )),
         Some(d) => notes.push(format!(
             "machine: the candidate's cases were {} overall (median time ratio {:.3}); one of the runs has no canary, so the machine's drift cannot be told from the code's and is not removed",

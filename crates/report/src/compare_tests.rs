@@ -161,3 +161,69 @@ fn the_larger_noise_floor_raises_the_bar_and_overlap_is_inconclusive() {
         t.notes
     );
 }
+
+/// A case measured while the canary took `canary_ns` per operation.
+fn measured_near(primitive: &str, centre: f64, canary_ns: f64) -> Measurement {
+    let mut m = measured(primitive, &series(centre));
+    m.machine_load = Some(cryptobench_core::model::MachineLoad {
+        canary_ns: Some(canary_ns),
+        ..Default::default()
+    });
+    m
+}
+
+#[test]
+fn a_drift_over_part_of_a_run_is_divided_out_where_it_happened() {
+    // The candidate's machine was 10% faster for its first twenty cases
+    // and as fast as the baseline's for the last twenty: one whole-run
+    // ratio would call half the cases changed.
+    let build = |first: f64, canary_first: f64, slowed: Option<usize>| {
+        let mut ms: Vec<Measurement> = (0..40)
+            .map(|i| {
+                let (centre, canary_ns) = if i < 20 {
+                    (100.0 * first, 50.0 * canary_first)
+                } else {
+                    (100.0, 50.0)
+                };
+                let centre = if slowed == Some(i) {
+                    centre * 1.2
+                } else {
+                    centre
+                };
+                measured_near(&format!("H{i}"), centre, canary_ns)
+            })
+            .collect();
+        ms.push(canary(&series(50.0 * (1.0 + canary_first) / 2.0), 0.005));
+        ms
+    };
+    let a = run("a", build(1.0, 1.0, None));
+    let cmp = compare_full(&a, &run("b", build(0.9, 0.9, None)), 0.02);
+    assert!(cmp.drift_removed);
+    assert_eq!(cmp.counts(), (0, 0, 40, 0), "{:?}", comparison_notes(&cmp));
+    // A real 20% slowdown in the half that did not drift still shows.
+    let cmp = compare_full(&a, &run("b", build(0.9, 0.9, Some(30))), 0.02);
+    assert_eq!(cmp.counts(), (0, 1, 39, 0), "{:?}", comparison_notes(&cmp));
+    let h30 = cmp
+        .cases
+        .iter()
+        .find(|c| c.candidate.primitive == "H30")
+        .unwrap();
+    assert_eq!(h30.comparison.verdict, Verdict::Slower);
+}
+
+#[test]
+fn a_suite_whose_cases_did_not_follow_the_canary_keeps_its_raw_ratios() {
+    // The canary around every case got 8% faster; the cases did not move.
+    let build = |canary_ns: f64| {
+        let mut ms: Vec<Measurement> = (0..10)
+            .map(|i| measured_near(&format!("H{i}"), 100.0, canary_ns))
+            .collect();
+        ms.push(canary(&series(canary_ns), 0.005));
+        ms
+    };
+    let cmp = compare_full(&run("a", build(50.0)), &run("b", build(46.0)), 0.02);
+    assert!(!cmp.drift_removed);
+    assert_eq!(cmp.drift_kept, vec!["hash".to_string()]);
+    assert_eq!(cmp.counts(), (0, 0, 10, 0));
+    assert!(comparison_notes(&cmp)[0].contains("in hash the canary moved without them"));
+}
