@@ -60,14 +60,32 @@ use rusqlite::{
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 /// The value of `meta.schema` in every database this crate writes.
 pub const STORE_SCHEMA: &str = "cryptobench-store/1";
 
-/// How long a write waits for another process before giving up as `Locked`.
+/// How long a write waits for another process before giving up as
+/// `Locked`, unless [`set_lock_wait`] said otherwise.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The wait in force, milliseconds: one per process, because SQLite's busy
+/// handler is a plain function with no connection state of its own.
+static LOCK_WAIT_MS: AtomicU64 = AtomicU64::new(BUSY_TIMEOUT.as_millis() as u64);
+
+/// Sets how long a write waits for another process's lock before it gives
+/// up with [`StoreError::Locked`] (default 30 s), for every store of this
+/// process.
+pub fn set_lock_wait(wait: Duration) {
+    LOCK_WAIT_MS.store(wait.as_millis() as u64, Ordering::Relaxed);
+}
+
+/// The wait in force.
+pub(crate) fn lock_wait() -> Duration {
+    Duration::from_millis(LOCK_WAIT_MS.load(Ordering::Relaxed))
+}
 
 /// One wait step of the busy handler; after [`BUSY_NOTICE_AFTER`] steps it
 /// says once on stderr what it is waiting for.
@@ -75,16 +93,17 @@ const BUSY_STEP: Duration = Duration::from_millis(20);
 const BUSY_NOTICE_AFTER: u32 = 50;
 
 /// Waits for another process's lock in small steps, telling the user once
-/// when the wait passes a second, and gives up after [`BUSY_TIMEOUT`].
+/// when the wait passes a second, and gives up after [`lock_wait`].
 fn wait_for_lock(attempt: i32) -> bool {
     let attempt = u32::try_from(attempt).unwrap_or(0);
+    let limit = lock_wait();
     if attempt == BUSY_NOTICE_AFTER {
         eprintln!(
             "waiting for another cryptobench process to release the results database (up to {} s)",
-            BUSY_TIMEOUT.as_secs()
+            limit.as_secs()
         );
     }
-    if BUSY_STEP * attempt >= BUSY_TIMEOUT {
+    if BUSY_STEP * attempt >= limit {
         return false;
     }
     std::thread::sleep(BUSY_STEP);
@@ -686,6 +705,7 @@ fn sql_err(path: &Path, e: rusqlite::Error) -> StoreError {
     match code {
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Locked {
             path: path.to_path_buf(),
+            waited_s: lock_wait().as_secs(),
         },
         Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => StoreError::Corrupt {
             path: path.to_path_buf(),

@@ -23,7 +23,7 @@ mod liveness;
 pub mod output;
 mod select;
 
-pub use db::{default_path, RunRow, Store, STORE_SCHEMA};
+pub use db::{default_path, set_lock_wait, RunRow, Store, STORE_SCHEMA};
 pub use export::{
     exporter, parse_target, write_bytes, write_target, CsvExporter, Exporter, JsonExporter,
     MarkdownExporter, OutputTarget, CSV_COLUMNS, FORMATS,
@@ -63,10 +63,12 @@ pub enum StoreError {
         path: PathBuf,
     },
     /// Another process held the database longer than the busy timeout.
-    #[error("database {} is locked by another process (waited 30 s); let the other cryptobench command finish, or pass --db OTHER", path.display())]
+    #[error("database {} is locked by another process (waited {waited_s} s); let the other cryptobench command finish, or pass --db OTHER", path.display())]
     Locked {
         /// The database file.
         path: PathBuf,
+        /// How long the write waited, seconds.
+        waited_s: u64,
     },
     /// A file or directory could not be created or written.
     #[error("cannot write {}: {detail}; choose a writable path (for the database: --db PATH or --no-db)", path.display())]

@@ -350,27 +350,6 @@ fn an_unwritable_path_is_a_clear_error() {
 }
 
 #[test]
-fn a_locked_database_is_reported_after_the_busy_timeout() {
-    let (_dir, path) = temp_db();
-    let store = Store::open(&path).unwrap();
-    let holder = rusqlite::Connection::open(&path).unwrap();
-    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
-    let e = store
-        .begin_run(&run("r-locked", "2026-11-22T00:00:00Z", vec![]))
-        .unwrap_err();
-    assert!(matches!(e, StoreError::Locked { .. }), "{e:?}");
-    assert!(e.to_string().contains("locked by another process"), "{e}");
-    holder.execute_batch("ROLLBACK").unwrap();
-    store
-        .begin_run(&run("r-locked", "2026-11-22T00:00:00Z", vec![]))
-        .unwrap();
-    // Reading is never blocked by a writer (WAL).
-    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
-    assert_eq!(store.list_runs().unwrap().len(), 1);
-    holder.execute_batch("ROLLBACK").unwrap();
-}
-
-#[test]
 fn the_default_path_follows_xdg() {
     // The only test that reads these variables.
     std::env::set_var("XDG_DATA_HOME", "/data/xdg");
