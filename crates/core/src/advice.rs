@@ -485,6 +485,11 @@ pub const TUNED_FOR_NS: &str = "tuned_for_ns";
 /// How close a tuned point must land to its target (+-10%).
 pub const TUNE_TOLERANCE: f64 = 0.10;
 
+/// Label of a tuned point the short tune kept from an earlier run (it
+/// still landed within [`TUNE_TOLERANCE`]); the run id follows. A label,
+/// not a param, so the case keeps its key from run to run.
+pub const TUNE_KEPT_FROM: &str = "short tune kept the setting of run ";
+
 fn num(m: &Measurement, k: &str) -> u64 {
     m.param(k).and_then(|v| v.parse().ok()).unwrap_or(0)
 }
@@ -532,10 +537,20 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
                 m.backend
             );
             if (share - 1.0).abs() <= TUNE_TOLERANCE {
+                let origin = m
+                    .labels
+                    .iter()
+                    .find_map(|l| l.strip_prefix(TUNE_KEPT_FROM))
+                    .map_or("tuned in this run".to_string(), |run| {
+                        format!(
+                            "kept from run {run}: still within {:.0}%",
+                            TUNE_TOLERANCE * 100.0
+                        )
+                    });
                 out.push(Advice {
                     topic: format!("Argon2id, {shown}"),
                     text: format!(
-                        "{setting}, {} per hash ({:.0}% of the target, tuned in this run)",
+                        "{setting}, {} per hash ({:.0}% of the target, {origin})",
                         format_ns(took),
                         share * 100.0
                     ),

@@ -213,4 +213,13 @@ fn argon2_takes_the_tuned_point_when_it_lands_within_ten_percent() {
     );
     // No tuned point for 1 s: the grid rule as before.
     assert!(!a[2].text.contains("short tune"), "{}", a[2].text);
+    // A point kept from an earlier run says so, and which run.
+    let mut kept = tuned(300, 1, 240.0, 250);
+    kept.labels
+        .push(format!("{TUNE_KEPT_FROM}20261124-033847-35af"));
+    let a = argon2(std::slice::from_ref(&kept), &[250e6]);
+    says(
+        &a[0].text,
+        "96% of the target, kept from run 20261124-033847-35af: still within 10%)",
+    );
 }
