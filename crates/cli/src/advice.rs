@@ -84,6 +84,7 @@ pub fn with_argon2_tune(
         Err(why) => eprintln!("note: Argon2id advice without a short tune: {why}"),
         Ok((backend, found)) => {
             for f in found {
+                say_incumbent(g, &f);
                 match f.found {
                     Ok(trial) => tuned.push(TunedPoint {
                         backend,
@@ -110,6 +111,29 @@ pub fn with_argon2_tune(
         }
     }
     suites
+}
+
+/// Says on stderr what became of the earlier run's setting for a target.
+fn say_incumbent(g: &Global, f: &short_tune::ShortTune) {
+    let Some(timed) = f.incumbent.filter(|_| !g.quiet) else {
+        return;
+    };
+    let target = units::format_ns(f.target.as_nanos() as f64);
+    let setting = format!(
+        "m = {} MiB, t = {}",
+        timed.params.m_kib / 1024,
+        timed.params.t
+    );
+    let share = timed.time.as_secs_f64() / f.target.as_secs_f64() * 100.0;
+    match &f.kept_from {
+        Some(run) => eprintln!(
+            "argon2: {target}: kept {setting} from run {run} ({share:.0}% of the target here)"
+        ),
+        None => eprintln!(
+            "argon2: {target}: the earlier run's {setting} took {share:.0}% of the target here, \
+             outside +-10%: searched again"
+        ),
+    }
 }
 
 /// One setting the short tune chose, measured by the engine like any grid

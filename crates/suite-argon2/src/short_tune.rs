@@ -199,6 +199,8 @@ pub struct ShortTune {
     pub found: Result<Trial, TuneError>,
     /// The earlier run whose setting still landed within +-10% and was kept.
     pub kept_from: Option<String>,
+    /// The earlier run's setting as timed here, kept or not.
+    pub incumbent: Option<Trial>,
 }
 
 /// The budget of the run's short tune: 15 s with `--quick` (the issue's
@@ -271,23 +273,28 @@ pub fn short_tune(
                 (i, params)
             })
             .find(|(_, p)| p.m_kib <= base.m_kib && p.t >= 1 && on_ladder(p));
+        let mut timed_incumbent = None;
         if let Some((i, params)) = incumbent {
             match timed(&params) {
                 Ok(time) if lands_within(time, target) => {
+                    let trial = Trial { params, time };
                     out.push(ShortTune {
                         target,
-                        found: Ok(Trial { params, time }),
+                        found: Ok(trial),
                         kept_from: Some(i.run_id.clone()),
+                        incumbent: Some(trial),
                     });
                     continue;
                 }
                 // Off by more than 10% (or it failed): search again.
-                Ok(_) | Err(TuneError::Hash(_) | TuneError::Memory(_)) => {}
+                Ok(time) => timed_incumbent = Some(Trial { params, time }),
+                Err(TuneError::Hash(_) | TuneError::Memory(_)) => {}
                 Err(why) => {
                     out.push(ShortTune {
                         target,
                         found: Err(why),
                         kept_from: None,
+                        incumbent: None,
                     });
                     continue;
                 }
@@ -298,6 +305,7 @@ pub fn short_tune(
             target,
             found,
             kept_from: None,
+            incumbent: timed_incumbent,
         });
     }
     out
@@ -518,6 +526,10 @@ mod tests {
         let f = &found[0];
         assert_eq!(measured[0], stale.params, "the incumbent is timed first");
         assert_eq!(f.kept_from, None);
+        let timed = f.incumbent.unwrap();
+        assert_eq!(timed.params, stale.params);
+        let share = timed.time.as_secs_f64() / target.as_secs_f64();
+        assert!((1.14..1.16).contains(&share), "{share}");
         assert_eq!(f.found, plain[0].found);
         assert_ne!(f.found.as_ref().unwrap().params, stale.params);
         // An incumbent off the ladder, or for other lanes, is not even timed.
