@@ -5,11 +5,12 @@
 use crate::args::{Global, RecommendArgs};
 use crate::registry;
 use anyhow::Result;
-use cryptobench_core::advice::TUNED_FOR_NS;
+use cryptobench_core::advice::{TUNED_FOR_NS, TUNE_KEPT_FROM};
 use cryptobench_core::{units, Error, PlannedCase, Run, RunConfig, Suite};
 use cryptobench_report::html::{Extras, PaperSection};
 use cryptobench_report::recommend::{self, DEFAULT_ARGON2_TARGETS_NS};
 use cryptobench_store::Store;
+use cryptobench_suite_argon2::short_tune::{self, Incumbent};
 use cryptobench_suite_argon2::tune;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
@@ -54,7 +55,8 @@ pub fn recommend_command(g: &Global, a: &RecommendArgs) -> Result<u8> {
 /// later `recommend` (one advice function over the same stored points) can
 /// name a setting within +-10% of each target instead of the grid's largest
 /// point far below it. A target the tune cannot fill is said on stderr and
-/// keeps the grid's advice.
+/// keeps the grid's advice. The settings the newest earlier run of this
+/// host chose are timed first and kept while they still hold.
 pub fn with_argon2_tune(
     g: &Global,
     cfg: &RunConfig,
@@ -73,19 +75,22 @@ pub fn with_argon2_tune(
     if !g.quiet {
         eprintln!(
             "argon2: short tune for the advice targets (at most {} s)",
-            tune::short_tune_budget(cfg.quick, cfg.full).as_secs()
+            short_tune::short_tune_budget(cfg.quick, cfg.full).as_secs()
         );
     }
+    let incumbents = incumbents(g);
     let mut tuned = Vec::new();
-    match tune::short_tune_here(&targets, cfg) {
+    match short_tune::short_tune_here(&targets, &incumbents, cfg) {
         Err(why) => eprintln!("note: Argon2id advice without a short tune: {why}"),
         Ok((backend, found)) => {
             for f in found {
+                say_incumbent(g, &f);
                 match f.found {
                     Ok(trial) => tuned.push(TunedPoint {
                         backend,
                         trial,
                         target: f.target,
+                        kept_from: f.kept_from,
                     }),
                     Err(why) => eprintln!(
                         "note: Argon2id {}: the short tune found no setting ({why}); the advice uses the grid",
@@ -108,12 +113,86 @@ pub fn with_argon2_tune(
     suites
 }
 
+/// Says on stderr what became of the earlier run's setting for a target.
+fn say_incumbent(g: &Global, f: &short_tune::ShortTune) {
+    let Some(timed) = f.incumbent.filter(|_| !g.quiet) else {
+        return;
+    };
+    let target = units::format_ns(f.target.as_nanos() as f64);
+    let setting = format!(
+        "m = {} MiB, t = {}",
+        timed.params.m_kib / 1024,
+        timed.params.t
+    );
+    let share = timed.time.as_secs_f64() / f.target.as_secs_f64() * 100.0;
+    match &f.kept_from {
+        Some(run) => eprintln!(
+            "argon2: {target}: kept {setting} from run {run} ({share:.0}% of the target here)"
+        ),
+        None => eprintln!(
+            "argon2: {target}: the earlier run's {setting} took {share:.0}% of the target here, \
+             outside +-10%: searched again"
+        ),
+    }
+}
+
 /// One setting the short tune chose, measured by the engine like any grid
 /// point and marked with its target.
 struct TunedPoint {
     backend: &'static str,
     trial: tune::Trial,
     target: Duration,
+    /// The earlier run whose setting this is, when the tune kept it.
+    kept_from: Option<String>,
+}
+
+/// The tuned points of the newest complete run of this host that measured
+/// the argon2 suite: the incumbents of this run's short tune. None with
+/// `--no-db`, without a database yet, or when it cannot be read.
+fn incumbents(g: &Global) -> Vec<Incumbent> {
+    use cryptobench_core::advice::verified;
+    use cryptobench_suite_argon2::params::{Params, Variant};
+    let Some(path) = crate::app::db_path(g).filter(|p| p.exists()) else {
+        return Vec::new();
+    };
+    let newest = Store::open_read_only(&path).and_then(|store| {
+        let host = cryptobench_store::this_host();
+        let rows = store.list_runs()?;
+        let Some(row) = rows.iter().find(|r| {
+            r.status == cryptobench_core::RunStatus::Complete
+                && r.host == host
+                && r.fleet.is_none()
+                && r.suites
+                    .iter()
+                    .any(|s| s == cryptobench_suite_argon2::cases::SUITE)
+        }) else {
+            return Ok(None);
+        };
+        store.load_run(&row.id).map(Some)
+    });
+    let run = match newest {
+        Ok(Some(run)) => run,
+        Ok(None) => return Vec::new(),
+        Err(why) => {
+            eprintln!("note: Argon2id short tune without the earlier run's settings: {why}");
+            return Vec::new();
+        }
+    };
+    let num = |m: &cryptobench_core::Measurement, k: &str| m.param(k)?.parse::<u32>().ok();
+    run.measurements
+        .iter()
+        .filter(|m| m.suite == cryptobench_suite_argon2::cases::SUITE && m.primitive == "Argon2id")
+        .filter(|m| m.operation == "hash" && verified(m))
+        .filter_map(|m| {
+            let target_ns = m.param(TUNED_FOR_NS)?.parse::<u64>().ok()?;
+            Some(Incumbent {
+                target: Duration::from_nanos(target_ns),
+                params: Params::new(Variant::Id, num(m, "m_kib")?, num(m, "t")?, num(m, "p")?),
+                backend: m.backend.clone(),
+                run_id: run.id.clone(),
+            })
+        })
+        .collect()
 }
 
 /// The argon2 suite with the tuned points planned after its grid; tables,
@@ -175,6 +254,9 @@ impl TunedPoint {
             c.spec
                 .params
                 .insert(TUNED_FOR_NS.to_string(), self.target.as_nanos().to_string());
+            if let Some(run) = &self.kept_from {
+                c.spec.labels.push(format!("{TUNE_KEPT_FROM}{run}"));
+            }
         }
         Ok(planned)
     }

@@ -135,9 +135,11 @@ pub fn export_bytes(format: &str, run: &Run, suites: &[Box<dyn Suite>]) -> Resul
     Ok(out.into_bytes())
 }
 
-/// Every suite's headline lines for the run, in the suites' order.
+/// Every suite's headline lines for the run, in the suites' order, then
+/// the curve advice: it weighs two suites' cases (ecc key generation,
+/// pubkey agreement and signatures), so it is made once over the run.
 pub fn headlines(run: &Run, suites: &[Box<dyn Suite>]) -> Vec<String> {
-    suites
+    let mut lines: Vec<String> = suites
         .iter()
         .flat_map(|s| {
             let mine = suite_cases(run, s.as_ref());
@@ -147,7 +149,10 @@ pub fn headlines(run: &Run, suites: &[Box<dyn Suite>]) -> Vec<String> {
                 s.headline(&mine)
             }
         })
-        .collect()
+        .collect();
+    let curves = cryptobench_core::advice::curves(&run.measurements);
+    lines.extend(curves.iter().map(|a| a.line()));
+    lines
 }
 
 /// The run's cases of one suite, in the run's order.

@@ -277,202 +277,6 @@ fn push_ties<'a>(
     }
 }
 
-/// Security levels of the curve advice: (name, lowest security bits,
-/// highest security bits).
-pub const CURVE_LEVELS: [(&str, u32, u32); 3] = [
-    ("128-bit", 126, 191),
-    ("192-bit", 192, 223),
-    ("256-bit", 224, u32::MAX),
-];
-
-/// Standard and interop status of a curve, 0 = most widely deployed.
-fn curve_standing(name: &str) -> u32 {
-    let n = name.to_ascii_lowercase();
-    match n.as_str() {
-        "x25519" | "ed25519" => 0, // RFC 7748/8032, TLS 1.3 default
-        "prime256v1" | "p-256" | "secp384r1" | "p-384" | "secp521r1" | "p-521" => 1,
-        "x448" | "ed448" => 2,
-        _ if n.starts_with("brainpool") => 3,
-        _ => 4,
-    }
-}
-
-/// Why a curve is kept out of curve advice, if it is.
-fn curve_excluded(m: &Measurement) -> Option<&'static str> {
-    let p = m.primitive.to_ascii_lowercase();
-    let binary = p.starts_with("c2")
-        || p.starts_with("sect")
-        || p.starts_with("oakley-ec2n")
-        || m.labels.iter().any(|l| l.contains("binary curve"));
-    if binary {
-        Some("deprecated binary curve")
-    } else if m
-        .labels
-        .iter()
-        .any(|l| l == "not for new designs" || is_caution_label(l))
-    {
-        Some("not for new designs")
-    } else {
-        None
-    }
-}
-
-/// The operations a curve is used for; keygen alone is the fallback.
-const CURVE_USE_OPS: [&str; 3] = ["ecdh", "sign", "verify"];
-
-/// One curve's cost: the summed medians (and interval ends) of the
-/// operations weighed, at its fastest backend per operation.
-struct CurveCost<'a> {
-    curve: String,
-    ops: Vec<&'a Measurement>,
-    value: f64,
-    lo: f64,
-    hi: f64,
-}
-
-fn curve_cost<'a>(ms: &[&'a Measurement], curve: &str, op_set: &[&str]) -> Option<CurveCost<'a>> {
-    let mut cost = CurveCost {
-        curve: curve.to_string(),
-        ops: Vec::new(),
-        value: 0.0,
-        lo: 0.0,
-        hi: 0.0,
-    };
-    for op in op_set {
-        let cands: Vec<&Measurement> = ms
-            .iter()
-            .copied()
-            .filter(|m| m.primitive == curve && m.operation == *op)
-            .collect();
-        let (m, _) = choose(&cands, |_| 0)?;
-        let s = m.stats.as_ref()?;
-        let (lo, hi) = if s.ci95[0] > 0.0 && s.ci95[1] >= s.ci95[0] {
-            (s.ci95[0].min(s.median), s.ci95[1].max(s.median))
-        } else {
-            (s.median, s.median)
-        };
-        cost.value += s.median;
-        cost.lo += lo;
-        cost.hi += hi;
-        cost.ops.push(m);
-    }
-    Some(cost)
-}
-
-/// Curve advice per security level: the curves of today's designs only,
-/// weighed on ECDH/sign/verify where measured (key generation otherwise),
-/// ties resolved by standard status.
-pub fn curves(ms: &[Measurement]) -> Vec<Advice<'_>> {
-    let ecc: Vec<&Measurement> = ms
-        .iter()
-        .filter(|m| m.suite == "ecc" && verified(m))
-        .collect();
-    let bits = |m: &Measurement| m.param("security_bits").and_then(|b| b.parse::<u32>().ok());
-    let mut out = Vec::new();
-    for (level, lo_bits, hi_bits) in CURVE_LEVELS {
-        let in_level: Vec<&Measurement> = ecc
-            .iter()
-            .copied()
-            .filter(|m| bits(m).is_some_and(|b| (lo_bits..=hi_bits).contains(&b)))
-            .collect();
-        let (kept, left_out): (Vec<&Measurement>, Vec<&Measurement>) = in_level
-            .iter()
-            .copied()
-            .partition(|m| curve_excluded(m).is_none());
-        let mut curves: Vec<String> = kept.iter().map(|m| m.primitive.clone()).collect();
-        curves.sort();
-        curves.dedup();
-        // Each curve on the use operations it has, else on keygen.
-        let costs: Vec<(CurveCost, &str)> = curves
-            .iter()
-            .filter_map(|c| {
-                let has: Vec<&str> = CURVE_USE_OPS
-                    .iter()
-                    .copied()
-                    .filter(|op| kept.iter().any(|m| &m.primitive == c && m.operation == *op))
-                    .collect();
-                if has.is_empty() {
-                    curve_cost(&kept, c, &["keygen"]).map(|k| (k, "key generation"))
-                } else {
-                    curve_cost(&kept, c, &has).map(|k| (k, "use"))
-                }
-            })
-            .collect();
-        // Curves with their use measured outrank keygen-only ones: keygen
-        // alone says little about a handshake or a signature.
-        let weighed_on_use = costs.iter().any(|(_, w)| *w == "use");
-        let costs: Vec<&CurveCost> = costs
-            .iter()
-            .filter(|(_, w)| !weighed_on_use || *w == "use")
-            .map(|(c, _)| c)
-            .collect();
-        let Some(fastest) = costs.iter().min_by(|a, b| a.value.total_cmp(&b.value)) else {
-            continue;
-        };
-        let mut ties: Vec<&CurveCost> = costs
-            .iter()
-            .copied()
-            .filter(|c| c.lo <= fastest.hi * (1.0 + TIE_MARGIN))
-            .collect();
-        ties.sort_by(|a, b| {
-            (curve_standing(&a.curve), &a.curve).cmp(&(curve_standing(&b.curve), &b.curve))
-        });
-        let pick = ties[0];
-        let weighed: Vec<String> = pick
-            .ops
-            .iter()
-            .map(|m| {
-                format!(
-                    "{} {}",
-                    m.operation,
-                    m.median_ns().map_or("-".into(), format_ns)
-                )
-            })
-            .collect();
-        let mut text = format!(
-            "{} ({}), weighed on {}",
-            pick.curve,
-            pick.ops[0].backend,
-            weighed.join(" + ")
-        );
-        let mut evidence: Vec<&Measurement> = pick.ops.clone();
-        let others: Vec<String> = ties
-            .iter()
-            .filter(|c| c.curve != pick.curve)
-            .map(|c| c.curve.clone())
-            .collect();
-        if !others.is_empty() {
-            text.push_str(&format!(
-                "; tied within {:.0}% on the intervals with {} (ties broken by standard status)",
-                TIE_MARGIN * 100.0,
-                others.join(", ")
-            ));
-            for c in ties.iter().filter(|c| c.curve != pick.curve) {
-                evidence.extend(c.ops.iter().copied());
-            }
-        }
-        let mut binary: Vec<String> = left_out
-            .iter()
-            .filter(|m| curve_excluded(m) == Some("deprecated binary curve"))
-            .map(|m| m.primitive.clone())
-            .collect();
-        binary.sort();
-        binary.dedup();
-        if !binary.is_empty() {
-            text.push_str(&format!(
-                "; left out as deprecated binary curves: {}",
-                binary.join(", ")
-            ));
-        }
-        out.push(Advice {
-            topic: format!("Curve, {level}"),
-            text,
-            evidence,
-        });
-    }
-    out
-}
-
 /// A grid whose largest point takes less than this share of a target
 /// stops short of it: the advice says so instead of pretending.
 const GRID_SHORT_SHARE: f64 = 0.25;
@@ -484,6 +288,11 @@ pub const TUNED_FOR_NS: &str = "tuned_for_ns";
 
 /// How close a tuned point must land to its target (+-10%).
 pub const TUNE_TOLERANCE: f64 = 0.10;
+
+/// Label of a tuned point the short tune kept from an earlier run (it
+/// still landed within [`TUNE_TOLERANCE`]); the run id follows. A label,
+/// not a param, so the case keeps its key from run to run.
+pub const TUNE_KEPT_FROM: &str = "short tune kept the setting of run ";
 
 fn num(m: &Measurement, k: &str) -> u64 {
     m.param(k).and_then(|v| v.parse().ok()).unwrap_or(0)
@@ -532,10 +341,20 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
                 m.backend
             );
             if (share - 1.0).abs() <= TUNE_TOLERANCE {
+                let origin = m
+                    .labels
+                    .iter()
+                    .find_map(|l| l.strip_prefix(TUNE_KEPT_FROM))
+                    .map_or("tuned in this run".to_string(), |run| {
+                        format!(
+                            "kept from run {run}: still within {:.0}%",
+                            TUNE_TOLERANCE * 100.0
+                        )
+                    });
                 out.push(Advice {
                     topic: format!("Argon2id, {shown}"),
                     text: format!(
-                        "{setting}, {} per hash ({:.0}% of the target, tuned in this run)",
+                        "{setting}, {} per hash ({:.0}% of the target, {origin})",
                         format_ns(took),
                         share * 100.0
                     ),
@@ -649,6 +468,10 @@ pub fn pq_key_share(ms: &[Measurement]) -> Vec<Advice<'_>> {
         evidence: vec![hybrid, keygen, derive],
     }]
 }
+
+#[path = "advice_curves.rs"]
+mod curve_advice;
+pub use curve_advice::{curves, CURVE_LEVELS};
 
 #[cfg(test)]
 #[path = "advice_tests.rs"]

@@ -128,7 +128,7 @@ fn curve_advice_leaves_binary_curves_out_and_weighs_use() {
     assert_eq!(advice.len(), 1, "{advice:?}");
     let line = advice[0].line();
     assert!(
-        line.starts_with("Curve, 256-bit: secp521r1 (openssl), weighed on ecdh"),
+        line.starts_with("Curve, 256-bit: P-521, weighed on secp521r1 ecdh (openssl)"),
         "{line}"
     );
     assert!(
@@ -145,12 +145,142 @@ fn curve_ties_go_to_the_standard_curve() {
             curve("brainpoolP256r1", "ecdh", 128, b, &[]),
         ];
         let line = curves(&ms)[0].line();
-        assert!(line.starts_with("Curve, 128-bit: prime256v1"), "{line}");
+        assert!(line.starts_with("Curve, 128-bit: P-256"), "{line}");
         assert!(
             line.contains("tied within 5% on the intervals with brainpoolP256r1"),
             "{line}"
         );
     }
+}
+
+fn pubkey(prim: &str, backend: &str, op: &str, us: f64, spread: f64) -> Measurement {
+    case("pubkey", prim, backend, op, 0, us * 1e3, spread)
+}
+
+/// The pubkey suite's use of P-256 and Curve25519: `p256` and `c25519`
+/// scale every figure; two backends per operation.
+fn curve_use(p256: f64, c25519: f64, spread: f64) -> Vec<Measurement> {
+    let mut ms = Vec::new();
+    for (backend, slower) in [("openssl", 1.0), ("rustcrypto", 1.01)] {
+        let k = slower;
+        ms.push(pubkey(
+            "ECDH-P256",
+            backend,
+            "derive",
+            50.0 * p256 * k,
+            spread,
+        ));
+        ms.push(pubkey(
+            "ECDSA-P256",
+            backend,
+            "sign",
+            20.0 * p256 * k,
+            spread,
+        ));
+        ms.push(pubkey(
+            "ECDSA-P256",
+            backend,
+            "verify",
+            60.0 * p256 * k,
+            spread,
+        ));
+        ms.push(pubkey(
+            "X25519",
+            backend,
+            "derive",
+            20.0 * c25519 * k,
+            spread,
+        ));
+        ms.push(pubkey(
+            "Ed25519",
+            backend,
+            "sign",
+            10.0 * c25519 * k,
+            spread,
+        ));
+        ms.push(pubkey(
+            "Ed25519",
+            backend,
+            "verify",
+            30.0 * c25519 * k,
+            spread,
+        ));
+    }
+    ms
+}
+
+#[test]
+fn curves_are_weighed_on_agreement_sign_and_verify_not_keygen() {
+    // Key generation alone favours P-256 (10 us against 40 us)...
+    let keygen = vec![
+        curve("prime256v1", "keygen", 128, 10_000.0, &[]),
+        curve("X25519", "keygen", 128, 40_000.0, &[]),
+        curve("brainpoolP256r1", "keygen", 128, 30_000.0, &[]),
+    ];
+    let alone = curves(&keygen)[0].line();
+    opens_with(
+        &alone,
+        "Curve, 128-bit: P-256, weighed on prime256v1 keygen (openssl)",
+    );
+    // ... their use (derive + sign + verify: 130 us against 60 us) picks
+    // Curve25519, each operation at its fastest backend.
+    let mut ms = keygen.clone();
+    ms.extend(curve_use(1.0, 1.0, 0.02));
+    let line = curves(&ms)[0].line();
+    opens_with(
+        &line,
+        "Curve, 128-bit: Curve25519, weighed on X25519 derive (openssl) 20.0 us \
+         + Ed25519 sign (openssl) 10.0 us + Ed25519 verify (openssl) 30.0 us = 60.0 us",
+    );
+    says(
+        &line,
+        "not weighed (not measured on the same operations): brainpoolP256r1",
+    );
+    assert!(!line.contains("tied"), "{line}");
+    // With no pubkey cases the ecc suite's own ecdh/sign/verify stand in.
+    let ecc_use = vec![
+        curve("prime256v1", "ecdh", 128, 50_000.0, &[]),
+        curve("X25519", "ecdh", 128, 20_000.0, &[]),
+        curve("prime256v1", "keygen", 128, 10_000.0, &[]),
+    ];
+    opens_with(
+        &curves(&ecc_use)[0].line(),
+        "Curve, 128-bit: Curve25519, weighed on X25519 ecdh (openssl)",
+    );
+}
+
+/// The line with every figure taken out: what was chosen, not measured.
+fn choices(line: &str) -> String {
+    line.chars()
+        .filter(|c| !c.is_ascii_digit() && *c != '.')
+        .collect()
+}
+
+#[test]
+fn curve_lines_agree_when_medians_swap_within_their_intervals() {
+    // Curve25519 and P-256 cost the same within their 4% intervals; the
+    // second run swaps which one is faster, and which backend is.
+    let first = curve_use(0.46, 1.01, 0.04);
+    let mut second = curve_use(0.47, 1.0, 0.04);
+    for m in &mut second {
+        if m.backend == "rustcrypto" {
+            let s = m.stats.as_mut().unwrap();
+            let faster = 0.985;
+            s.median *= faster;
+            s.ci95 = [s.ci95[0] * faster, s.ci95[1] * faster];
+        }
+    }
+    let lines: Vec<String> = [first, second]
+        .iter()
+        .map(|ms| curves(ms)[0].line())
+        .collect();
+    assert_ne!(lines[0], lines[1], "the figures differ");
+    assert_eq!(choices(&lines[0]), choices(&lines[1]));
+    opens_with(
+        &lines[0],
+        "Curve, 128-bit: Curve25519, weighed on X25519 derive (openssl)",
+    );
+    says(&lines[0], "tied within 5% on the intervals with P-256");
 }
 
 fn argon(m_mib: u64, t: u32, ms_taken: f64) -> Measurement {
@@ -213,4 +343,13 @@ fn argon2_takes_the_tuned_point_when_it_lands_within_ten_percent() {
     );
     // No tuned point for 1 s: the grid rule as before.
     assert!(!a[2].text.contains("short tune"), "{}", a[2].text);
+    // A point kept from an earlier run says so, and which run.
+    let mut kept = tuned(300, 1, 240.0, 250);
+    kept.labels
+        .push(format!("{TUNE_KEPT_FROM}20261124-033847-35af"));
+    let a = argon2(std::slice::from_ref(&kept), &[250e6]);
+    says(
+        &a[0].text,
+        "96% of the target, kept from run 20261124-033847-35af: still within 10%)",
+    );
 }

@@ -197,7 +197,7 @@ fn curves_come_from_the_curves_for_new_designs() {
     ];
     let recs = recommend(&run_of(ms), &[]);
     let r = topic(&recs, "Curve, 128-bit");
-    opens_with(&r.advice, "prime256v1 (openssl), weighed on keygen");
+    opens_with(&r.advice, "P-256, weighed on prime256v1 keygen (openssl)");
     // Faster, but not a curve for new designs.
     assert!(!r.advice.contains("secp256k1"), "{}", r.advice);
     assert!(topic(&recs, "Curve, 192-bit").advice.contains("secp384r1"));

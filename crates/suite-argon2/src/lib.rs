@@ -46,6 +46,7 @@ pub mod params;
 pub mod phc;
 pub mod report;
 pub mod seed;
+pub mod short_tune;
 pub mod tune;
 pub mod vectors;
 

@@ -37,6 +37,14 @@ pub enum TuneError {
         /// The target, milliseconds.
         target_ms: f64,
     },
+    /// No setting on the memory ladder landed within +-10% of the target.
+    #[error("no setting on the memory ladder landed within +-10% of {target_ms:.0} ms in {tried} trials")]
+    OffLadder {
+        /// The target, milliseconds.
+        target_ms: f64,
+        /// Points measured.
+        tried: usize,
+    },
     /// The short tune's wall-clock budget ran out before this target.
     #[error("the short tune's {budget_s} s budget was spent before this target")]
     BudgetSpent {
@@ -381,155 +389,14 @@ pub fn median(mut times: Vec<Duration>) -> Duration {
     }
 }
 
-/// The `run` summary's short tune: one search per advice target, sharing
-/// the points measured, within a wall-clock budget (`--quick`: 15 s), so
-/// the Argon2id advice can name a setting that fills each target instead of
-/// the largest grid point far below it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ShortTune {
-    /// The target.
-    pub target: Duration,
-    /// The setting found, or why none was.
-    pub found: Result<Trial, TuneError>,
-}
-
-/// The budget of the run's short tune: 15 s with `--quick` (the issue's
-/// bound), 30 s by default, 60 s with `--full`.
-pub fn short_tune_budget(quick: bool, full: bool) -> Duration {
-    if quick {
-        Duration::from_secs(15)
-    } else if full {
-        Duration::from_secs(60)
-    } else {
-        Duration::from_secs(30)
-    }
-}
-
-/// The short tune searches for this much more than the target: the search
-/// lands in [90%, 100%] of what it is asked, and the advice accepts +-10%
-/// around the target, so aiming 5% high centres the result in that band.
-const SHORT_TUNE_AIM: f64 = 1.05;
-
-/// Hashes timed per point: the median of three for short targets, fewer
-/// for long ones so a trial costs about a second.
-pub fn short_tune_runs(target: Duration) -> usize {
-    (0.75 / target.as_secs_f64().max(1e-3))
-        .ceil()
-        .clamp(1.0, 3.0) as usize
-}
-
-/// Runs one search per target with `base` as variant, lanes and memory
-/// budget, longest target first: its first trial (one pass at the whole
-/// budget) is the expensive one, measured once with the fewest runs and
-/// reused by the shorter targets' searches.
-/// `measure(params, runs)` times a point; once `elapsed()` passes `budget`
-/// no new point is measured and the remaining targets say so. Points are
-/// measured once and reused by later searches.
-pub fn short_tune(
-    targets: &[Duration],
-    base: Params,
-    budget: Duration,
-    elapsed: &mut dyn FnMut() -> Duration,
-    measure: &mut dyn FnMut(&Params, usize) -> Result<Duration, TuneError>,
-) -> Vec<ShortTune> {
-    let mut sorted: Vec<Duration> = targets.to_vec();
-    sorted.sort();
-    sorted.dedup();
-    sorted.reverse();
-    let mut seen: Vec<(Params, Duration)> = Vec::new();
-    let mut out = Vec::new();
-    for target in sorted {
-        let runs = short_tune_runs(target);
-        let request = Request {
-            base,
-            target: target.mul_f64(SHORT_TUNE_AIM),
-            strict: false,
-        };
-        let mut timed = |p: &Params| {
-            if let Some((_, d)) = seen.iter().find(|(q, _)| q == p) {
-                return Ok(*d);
-            }
-            if elapsed() >= budget {
-                return Err(TuneError::BudgetSpent {
-                    budget_s: budget.as_secs(),
-                });
-            }
-            let d = measure(p, runs)?;
-            seen.push((*p, d));
-            Ok(d)
-        };
-        let found = search(&request, &mut timed).map(|o| o.chosen);
-        out.push(ShortTune { target, found });
-    }
-    out
-}
-
-/// [`short_tune`] on this machine for Argon2id: the first library backend
-/// that `--backend` admits and that can take the point (libargon2, then
-/// RustCrypto, then libsodium), lanes = cores, memory up to 1 GiB (256 MiB
-/// with `--quick`) or what is free. Returns the backend's name with the results, or why none can run.
-pub fn short_tune_here(
-    targets: &[Duration],
-    cfg: &cryptobench_core::RunConfig,
-) -> Result<(&'static str, Vec<ShortTune>), TuneError> {
-    use crate::engines::{self, Inputs};
-    let lanes = crate::limits::cores().min(crate::limits::MAX_LANES);
-    // `--quick`: a 256 MiB budget keeps every trial short enough for 15 s.
-    let cap = if cfg.quick {
-        "256MiB"
-    } else {
-        crate::limits::DEFAULT_MAX_MEMORY
-    };
-    let mut m_kib =
-        crate::params::parse_memory_kib(cap).map_err(|e| TuneError::InvalidBase(e.to_string()))?;
-    if let Some(avail) = crate::memory::available_bytes() {
-        let usable = avail.saturating_sub(crate::memory::margin(avail)) / 1024;
-        m_kib = m_kib.min(usable.min(u64::from(u32::MAX)) as u32);
-    }
-    let base = Params::new(crate::params::Variant::Id, m_kib, 1, lanes);
-    base.validate()
-        .map_err(|e| TuneError::InvalidBase(e.to_string()))?;
-    let inputs = Inputs {
-        password: b"correct horse battery staple".to_vec(),
-        salt: vec![0x5a; crate::cases::SALT_LEN],
-        ..Inputs::default()
-    };
-    let hasher = engines::all()
-        .into_iter()
-        .filter(|h| h.name() != engines::CLI && cfg.wants_backend(h.name()))
-        .find(|h| {
-            h.available()
-                .and_then(|_| h.supports(&base, &inputs))
-                .is_ok()
-        })
-        .ok_or(TuneError::NoBackend)?;
-    let start = std::time::Instant::now();
-    let mut elapsed = || start.elapsed();
-    let mut measure = |p: &Params, runs: usize| {
-        crate::memory::check(p.memory_bytes(), crate::memory::available_bytes())?;
-        let mut out = vec![0u8; p.tag_len];
-        let mut times = Vec::with_capacity(runs);
-        for _ in 0..runs {
-            let t0 = std::time::Instant::now();
-            hasher.hash(p, &inputs, &mut out)?;
-            times.push(t0.elapsed());
-            std::hint::black_box(&out);
-        }
-        Ok(median(times))
-    };
-    let budget = short_tune_budget(cfg.quick, cfg.full);
-    let found = short_tune(targets, base, budget, &mut elapsed, &mut measure);
-    Ok((hasher.name(), found))
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::params::Variant;
 
     /// A model machine: `ns_per_kib_pass` per KiB per pass on `cores` cores,
     /// plus a fixed cost.
-    fn machine(
+    pub(crate) fn machine(
         ns_per_kib_pass: f64,
         cores: u32,
     ) -> impl FnMut(&Params) -> Result<Duration, TuneError> {
@@ -639,79 +506,5 @@ mod tests {
             median(vec![ms(4), ms(1), ms(2), ms(3)]),
             Duration::from_micros(2500)
         );
-    }
-
-    #[test]
-    fn the_short_tune_fills_each_target_and_shares_its_points() {
-        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
-        let mut model = machine(1_000.0, 2);
-        let mut calls = 0;
-        let mut measure = |p: &Params, _runs: usize| {
-            calls += 1;
-            model(p)
-        };
-        let mut clock = || Duration::ZERO;
-        let targets = [Duration::from_millis(500), Duration::from_millis(250)];
-        let found = short_tune(
-            &targets,
-            base,
-            Duration::from_secs(15),
-            &mut clock,
-            &mut measure,
-        );
-        assert_eq!(found[0].target, Duration::from_millis(500), "longest first");
-        for f in &found {
-            let t = f.found.as_ref().unwrap().time.as_secs_f64();
-            let share = t / f.target.as_secs_f64();
-            assert!((0.945..=1.05).contains(&share), "{f:?}");
-        }
-        // The second search reuses the first one's t = 1 point at the budget.
-        let calls_alone = |target_ms: u64| {
-            let mut n = 0;
-            let mut m = machine(1_000.0, 2);
-            let mut count = |p: &Params| {
-                n += 1;
-                m(p)
-            };
-            let request = Request {
-                base,
-                target: Duration::from_millis(target_ms),
-                strict: false,
-            };
-            search(&request, &mut count).unwrap();
-            n
-        };
-        let alone = calls_alone(500);
-        let first_alone = calls_alone(250);
-        assert!(
-            calls < alone + first_alone,
-            "{calls} vs {alone} + {first_alone}"
-        );
-    }
-
-    #[test]
-    fn a_spent_budget_is_said_per_target() {
-        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
-        let mut model = machine(1_000.0, 2);
-        let mut measure = |p: &Params, _runs: usize| model(p);
-        let mut spent = 0u64;
-        // Each look at the clock advances it 4 s: the budget runs out during the first search.
-        let mut clock = || {
-            spent += 4;
-            Duration::from_secs(spent)
-        };
-        let found = short_tune(
-            &[Duration::from_millis(250), Duration::from_secs(1)],
-            base,
-            Duration::from_secs(15),
-            &mut clock,
-            &mut measure,
-        );
-        let last = found.last().unwrap();
-        let why = last.found.as_ref().unwrap_err();
-        assert_eq!(*why, TuneError::BudgetSpent { budget_s: 15 }, "{why}");
-        assert_eq!(short_tune_runs(Duration::from_millis(250)), 3);
-        assert_eq!(short_tune_runs(Duration::from_secs(1)), 1);
-        assert_eq!(short_tune_budget(true, false), Duration::from_secs(15));
     }
 }

@@ -303,15 +303,8 @@ impl Suite for EccSuite {
         charts::charts(measurements)
     }
 
-    /// The curve advice `recommend` gives for the same run (one function
-    /// for both): curves for new designs per security level, binary curves
-    /// left out, ties resolved by standard status rather than by noise.
-    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
-        cryptobench_core::advice::curves(measurements)
-            .iter()
-            .map(|a| a.line())
-            .collect()
-    }
+    // No headline of its own: the curve advice weighs the pubkey suite's
+    // cases too, so the run summary makes it once over the whole run.
 }
 
 /// Seed experiments this suite reproduces: `ecc-keygen` (seed 000, Tables

@@ -1,0 +1,365 @@
+//! Curve advice per security level, weighed on what a curve is used for.
+//!
+//! Key generation alone says little about a handshake or a signature, and
+//! with `--quick` the ecc suite measures nothing else, so advice weighed on
+//! it named a different tie set from run to run. The pubkey suite measures
+//! key agreement, signing and verifying in every run, so a curve *family*
+//! (P-256: ECDH-P256 derive + ECDSA-P256 sign + verify; Curve25519: X25519
+//! derive + Ed25519 sign + verify; ...) is weighed on the sum of those, each
+//! at its fastest verified backend. Where the pubkey suite measured nothing
+//! for an operation the ecc suite's own ecdh/sign/verify stands in, and key
+//! generation only where no use is measured at all. Every family of a level
+//! is weighed on the same operations: the largest set some family has
+//! measured; families without it are named as not weighed.
+
+use super::{choose, is_caution_label, verified, Advice, Measurement, TIE_MARGIN};
+use crate::units::format_ns;
+
+/// Security levels of the curve advice: (name, lowest security bits,
+/// highest security bits).
+pub const CURVE_LEVELS: [(&str, u32, u32); 3] = [
+    ("128-bit", 126, 191),
+    ("192-bit", 192, 223),
+    ("256-bit", 224, u32::MAX),
+];
+
+/// A curve family: the pubkey suite's primitives on it and the ecc suite's
+/// curve names for key agreement and for signatures.
+struct Family {
+    name: &'static str,
+    security_bits: u32,
+    agree: &'static str,
+    sign: &'static str,
+    ecc_agree: &'static str,
+    ecc_sign: &'static str,
+}
+
+const fn family(
+    name: &'static str,
+    security_bits: u32,
+    agree: &'static str,
+    sign: &'static str,
+    ecc_agree: &'static str,
+    ecc_sign: &'static str,
+) -> Family {
+    Family {
+        name,
+        security_bits,
+        agree,
+        sign,
+        ecc_agree,
+        ecc_sign,
+    }
+}
+
+/// The families both suites know; any other ecc curve is a family of its own.
+const FAMILIES: [Family; 5] = [
+    family(
+        "P-256",
+        128,
+        "ECDH-P256",
+        "ECDSA-P256",
+        "prime256v1",
+        "prime256v1",
+    ),
+    family("Curve25519", 128, "X25519", "Ed25519", "X25519", "Ed25519"),
+    family(
+        "P-384",
+        192,
+        "ECDH-P384",
+        "ECDSA-P384",
+        "secp384r1",
+        "secp384r1",
+    ),
+    family("Curve448", 224, "X448", "Ed448", "X448", "Ed448"),
+    family(
+        "P-521",
+        260,
+        "ECDH-P521",
+        "ECDSA-P521",
+        "secp521r1",
+        "secp521r1",
+    ),
+];
+
+/// What a family is weighed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Agree,
+    Sign,
+    Verify,
+    Keygen,
+}
+
+/// The sets of uses tried in order: all three, then pairs, then one, and
+/// key generation last. A level is weighed on the first set some family
+/// has measured in full.
+const BASES: [&[Use]; 8] = [
+    &[Use::Agree, Use::Sign, Use::Verify],
+    &[Use::Agree, Use::Sign],
+    &[Use::Agree, Use::Verify],
+    &[Use::Sign, Use::Verify],
+    &[Use::Agree],
+    &[Use::Sign],
+    &[Use::Verify],
+    &[Use::Keygen],
+];
+
+/// Standard and interop status of a family, 0 = most widely deployed.
+fn standing(name: &str) -> u32 {
+    let n = name.to_ascii_lowercase();
+    match n.as_str() {
+        "curve25519" | "x25519" | "ed25519" => 0, // RFC 7748/8032, TLS 1.3 default
+        "p-256" | "prime256v1" | "p-384" | "secp384r1" | "p-521" | "secp521r1" => 1,
+        "curve448" | "x448" | "ed448" => 2,
+        _ if n.starts_with("brainpool") => 3,
+        _ => 4,
+    }
+}
+
+/// Why an ecc curve is kept out of curve advice, if it is.
+fn excluded(m: &Measurement) -> Option<&'static str> {
+    let p = m.primitive.to_ascii_lowercase();
+    let binary = p.starts_with("c2")
+        || p.starts_with("sect")
+        || p.starts_with("oakley-ec2n")
+        || m.labels.iter().any(|l| l.contains("binary curve"));
+    if binary {
+        Some("deprecated binary curve")
+    } else if m
+        .labels
+        .iter()
+        .any(|l| l == "not for new designs" || is_caution_label(l))
+    {
+        Some("not for new designs")
+    } else {
+        None
+    }
+}
+
+/// A family as weighed: its name, level and the cases of each use.
+struct Weighed<'a> {
+    name: String,
+    ops: Vec<&'a Measurement>,
+    value: f64,
+    lo: f64,
+    hi: f64,
+}
+
+/// The cases of one family, by use, from the verified curve cases.
+struct Candidate<'c, 'a> {
+    name: String,
+    security_bits: u32,
+    cases: &'c [&'a Measurement],
+    agree: String,
+    sign: String,
+    ecc_agree: String,
+    ecc_sign: String,
+}
+
+impl<'a> Candidate<'_, 'a> {
+    /// The cases measuring `use_` on this family: the pubkey suite's where
+    /// it has any, else the ecc suite's.
+    fn cases_for(&self, use_: Use) -> Vec<&'a Measurement> {
+        let pick = |suite: &str, prim: &str, op: &str| -> Vec<&'a Measurement> {
+            self.cases
+                .iter()
+                .copied()
+                .filter(|m| m.suite == suite && m.primitive == prim && m.operation == op)
+                .collect()
+        };
+        let (pubkey, ecc) = match use_ {
+            Use::Agree => (
+                pick("pubkey", &self.agree, "derive"),
+                pick("ecc", &self.ecc_agree, "ecdh"),
+            ),
+            Use::Sign => (
+                pick("pubkey", &self.sign, "sign"),
+                pick("ecc", &self.ecc_sign, "sign"),
+            ),
+            Use::Verify => (
+                pick("pubkey", &self.sign, "verify"),
+                pick("ecc", &self.ecc_sign, "verify"),
+            ),
+            Use::Keygen => {
+                let agree = pick("ecc", &self.ecc_agree, "keygen");
+                let sign = pick("ecc", &self.ecc_sign, "keygen");
+                (agree, sign)
+            }
+        };
+        if pubkey.is_empty() {
+            ecc
+        } else {
+            pubkey
+        }
+    }
+
+    /// The family weighed on `basis`, each use at its fastest backend
+    /// (ties by the backend order), or `None` when a use is unmeasured.
+    fn weigh(&self, basis: &[Use]) -> Option<Weighed<'a>> {
+        let mut w = Weighed {
+            name: self.name.clone(),
+            ops: Vec::new(),
+            value: 0.0,
+            lo: 0.0,
+            hi: 0.0,
+        };
+        for &use_ in basis {
+            let (m, _) = choose(&self.cases_for(use_), |_| 0)?;
+            let s = m.stats.as_ref()?;
+            let (lo, hi) = if s.ci95[0] > 0.0 && s.ci95[1] >= s.ci95[0] {
+                (s.ci95[0].min(s.median), s.ci95[1].max(s.median))
+            } else {
+                (s.median, s.median)
+            };
+            w.value += s.median;
+            w.lo += lo;
+            w.hi += hi;
+            w.ops.push(m);
+        }
+        Some(w)
+    }
+}
+
+/// Every family with a verified case, its ecc curves named from the ecc
+/// cases' own security level.
+fn candidates<'c, 'a>(cases: &'c [&'a Measurement]) -> Vec<Candidate<'c, 'a>> {
+    let mut out: Vec<Candidate> = FAMILIES
+        .iter()
+        .map(|f| Candidate {
+            name: f.name.into(),
+            security_bits: f.security_bits,
+            cases,
+            agree: f.agree.into(),
+            sign: f.sign.into(),
+            ecc_agree: f.ecc_agree.into(),
+            ecc_sign: f.ecc_sign.into(),
+        })
+        .collect();
+    let in_family = |name: &str| {
+        FAMILIES
+            .iter()
+            .any(|f| f.ecc_agree == name || f.ecc_sign == name)
+    };
+    let mut own: Vec<(String, u32)> = cases
+        .iter()
+        .filter(|m| m.suite == "ecc" && !in_family(&m.primitive))
+        .filter_map(|m| {
+            let bits = m.param("security_bits")?.parse().ok()?;
+            Some((m.primitive.clone(), bits))
+        })
+        .collect();
+    own.sort();
+    own.dedup_by(|a, b| a.0 == b.0);
+    out.extend(own.into_iter().map(|(name, bits)| Candidate {
+        name: name.clone(),
+        security_bits: bits,
+        cases,
+        agree: String::new(),
+        sign: String::new(),
+        ecc_agree: name.clone(),
+        ecc_sign: name,
+    }));
+    out
+}
+
+fn use_name(m: &Measurement) -> String {
+    format!(
+        "{} {} ({}) {}",
+        m.primitive,
+        m.operation,
+        m.backend,
+        m.median_ns().map_or("-".into(), format_ns)
+    )
+}
+
+/// Curve advice per security level: the curve families of today's designs
+/// (deprecated binary curves listed, never chosen), weighed on key
+/// agreement, signing and verifying where measured (key generation
+/// otherwise), ties on the intervals resolved by standard status.
+pub fn curves(ms: &[Measurement]) -> Vec<Advice<'_>> {
+    let curve_cases: Vec<&Measurement> = ms
+        .iter()
+        .filter(|m| (m.suite == "ecc" || m.suite == "pubkey") && verified(m))
+        .collect();
+    let (kept, left_out): (Vec<&Measurement>, Vec<&Measurement>) = curve_cases
+        .iter()
+        .copied()
+        .partition(|m| excluded(m).is_none());
+    let all = candidates(&kept);
+    let bits = |m: &Measurement| m.param("security_bits").and_then(|b| b.parse::<u32>().ok());
+    let mut out = Vec::new();
+    for (level, lo_bits, hi_bits) in CURVE_LEVELS {
+        let in_level = |b: u32| (lo_bits..=hi_bits).contains(&b);
+        let families: Vec<&Candidate> = all.iter().filter(|c| in_level(c.security_bits)).collect();
+        let Some(weighed) = BASES.iter().find_map(|basis| {
+            let w: Vec<Weighed> = families.iter().filter_map(|c| c.weigh(basis)).collect();
+            (!w.is_empty()).then_some(w)
+        }) else {
+            continue;
+        };
+        let Some(fastest) = weighed.iter().min_by(|a, b| a.value.total_cmp(&b.value)) else {
+            continue;
+        };
+        let mut ties: Vec<&Weighed> = weighed
+            .iter()
+            .filter(|c| c.lo <= fastest.hi * (1.0 + TIE_MARGIN))
+            .collect();
+        ties.sort_by(|a, b| (standing(&a.name), &a.name).cmp(&(standing(&b.name), &b.name)));
+        let pick = ties[0];
+        let uses: Vec<String> = pick.ops.iter().map(|m| use_name(m)).collect();
+        let mut text = format!("{}, weighed on {}", pick.name, uses.join(" + "));
+        if pick.ops.len() > 1 {
+            text.push_str(&format!(" = {}", format_ns(pick.value)));
+        }
+        let mut evidence: Vec<&Measurement> = pick.ops.clone();
+        let others: Vec<&str> = ties
+            .iter()
+            .filter(|c| c.name != pick.name)
+            .map(|c| c.name.as_str())
+            .collect();
+        if !others.is_empty() {
+            text.push_str(&format!(
+                "; tied within {:.0}% on the intervals with {} (ties broken by standard status)",
+                TIE_MARGIN * 100.0,
+                others.join(", ")
+            ));
+            for c in ties.iter().filter(|c| c.name != pick.name) {
+                evidence.extend(c.ops.iter().copied());
+            }
+        }
+        let mut unweighed: Vec<&str> = families
+            .iter()
+            .filter(|c| !weighed.iter().any(|w| w.name == c.name))
+            .filter(|c| BASES.iter().any(|b| c.weigh(b).is_some()))
+            .map(|c| c.name.as_str())
+            .collect();
+        unweighed.sort_unstable();
+        if !unweighed.is_empty() {
+            text.push_str(&format!(
+                "; not weighed (not measured on the same operations): {}",
+                unweighed.join(", ")
+            ));
+        }
+        let mut binary: Vec<&str> = left_out
+            .iter()
+            .filter(|m| excluded(m) == Some("deprecated binary curve"))
+            .filter(|m| bits(m).is_some_and(in_level))
+            .map(|m| m.primitive.as_str())
+            .collect();
+        binary.sort_unstable();
+        binary.dedup();
+        if !binary.is_empty() {
+            text.push_str(&format!(
+                "; left out as deprecated binary curves: {}",
+                binary.join(", ")
+            ));
+        }
+        out.push(Advice {
+            topic: format!("Curve, {level}"),
+            text,
+            evidence,
+        });
+    }
+    out
+}

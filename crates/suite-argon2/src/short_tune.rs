@@ -1,0 +1,574 @@
+//! The settings the `run` advice may name for an Argon2id target: memory on
+//! a ladder of round values, whole passes, and an incumbent that stays
+//! while it still holds.
+//!
+//! Lowering the memory continuously until the time fills the target names a
+//! different setting in every run (226 MiB, then 241 MiB), because this
+//! machine's speed swings by 5-12% between runs. So the short tune only
+//! names memory on a ladder: powers of two KiB and their 1.5x midpoints
+//! (..., 128, 192, 256, 384, 512 MiB, ...), the sizes people write down.
+//! Neighbouring rungs are 1.33x or 1.5x apart, and whole passes fill the
+//! gaps between their products (3, 5 and 7 passes give 1.125x, 1.25x and
+//! 1.75x steps), so a target nearly always has a rung within +-10%. Among
+//! the rungs whose time lands within +-10% of the target, RFC 9106
+//! section 4's order decides: the most memory, then the most passes.
+//!
+//! A setting an earlier run chose for the same target (the incumbent) is
+//! timed first and kept while it still lands within +-10%: advice sticks
+//! while it stays true, and only a setting that stopped being true is
+//! searched for again.
+
+use crate::params::Params;
+use crate::tune::{median, Trial, TuneError};
+use cryptobench_core::advice::TUNE_TOLERANCE;
+use std::time::Duration;
+
+/// Smallest rung, KiB: Argon2's 8 KiB per lane minimum for one lane.
+const LOWEST_RUNG_KIB: u64 = 8;
+
+/// A point is measured when its predicted time lies within this share of
+/// the target: wider than the +-10% that accepts it, so a rung whose
+/// prediction is a little off is still tried before a smaller one.
+const PROBE: f64 = 0.15;
+
+/// At most this many points per search: enough for a first estimate and a
+/// few corrections, few enough for the 15 s `--quick` budget.
+const MAX_TRIALS: usize = 10;
+
+/// The ladder's memory values up to `budget_kib` for `lanes` lanes, largest
+/// first: 2^k and 1.5 x 2^k KiB, rounded down to the 4 x lanes KiB blocks
+/// Argon2 uses and at least its 8 KiB per lane.
+pub fn rungs(budget_kib: u32, lanes: u32) -> Vec<u32> {
+    let lanes = lanes.max(1);
+    let unit = 4 * lanes;
+    let floor = 8 * lanes;
+    let mut out = Vec::new();
+    let mut power = LOWEST_RUNG_KIB;
+    while power <= u64::from(budget_kib) {
+        for kib in [power, power + power / 2] {
+            if kib <= u64::from(budget_kib) {
+                let kib = kib as u32;
+                let rounded = (kib / unit) * unit;
+                if rounded >= floor {
+                    out.push(rounded);
+                }
+            }
+        }
+        power *= 2;
+    }
+    out.sort_unstable();
+    out.dedup();
+    out.reverse();
+    out
+}
+
+/// Whether `params` has its memory on the ladder for its lanes.
+pub fn on_ladder(params: &Params) -> bool {
+    rungs(params.m_kib, params.lanes).first() == Some(&params.m_kib)
+}
+
+/// Whether `time` lands within +-10% of `target`.
+pub fn lands_within(time: Duration, target: Duration) -> bool {
+    let share = time.as_secs_f64() / target.as_secs_f64().max(1e-12);
+    (share - 1.0).abs() <= TUNE_TOLERANCE
+}
+
+/// The setting for `target`: memory on the ladder below `base.m_kib`,
+/// `base`'s variant and lanes, the first point in RFC 9106 order (most
+/// memory, then most passes) whose measured time lands within +-10% of the
+/// target. `measure` returns the time of one hash at a point.
+pub fn ladder_search(
+    base: Params,
+    target: Duration,
+    measure: &mut dyn FnMut(&Params) -> Result<Duration, TuneError>,
+) -> Result<Trial, TuneError> {
+    let ladder = rungs(base.m_kib, base.lanes);
+    let Some(&top) = ladder.first() else {
+        return Err(TuneError::InvalidBase(format!(
+            "{} KiB is below the smallest memory for {} lanes",
+            base.m_kib, base.lanes
+        )));
+    };
+    let goal = target.as_secs_f64();
+    let mut trials: Vec<Trial> = Vec::new();
+    let mut next = Params {
+        m_kib: top,
+        t: 1,
+        ..base
+    };
+    while trials.len() < MAX_TRIALS {
+        let time = measure(&next)?;
+        let trial = Trial { params: next, time };
+        trials.push(trial);
+        if lands_within(time, target) {
+            return Ok(trial);
+        }
+        match next_candidate(&ladder, base, goal, &trials) {
+            Some(p) => next = p,
+            None => break,
+        }
+    }
+    // Nothing predicted lands: one pass on the smallest rung tells whether
+    // the target is simply too short for Argon2 here.
+    let smallest = Params {
+        m_kib: *ladder.last().unwrap_or(&top),
+        t: 1,
+        ..base
+    };
+    let lowest = match trials.iter().find(|t| t.params == smallest) {
+        Some(t) => *t,
+        None => {
+            let time = measure(&smallest)?;
+            Trial {
+                params: smallest,
+                time,
+            }
+        }
+    };
+    if lands_within(lowest.time, target) {
+        return Ok(lowest);
+    }
+    if lowest.time.as_secs_f64() > goal {
+        return Err(TuneError::TargetTooShort {
+            m_kib: lowest.params.m_kib,
+            ms: lowest.time.as_secs_f64() * 1e3,
+            target_ms: goal * 1e3,
+        });
+    }
+    Err(TuneError::OffLadder {
+        target_ms: goal * 1e3,
+        tried: trials.len(),
+    })
+}
+
+/// The first point in RFC order not measured yet whose predicted time lies
+/// within [`PROBE`] of the target.
+fn next_candidate(ladder: &[u32], base: Params, goal: f64, trials: &[Trial]) -> Option<Params> {
+    for &m_kib in ladder {
+        let one_pass = predicted_one_pass(m_kib, trials)?;
+        let most = (goal * (1.0 + PROBE) / one_pass).floor();
+        let fewest = (goal * (1.0 - PROBE) / one_pass).ceil().max(1.0);
+        let mut t = most.min(f64::from(u32::MAX)) as u32;
+        while f64::from(t) >= fewest && t >= 1 {
+            let p = Params { m_kib, t, ..base };
+            if !trials.iter().any(|tr| tr.params == p) {
+                return Some(p);
+            }
+            t -= 1;
+        }
+    }
+    None
+}
+
+/// Seconds of one pass at `m_kib`, scaled from the measured point nearest
+/// in memory (time per KiB changes with size: cache, page faults).
+fn predicted_one_pass(m_kib: u32, trials: &[Trial]) -> Option<f64> {
+    let distance = |t: &Trial| (f64::from(t.params.m_kib) / f64::from(m_kib)).ln().abs();
+    let nearest = trials
+        .iter()
+        .min_by(|a, b| distance(a).total_cmp(&distance(b)))?;
+    let per_kib_pass = nearest.time.as_secs_f64()
+        / (f64::from(nearest.params.m_kib) * f64::from(nearest.params.t.max(1)));
+    Some(per_kib_pass * f64::from(m_kib))
+}
+
+/// A setting an earlier run's short tune chose for a target, to be timed
+/// first in this run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Incumbent {
+    /// The target it was chosen for.
+    pub target: Duration,
+    /// Its parameters.
+    pub params: Params,
+    /// The backend that measured it.
+    pub backend: String,
+    /// The run that chose it.
+    pub run_id: String,
+}
+
+/// The `run` summary's short tune: one ladder search per advice target
+/// ([`crate::ladder`]), sharing the points measured, within a wall-clock
+/// budget (`--quick`: 15 s), so the Argon2id advice can name a setting
+/// within +-10% of each target instead of the largest grid point far below
+/// it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShortTune {
+    /// The target.
+    pub target: Duration,
+    /// The setting found, or why none was.
+    pub found: Result<Trial, TuneError>,
+    /// The earlier run whose setting still landed within +-10% and was kept.
+    pub kept_from: Option<String>,
+    /// The earlier run's setting as timed here, kept or not.
+    pub incumbent: Option<Trial>,
+}
+
+/// The budget of the run's short tune: 15 s with `--quick` (the issue's
+/// bound), 30 s by default, 60 s with `--full`.
+pub fn short_tune_budget(quick: bool, full: bool) -> Duration {
+    if quick {
+        Duration::from_secs(15)
+    } else if full {
+        Duration::from_secs(60)
+    } else {
+        Duration::from_secs(30)
+    }
+}
+
+/// Hashes timed per point: the median of three for short targets, fewer
+/// for long ones so a trial costs about a second.
+pub fn short_tune_runs(target: Duration) -> usize {
+    (0.75 / target.as_secs_f64().max(1e-3))
+        .ceil()
+        .clamp(1.0, 3.0) as usize
+}
+
+/// Runs one search per target with `base` as variant, lanes and memory
+/// budget, longest target first: its first trial (one pass at the top
+/// rung) is the expensive one, measured once with the fewest runs and
+/// reused by the shorter targets' searches. An incumbent for a target
+/// (same lanes, on the ladder, within the budget) is timed first and kept
+/// when it lands within +-10%; otherwise the ladder is searched.
+/// `measure(params, runs)` times a point; once `elapsed()` passes `budget`
+/// no new point is measured and the remaining targets say so. Points are
+/// measured once and reused by later searches.
+pub fn short_tune(
+    targets: &[Duration],
+    base: Params,
+    incumbents: &[Incumbent],
+    budget: Duration,
+    elapsed: &mut dyn FnMut() -> Duration,
+    measure: &mut dyn FnMut(&Params, usize) -> Result<Duration, TuneError>,
+) -> Vec<ShortTune> {
+    let mut sorted: Vec<Duration> = targets.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    sorted.reverse();
+    let mut seen: Vec<(Params, Duration)> = Vec::new();
+    let mut out = Vec::new();
+    for target in sorted {
+        let runs = short_tune_runs(target);
+        let mut timed = |p: &Params| {
+            if let Some((_, d)) = seen.iter().find(|(q, _)| q == p) {
+                return Ok(*d);
+            }
+            if elapsed() >= budget {
+                return Err(TuneError::BudgetSpent {
+                    budget_s: budget.as_secs(),
+                });
+            }
+            let d = measure(p, runs)?;
+            seen.push((*p, d));
+            Ok(d)
+        };
+        let incumbent = incumbents
+            .iter()
+            .filter(|i| i.target == target && i.params.lanes == base.lanes)
+            .map(|i| {
+                let params = Params {
+                    m_kib: i.params.m_kib,
+                    t: i.params.t,
+                    ..base
+                };
+                (i, params)
+            })
+            .find(|(_, p)| p.m_kib <= base.m_kib && p.t >= 1 && on_ladder(p));
+        let mut timed_incumbent = None;
+        if let Some((i, params)) = incumbent {
+            match timed(&params) {
+                Ok(time) if lands_within(time, target) => {
+                    let trial = Trial { params, time };
+                    out.push(ShortTune {
+                        target,
+                        found: Ok(trial),
+                        kept_from: Some(i.run_id.clone()),
+                        incumbent: Some(trial),
+                    });
+                    continue;
+                }
+                // Off by more than 10% (or it failed): search again.
+                Ok(time) => timed_incumbent = Some(Trial { params, time }),
+                Err(TuneError::Hash(_) | TuneError::Memory(_)) => {}
+                Err(why) => {
+                    out.push(ShortTune {
+                        target,
+                        found: Err(why),
+                        kept_from: None,
+                        incumbent: None,
+                    });
+                    continue;
+                }
+            }
+        }
+        let found = ladder_search(base, target, &mut timed);
+        out.push(ShortTune {
+            target,
+            found,
+            kept_from: None,
+            incumbent: timed_incumbent,
+        });
+    }
+    out
+}
+
+/// [`short_tune`] on this machine for Argon2id: the first library backend
+/// that `--backend` admits and that can take the point (libargon2, then
+/// RustCrypto, then libsodium), lanes = cores, memory up to 1 GiB (256 MiB
+/// with `--quick`) or what is free. Returns the backend's name with the results, or why none can run.
+pub fn short_tune_here(
+    targets: &[Duration],
+    incumbents: &[Incumbent],
+    cfg: &cryptobench_core::RunConfig,
+) -> Result<(&'static str, Vec<ShortTune>), TuneError> {
+    use crate::engines::{self, Inputs};
+    let lanes = crate::limits::cores().min(crate::limits::MAX_LANES);
+    // `--quick`: a 256 MiB budget keeps every trial short enough for 15 s.
+    let cap = if cfg.quick {
+        "256MiB"
+    } else {
+        crate::limits::DEFAULT_MAX_MEMORY
+    };
+    let mut m_kib =
+        crate::params::parse_memory_kib(cap).map_err(|e| TuneError::InvalidBase(e.to_string()))?;
+    if let Some(avail) = crate::memory::available_bytes() {
+        let usable = avail.saturating_sub(crate::memory::margin(avail)) / 1024;
+        m_kib = m_kib.min(usable.min(u64::from(u32::MAX)) as u32);
+    }
+    let base = Params::new(crate::params::Variant::Id, m_kib, 1, lanes);
+    base.validate()
+        .map_err(|e| TuneError::InvalidBase(e.to_string()))?;
+    let inputs = Inputs {
+        password: b"correct horse battery staple".to_vec(),
+        salt: vec![0x5a; crate::cases::SALT_LEN],
+        ..Inputs::default()
+    };
+    let hasher = engines::all()
+        .into_iter()
+        .filter(|h| h.name() != engines::CLI && cfg.wants_backend(h.name()))
+        .find(|h| {
+            h.available()
+                .and_then(|_| h.supports(&base, &inputs))
+                .is_ok()
+        })
+        .ok_or(TuneError::NoBackend)?;
+    let start = std::time::Instant::now();
+    let mut elapsed = || start.elapsed();
+    let mut measure = |p: &Params, runs: usize| {
+        crate::memory::check(p.memory_bytes(), crate::memory::available_bytes())?;
+        let mut out = vec![0u8; p.tag_len];
+        let mut times = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            let t0 = std::time::Instant::now();
+            hasher.hash(p, &inputs, &mut out)?;
+            times.push(t0.elapsed());
+            std::hint::black_box(&out);
+        }
+        Ok(median(times))
+    };
+    let budget = short_tune_budget(cfg.quick, cfg.full);
+    let mine: Vec<Incumbent> = incumbents
+        .iter()
+        .filter(|i| i.backend == hasher.name())
+        .cloned()
+        .collect();
+    let found = short_tune(targets, base, &mine, budget, &mut elapsed, &mut measure);
+    Ok((hasher.name(), found))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Variant;
+    use crate::tune::tests::machine;
+
+    #[test]
+    fn the_ladder_holds_round_values_only() {
+        let mib: Vec<f64> = rungs(1 << 20, 2)
+            .iter()
+            .filter(|&&k| k >= 1024)
+            .map(|&k| f64::from(k) / 1024.0)
+            .collect();
+        assert_eq!(
+            mib,
+            [
+                1024.0, 768.0, 512.0, 384.0, 256.0, 192.0, 128.0, 96.0, 64.0, 48.0, 32.0, 24.0,
+                16.0, 12.0, 8.0, 6.0, 4.0, 3.0, 2.0, 1.5, 1.0
+            ]
+        );
+        // A budget between rungs tops out at the rung below it.
+        assert_eq!(rungs(250 * 1024, 2)[0], 192 * 1024);
+        // Four lanes: nothing under 32 KiB, every rung whole 16 KiB blocks.
+        let four = rungs(1 << 20, 4);
+        assert_eq!(four.last(), Some(&32));
+        assert!(four.iter().all(|k| k % 16 == 0));
+        assert!(on_ladder(&Params::new(Variant::Id, 384 * 1024, 2, 2)));
+        assert!(!on_ladder(&Params::new(Variant::Id, 226 * 1024, 2, 2)));
+    }
+
+    /// Every (rung, t) point of the model in RFC order, and whether it lands.
+    fn lands_on_model(ns: f64, m_kib: u32, t: u32, target: Duration) -> bool {
+        let time = machine(ns, 2)(&Params::new(Variant::Id, m_kib, t, 2)).unwrap();
+        lands_within(time, target)
+    }
+
+    #[test]
+    fn the_search_names_the_first_ladder_point_in_rfc_order_that_lands() {
+        for ns in [400.0, 1_000.0, 2_500.0] {
+            for target_ms in [250, 500, 1000] {
+                let target = Duration::from_millis(target_ms);
+                let base = Params::new(Variant::Id, 1 << 20, 1, 2);
+                let found = ladder_search(base, target, &mut machine(ns, 2)).unwrap();
+                let p = found.params;
+                assert!(on_ladder(&p), "{ns} {target_ms}: {p:?}");
+                assert!(lands_within(found.time, target), "{found:?}");
+                // No point with more memory, or more passes on the same memory, lands.
+                for &m in rungs(1 << 20, 2).iter().filter(|&&m| m >= p.m_kib) {
+                    let first_t = if m == p.m_kib { p.t + 1 } else { 1 };
+                    for t in first_t..=64 {
+                        assert!(
+                            !lands_on_model(ns, m, t, target),
+                            "{ns} ns, {target_ms} ms: chose {p:?} but {m} KiB, t = {t} lands"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_target_no_setting_reaches_is_reported() {
+        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
+        let e = ladder_search(base, Duration::from_micros(10), &mut machine(1e6, 2)).unwrap_err();
+        assert!(
+            matches!(e, TuneError::TargetTooShort { m_kib: 16, .. }),
+            "{e}"
+        );
+    }
+
+    /// [`short_tune`] on the model machine with a clock that never runs
+    /// out; returns the results and the points measured.
+    fn tune_on_model(
+        ns: f64,
+        targets: &[Duration],
+        incumbents: &[Incumbent],
+    ) -> (Vec<ShortTune>, Vec<Params>) {
+        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
+        let mut model = machine(ns, 2);
+        let mut measured = Vec::new();
+        let mut measure = |p: &Params, _runs: usize| {
+            measured.push(*p);
+            model(p)
+        };
+        let mut clock = || Duration::ZERO;
+        let found = short_tune(
+            targets,
+            base,
+            incumbents,
+            Duration::from_secs(15),
+            &mut clock,
+            &mut measure,
+        );
+        (found, measured)
+    }
+
+    #[test]
+    fn the_short_tune_lands_each_target_on_the_ladder_and_shares_its_points() {
+        let targets = [Duration::from_millis(500), Duration::from_millis(250)];
+        let (found, measured) = tune_on_model(1_000.0, &targets, &[]);
+        assert_eq!(found[0].target, Duration::from_millis(500), "longest first");
+        for f in &found {
+            let trial = f.found.as_ref().unwrap();
+            assert!(lands_within(trial.time, f.target), "{f:?}");
+            assert!(on_ladder(&trial.params), "{f:?}");
+            assert_eq!(f.kept_from, None);
+        }
+        // The second search reuses the first one's t = 1 point at the top rung.
+        let top = Params::new(Variant::Id, 1 << 20, 1, 2);
+        assert_eq!(measured.iter().filter(|p| **p == top).count(), 1);
+    }
+
+    fn incumbent(target_ms: u64, m_mib: u32, t: u32) -> Incumbent {
+        Incumbent {
+            target: Duration::from_millis(target_ms),
+            params: Params::new(Variant::Id, m_mib * 1024, t, 2),
+            backend: "libargon2".into(),
+            run_id: "20261124-033847-35af".into(),
+        }
+    }
+
+    #[test]
+    fn an_incumbent_within_ten_percent_is_kept_and_timed_alone() {
+        // 1000 ns per KiB-pass on 2 lanes: 768 MiB, t = 1 and 384 MiB,
+        // t = 2 both take ~393 ms, 98% of 400 ms. The search names the
+        // first (more memory); an incumbent on the second stays.
+        let target = Duration::from_millis(400);
+        let (plain, _) = tune_on_model(1_000.0, &[target], &[]);
+        let plain = plain[0].found.as_ref().unwrap().params;
+        let kept = incumbent(400, 384, 2);
+        assert_ne!(
+            plain, kept.params,
+            "the test needs an incumbent the search would not pick"
+        );
+        let (found, measured) = tune_on_model(1_000.0, &[target], std::slice::from_ref(&kept));
+        let f = &found[0];
+        assert_eq!(f.found.as_ref().unwrap().params, kept.params);
+        assert_eq!(f.kept_from.as_deref(), Some("20261124-033847-35af"));
+        assert_eq!(measured, vec![kept.params], "only the incumbent is timed");
+    }
+
+    #[test]
+    fn an_incumbent_off_by_fifteen_percent_is_dropped_for_a_plain_search() {
+        // 384 MiB, t = 2 takes ~393 ms: 115% of a 342 ms target.
+        let target = Duration::from_millis(342);
+        let stale = incumbent(342, 384, 2);
+        let (found, measured) = tune_on_model(1_000.0, &[target], std::slice::from_ref(&stale));
+        let (plain, _) = tune_on_model(1_000.0, &[target], &[]);
+        let f = &found[0];
+        assert_eq!(measured[0], stale.params, "the incumbent is timed first");
+        assert_eq!(f.kept_from, None);
+        let timed = f.incumbent.unwrap();
+        assert_eq!(timed.params, stale.params);
+        let share = timed.time.as_secs_f64() / target.as_secs_f64();
+        assert!((1.14..1.16).contains(&share), "{share}");
+        assert_eq!(f.found, plain[0].found);
+        assert_ne!(f.found.as_ref().unwrap().params, stale.params);
+        // An incumbent off the ladder, or for other lanes, is not even timed.
+        let odd = [incumbent(342, 226, 1), {
+            let mut i = incumbent(342, 384, 2);
+            i.params.lanes = 4;
+            i
+        }];
+        let (_, measured) = tune_on_model(1_000.0, &[target], &odd);
+        assert!(measured
+            .iter()
+            .all(|p| p.m_kib != 226 * 1024 && p.lanes == 2));
+    }
+
+    #[test]
+    fn a_spent_budget_is_said_per_target() {
+        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
+        let mut model = machine(1_000.0, 2);
+        let mut measure = |p: &Params, _runs: usize| model(p);
+        let mut spent = 0u64;
+        // Each look at the clock advances it 6 s: the 1 s search measures
+        // two points, then the budget is spent.
+        let mut clock = || {
+            spent += 6;
+            Duration::from_secs(spent)
+        };
+        let found = short_tune(
+            &[Duration::from_millis(250), Duration::from_secs(1)],
+            base,
+            &[],
+            Duration::from_secs(15),
+            &mut clock,
+            &mut measure,
+        );
+        let last = found.last().unwrap();
+        let why = last.found.as_ref().unwrap_err();
+        assert_eq!(*why, TuneError::BudgetSpent { budget_s: 15 }, "{why}");
+        assert_eq!(short_tune_runs(Duration::from_millis(250)), 3);
+        assert_eq!(short_tune_runs(Duration::from_secs(1)), 1);
+        assert_eq!(short_tune_budget(true, false), Duration::from_secs(15));
+    }
+}
