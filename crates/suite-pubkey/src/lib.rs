@@ -55,6 +55,14 @@ pub const HEADLINE: &[(&str, &[&str])] = &[
     ("ECDSA-P256", &["sign", "verify"]),
     ("RSA-2048-PKCS1", &["sign", "verify"]),
     ("RSA-2048-PSS", &["sign"]),
+    // The other curve families on their use, so the curve advice of the
+    // 192- and 256-bit levels weighs agreement + sign + verify, not keygen.
+    ("ECDH-P384", &["derive"]),
+    ("ECDSA-P384", &["sign", "verify"]),
+    ("ECDH-P521", &["derive"]),
+    ("ECDSA-P521", &["sign", "verify"]),
+    ("X448", &["derive"]),
+    ("Ed448", &["sign", "verify"]),
 ];
 
 /// Options of one benchmark (from `cryptobench pubkey` flags).
