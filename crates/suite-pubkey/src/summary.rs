@@ -6,6 +6,7 @@ use crate::table1;
 use crate::SUITE;
 use cryptobench_core::advice::verified;
 use cryptobench_core::units::format_ns;
+use cryptobench_core::verdict::speedup;
 use cryptobench_core::{CaseStatus, Measurement, Table};
 
 /// Every table of the suite over these measurements.
@@ -42,6 +43,7 @@ pub fn headline(ms: &[Measurement]) -> Vec<String> {
             kem / dh
         ));
     }
+    out.extend(fidelity(&mine));
     out.extend(handshake::advice(&mine));
     let failed: Vec<String> = mine
         .iter()
@@ -56,4 +58,27 @@ pub fn headline(ms: &[Measurement]) -> Vec<String> {
         ));
     }
     out
+}
+
+/// One line per `openssl speed` peer measured: our OpenSSL row over it,
+/// paired (same group), judged two-sided, so the fidelity target reads
+/// off the run's summary.
+fn fidelity(mine: &[Measurement]) -> Vec<String> {
+    let measured = |m: &&Measurement| m.status == CaseStatus::Measured && m.stats.is_some();
+    mine.iter()
+        .filter(measured)
+        .filter(|p| p.backend == cryptobench_engine::peers::OPENSSL_SPEED)
+        .filter_map(|peer| {
+            let ours = mine.iter().filter(measured).find(|m| {
+                m.backend == crate::backend::openssl::NAME
+                    && m.primitive == peer.primitive
+                    && m.operation == peer.operation
+            })?;
+            let (_, words) = cryptobench_core::paper::fidelity(speedup(ours, peer));
+            Some(format!(
+                "pubkey fidelity {} {}: cryptobench/openssl speed = {words}",
+                peer.primitive, peer.operation
+            ))
+        })
+        .collect()
 }
