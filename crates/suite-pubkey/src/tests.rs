@@ -126,6 +126,38 @@ mod plan_and_views {
     }
 
     #[test]
+    fn the_summary_judges_each_openssl_speed_peer_two_sided() {
+        // Same group, round by round: ours 6% slower than the peer in
+        // every round for ECDSA, the same for X25519.
+        let rounds = |ns: f64, factor: f64| -> Vec<f64> {
+            (0..20)
+                .map(|i| ns * factor * (1.0 + (i % 4) as f64 * 0.01))
+                .collect()
+        };
+        let paired = |alg: &str, op: &str, backend: &str, samples: Vec<f64>| {
+            let mut m = cell(alg, op, backend, samples[0]);
+            m.group = Some(format!("{SUITE}/{alg}/{op}"));
+            m.samples_ns = samples;
+            m
+        };
+        let peer = cryptobench_engine::peers::OPENSSL_SPEED;
+        let ours = crate::backend::openssl::NAME;
+        let ms = vec![
+            paired("ECDSA-P256", "sign", peer, rounds(20_000.0, 1.0)),
+            paired("ECDSA-P256", "sign", ours, rounds(20_000.0, 1.06)),
+            paired("X25519", "derive", peer, rounds(30_000.0, 1.0)),
+            paired("X25519", "derive", ours, rounds(30_000.0, 1.0)),
+        ];
+        let lines = summary::headline(&ms);
+        let line = |alg: &str| lines.iter().find(|l| l.contains(alg)).cloned().unwrap();
+        assert!(
+            line("ECDSA-P256").contains("slower than the peer: 0.943"),
+            "{lines:?}"
+        );
+        assert!(line("X25519 derive").contains("met: 1.000"), "{lines:?}");
+    }
+
+    #[test]
     fn handshake_cost_adds_share_and_signature_and_counts_bytes() {
         let ms = vec![
             cell("X25519", "keygen", "a", 10_000.0),
