@@ -11,7 +11,12 @@
 //! Sampling is adaptive: a member stops once the 95% interval of its median
 //! (and of its ratio to the group's reference member) is within
 //! `Budget::precision`, after at least [`MIN_ROUNDS`] rounds; or when its
-//! time budget is spent, and it then says how precise it got. The reference
+//! time budget is spent, and it then says how precise it got. A member whose
+//! noise makes the target unreachable stops as soon as that shows (after
+//! [`FUTILE_AFTER`] rounds): the interval narrows as one over the square
+//! root of the rounds, so the rounds it would need are projected from the
+//! width it has, and when they exceed what its budget has left (by
+//! [`FUTILE_MARGIN`]) it stops there, says "imprecise", and its rounds go to the others. The reference
 //! (the first member with a short, self-calibrated batch) keeps sampling
 //! while any other member does, so every ratio to it rests on all rounds.
 
@@ -29,6 +34,25 @@ use cryptobench_stats::{median, paired_ratio, relative_half_width, round_ratios,
 
 /// Fewest rounds before a member may stop for being precise enough.
 pub const MIN_ROUNDS: usize = 5;
+/// Rounds before a member may be judged unable to reach the precision: with
+/// fewer, the rank interval is too coarse to project from.
+pub const FUTILE_AFTER: usize = 10;
+/// A member stops as unable only when the rounds it needs exceed what it
+/// can still get by this factor: the projection is itself noisy, and a
+/// member just short of the target is better served by its whole budget.
+pub const FUTILE_MARGIN: f64 = 2.0;
+
+/// Why a member stopped sampling.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Stop {
+    /// Its interval (and its ratio's) reached the target.
+    Precise,
+    /// Its time budget or its largest number of rounds was spent.
+    Budget,
+    /// At its noise the target needs about this many rounds, more than its
+    /// budget has left.
+    Unreachable(usize),
+}
 
 /// One case of a group.
 #[derive(Clone, Copy)]
@@ -61,6 +85,7 @@ struct Live {
     /// The calibration batch stands for round 0 (an external process).
     preloaded: bool,
     done: bool,
+    stop: Option<Stop>,
 }
 
 impl Live {
@@ -131,6 +156,7 @@ pub fn measure_group(
                     canary: Vec::new(),
                     preloaded,
                     done: false,
+                    stop: None,
                 });
             }
             Err(_) if stop_requested() => {
@@ -212,7 +238,8 @@ pub fn measure_group(
                 _ => None,
             };
             let keep_for_others = Some(i) == reference && others_active(&live, i);
-            live[i].done = member_done(&live[i], budget, ratio_to_reference, keep_for_others);
+            live[i].stop = member_stop(&live[i], budget, ratio_to_reference, keep_for_others);
+            live[i].done = live[i].stop.is_some();
         }
     }
     let after = load::snapshot();
@@ -252,7 +279,7 @@ pub fn measure_group(
                 rounds: p.rounds,
             });
         }
-        precision_note(&mut m, budget);
+        precision_note(&mut m, budget, l.stop);
         out[l.index] = Some(m);
     }
     GroupResult {
@@ -261,48 +288,81 @@ pub fn measure_group(
     }
 }
 
-/// Whether a member has sampled enough.
-fn member_done(
+/// Whether a member has sampled enough, and why.
+fn member_stop(
     l: &Live,
     budget: &Budget,
     ratio_half_width: Option<f64>,
     keep_for_others: bool,
-) -> bool {
+) -> Option<Stop> {
     let n = l.rounds();
     let cap = budget.samples.max(1) * MAX_SAMPLE_FACTOR;
     if n >= cap {
-        return true;
+        return Some(Stop::Budget);
     }
     if keep_for_others {
-        return false;
+        return None;
     }
-    let precise = n >= MIN_ROUNDS
-        && relative_half_width(&l.sampled.wall) <= budget.precision
-        && ratio_half_width.is_none_or(|w| w <= budget.precision);
+    let target = budget.precision;
+    let width = relative_half_width(&l.sampled.wall).max(ratio_half_width.unwrap_or(0.0));
+    if n >= MIN_ROUNDS && width <= target {
+        return Some(Stop::Precise);
+    }
     let floor = if l.cal.slow {
         budget.min_slow_samples.max(1)
     } else {
         MIN_ROUNDS
     };
-    let spent = l.spent_ns >= budget.time_per_case.as_nanos() as f64;
-    precise || (spent && n >= floor)
+    let per_case = budget.time_per_case.as_nanos() as f64;
+    if l.spent_ns >= per_case && n >= floor {
+        return Some(Stop::Budget);
+    }
+    if n >= FUTILE_AFTER && target > 0.0 && l.spent_ns > 0.0 {
+        let needed = rounds_needed(n, width, target);
+        let by_time = ((per_case - l.spent_ns) / (l.spent_ns / n as f64)).max(0.0);
+        let left = by_time.min((cap - n) as f64);
+        if needed as f64 > FUTILE_MARGIN * (n as f64 + left) {
+            return Some(Stop::Unreachable(needed));
+        }
+    }
+    None
+}
+
+/// Rounds an interval of relative half-width `width` after `n` rounds
+/// needs to narrow to `target` (it shrinks as one over the square root).
+fn rounds_needed(n: usize, width: f64, target: f64) -> usize {
+    let factor = (width / target).powi(2);
+    if factor.is_finite() {
+        (n as f64 * factor).ceil().min(usize::MAX as f64 / 2.0) as usize
+    } else {
+        usize::MAX / 2
+    }
 }
 
 /// Records the precision reached and warns when it misses the target.
-fn precision_note(m: &mut Measurement, budget: &Budget) {
+fn precision_note(m: &mut Measurement, budget: &Budget, stop: Option<Stop>) {
     let Some(s) = m.stats.as_mut() else { return };
     if s.median <= 0.0 || !s.ci95[0].is_finite() || !s.ci95[1].is_finite() {
         return;
     }
     let reached = (s.ci95[1] - s.ci95[0]) / 2.0 / s.median;
     s.precision = Some(reached);
-    if reached > budget.precision {
-        m.warnings.push(format!(
-            "imprecise: +-{:.1}% (target +-{:.1}%): the case's time budget ended first",
-            reached * 100.0,
-            budget.precision * 100.0
-        ));
+    if reached <= budget.precision {
+        return;
     }
+    let why = match stop {
+        Some(Stop::Unreachable(needed)) => format!(
+            "at this noise the target needs about {needed} rounds, more than the case's budget allows; stopped after {} so the time goes to other cases",
+            m.samples_ns.len()
+        ),
+        Some(Stop::Precise) => "the rank interval that stops sampling met the target, the bootstrap interval reported here did not".into(),
+        _ => "the case's time budget ended first".into(),
+    };
+    m.warnings.push(format!(
+        "imprecise: +-{:.1}% (target +-{:.1}%): {why}",
+        reached * 100.0,
+        budget.precision * 100.0
+    ));
 }
 
 /// Fisher-Yates with the seeded generator.

@@ -220,3 +220,97 @@ fn the_canary_is_timed_every_round_and_paired_with_each_case() {
     let load = m.machine_load.unwrap();
     assert!(load.canary_ns.unwrap() > 0.0);
 }
+
+/// A case whose batches take `op_ns` per call plus a seeded, uniformly
+/// drawn extra of up to `spread` parts per thousand: an interval that
+/// narrows as the rounds grow, unlike [`Fake`]'s alternating jitter.
+struct Spread {
+    machine: Arc<Machine>,
+    op_ns: f64,
+    spread: u64,
+    rng: cryptobench_stats::SplitMix64,
+}
+
+impl Case for Spread {
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        let extra = self.rng.below(self.spread as usize + 1) as f64 / 1000.0;
+        let ns = self.op_ns * iters as f64 * (1.0 + extra);
+        self.machine.clock.advance(ns as u64);
+        self.machine.batches.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+fn spread_factory(machine: &Arc<Machine>, spread: u64, seed: u64) -> CaseFactory {
+    let machine = machine.clone();
+    Arc::new(move || {
+        Ok(Box::new(Spread {
+            machine: machine.clone(),
+            op_ns: 1_000.0,
+            spread,
+            rng: cryptobench_stats::SplitMix64::new(seed),
+        }) as Box<dyn Case>)
+    })
+}
+
+#[test]
+fn a_member_that_cannot_reach_the_precision_gives_its_rounds_back() {
+    // Alternating +-10% never narrows: after FUTILE_AFTER rounds the
+    // projection says so and the member stops, long before its 300 ms.
+    let machine = Arc::new(Machine::default());
+    let hopeless = factory(&machine, "hopeless", 1_000.0, 100, false);
+    let s = spec("hopeless");
+    let start = machine.clock.now_ns();
+    let r = measure_on(&machine, &[(&s, &hopeless)], 1);
+    let spent_ms = (machine.clock.now_ns() - start) as f64 / 1e6;
+    let m = r.measurements[0].clone().unwrap();
+    assert_eq!(m.samples_ns.len(), FUTILE_AFTER);
+    assert!(spent_ms < 200.0, "spent {spent_ms} ms of a 300 ms budget");
+    let note = m.warnings.iter().find(|w| w.starts_with("imprecise: +-"));
+    assert!(
+        note.is_some_and(|w| w.contains("stopped after 10")),
+        "{:?}",
+        m.warnings
+    );
+}
+
+#[test]
+fn a_member_whose_interval_narrows_in_time_keeps_sampling_to_the_target() {
+    // Up to 6% of uniform noise: wider than 1% after 10 rounds, within it
+    // some rounds later (this seed: 19); the projection must not stop it.
+    let machine = Arc::new(Machine::default());
+    let f = spread_factory(&machine, 60, 2);
+    let s = spec("narrowing");
+    let r = measure_on(&machine, &[(&s, &f)], 1);
+    let m = r.measurements[0].clone().unwrap();
+    let rounds = m.samples_ns.len();
+    assert!(rounds > FUTILE_AFTER, "{rounds} rounds");
+    assert!(
+        m.warnings.iter().all(|w| !w.starts_with("imprecise")),
+        "{:?} after {rounds} rounds",
+        m.warnings
+    );
+    assert!(m.stats.unwrap().precision.unwrap() <= 0.01);
+}
+
+#[test]
+fn a_hopeless_member_does_not_hold_back_the_rest_of_its_group() {
+    let machine = Arc::new(Machine::default());
+    let steady = factory(&machine, "steady", 1_000.0, 0, false);
+    let hopeless = factory(&machine, "hopeless", 2_000.0, 100, false);
+    let (s1, s2) = (spec("steady"), spec("hopeless"));
+    let r = measure_on(&machine, &[(&s1, &steady), (&s2, &hopeless)], 3);
+    let steady = r.measurements[0].clone().unwrap();
+    let hopeless = r.measurements[1].clone().unwrap();
+    // The reference samples as long as the other member does, no longer.
+    assert_eq!(hopeless.samples_ns.len(), FUTILE_AFTER);
+    assert_eq!(steady.samples_ns.len(), FUTILE_AFTER);
+    assert!(steady.warnings.iter().all(|w| !w.starts_with("imprecise")));
+}
+
+#[test]
+fn the_rounds_needed_grow_with_the_square_of_the_width() {
+    assert_eq!(rounds_needed(10, 0.02, 0.01), 40);
+    assert_eq!(rounds_needed(10, 0.01, 0.01), 10);
+    assert!(rounds_needed(10, f64::INFINITY, 0.01) > 1_000_000);
+}
