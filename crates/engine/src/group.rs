@@ -70,6 +70,27 @@ pub struct GroupResult {
     pub measurements: Vec<Option<Measurement>>,
     /// A stop was requested while the group ran.
     pub interrupted: bool,
+    /// Where the group's time went.
+    pub spent: Spent,
+}
+
+/// Where measuring time went: a run's "seconds of measuring" is what its
+/// budget governs, the rest (building keys and contexts, known-answer and
+/// agreement checks, external runners' start-up) is not.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Spent {
+    /// Building the cases and running their checks, ns.
+    pub checking_ns: u64,
+    /// Calibrating, warming up and sampling (the canary included), ns.
+    pub measuring_ns: u64,
+}
+
+impl Spent {
+    /// Adds `other` to this.
+    pub fn add(&mut self, other: Spent) {
+        self.checking_ns += other.checking_ns;
+        self.measuring_ns += other.measuring_ns;
+    }
 }
 
 /// A member being sampled.
@@ -107,20 +128,27 @@ pub fn measure_group(
     let mut out: Vec<Option<Measurement>> = vec![None; members.len()];
     let mut live: Vec<Live> = Vec::new();
     let before = load::snapshot();
+    let mut spent = Spent::default();
     for (index, member) in members.iter().enumerate() {
         if stop_requested() {
             return GroupResult {
                 measurements: out,
                 interrupted: true,
+                spent,
             };
         }
-        let (mut case, m) = match build_checked(member.spec, member.factory) {
+        let building = clock.now_ns();
+        let built = build_checked(member.spec, member.factory);
+        let calibrating = clock.now_ns();
+        spent.checking_ns += calibrating.saturating_sub(building);
+        let (mut case, m) = match built {
             Ok(x) => x,
             // A stop kills external runners mid-request: interrupted, not failed.
             Err(_) if stop_requested() => {
                 return GroupResult {
                     measurements: out,
                     interrupted: true,
+                    spent,
                 }
             }
             Err(done) => {
@@ -128,11 +156,14 @@ pub fn measure_group(
                 continue;
             }
         };
-        match calibrate(case.as_mut(), budget, clock) {
+        let calibrated = calibrate(case.as_mut(), budget, clock);
+        spent.measuring_ns += clock.now_ns().saturating_sub(calibrating);
+        match calibrated {
             Ok(cal) if cal.interrupted => {
                 return GroupResult {
                     measurements: out,
                     interrupted: true,
+                    spent,
                 }
             }
             Ok(cal) => {
@@ -163,6 +194,7 @@ pub fn measure_group(
                 return GroupResult {
                     measurements: out,
                     interrupted: true,
+                    spent,
                 }
             }
             Err(e) => out[index] = Some(from_case_error(member.spec, e, m.checks)),
@@ -172,6 +204,7 @@ pub fn measure_group(
     let mut rng = SplitMix64::new(seed ^ seed_of(id));
     let mut interrupted = false;
     let mut round = 0usize;
+    let sampling = clock.now_ns();
     while live.iter().any(|l| !l.done) {
         let mut order: Vec<usize> = (0..live.len()).filter(|&i| !live[i].done).collect();
         shuffle(&mut order, &mut rng);
@@ -242,6 +275,7 @@ pub fn measure_group(
             live[i].done = live[i].stop.is_some();
         }
     }
+    spent.measuring_ns += clock.now_ns().saturating_sub(sampling);
     let after = load::snapshot();
     let mut machine = match (before, after) {
         (Some(a), Some(b)) => Some(load::between(&a, &b, load::load1())),
@@ -285,6 +319,7 @@ pub fn measure_group(
     GroupResult {
         measurements: out,
         interrupted,
+        spent,
     }
 }
 

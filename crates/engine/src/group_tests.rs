@@ -314,3 +314,32 @@ fn the_rounds_needed_grow_with_the_square_of_the_width() {
     assert_eq!(rounds_needed(10, 0.01, 0.01), 10);
     assert!(rounds_needed(10, f64::INFINITY, 0.01) > 1_000_000);
 }
+
+/// A steady case whose checks take 50 ms on the mock clock.
+struct SlowChecks(Arc<Machine>);
+
+impl Case for SlowChecks {
+    fn checks(&mut self) -> Vec<CheckResult> {
+        self.0.clock.advance(50_000_000);
+        vec![CheckResult::from_bool("kat", true, "fake")]
+    }
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        self.0.clock.advance(1_000 * iters);
+        Ok(())
+    }
+}
+
+#[test]
+fn the_group_tells_checking_time_from_measuring_time() {
+    let machine = Arc::new(Machine::default());
+    let m2 = machine.clone();
+    let f: CaseFactory = Arc::new(move || Ok(Box::new(SlowChecks(m2.clone())) as Box<dyn Case>));
+    let (sa, sb) = (spec("A"), spec("B"));
+    let start = machine.clock.now_ns();
+    let r = measure_on(&machine, &[(&sa, &f), (&sb, &f)], 1);
+    let total = machine.clock.now_ns() - start;
+    assert_eq!(r.spent.checking_ns, 100_000_000, "two members' checks");
+    assert_eq!(r.spent.checking_ns + r.spent.measuring_ns, total);
+    // Five rounds of two 10 ms samples, after calibration.
+    assert!(r.spent.measuring_ns >= 100_000_000, "{:?}", r.spent);
+}
