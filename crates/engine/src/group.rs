@@ -42,6 +42,12 @@ pub const FUTILE_AFTER: usize = 10;
 /// member just short of the target is better served by its whole budget.
 pub const FUTILE_MARGIN: f64 = 2.0;
 
+/// A slow operation (one call per sample) gets the [`MIN_ROUNDS`] a 95%
+/// interval of its median needs (with fewer, the interval is min..max and
+/// covers the median less often) when they fit in this many case budgets;
+/// a slower one stops at `Budget::min_slow_samples` and says imprecise.
+pub const SLOW_ROUNDS_BUDGETS: f64 = 5.0;
+
 /// Why a member stopped sampling.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Stop {
@@ -343,12 +349,17 @@ fn member_stop(
     if n >= MIN_ROUNDS && width <= target {
         return Some(Stop::Precise);
     }
+    let per_case = budget.time_per_case.as_nanos() as f64;
     let floor = if l.cal.slow {
-        budget.min_slow_samples.max(1)
+        let per_round = l.spent_ns / n.max(1) as f64;
+        if MIN_ROUNDS as f64 * per_round <= SLOW_ROUNDS_BUDGETS * per_case {
+            MIN_ROUNDS
+        } else {
+            budget.min_slow_samples.max(1)
+        }
     } else {
         MIN_ROUNDS
     };
-    let per_case = budget.time_per_case.as_nanos() as f64;
     if l.spent_ns >= per_case && n >= floor {
         return Some(Stop::Budget);
     }

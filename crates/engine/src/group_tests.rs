@@ -343,3 +343,45 @@ fn the_group_tells_checking_time_from_measuring_time() {
     // Five rounds of two 10 ms samples, after calibration.
     assert!(r.spent.measuring_ns >= 100_000_000, "{:?}", r.spent);
 }
+
+/// One call per sample on the mock clock (an Argon2 hash).
+struct SlowOp {
+    machine: Arc<Machine>,
+    op_ns: u64,
+}
+
+impl Case for SlowOp {
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        // A little spread so the interval never closes on its own.
+        let n = self.machine.batches.fetch_add(1, Ordering::SeqCst);
+        let extra = if n.is_multiple_of(2) {
+            self.op_ns / 20
+        } else {
+            0
+        };
+        self.machine.clock.advance((self.op_ns + extra) * iters);
+        Ok(())
+    }
+    fn fixed_iterations(&self) -> Option<u64> {
+        Some(1)
+    }
+}
+
+#[test]
+fn a_slow_operation_gets_five_rounds_when_they_fit_and_the_minimum_otherwise() {
+    for (op_ms, rounds) in [(200, MIN_ROUNDS), (400, 3)] {
+        let machine = Arc::new(Machine::default());
+        let m2 = machine.clone();
+        let f: CaseFactory = Arc::new(move || {
+            Ok(Box::new(SlowOp {
+                machine: m2.clone(),
+                op_ns: op_ms * 1_000_000,
+            }) as Box<dyn Case>)
+        });
+        let s = spec("slow");
+        let r = measure_on(&machine, &[(&s, &f)], 1);
+        let m = r.measurements[0].clone().unwrap();
+        // 5 x 200 ms fit in five 300 ms budgets; 5 x 400 ms do not.
+        assert_eq!(m.samples_ns.len(), rounds, "{op_ms} ms per call");
+    }
+}
