@@ -15,7 +15,7 @@
 //! noise makes the target unreachable stops as soon as that shows (after
 //! [`FUTILE_AFTER`] rounds): the interval narrows as one over the square
 //! root of the rounds, so the rounds it would need are projected from the
-//! width it has, and when they exceed what its budget has left (by
+//! spread of its samples (and of its ratios), and when they exceed what its budget has left (by
 //! [`FUTILE_MARGIN`]) it stops there, says "imprecise", and its rounds go to the others. The reference
 //! (the first member with a short, self-calibrated batch) keeps sampling
 //! while any other member does, so every ratio to it rests on all rounds.
@@ -30,7 +30,7 @@ use crate::measure::{
 };
 use cryptobench_core::verdict::seed_of;
 use cryptobench_core::{Budget, Case, CaseFactory, CaseSpec, Measurement, PairedRatio};
-use cryptobench_stats::{median, paired_ratio, relative_half_width, round_ratios, SplitMix64};
+use cryptobench_stats::{mad, median, paired_ratio, relative_half_width, round_ratios, SplitMix64};
 
 /// Fewest rounds before a member may stop for being precise enough.
 pub const MIN_ROUNDS: usize = 5;
@@ -271,13 +271,18 @@ pub fn measure_group(
                 continue;
             }
             let ratio_to_reference = match reference {
-                Some(r) if r != i && !live[r].sampled.wall.is_empty() => Some(relative_half_width(
-                    &round_ratios(&live[i].sampled.wall, &live[r].sampled.wall),
-                )),
+                Some(r) if r != i && !live[r].sampled.wall.is_empty() => {
+                    Some(round_ratios(&live[i].sampled.wall, &live[r].sampled.wall))
+                }
                 _ => None,
             };
             let keep_for_others = Some(i) == reference && others_active(&live, i);
-            live[i].stop = member_stop(&live[i], budget, ratio_to_reference, keep_for_others);
+            live[i].stop = member_stop(
+                &live[i],
+                budget,
+                ratio_to_reference.as_deref(),
+                keep_for_others,
+            );
             live[i].done = live[i].stop.is_some();
         }
     }
@@ -333,7 +338,7 @@ pub fn measure_group(
 fn member_stop(
     l: &Live,
     budget: &Budget,
-    ratio_half_width: Option<f64>,
+    ratios: Option<&[f64]>,
     keep_for_others: bool,
 ) -> Option<Stop> {
     let n = l.rounds();
@@ -345,7 +350,7 @@ fn member_stop(
         return None;
     }
     let target = budget.precision;
-    let width = relative_half_width(&l.sampled.wall).max(ratio_half_width.unwrap_or(0.0));
+    let width = relative_half_width(&l.sampled.wall).max(ratios.map_or(0.0, relative_half_width));
     if n >= MIN_ROUNDS && width <= target {
         return Some(Stop::Precise);
     }
@@ -364,7 +369,8 @@ fn member_stop(
         return Some(Stop::Budget);
     }
     if n >= FUTILE_AFTER && target > 0.0 && l.spent_ns > 0.0 {
-        let needed = rounds_needed(n, width, target);
+        let needed = rounds_needed(&l.sampled.wall, target)
+            .max(ratios.map_or(0, |r| rounds_needed(r, target)));
         let by_time = ((per_case - l.spent_ns) / (l.spent_ns / n as f64)).max(0.0);
         let left = by_time.min((cap - n) as f64);
         if needed as f64 > FUTILE_MARGIN * (n as f64 + left) {
@@ -374,16 +380,28 @@ fn member_stop(
     None
 }
 
-/// Rounds an interval of relative half-width `width` after `n` rounds
-/// needs to narrow to `target` (it shrinks as one over the square root).
-fn rounds_needed(n: usize, width: f64, target: f64) -> usize {
-    let factor = (width / target).powi(2);
-    if factor.is_finite() {
-        (n as f64 * factor).ceil().min(usize::MAX as f64 / 2.0) as usize
-    } else {
-        usize::MAX / 2
+/// Rounds a median needs for its 95% interval to narrow to `target`
+/// (relative), projected from the spread of `xs`: the interval's
+/// half-width is about 1.96 x 1.2533 sigma / sqrt(n) (sigma from the MAD,
+/// robust to the outliers a shared machine adds). The rank interval that
+/// stops sampling is wider than that at few rounds (at 10 it spans the 2nd
+/// to the 9th value), so projecting from it would give up on cases that
+/// would have made it.
+fn rounds_needed(xs: &[f64], target: f64) -> usize {
+    const UNREACHABLE: usize = usize::MAX / 2;
+    let m = median(xs);
+    let sigma = MAD_TO_SIGMA * mad(xs);
+    if !(m > 0.0 && sigma.is_finite() && target > 0.0) {
+        return UNREACHABLE;
     }
+    let per_round = 1.96 * MEDIAN_EFFICIENCY * sigma / m / target;
+    (per_round * per_round).ceil().min(UNREACHABLE as f64) as usize
 }
+
+/// MAD x this estimates a normal sample's standard deviation.
+const MAD_TO_SIGMA: f64 = 1.4826;
+/// The median's standard error over the mean's: sqrt(pi / 2).
+const MEDIAN_EFFICIENCY: f64 = 1.2533;
 
 /// Records the precision reached and warns when it misses the target.
 fn precision_note(m: &mut Measurement, budget: &Budget, stop: Option<Stop>) {

@@ -309,10 +309,14 @@ fn a_hopeless_member_does_not_hold_back_the_rest_of_its_group() {
 }
 
 #[test]
-fn the_rounds_needed_grow_with_the_square_of_the_width() {
-    assert_eq!(rounds_needed(10, 0.02, 0.01), 40);
-    assert_eq!(rounds_needed(10, 0.01, 0.01), 10);
-    assert!(rounds_needed(10, f64::INFINITY, 0.01) > 1_000_000);
+fn the_rounds_needed_grow_with_the_square_of_the_spread() {
+    let around = |d: f64| -> Vec<f64> { vec![100.0 - d, 100.0, 100.0 + d, 100.0 - d, 100.0 + d] };
+    // MAD 1 around 100: sigma 1.48%, (1.96 x 1.2533 x 1.48)^2 = 13.3 rounds for 1%.
+    assert_eq!(rounds_needed(&around(1.0), 0.01), 14);
+    let wide = rounds_needed(&around(2.0), 0.01);
+    assert!((52..=54).contains(&wide), "{wide}");
+    assert_eq!(rounds_needed(&[100.0; 6], 0.01), 0);
+    assert!(rounds_needed(&[], 0.01) > 1_000_000);
 }
 
 /// A steady case whose checks take 50 ms on the mock clock.
