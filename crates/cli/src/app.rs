@@ -407,6 +407,7 @@ pub fn bench_as(
     also_json_next_to_db: bool,
     identity: Option<RunIdentity>,
 ) -> Result<Outcome> {
+    let planning = std::time::Instant::now();
     let (cases, runtimes) = plan_all(g, cfg, &suites)?;
     if also_json_next_to_db {
         check_runs_dir(g)?;
@@ -421,7 +422,7 @@ pub fn bench_as(
         canary: true,
         seed: cfg.seed,
     };
-    let (_, stopped) = runner::run_cases_with(&cases, &cfg.budget, options, &mut |ev| match ev {
+    let ran = runner::run_plan(&cases, &cfg.budget, options, &mut |ev| match ev {
         runner::Event::Started { case, .. } => {
             let s = &case.spec;
             bar.set_message(format!(
@@ -448,8 +449,25 @@ pub fn bench_as(
         }
     });
     bar.finish_and_clear();
-    let run = recorder.finish(g, stopped, also_json_next_to_db)?;
+    let run = recorder.finish(g, ran.stopped, also_json_next_to_db)?;
+    if !g.quiet {
+        eprintln!("{}", time_line(&ran, planning.elapsed()));
+    }
     Ok(Outcome { run, suites })
+}
+
+/// Where the run's time went, in one line: the budget governs the seconds
+/// of measuring; building and checking cases and planning (runtimes'
+/// handshakes, probes) come on top.
+fn time_line(ran: &runner::Ran, since_planning: std::time::Duration) -> String {
+    let secs = |ns: u64| ns as f64 / 1e9;
+    let total = since_planning.as_secs_f64();
+    let measuring = secs(ran.spent.measuring_ns);
+    let checking = secs(ran.spent.checking_ns);
+    let other = (total - measuring - checking).max(0.0);
+    format!(
+        "time: {measuring:.1} s measuring (calibration, warm-up, sampling), {checking:.1} s building and checking cases, {other:.1} s planning, statistics and storing; {total:.1} s in all"
+    )
 }
 
 /// Every backend the suites use, each once.

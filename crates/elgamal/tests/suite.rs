@@ -205,3 +205,17 @@ fn bench_flags_build_the_grid_and_reject_bad_names() {
     let action = cli::command(&ElgamalArgs::default(), &RunConfig::quick()).unwrap();
     assert!(matches!(action, SuiteAction::Bench(ref s) if s.len() == 1));
 }
+
+#[test]
+fn the_default_run_takes_the_two_shortest_seed_lengths_and_full_all_five() {
+    use cryptobench_elgamal::suite::{Grid, DEFAULT_LENGTHS, SEED_LENGTHS};
+    let lengths = |cfg: &cryptobench_core::RunConfig| Grid::default().resolved(cfg).lengths;
+    let default = cryptobench_core::RunConfig::default();
+    assert_eq!(lengths(&default), Some(DEFAULT_LENGTHS.to_vec()));
+    assert_eq!(&DEFAULT_LENGTHS[..], &SEED_LENGTHS[..2]);
+    let full = cryptobench_core::RunConfig {
+        full: true,
+        ..default
+    };
+    assert_eq!(lengths(&full), Some(SEED_LENGTHS.to_vec()));
+}

@@ -11,7 +11,12 @@
 //! Sampling is adaptive: a member stops once the 95% interval of its median
 //! (and of its ratio to the group's reference member) is within
 //! `Budget::precision`, after at least [`MIN_ROUNDS`] rounds; or when its
-//! time budget is spent, and it then says how precise it got. The reference
+//! time budget is spent, and it then says how precise it got. A member whose
+//! noise makes the target unreachable stops as soon as that shows (after
+//! [`FUTILE_AFTER`] rounds): the interval narrows as one over the square
+//! root of the rounds, so the rounds it would need are projected from the
+//! spread of its samples (and of its ratios), and when they exceed what its budget has left (by
+//! [`FUTILE_MARGIN`]) it stops there, says "imprecise", and its rounds go to the others. The reference
 //! (the first member with a short, self-calibrated batch) keeps sampling
 //! while any other member does, so every ratio to it rests on all rounds.
 
@@ -25,10 +30,35 @@ use crate::measure::{
 };
 use cryptobench_core::verdict::seed_of;
 use cryptobench_core::{Budget, Case, CaseFactory, CaseSpec, Measurement, PairedRatio};
-use cryptobench_stats::{median, paired_ratio, relative_half_width, round_ratios, SplitMix64};
+use cryptobench_stats::{mad, median, paired_ratio, relative_half_width, round_ratios, SplitMix64};
 
 /// Fewest rounds before a member may stop for being precise enough.
 pub const MIN_ROUNDS: usize = 5;
+/// Rounds before a member may be judged unable to reach the precision: with
+/// fewer, the rank interval is too coarse to project from.
+pub const FUTILE_AFTER: usize = 10;
+/// A member stops as unable only when the rounds it needs exceed what it
+/// can still get by this factor: the projection is itself noisy, and a
+/// member just short of the target is better served by its whole budget.
+pub const FUTILE_MARGIN: f64 = 2.0;
+
+/// A slow operation (one call per sample) gets the [`MIN_ROUNDS`] a 95%
+/// interval of its median needs (with fewer, the interval is min..max and
+/// covers the median less often) when they fit in this many case budgets;
+/// a slower one stops at `Budget::min_slow_samples` and says imprecise.
+pub const SLOW_ROUNDS_BUDGETS: f64 = 5.0;
+
+/// Why a member stopped sampling.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Stop {
+    /// Its interval (and its ratio's) reached the target.
+    Precise,
+    /// Its time budget or its largest number of rounds was spent.
+    Budget,
+    /// At its noise the target needs about this many rounds, more than its
+    /// budget has left.
+    Unreachable(usize),
+}
 
 /// One case of a group.
 #[derive(Clone, Copy)]
@@ -46,6 +76,27 @@ pub struct GroupResult {
     pub measurements: Vec<Option<Measurement>>,
     /// A stop was requested while the group ran.
     pub interrupted: bool,
+    /// Where the group's time went.
+    pub spent: Spent,
+}
+
+/// Where measuring time went: a run's "seconds of measuring" is what its
+/// budget governs, the rest (building keys and contexts, known-answer and
+/// agreement checks, external runners' start-up) is not.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Spent {
+    /// Building the cases and running their checks, ns.
+    pub checking_ns: u64,
+    /// Calibrating, warming up and sampling (the canary included), ns.
+    pub measuring_ns: u64,
+}
+
+impl Spent {
+    /// Adds `other` to this.
+    pub fn add(&mut self, other: Spent) {
+        self.checking_ns += other.checking_ns;
+        self.measuring_ns += other.measuring_ns;
+    }
 }
 
 /// A member being sampled.
@@ -61,6 +112,7 @@ struct Live {
     /// The calibration batch stands for round 0 (an external process).
     preloaded: bool,
     done: bool,
+    stop: Option<Stop>,
 }
 
 impl Live {
@@ -82,20 +134,27 @@ pub fn measure_group(
     let mut out: Vec<Option<Measurement>> = vec![None; members.len()];
     let mut live: Vec<Live> = Vec::new();
     let before = load::snapshot();
+    let mut spent = Spent::default();
     for (index, member) in members.iter().enumerate() {
         if stop_requested() {
             return GroupResult {
                 measurements: out,
                 interrupted: true,
+                spent,
             };
         }
-        let (mut case, m) = match build_checked(member.spec, member.factory) {
+        let building = clock.now_ns();
+        let built = build_checked(member.spec, member.factory);
+        let calibrating = clock.now_ns();
+        spent.checking_ns += calibrating.saturating_sub(building);
+        let (mut case, m) = match built {
             Ok(x) => x,
             // A stop kills external runners mid-request: interrupted, not failed.
             Err(_) if stop_requested() => {
                 return GroupResult {
                     measurements: out,
                     interrupted: true,
+                    spent,
                 }
             }
             Err(done) => {
@@ -103,11 +162,14 @@ pub fn measure_group(
                 continue;
             }
         };
-        match calibrate(case.as_mut(), budget, clock) {
+        let calibrated = calibrate(case.as_mut(), budget, clock);
+        spent.measuring_ns += clock.now_ns().saturating_sub(calibrating);
+        match calibrated {
             Ok(cal) if cal.interrupted => {
                 return GroupResult {
                     measurements: out,
                     interrupted: true,
+                    spent,
                 }
             }
             Ok(cal) => {
@@ -131,12 +193,14 @@ pub fn measure_group(
                     canary: Vec::new(),
                     preloaded,
                     done: false,
+                    stop: None,
                 });
             }
             Err(_) if stop_requested() => {
                 return GroupResult {
                     measurements: out,
                     interrupted: true,
+                    spent,
                 }
             }
             Err(e) => out[index] = Some(from_case_error(member.spec, e, m.checks)),
@@ -146,6 +210,7 @@ pub fn measure_group(
     let mut rng = SplitMix64::new(seed ^ seed_of(id));
     let mut interrupted = false;
     let mut round = 0usize;
+    let sampling = clock.now_ns();
     while live.iter().any(|l| !l.done) {
         let mut order: Vec<usize> = (0..live.len()).filter(|&i| !live[i].done).collect();
         shuffle(&mut order, &mut rng);
@@ -206,15 +271,22 @@ pub fn measure_group(
                 continue;
             }
             let ratio_to_reference = match reference {
-                Some(r) if r != i && !live[r].sampled.wall.is_empty() => Some(relative_half_width(
-                    &round_ratios(&live[i].sampled.wall, &live[r].sampled.wall),
-                )),
+                Some(r) if r != i && !live[r].sampled.wall.is_empty() => {
+                    Some(round_ratios(&live[i].sampled.wall, &live[r].sampled.wall))
+                }
                 _ => None,
             };
             let keep_for_others = Some(i) == reference && others_active(&live, i);
-            live[i].done = member_done(&live[i], budget, ratio_to_reference, keep_for_others);
+            live[i].stop = member_stop(
+                &live[i],
+                budget,
+                ratio_to_reference.as_deref(),
+                keep_for_others,
+            );
+            live[i].done = live[i].stop.is_some();
         }
     }
+    spent.measuring_ns += clock.now_ns().saturating_sub(sampling);
     let after = load::snapshot();
     let mut machine = match (before, after) {
         (Some(a), Some(b)) => Some(load::between(&a, &b, load::load1())),
@@ -252,57 +324,109 @@ pub fn measure_group(
                 rounds: p.rounds,
             });
         }
-        precision_note(&mut m, budget);
+        precision_note(&mut m, budget, l.stop);
         out[l.index] = Some(m);
     }
     GroupResult {
         measurements: out,
         interrupted,
+        spent,
     }
 }
 
-/// Whether a member has sampled enough.
-fn member_done(
+/// Whether a member has sampled enough, and why.
+fn member_stop(
     l: &Live,
     budget: &Budget,
-    ratio_half_width: Option<f64>,
+    ratios: Option<&[f64]>,
     keep_for_others: bool,
-) -> bool {
+) -> Option<Stop> {
     let n = l.rounds();
     let cap = budget.samples.max(1) * MAX_SAMPLE_FACTOR;
     if n >= cap {
-        return true;
+        return Some(Stop::Budget);
     }
     if keep_for_others {
-        return false;
+        return None;
     }
-    let precise = n >= MIN_ROUNDS
-        && relative_half_width(&l.sampled.wall) <= budget.precision
-        && ratio_half_width.is_none_or(|w| w <= budget.precision);
+    let target = budget.precision;
+    let width = relative_half_width(&l.sampled.wall).max(ratios.map_or(0.0, relative_half_width));
+    if n >= MIN_ROUNDS && width <= target {
+        return Some(Stop::Precise);
+    }
+    let per_case = budget.time_per_case.as_nanos() as f64;
     let floor = if l.cal.slow {
-        budget.min_slow_samples.max(1)
+        let per_round = l.spent_ns / n.max(1) as f64;
+        if MIN_ROUNDS as f64 * per_round <= SLOW_ROUNDS_BUDGETS * per_case {
+            MIN_ROUNDS
+        } else {
+            budget.min_slow_samples.max(1)
+        }
     } else {
         MIN_ROUNDS
     };
-    let spent = l.spent_ns >= budget.time_per_case.as_nanos() as f64;
-    precise || (spent && n >= floor)
+    if l.spent_ns >= per_case && n >= floor {
+        return Some(Stop::Budget);
+    }
+    if n >= FUTILE_AFTER && target > 0.0 && l.spent_ns > 0.0 {
+        let needed = rounds_needed(&l.sampled.wall, target)
+            .max(ratios.map_or(0, |r| rounds_needed(r, target)));
+        let by_time = ((per_case - l.spent_ns) / (l.spent_ns / n as f64)).max(0.0);
+        let left = by_time.min((cap - n) as f64);
+        if needed as f64 > FUTILE_MARGIN * (n as f64 + left) {
+            return Some(Stop::Unreachable(needed));
+        }
+    }
+    None
 }
 
+/// Rounds a median needs for its 95% interval to narrow to `target`
+/// (relative), projected from the spread of `xs`: the interval's
+/// half-width is about 1.96 x 1.2533 sigma / sqrt(n) (sigma from the MAD,
+/// robust to the outliers a shared machine adds). The rank interval that
+/// stops sampling is wider than that at few rounds (at 10 it spans the 2nd
+/// to the 9th value), so projecting from it would give up on cases that
+/// would have made it.
+fn rounds_needed(xs: &[f64], target: f64) -> usize {
+    const UNREACHABLE: usize = usize::MAX / 2;
+    let m = median(xs);
+    let sigma = MAD_TO_SIGMA * mad(xs);
+    if !(m > 0.0 && sigma.is_finite() && target > 0.0) {
+        return UNREACHABLE;
+    }
+    let per_round = 1.96 * MEDIAN_EFFICIENCY * sigma / m / target;
+    (per_round * per_round).ceil().min(UNREACHABLE as f64) as usize
+}
+
+/// MAD x this estimates a normal sample's standard deviation.
+const MAD_TO_SIGMA: f64 = 1.4826;
+/// The median's standard error over the mean's: sqrt(pi / 2).
+const MEDIAN_EFFICIENCY: f64 = 1.2533;
+
 /// Records the precision reached and warns when it misses the target.
-fn precision_note(m: &mut Measurement, budget: &Budget) {
+fn precision_note(m: &mut Measurement, budget: &Budget, stop: Option<Stop>) {
     let Some(s) = m.stats.as_mut() else { return };
     if s.median <= 0.0 || !s.ci95[0].is_finite() || !s.ci95[1].is_finite() {
         return;
     }
     let reached = (s.ci95[1] - s.ci95[0]) / 2.0 / s.median;
     s.precision = Some(reached);
-    if reached > budget.precision {
-        m.warnings.push(format!(
-            "imprecise: +-{:.1}% (target +-{:.1}%): the case's time budget ended first",
-            reached * 100.0,
-            budget.precision * 100.0
-        ));
+    if reached <= budget.precision {
+        return;
     }
+    let why = match stop {
+        Some(Stop::Unreachable(needed)) => format!(
+            "at this noise the target needs about {needed} rounds, more than the case's budget allows; stopped after {} so the time goes to other cases",
+            m.samples_ns.len()
+        ),
+        Some(Stop::Precise) => "the rank interval that stops sampling met the target, the bootstrap interval reported here did not".into(),
+        _ => "the case's time budget ended first".into(),
+    };
+    m.warnings.push(format!(
+        "imprecise: +-{:.1}% (target +-{:.1}%): {why}",
+        reached * 100.0,
+        budget.precision * 100.0
+    ));
 }
 
 /// Fisher-Yates with the seeded generator.

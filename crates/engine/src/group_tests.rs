@@ -220,3 +220,172 @@ fn the_canary_is_timed_every_round_and_paired_with_each_case() {
     let load = m.machine_load.unwrap();
     assert!(load.canary_ns.unwrap() > 0.0);
 }
+
+/// A case whose batches take `op_ns` per call plus a seeded, uniformly
+/// drawn extra of up to `spread` parts per thousand: an interval that
+/// narrows as the rounds grow, unlike [`Fake`]'s alternating jitter.
+struct Spread {
+    machine: Arc<Machine>,
+    op_ns: f64,
+    spread: u64,
+    rng: cryptobench_stats::SplitMix64,
+}
+
+impl Case for Spread {
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        let extra = self.rng.below(self.spread as usize + 1) as f64 / 1000.0;
+        let ns = self.op_ns * iters as f64 * (1.0 + extra);
+        self.machine.clock.advance(ns as u64);
+        self.machine.batches.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+fn spread_factory(machine: &Arc<Machine>, spread: u64, seed: u64) -> CaseFactory {
+    let machine = machine.clone();
+    Arc::new(move || {
+        Ok(Box::new(Spread {
+            machine: machine.clone(),
+            op_ns: 1_000.0,
+            spread,
+            rng: cryptobench_stats::SplitMix64::new(seed),
+        }) as Box<dyn Case>)
+    })
+}
+
+#[test]
+fn a_member_that_cannot_reach_the_precision_gives_its_rounds_back() {
+    // Alternating +-10% never narrows: after FUTILE_AFTER rounds the
+    // projection says so and the member stops, long before its 300 ms.
+    let machine = Arc::new(Machine::default());
+    let hopeless = factory(&machine, "hopeless", 1_000.0, 100, false);
+    let s = spec("hopeless");
+    let start = machine.clock.now_ns();
+    let r = measure_on(&machine, &[(&s, &hopeless)], 1);
+    let spent_ms = (machine.clock.now_ns() - start) as f64 / 1e6;
+    let m = r.measurements[0].clone().unwrap();
+    assert_eq!(m.samples_ns.len(), FUTILE_AFTER);
+    assert!(spent_ms < 200.0, "spent {spent_ms} ms of a 300 ms budget");
+    let note = m.warnings.iter().find(|w| w.starts_with("imprecise: +-"));
+    assert!(
+        note.is_some_and(|w| w.contains("stopped after 10")),
+        "{:?}",
+        m.warnings
+    );
+}
+
+#[test]
+fn a_member_whose_interval_narrows_in_time_keeps_sampling_to_the_target() {
+    // Up to 6% of uniform noise: wider than 1% after 10 rounds, within it
+    // some rounds later (this seed: 19); the projection must not stop it.
+    let machine = Arc::new(Machine::default());
+    let f = spread_factory(&machine, 60, 2);
+    let s = spec("narrowing");
+    let r = measure_on(&machine, &[(&s, &f)], 1);
+    let m = r.measurements[0].clone().unwrap();
+    let rounds = m.samples_ns.len();
+    assert!(rounds > FUTILE_AFTER, "{rounds} rounds");
+    assert!(
+        m.warnings.iter().all(|w| !w.starts_with("imprecise")),
+        "{:?} after {rounds} rounds",
+        m.warnings
+    );
+    assert!(m.stats.unwrap().precision.unwrap() <= 0.01);
+}
+
+#[test]
+fn a_hopeless_member_does_not_hold_back_the_rest_of_its_group() {
+    let machine = Arc::new(Machine::default());
+    let steady = factory(&machine, "steady", 1_000.0, 0, false);
+    let hopeless = factory(&machine, "hopeless", 2_000.0, 100, false);
+    let (s1, s2) = (spec("steady"), spec("hopeless"));
+    let r = measure_on(&machine, &[(&s1, &steady), (&s2, &hopeless)], 3);
+    let steady = r.measurements[0].clone().unwrap();
+    let hopeless = r.measurements[1].clone().unwrap();
+    // The reference samples as long as the other member does, no longer.
+    assert_eq!(hopeless.samples_ns.len(), FUTILE_AFTER);
+    assert_eq!(steady.samples_ns.len(), FUTILE_AFTER);
+    assert!(steady.warnings.iter().all(|w| !w.starts_with("imprecise")));
+}
+
+#[test]
+fn the_rounds_needed_grow_with_the_square_of_the_spread() {
+    let around = |d: f64| -> Vec<f64> { vec![100.0 - d, 100.0, 100.0 + d, 100.0 - d, 100.0 + d] };
+    // MAD 1 around 100: sigma 1.48%, (1.96 x 1.2533 x 1.48)^2 = 13.3 rounds for 1%.
+    assert_eq!(rounds_needed(&around(1.0), 0.01), 14);
+    let wide = rounds_needed(&around(2.0), 0.01);
+    assert!((52..=54).contains(&wide), "{wide}");
+    assert_eq!(rounds_needed(&[100.0; 6], 0.01), 0);
+    assert!(rounds_needed(&[], 0.01) > 1_000_000);
+}
+
+/// A steady case whose checks take 50 ms on the mock clock.
+struct SlowChecks(Arc<Machine>);
+
+impl Case for SlowChecks {
+    fn checks(&mut self) -> Vec<CheckResult> {
+        self.0.clock.advance(50_000_000);
+        vec![CheckResult::from_bool("kat", true, "fake")]
+    }
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        self.0.clock.advance(1_000 * iters);
+        Ok(())
+    }
+}
+
+#[test]
+fn the_group_tells_checking_time_from_measuring_time() {
+    let machine = Arc::new(Machine::default());
+    let m2 = machine.clone();
+    let f: CaseFactory = Arc::new(move || Ok(Box::new(SlowChecks(m2.clone())) as Box<dyn Case>));
+    let (sa, sb) = (spec("A"), spec("B"));
+    let start = machine.clock.now_ns();
+    let r = measure_on(&machine, &[(&sa, &f), (&sb, &f)], 1);
+    let total = machine.clock.now_ns() - start;
+    assert_eq!(r.spent.checking_ns, 100_000_000, "two members' checks");
+    assert_eq!(r.spent.checking_ns + r.spent.measuring_ns, total);
+    // Five rounds of two 10 ms samples, after calibration.
+    assert!(r.spent.measuring_ns >= 100_000_000, "{:?}", r.spent);
+}
+
+/// One call per sample on the mock clock (an Argon2 hash).
+struct SlowOp {
+    machine: Arc<Machine>,
+    op_ns: u64,
+}
+
+impl Case for SlowOp {
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        // A little spread so the interval never closes on its own.
+        let n = self.machine.batches.fetch_add(1, Ordering::SeqCst);
+        let extra = if n.is_multiple_of(2) {
+            self.op_ns / 20
+        } else {
+            0
+        };
+        self.machine.clock.advance((self.op_ns + extra) * iters);
+        Ok(())
+    }
+    fn fixed_iterations(&self) -> Option<u64> {
+        Some(1)
+    }
+}
+
+#[test]
+fn a_slow_operation_gets_five_rounds_when_they_fit_and_the_minimum_otherwise() {
+    for (op_ms, rounds) in [(200, MIN_ROUNDS), (400, 3)] {
+        let machine = Arc::new(Machine::default());
+        let m2 = machine.clone();
+        let f: CaseFactory = Arc::new(move || {
+            Ok(Box::new(SlowOp {
+                machine: m2.clone(),
+                op_ns: op_ms * 1_000_000,
+            }) as Box<dyn Case>)
+        });
+        let s = spec("slow");
+        let r = measure_on(&machine, &[(&s, &f)], 1);
+        let m = r.measurements[0].clone().unwrap();
+        // 5 x 200 ms fit in five 300 ms budgets; 5 x 400 ms do not.
+        assert_eq!(m.samples_ns.len(), rounds, "{op_ms} ms per call");
+    }
+}

@@ -10,8 +10,9 @@
 //! primitives a report compares at one size.
 
 use crate::canary::Canary;
+use crate::clock::Clock;
 use crate::clock::MonotonicClock;
-use crate::group::{measure_group, Member};
+use crate::group::{measure_group, Member, Spent};
 use crate::interrupt::stop_requested;
 use cryptobench_core::{Budget, CaseSpec, CaseStatus, Measurement, PlannedCase, Setup};
 use std::collections::BTreeMap;
@@ -138,7 +139,32 @@ pub fn run_cases_with(
     options: Options,
     listener: &mut dyn FnMut(Event<'_>),
 ) -> (Vec<Measurement>, bool) {
+    let ran = run_plan(cases, budget, options, listener);
+    (ran.measurements, ran.stopped)
+}
+
+/// What [`run_plan`] did.
+pub struct Ran {
+    /// The measurements, the canary's last when asked for.
+    pub measurements: Vec<Measurement>,
+    /// A stop was requested.
+    pub stopped: bool,
+    /// Time spent building and checking cases vs. measuring them.
+    pub spent: Spent,
+    /// Wall time of the whole plan, ns.
+    pub wall_ns: u64,
+}
+
+/// [`run_cases_with`], also saying where the time went.
+pub fn run_plan(
+    cases: &[PlannedCase],
+    budget: &Budget,
+    options: Options,
+    listener: &mut dyn FnMut(Event<'_>),
+) -> Ran {
     let clock = MonotonicClock;
+    let start = clock.now_ns();
+    let mut spent = Spent::default();
     let mut canary = options.canary.then(Canary::default);
     let seed = options.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -160,7 +186,9 @@ pub fn run_cases_with(
                 case: &cases[index],
             });
         }
-        let measured = measure_members(&id, &members, cases, budget, &clock, canary.as_mut(), seed);
+        let (measured, group_spent) =
+            measure_members(&id, &members, cases, budget, &clock, canary.as_mut(), seed);
+        spent.add(group_spent);
         for m in measured.iter().flatten() {
             listener(Event::Finished(m));
         }
@@ -175,7 +203,12 @@ pub fn run_cases_with(
         listener(Event::Finished(&m));
         out.push(m);
     }
-    (out, stopped || stop_requested())
+    Ran {
+        measurements: out,
+        stopped: stopped || stop_requested(),
+        spent,
+        wall_ns: clock.now_ns().saturating_sub(start),
+    }
 }
 
 /// Measures one group; a member that panics fails alone, as FAILED.
@@ -187,7 +220,8 @@ fn measure_members(
     clock: &MonotonicClock,
     canary: Option<&mut Canary>,
     seed: u64,
-) -> Vec<Option<Measurement>> {
+) -> (Vec<Option<Measurement>>, Spent) {
+    let mut spent = Spent::default();
     let mut out: Vec<Option<Measurement>> = Vec::with_capacity(members.len());
     let mut ready: Vec<(usize, Member<'_>)> = Vec::new();
     for (slot, &i) in members.iter().enumerate() {
@@ -198,9 +232,15 @@ fn measure_members(
                 case.spec
                     .measurement(CaseStatus::Unavailable, Some(r.clone())),
             ),
-            Setup::Ready(f) if case.spec.threads > 1 => guarded(&case.spec, || {
-                crate::threads::measure_threads(&case.spec, f, budget, clock)
-            }),
+            Setup::Ready(f) if case.spec.threads > 1 => {
+                // Building and checking are not told apart here: all measuring.
+                let start = clock.now_ns();
+                let m = guarded(&case.spec, || {
+                    crate::threads::measure_threads(&case.spec, f, budget, clock)
+                });
+                spent.measuring_ns += clock.now_ns().saturating_sub(start);
+                m
+            }
             Setup::Ready(f) => {
                 ready.push((
                     slot,
@@ -214,7 +254,7 @@ fn measure_members(
         });
     }
     if ready.is_empty() {
-        return out;
+        return (out, spent);
     }
     let group: Vec<Member<'_>> = ready.iter().map(|(_, m)| *m).collect();
     // A panicking backend must not take the run (and what it measured) down.
@@ -223,6 +263,7 @@ fn measure_members(
     }));
     match result {
         Ok(r) => {
+            spent.add(r.spent);
             for ((slot, _), m) in ready.iter().zip(r.measurements) {
                 out[*slot] = m;
             }
@@ -237,7 +278,7 @@ fn measure_members(
             }
         }
     }
-    out
+    (out, spent)
 }
 
 fn guarded(spec: &CaseSpec, f: impl FnOnce() -> Option<Measurement>) -> Option<Measurement> {

@@ -584,3 +584,29 @@ fn an_empty_message_a_backend_cannot_seal_is_a_skipped_cell_with_the_reason() {
         }
     }
 }
+
+#[test]
+fn the_default_run_has_the_headline_sizes_and_full_the_sweep() {
+    let sizes = |cfg: &RunConfig| -> std::collections::BTreeSet<u64> {
+        AeadSuite::new(Options {
+            no_peers: true,
+            ..Options::default()
+        })
+        .plan(cfg)
+        .unwrap()
+        .iter()
+        .filter(|p| p.spec.operation != crate::stream::STREAM)
+        .map(|p| p.spec.input_bytes)
+        .collect()
+    };
+    let default = RunConfig {
+        seed: Some(1),
+        ..RunConfig::default()
+    };
+    assert_eq!(sizes(&default), crate::DEFAULT_SIZES.into_iter().collect());
+    let full = RunConfig {
+        full: true,
+        ..default
+    };
+    assert_eq!(sizes(&full), crate::FULL_SIZES.into_iter().collect());
+}

@@ -19,7 +19,7 @@
 //! and releasing its memory (every backend allocates per call, as a login
 //! does); for the CLI, one whole process. Grids: `--quick` (a few 8-16 MiB
 //! points, seconds), the default (seed Table 9's cells plus Argon2id t = 3 at
-//! 16/64/256 MiB and 1-2 lanes, about a minute of CPU), `--full` (the seed's
+//! 16/64 MiB and 1-2 lanes, under a minute), `--full` (the seed's
 //! complete grid for all three variants); `--variants`, `--memory`,
 //! `--lanes`, `--iterations`, `--workers` replace single dimensions
 //! ([`cases::Grid`]).

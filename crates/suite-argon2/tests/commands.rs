@@ -395,3 +395,17 @@ fn bad_tune_input_is_a_usage_error_before_anything_is_measured() {
         }
     }
 }
+
+#[test]
+fn the_default_grid_stops_at_64_mib_and_full_sweeps_to_1_gib() {
+    let default = Grid::for_config(&RunConfig::default());
+    assert_eq!(default.memory_kib, vec![16 << 10, 64 << 10]);
+    assert_eq!(default.points().len(), 3 * 2 * 2);
+    let full = RunConfig {
+        full: true,
+        ..RunConfig::default()
+    };
+    let full = Grid::for_config(&full);
+    assert_eq!(full.memory_kib.first(), Some(&(16 << 10)));
+    assert_eq!(full.memory_kib.last(), Some(&(1 << 20)));
+}

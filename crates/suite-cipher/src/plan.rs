@@ -11,13 +11,19 @@ use cryptobench_core::{CaseSpec, Error, PlannedCase, RunConfig};
 use cryptobench_engine::clock::{Clock, MonotonicClock};
 use std::sync::Arc;
 
-/// The default sizes: 4 B, 1 KiB, 4 KiB, 16 KiB, 200 KB, 2 MB,
+/// The default run's headline sizes, one per regime: a tiny message (per-call
+/// cost), 1 KiB (short records), 16 KiB (`openssl speed`'s largest block,
+/// where a cipher's throughput shows) and 2 MB (bulk; 20 MB gives the same
+/// rate at ten times the time per sample). The sweep between and beyond
+/// them is [`FULL_SIZES`].
+pub const DEFAULT_SIZES: [u64; 4] = [16, 1024, 16384, 2_000_000];
+/// `--full`: the sizes, 4 B, 1 KiB, 4 KiB, 16 KiB, 200 KB, 2 MB,
 /// 20 MB (seed 001 measured 1-4 B, 1-4 KB, 200 KB, 2 MB and 20 MB).
-pub const DEFAULT_SIZES: [u64; 7] = [4, 1024, 4096, 16384, 200_000, 2_000_000, 20_000_000];
+pub const FULL_SIZES: [u64; 7] = [4, 1024, 4096, 16384, 200_000, 2_000_000, 20_000_000];
 /// `--quick`: seconds, not minutes.
 pub const QUICK_SIZES: [u64; 3] = [16, 1024, 16384];
-/// The representative default set, kept small so the default run takes
-/// about two minutes: the seed's ciphers (AES-256-CFB, libmcrypt's Blowfish
+/// The representative default set, kept small so the default run's cipher
+/// part takes about a minute: the seed's ciphers (AES-256-CFB, libmcrypt's Blowfish
 /// CFB8), the two `openssl speed` comparisons, ChaCha20, 3DES as the legacy
 /// 64-bit block, and the seed's puzzling DES-CFB1 (`--all` has the rest).
 pub const DEFAULT_CIPHERS: [&str; 7] = [
@@ -85,8 +91,8 @@ pub struct Options {
 }
 
 impl Default for Options {
-    /// The default run: representative ciphers, default sizes, all
-    /// operations, with the `openssl speed` peers.
+    /// The default run: representative ciphers at the headline sizes,
+    /// encrypt and decrypt, with the `openssl speed` peers.
     fn default() -> Self {
         Self {
             ciphers: None,
@@ -141,6 +147,7 @@ fn sizes(o: &Options, cfg: &RunConfig) -> Result<Vec<u64>, Error> {
     let s = match &o.sizes {
         Some(s) => s.clone(),
         None if cfg.quick => QUICK_SIZES.to_vec(),
+        None if cfg.full => FULL_SIZES.to_vec(),
         None => DEFAULT_SIZES.to_vec(),
     };
     if let Some(big) = s.iter().find(|&&b| b > MAX_SIZE) {
@@ -187,7 +194,11 @@ fn operations(o: &Options, cfg: &RunConfig) -> Vec<Op> {
         // Seed 001's ranking (TEST 7) is encrypt + decrypt of every cipher.
         None if o.all => vec![Op::Roundtrip],
         None if cfg.quick => vec![Op::Encrypt, Op::Roundtrip],
-        None => Op::ALL.to_vec(),
+        // Each direction on its own answers the common questions (CBC and
+        // CFB decrypt in parallel, encrypt cannot); their sum, seed 001's
+        // round trip, is `--full`'s, `--all`'s and the papers'.
+        None if cfg.full => Op::ALL.to_vec(),
+        None => vec![Op::Encrypt, Op::Decrypt],
     }
 }
 
@@ -482,7 +493,7 @@ mod tests {
         };
         let by = sizes_by_cipher(&plan(&all(None), &full).unwrap());
         let camellia = &by[&("CAMELLIA-128-CBC".to_string(), "openssl".to_string())];
-        assert_eq!(camellia.len(), DEFAULT_SIZES.len());
+        assert_eq!(camellia.len(), FULL_SIZES.len());
         // A named selection is never trimmed.
         let named = Options {
             ciphers: Some("camellia-128-cbc".into()),
@@ -516,5 +527,38 @@ mod tests {
             by[&("AES-256-CFB".to_string(), "openssl".to_string())],
             tail
         );
+    }
+
+    #[test]
+    fn the_default_run_has_the_headline_sizes_each_way_and_full_the_sweep() {
+        let no_peers = Options {
+            peers: false,
+            ..Options::default()
+        };
+        let shape = |cfg: &RunConfig| {
+            let cases = plan(&no_peers, cfg).unwrap();
+            let sizes: BTreeSet<u64> = cases
+                .iter()
+                .filter(|c| c.spec.input_bytes > 0)
+                .map(|c| c.spec.input_bytes)
+                .collect();
+            let ops: BTreeSet<String> = cases.iter().map(|c| c.spec.operation.clone()).collect();
+            (sizes, ops)
+        };
+        let default = RunConfig {
+            seed: Some(1),
+            ..RunConfig::default()
+        };
+        let (sizes, ops) = shape(&default);
+        assert_eq!(sizes, DEFAULT_SIZES.into_iter().collect());
+        let each_way: BTreeSet<String> = ["encrypt", "decrypt"].map(String::from).into();
+        assert_eq!(ops, each_way);
+        let full = RunConfig {
+            full: true,
+            ..default
+        };
+        let (sizes, ops) = shape(&full);
+        assert_eq!(sizes, FULL_SIZES.into_iter().collect());
+        assert_eq!(ops.len(), Op::ALL.len());
     }
 }

@@ -75,12 +75,14 @@ impl EccArgs {
             None => vec![Op::Keygen],
         };
         let apis = self.api.as_deref().map(resolve_apis).transpose()?;
+        // The command is the seed's experiment: every curve unless named.
         Ok(EccSuite {
             curves,
             families,
             operations,
             keys,
             apis,
+            every_curve: true,
         })
     }
 }

@@ -83,10 +83,37 @@ pub const EVP_DEFAULT_CURVES: [&str; 6] = [
     "sect571r1",
 ];
 
+/// The default run's curves: the standard candidates at each security
+/// level (NIST P-224 to P-521, secp256k1, Brainpool r1 224-512, X25519,
+/// X448, Ed25519, Ed448, SM2) and two binary curves (K-283, B-571) so the
+/// prime/binary contrast stays in view. The other 76 curves (the SECG and
+/// X9.62 variants, the WAP/WTLS and Oakley curves, the small and binary
+/// families the seed swept) are the seed's experiment: `cryptobench ecc`,
+/// `paper ecc-keygen` and `run --full` time every curve.
+pub const HEADLINE_CURVES: [&str; 16] = [
+    "secp224r1",
+    "prime256v1",
+    "secp384r1",
+    "secp521r1",
+    "secp256k1",
+    "brainpoolP224r1",
+    "brainpoolP256r1",
+    "brainpoolP384r1",
+    "brainpoolP512r1",
+    "X25519",
+    "X448",
+    "Ed25519",
+    "Ed448",
+    "SM2",
+    "sect283k1",
+    "sect571r1",
+];
+
 /// The ecc suite, configured by `cryptobench ecc` options.
 #[derive(Debug, Clone, Default)]
 pub struct EccSuite {
-    /// Curve names (canonical OpenSSL names); `None` = every curve.
+    /// Curve names (canonical OpenSSL names); `None` = every curve, or
+    /// [`HEADLINE_CURVES`] in a default run (see `every_curve`).
     pub curves: Option<Vec<String>>,
     /// Families to keep; `None` = all.
     pub families: Option<Vec<Family>>,
@@ -97,19 +124,28 @@ pub struct EccSuite {
     /// OpenSSL key-generation APIs; `None` = EC_KEY everywhere, EVP on
     /// [`EVP_DEFAULT_CURVES`] (every curve with `--full`).
     pub apis: Option<Vec<Api>>,
+    /// Without `curves` or `families`: every curve (the seed's experiment)
+    /// rather than [`HEADLINE_CURVES`]. `--full` always takes every curve.
+    pub every_curve: bool,
 }
 
 impl EccSuite {
     /// The seed's experiment: key generation on every curve.
     pub fn seed() -> Self {
-        Self::default()
+        Self {
+            every_curve: true,
+            ..Self::default()
+        }
     }
 
-    fn selected(&self) -> Vec<&'static Curve> {
+    fn selected(&self, cfg: &RunConfig) -> Vec<&'static Curve> {
+        let headline =
+            self.curves.is_none() && self.families.is_none() && !self.every_curve && !cfg.full;
         curves::catalogue()
             .iter()
             .filter(|c| self.curves.as_ref().is_none_or(|l| l.contains(&c.name)))
             .filter(|c| self.families.as_ref().is_none_or(|f| f.contains(&c.family)))
+            .filter(|c| !headline || HEADLINE_CURVES.contains(&c.name.as_str()))
             .collect()
     }
 
@@ -148,7 +184,7 @@ impl EccSuite {
         if !(cfg.wants_backend(OPENSSL_SPEED) || cfg.wants_backend("openssl")) {
             return Vec::new();
         }
-        let chosen: Vec<&str> = self.selected().iter().map(|c| c.name.as_str()).collect();
+        let chosen: Vec<&str> = self.selected(cfg).iter().map(|c| c.name.as_str()).collect();
         let ops = self.operations();
         let wants = |op: Op| ops.contains(&op);
         let mut out = Vec::new();
@@ -261,7 +297,7 @@ impl Suite for EccSuite {
         let first = backend::all()[0];
         let first_version = first.version();
         let mut plan = Vec::new();
-        for curve in self.selected() {
+        for curve in self.selected(cfg) {
             for op in self.operations() {
                 let per_sample = (op == Op::Keygen).then_some(keys);
                 if let Some(why) = op_unsupported(curve, op) {

@@ -474,3 +474,39 @@ fn curves_openssl_marks_unfit_for_ecdsa_are_unavailable_for_signing() {
     let keygen = plan.iter().find(|p| p.spec.operation == "keygen").unwrap();
     assert!(matches!(keygen.setup, Setup::Ready(_)));
 }
+
+#[test]
+fn the_default_run_times_the_headline_curves_and_full_every_curve() {
+    use cryptobench_suite_ecc::HEADLINE_CURVES;
+    let curves_of = |suite: &EccSuite, cfg: &RunConfig| -> std::collections::BTreeSet<String> {
+        suite
+            .plan(cfg)
+            .unwrap()
+            .iter()
+            .filter(|p| p.spec.backend == "openssl")
+            .map(|p| p.spec.primitive.clone())
+            .collect()
+    };
+    let every: std::collections::BTreeSet<String> =
+        curves::catalogue().iter().map(|c| c.name.clone()).collect();
+    let headline: std::collections::BTreeSet<String> =
+        HEADLINE_CURVES.iter().map(|c| c.to_string()).collect();
+    assert!(headline.is_subset(&every), "a headline name is no curve");
+    let default = RunConfig::default();
+    assert_eq!(curves_of(&EccSuite::default(), &default), headline);
+    assert_eq!(
+        curves_of(&EccSuite::default(), &RunConfig::quick()),
+        headline
+    );
+    let full = RunConfig {
+        full: true,
+        ..RunConfig::default()
+    };
+    assert_eq!(curves_of(&EccSuite::default(), &full), every);
+    // The seed's experiment (`cryptobench ecc`, `paper ecc-keygen`).
+    assert_eq!(curves_of(&EccSuite::seed(), &default), every);
+    let command = cryptobench_suite_ecc::cli::EccArgs::default()
+        .suite()
+        .unwrap();
+    assert_eq!(curves_of(&command, &default), every);
+}

@@ -24,8 +24,12 @@ use cryptobench_core::{
 use cryptobench_engine::peers;
 use std::hint::black_box;
 
-/// Default sizes: those of `openssl speed` (16 B .. 16 KiB).
-pub const DEFAULT_SIZES: [u64; 6] = [16, 64, 256, 1024, 8192, 16384];
+/// The default run's headline sizes: the smallest (per-call cost), 1 KiB
+/// and the fidelity size, where throughput shows; every algorithm and
+/// backend at each. The rest of `openssl speed`'s sweep is [`FULL_SIZES`].
+pub const DEFAULT_SIZES: [u64; 3] = [16, 1024, FIDELITY_SIZE];
+/// `--full` sizes: those of `openssl speed` (16 B .. 16 KiB).
+pub const FULL_SIZES: [u64; 6] = [16, 64, 256, 1024, 8192, 16384];
 /// `--quick` sizes: the smallest, a middle one and the fidelity size.
 pub const QUICK_SIZES: [u64; 3] = [16, 1024, 16384];
 /// The size at which fidelity against `openssl speed` is judged (issue target).
@@ -160,6 +164,7 @@ impl Suite for HashSuite {
         let sizes = match &self.sizes {
             Some(s) => s.clone(),
             None if cfg.quick => QUICK_SIZES.to_vec(),
+            None if cfg.full => FULL_SIZES.to_vec(),
             None => DEFAULT_SIZES.to_vec(),
         };
         let mut cases = Vec::new();
@@ -360,5 +365,26 @@ mod tests {
         let default = peers_planned(&RunConfig::default());
         assert!(default.len() >= 2, "{default:?}");
         assert!(default.iter().any(|p| p == "SHA-512"), "{default:?}");
+    }
+
+    #[test]
+    fn the_default_run_has_the_headline_sizes_and_full_openssl_speeds_sweep() {
+        let sizes = |cfg: &RunConfig| -> std::collections::BTreeSet<u64> {
+            HashSuite::default()
+                .plan(cfg)
+                .unwrap()
+                .iter()
+                .map(|c| c.spec.input_bytes)
+                .collect()
+        };
+        assert_eq!(
+            sizes(&RunConfig::default()),
+            DEFAULT_SIZES.into_iter().collect()
+        );
+        let full = RunConfig {
+            full: true,
+            ..RunConfig::default()
+        };
+        assert_eq!(sizes(&full), FULL_SIZES.into_iter().collect());
     }
 }

@@ -192,3 +192,24 @@ mod plan_and_views {
         assert!(crate::table1::table(&ms[..1]).is_none());
     }
 }
+
+#[test]
+fn the_default_run_leaves_large_rsa_key_generation_to_full() {
+    let keygens = |cfg: &cryptobench_core::RunConfig| -> std::collections::BTreeSet<String> {
+        crate::PubkeySuite::default()
+            .grid(cfg)
+            .into_iter()
+            .filter(|(_, ops)| ops.contains(&crate::algorithms::KEYGEN))
+            .map(|(a, _)| a.name.to_string())
+            .collect()
+    };
+    let default = keygens(&cryptobench_core::RunConfig::default());
+    assert!(default.contains("RSA-2048-PKCS1"), "{default:?}");
+    assert!(!default.contains("RSA-3072-PKCS1") && !default.contains("RSA-4096-PKCS1"));
+    assert!(default.contains("ML-KEM-768") && default.contains("Ed25519"));
+    let full = keygens(&cryptobench_core::RunConfig {
+        full: true,
+        ..cryptobench_core::RunConfig::default()
+    });
+    assert!(full.contains("RSA-3072-PKCS1") && full.contains("RSA-4096-PKCS1"));
+}
