@@ -11,12 +11,11 @@
 //! Sampling is adaptive: a member stops once the 95% interval of its median
 //! (and of its ratio to the group's reference member) is within
 //! `Budget::precision`, after at least [`MIN_ROUNDS`] rounds; or when its
-//! time budget is spent, and it then says how precise it got. A member whose
-//! noise makes the target unreachable stops as soon as that shows (after
-//! [`FUTILE_AFTER`] rounds): the interval narrows as one over the square
-//! root of the rounds, so the rounds it would need are projected from the
-//! spread of its samples (and of its ratios), and when they exceed what its budget has left (by
-//! [`FUTILE_MARGIN`]) it stops there, says "imprecise", and its rounds go to the others. The reference
+//! time budget is spent, and it then says how precise it got. A member
+//! whose noise keeps it from the target still samples its whole budget: an
+//! earlier stop, projected from its spread after 10 rounds, saved time but
+//! caught a 5% slowdown in 1 of 10 comparisons instead of 10 of 10 (the
+//! `sensitivity` example). The reference
 //! (the first member with a short, self-calibrated batch) keeps sampling
 //! while any other member does, so every ratio to it rests on all rounds.
 
@@ -30,18 +29,10 @@ use crate::measure::{
 };
 use cryptobench_core::verdict::seed_of;
 use cryptobench_core::{Budget, Case, CaseFactory, CaseSpec, Measurement, PairedRatio};
-use cryptobench_stats::{mad, median, paired_ratio, relative_half_width, round_ratios, SplitMix64};
+use cryptobench_stats::{median, paired_ratio, relative_half_width, round_ratios, SplitMix64};
 
 /// Fewest rounds before a member may stop for being precise enough.
 pub const MIN_ROUNDS: usize = 5;
-/// Rounds before a member may be judged unable to reach the precision: with
-/// fewer, the rank interval is too coarse to project from.
-pub const FUTILE_AFTER: usize = 10;
-/// A member stops as unable only when the rounds it needs exceed what it
-/// can still get by this factor: the projection is itself noisy, and a
-/// member just short of the target is better served by its whole budget.
-pub const FUTILE_MARGIN: f64 = 2.0;
-
 /// A slow operation (one call per sample) gets the [`MIN_ROUNDS`] a 95%
 /// interval of its median needs (with fewer, the interval is min..max and
 /// covers the median less often) when they fit in this many case budgets;
@@ -55,9 +46,6 @@ enum Stop {
     Precise,
     /// Its time budget or its largest number of rounds was spent.
     Budget,
-    /// At its noise the target needs about this many rounds, more than its
-    /// budget has left.
-    Unreachable(usize),
 }
 
 /// One case of a group.
@@ -368,40 +356,8 @@ fn member_stop(
     if l.spent_ns >= per_case && n >= floor {
         return Some(Stop::Budget);
     }
-    if n >= FUTILE_AFTER && target > 0.0 && l.spent_ns > 0.0 {
-        let needed = rounds_needed(&l.sampled.wall, target)
-            .max(ratios.map_or(0, |r| rounds_needed(r, target)));
-        let by_time = ((per_case - l.spent_ns) / (l.spent_ns / n as f64)).max(0.0);
-        let left = by_time.min((cap - n) as f64);
-        if needed as f64 > FUTILE_MARGIN * (n as f64 + left) {
-            return Some(Stop::Unreachable(needed));
-        }
-    }
     None
 }
-
-/// Rounds a median needs for its 95% interval to narrow to `target`
-/// (relative), projected from the spread of `xs`: the interval's
-/// half-width is about 1.96 x 1.2533 sigma / sqrt(n) (sigma from the MAD,
-/// robust to the outliers a shared machine adds). The rank interval that
-/// stops sampling is wider than that at few rounds (at 10 it spans the 2nd
-/// to the 9th value), so projecting from it would give up on cases that
-/// would have made it.
-fn rounds_needed(xs: &[f64], target: f64) -> usize {
-    const UNREACHABLE: usize = usize::MAX / 2;
-    let m = median(xs);
-    let sigma = MAD_TO_SIGMA * mad(xs);
-    if !(m > 0.0 && sigma.is_finite() && target > 0.0) {
-        return UNREACHABLE;
-    }
-    let per_round = 1.96 * MEDIAN_EFFICIENCY * sigma / m / target;
-    (per_round * per_round).ceil().min(UNREACHABLE as f64) as usize
-}
-
-/// MAD x this estimates a normal sample's standard deviation.
-const MAD_TO_SIGMA: f64 = 1.4826;
-/// The median's standard error over the mean's: sqrt(pi / 2).
-const MEDIAN_EFFICIENCY: f64 = 1.2533;
 
 /// Records the precision reached and warns when it misses the target.
 fn precision_note(m: &mut Measurement, budget: &Budget, stop: Option<Stop>) {
@@ -415,12 +371,10 @@ fn precision_note(m: &mut Measurement, budget: &Budget, stop: Option<Stop>) {
         return;
     }
     let why = match stop {
-        Some(Stop::Unreachable(needed)) => format!(
-            "at this noise the target needs about {needed} rounds, more than the case's budget allows; stopped after {} so the time goes to other cases",
-            m.samples_ns.len()
-        ),
-        Some(Stop::Precise) => "the rank interval that stops sampling met the target, the bootstrap interval reported here did not".into(),
-        _ => "the case's time budget ended first".into(),
+        Some(Stop::Precise) => {
+            "the rank interval that stops sampling met the target, the bootstrap interval reported here did not"
+        }
+        _ => "the case's time budget ended first",
     };
     m.warnings.push(format!(
         "imprecise: +-{:.1}% (target +-{:.1}%): {why}",

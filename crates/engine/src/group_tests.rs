@@ -254,9 +254,10 @@ fn spread_factory(machine: &Arc<Machine>, spread: u64, seed: u64) -> CaseFactory
 }
 
 #[test]
-fn a_member_that_cannot_reach_the_precision_gives_its_rounds_back() {
-    // Alternating +-10% never narrows: after FUTILE_AFTER rounds the
-    // projection says so and the member stops, long before its 300 ms.
+fn a_member_that_cannot_reach_the_precision_spends_its_budget_and_says_so() {
+    // Alternating +-10% never narrows to 1%: the member samples its whole
+    // budget (a shorter stop cost the sensitivity example 9 of its 10
+    // catches of a 5% slowdown) and says why it is imprecise.
     let machine = Arc::new(Machine::default());
     let hopeless = factory(&machine, "hopeless", 1_000.0, 100, false);
     let s = spec("hopeless");
@@ -264,11 +265,11 @@ fn a_member_that_cannot_reach_the_precision_gives_its_rounds_back() {
     let r = measure_on(&machine, &[(&s, &hopeless)], 1);
     let spent_ms = (machine.clock.now_ns() - start) as f64 / 1e6;
     let m = r.measurements[0].clone().unwrap();
-    assert_eq!(m.samples_ns.len(), FUTILE_AFTER);
-    assert!(spent_ms < 200.0, "spent {spent_ms} ms of a 300 ms budget");
+    assert!(m.samples_ns.len() > 10, "{} rounds", m.samples_ns.len());
+    assert!(spent_ms >= 300.0, "spent {spent_ms} ms of a 300 ms budget");
     let note = m.warnings.iter().find(|w| w.starts_with("imprecise: +-"));
     assert!(
-        note.is_some_and(|w| w.contains("stopped after 10")),
+        note.is_some_and(|w| w.contains("budget ended first")),
         "{:?}",
         m.warnings
     );
@@ -284,7 +285,7 @@ fn a_member_whose_interval_narrows_in_time_keeps_sampling_to_the_target() {
     let r = measure_on(&machine, &[(&s, &f)], 1);
     let m = r.measurements[0].clone().unwrap();
     let rounds = m.samples_ns.len();
-    assert!(rounds > FUTILE_AFTER, "{rounds} rounds");
+    assert!(rounds > 10, "{rounds} rounds");
     assert!(
         m.warnings.iter().all(|w| !w.starts_with("imprecise")),
         "{:?} after {rounds} rounds",
@@ -294,7 +295,7 @@ fn a_member_whose_interval_narrows_in_time_keeps_sampling_to_the_target() {
 }
 
 #[test]
-fn a_hopeless_member_does_not_hold_back_the_rest_of_its_group() {
+fn the_reference_samples_as_long_as_the_other_member() {
     let machine = Arc::new(Machine::default());
     let steady = factory(&machine, "steady", 1_000.0, 0, false);
     let hopeless = factory(&machine, "hopeless", 2_000.0, 100, false);
@@ -302,21 +303,14 @@ fn a_hopeless_member_does_not_hold_back_the_rest_of_its_group() {
     let r = measure_on(&machine, &[(&s1, &steady), (&s2, &hopeless)], 3);
     let steady = r.measurements[0].clone().unwrap();
     let hopeless = r.measurements[1].clone().unwrap();
-    // The reference samples as long as the other member does, no longer.
-    assert_eq!(hopeless.samples_ns.len(), FUTILE_AFTER);
-    assert_eq!(steady.samples_ns.len(), FUTILE_AFTER);
+    // Every ratio to the reference rests on all of the other's rounds
+    // (the round the other stopped in may end with the reference).
+    let (n_other, n_reference) = (hopeless.samples_ns.len(), steady.samples_ns.len());
+    assert!(
+        (n_other..=n_other + 1).contains(&n_reference),
+        "{n_reference} reference rounds for {n_other}"
+    );
     assert!(steady.warnings.iter().all(|w| !w.starts_with("imprecise")));
-}
-
-#[test]
-fn the_rounds_needed_grow_with_the_square_of_the_spread() {
-    let around = |d: f64| -> Vec<f64> { vec![100.0 - d, 100.0, 100.0 + d, 100.0 - d, 100.0 + d] };
-    // MAD 1 around 100: sigma 1.48%, (1.96 x 1.2533 x 1.48)^2 = 13.3 rounds for 1%.
-    assert_eq!(rounds_needed(&around(1.0), 0.01), 14);
-    let wide = rounds_needed(&around(2.0), 0.01);
-    assert!((52..=54).contains(&wide), "{wide}");
-    assert_eq!(rounds_needed(&[100.0; 6], 0.01), 0);
-    assert!(rounds_needed(&[], 0.01) > 1_000_000);
 }
 
 /// A steady case whose checks take 50 ms on the mock clock.
