@@ -98,6 +98,21 @@ pub trait SigningKey: Send {
     fn secret_key(&self) -> Result<Vec<u8>, PkError>;
     /// Signs `message`.
     fn sign(&self, message: &[u8]) -> Result<Vec<u8>, PkError>;
+    /// The digest [`SigningKey::sign`] would sign for `message`, for a
+    /// backend that can sign a ready digest (RSA, ECDSA).
+    fn prehash(&self, _message: &[u8]) -> Result<Vec<u8>, PkError> {
+        Err(PkError::Unavailable(
+            "this backend signs whole messages only".into(),
+        ))
+    }
+    /// Signs a digest made by [`SigningKey::prehash`]: the same signature
+    /// as `sign(message)` without the hashing, which is what `openssl speed`
+    /// times.
+    fn sign_prehashed(&self, _digest: &[u8]) -> Result<Vec<u8>, PkError> {
+        Err(PkError::Unavailable(
+            "this backend signs whole messages only".into(),
+        ))
+    }
 }
 
 /// A verifying key, parsed.

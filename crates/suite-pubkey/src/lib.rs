@@ -262,7 +262,22 @@ impl Suite for PubkeySuite {
                 .filter(|c| c.spec.backend == backend::openssl::NAME)
                 .map(|c| (c.spec.primitive.clone(), c.spec.operation.clone()))
                 .collect();
-            plan.extend(peers::plan(cfg, &measured));
+            let peer_cases = peers::plan(cfg, &measured);
+            for peer in &peer_cases {
+                if let Some(like) = peers::like_for_like(&plan, peer) {
+                    let alg = algorithms::by_name(&peer.spec.primitive).expect("a planned set");
+                    let cache = cache.clone();
+                    plan.push(PlannedCase::ready(like, move || {
+                        Ok(Box::new(PubkeyCase::new(
+                            alg,
+                            backend::openssl::NAME,
+                            algorithms::SIGN_DIGEST,
+                            cache.clone(),
+                        )?))
+                    }));
+                }
+            }
+            plan.extend(peer_cases);
         }
         Ok(plan)
     }

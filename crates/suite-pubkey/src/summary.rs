@@ -1,6 +1,7 @@
 //! The suite's tables and headline lines: the handshake table and seed
 //! 000 Table 1 (the binary draws the per-case table itself).
 
+use crate::algorithms::{SIGN, SIGN_DIGEST};
 use crate::handshake;
 use crate::table1;
 use crate::SUITE;
@@ -62,22 +63,46 @@ pub fn headline(ms: &[Measurement]) -> Vec<String> {
 
 /// One line per `openssl speed` peer measured: our OpenSSL row over it,
 /// paired (same group), judged two-sided, so the fidelity target reads
-/// off the run's summary.
+/// off the run's summary. For RSA and ECDSA the judged row is
+/// `sign-digest` (the peer's work: no hashing); our `sign`, which hashes
+/// the message first, is shown beside it.
 fn fidelity(mine: &[Measurement]) -> Vec<String> {
     let measured = |m: &&Measurement| m.status == CaseStatus::Measured && m.stats.is_some();
+    let openssl_row = |peer: &Measurement, op: &str| {
+        mine.iter().filter(measured).find(|m| {
+            m.backend == crate::backend::openssl::NAME
+                && m.primitive == peer.primitive
+                && m.operation == op
+        })
+    };
     mine.iter()
         .filter(measured)
         .filter(|p| p.backend == cryptobench_engine::peers::OPENSSL_SPEED)
         .filter_map(|peer| {
-            let ours = mine.iter().filter(measured).find(|m| {
-                m.backend == crate::backend::openssl::NAME
-                    && m.primitive == peer.primitive
-                    && m.operation == peer.operation
-            })?;
+            let like = (peer.operation == SIGN)
+                .then(|| openssl_row(peer, SIGN_DIGEST))
+                .flatten();
+            let ours = like.or_else(|| openssl_row(peer, &peer.operation))?;
             let (_, words) = cryptobench_core::paper::fidelity(speedup(ours, peer));
+            let beside = match (like, openssl_row(peer, SIGN)) {
+                (Some(_), Some(sign)) => speedup(sign, peer)
+                    .map(|r| {
+                        format!(
+                            "; with hashing the message (our `sign`): {:.3} (95% {:.3}-{:.3})",
+                            r.value, r.lo, r.hi
+                        )
+                    })
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            let what = if like.is_some() {
+                " of a ready digest"
+            } else {
+                ""
+            };
             Some(format!(
-                "pubkey fidelity {} {}: cryptobench/openssl speed = {words}",
-                peer.primitive, peer.operation
+                "pubkey fidelity {} {}{what}: cryptobench/openssl speed = {words}{beside}",
+                peer.primitive, peer.operation,
             ))
         })
         .collect()

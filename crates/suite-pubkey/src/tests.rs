@@ -147,6 +147,11 @@ mod plan_and_views {
             paired("ECDSA-P256", "sign", ours, rounds(20_000.0, 1.06)),
             paired("X25519", "derive", peer, rounds(30_000.0, 1.0)),
             paired("X25519", "derive", ours, rounds(30_000.0, 1.0)),
+            // RSA: the ready-digest row does the peer's work; `sign` hashes
+            // the message too, 2% more.
+            paired("RSA-2048-PKCS1", "sign", peer, rounds(1e6, 1.0)),
+            paired("RSA-2048-PKCS1", "sign", ours, rounds(1e6, 1.02)),
+            paired("RSA-2048-PKCS1", "sign-digest", ours, rounds(1e6, 1.0)),
         ];
         let lines = summary::headline(&ms);
         let line = |alg: &str| lines.iter().find(|l| l.contains(alg)).cloned().unwrap();
@@ -155,6 +160,55 @@ mod plan_and_views {
             "{lines:?}"
         );
         assert!(line("X25519 derive").contains("met: 1.000"), "{lines:?}");
+        let rsa = line("RSA-2048-PKCS1 sign of a ready digest");
+        assert!(rsa.contains("= met: 1.000"), "{rsa}");
+        assert!(
+            rsa.contains("with hashing the message (our `sign`): 0.980"),
+            "{rsa}"
+        );
+    }
+
+    #[test]
+    fn a_sign_peer_gets_openssl_s_ready_digest_row_in_its_group() {
+        let plan = PubkeySuite::default().plan(&RunConfig::default()).unwrap();
+        let like = |alg: &str| {
+            plan.iter().find(|c| {
+                c.spec.primitive == alg
+                    && c.spec.backend == crate::backend::openssl::NAME
+                    && c.spec.operation == "sign-digest"
+            })
+        };
+        for alg in ["ECDSA-P256", "RSA-2048-PKCS1"] {
+            let c = like(alg).unwrap_or_else(|| panic!("{alg}: no sign-digest row"));
+            assert!(matches!(c.setup, Setup::Ready(_)));
+            assert_eq!(
+                c.spec.group.as_deref(),
+                Some(format!("{SUITE}/{alg}/sign").as_str())
+            );
+        }
+        // EdDSA signs whole messages: no such row.
+        assert!(like("Ed25519").is_none());
+        let quick = PubkeySuite::default().plan(&RunConfig::quick()).unwrap();
+        assert!(quick.iter().all(|c| c.spec.operation != "sign-digest"));
+    }
+
+    #[test]
+    fn the_ready_digest_row_is_checked_then_signs() {
+        let alg = crate::algorithms::by_name("ECDSA-P256").unwrap();
+        let cache = std::sync::Arc::new(crate::checks::CheckCache::new());
+        let mut case =
+            crate::case::PubkeyCase::new(alg, "openssl", "sign-digest", cache.clone()).unwrap();
+        use cryptobench_core::{Case, CheckOutcome};
+        let checks = case.checks();
+        let own = checks.iter().find(|c| c.name == "prehashed").unwrap();
+        assert_eq!(own.outcome, CheckOutcome::Pass, "{}", own.detail);
+        case.run_batch(3).unwrap();
+        // A backend that signs whole messages says so.
+        let rc = crate::case::PubkeyCase::new(alg, "rustcrypto", "sign-digest", cache);
+        assert!(matches!(
+            rc,
+            Err(cryptobench_core::CaseError::Unavailable(_))
+        ));
     }
 
     #[test]

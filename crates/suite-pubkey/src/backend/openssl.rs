@@ -406,14 +406,7 @@ impl SigningKey for SignKey {
             SignCtx::Digest(ctx, prehash) => {
                 let mut digest = [0u8; 64];
                 let len = prehash.digest(message, &mut digest)?;
-                // One EVP_PKEY_sign into a buffer of the key's largest
-                // signature, as `openssl speed` does: `sign_to_vec` first
-                // asks for the length with a second call (for ECDSA an
-                // ASN.1 encoding of the group order, about 3% of a P-256
-                // signature).
-                out.resize(self.key.size(), 0);
-                let written = ctx.sign(&digest[..len], Some(&mut out)).map_err(ossl)?;
-                out.truncate(written);
+                sign_digest(ctx, self.key.size(), &digest[..len], &mut out)?;
             }
             SignCtx::Message(ctx) => {
                 ctx.digest_sign_to_vec(message, &mut out).map_err(ossl)?;
@@ -421,6 +414,44 @@ impl SigningKey for SignKey {
         }
         Ok(out)
     }
+    fn prehash(&self, message: &[u8]) -> Result<Vec<u8>, PkError> {
+        match &mut *self.ctx.borrow_mut() {
+            SignCtx::Digest(_, prehash) => {
+                let mut digest = [0u8; 64];
+                let len = prehash.digest(message, &mut digest)?;
+                Ok(digest[..len].to_vec())
+            }
+            SignCtx::Message(_) => Err(eddsa_signs_messages()),
+        }
+    }
+    fn sign_prehashed(&self, digest: &[u8]) -> Result<Vec<u8>, PkError> {
+        let mut out = Vec::new();
+        match &mut *self.ctx.borrow_mut() {
+            SignCtx::Digest(ctx, _) => sign_digest(ctx, self.key.size(), digest, &mut out)?,
+            SignCtx::Message(_) => return Err(eddsa_signs_messages()),
+        }
+        Ok(out)
+    }
+}
+
+fn eddsa_signs_messages() -> PkError {
+    PkError::Unavailable("EdDSA signs the whole message (no prehashed form here)".into())
+}
+
+/// One EVP_PKEY_sign into a buffer of the key's largest signature, as
+/// `openssl speed` does: `sign_to_vec` first asks for the length with a
+/// second call (for ECDSA an ASN.1 encoding of the group order, about 3% of
+/// a P-256 signature).
+fn sign_digest(
+    ctx: &mut PkeyCtx<Private>,
+    max_len: usize,
+    digest: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), PkError> {
+    out.resize(max_len, 0);
+    let written = ctx.sign(digest, Some(out)).map_err(ossl)?;
+    out.truncate(written);
+    Ok(())
 }
 
 impl VerifyingKey for VerifyKey {
