@@ -131,7 +131,7 @@ fn say_incumbent(g: &Global, f: &short_tune::ShortTune) {
         ),
         None => eprintln!(
             "argon2: {target}: the earlier run's {setting} took {share:.0}% of the target here, \
-             outside +-10%: searched again"
+             outside +-20%: searched again"
         ),
     }
 }
