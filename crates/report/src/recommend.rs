@@ -257,6 +257,13 @@ fn elgamal(ms: &[Measurement]) -> Vec<Recommendation> {
             && m.param("encoding") == best.param("encoding")
             && m.param("mode") == Some("serial")
     });
+    // Workers cost threads or ranks: a parallel mode is advised only when
+    // it is clearly faster than serial (past the tie margin, on the
+    // intervals), or the advice flips with the machine's load.
+    let best = match serial {
+        Some(s) if advice::tied(s, best) => s,
+        _ => best,
+    };
     let workers = |m: &Measurement| {
         let t: u64 = m.param("threads").and_then(|v| v.parse().ok()).unwrap_or(1);
         let r: u64 = m.param("ranks").and_then(|v| v.parse().ok()).unwrap_or(1);

@@ -252,6 +252,14 @@ fn elgamal_mode_cites_its_speedup_over_serial_and_skips_toy_curves() {
     says(&r.advice, "mode threads with 2 worker(s)");
     says(&r.advice, "1.90x serial");
     says(&r.advice, "insecure as labelled");
+    // Two workers within the tie margin of serial: serial, which needs none.
+    let close = vec![
+        e("serial", "1", 4e9, "P-256", ""),
+        e("threads", "2", 3.9e9, "P-256", ""),
+    ];
+    let recs = recommend(&run_of(close), &[]);
+    let r = topic(&recs, "EC-ElGamal mode");
+    says(&r.advice, "use mode serial with 1 worker(s)");
 }
 
 #[test]
