@@ -469,7 +469,13 @@ pub fn pq_key_share(ms: &[Measurement]) -> Vec<Advice<'_>> {
     let bounds = |ms: &[&Measurement]| {
         ms.iter().fold((0.0, 0.0), |(lo, hi), m| {
             let s = m.stats.as_ref().expect("verified");
-            (lo + s.ci95[0].min(s.median), hi + s.ci95[1].max(s.median))
+            // No interval recorded: the median stands for both ends.
+            let [a, b] = if s.ci95[0] > 0.0 && s.ci95[1] >= s.ci95[0] {
+                s.ci95
+            } else {
+                [s.median; 2]
+            };
+            (lo + a.min(s.median), hi + b.max(s.median))
         })
     };
     let (h_lo, h_hi) = bounds(&[hybrid]);

@@ -161,11 +161,12 @@ mod plan_and_views {
         );
         assert!(line("X25519 derive").contains("met: 1.000"), "{lines:?}");
         let rsa = line("RSA-2048-PKCS1 sign of a ready digest");
-        assert!(rsa.contains("= met: 1.000"), "{rsa}");
-        assert!(
-            rsa.contains("with hashing the message (our `sign`): 0.980"),
-            "{rsa}"
-        );
+        for part in [
+            "= met: 1.000",
+            "with hashing the message (our `sign`): 0.980",
+        ] {
+            assert!(rsa.contains(part), "{rsa}");
+        }
     }
 
     #[test]
