@@ -132,22 +132,17 @@ fn noisy(centre: f64) -> Vec<f64> {
 
 #[test]
 fn the_larger_noise_floor_raises_the_bar_and_overlap_is_inconclusive() {
-    let a = run(
-        "a",
-        vec![
-            measured("A", &series(100.0)),
-            measured("B", &noisy(100.0)),
-            canary(&series(50.0), 0.01),
-        ],
-    );
-    let b = run(
-        "b",
-        vec![
-            measured("A", &series(104.0)),
-            measured("B", &noisy(110.0)),
-            canary(&series(50.0), 0.05),
-        ],
-    );
+    // A steady case around `steady`, a noisy one around `noisy_at`, the
+    // canary with noise floor `floor`.
+    let with = |id: &str, steady: f64, noisy_at: f64, floor: f64| {
+        let ms = vec![
+            measured("A", &series(steady)),
+            measured("B", &noisy(noisy_at)),
+            canary(&series(50.0), floor),
+        ];
+        run(id, ms)
+    };
+    let (a, b) = (with("a", 100.0, 100.0, 0.01), with("b", 104.0, 110.0, 0.05));
     let cmp = compare_full(&a, &b, 0.02);
     assert!((cmp.effective_threshold() - 0.05).abs() < 1e-12);
     assert_eq!(

@@ -431,14 +431,7 @@ impl Store {
                 )
                 .map_err(|e| self.err(e))?;
             let rows = stmt
-                .query_map([], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, i64>(3)?,
-                    ))
-                })
+                .query_map([], |r| <(String, String, i64, i64)>::try_from(r))
                 .map_err(|e| self.err(e))?;
             for row in rows {
                 let (run, suite, n, failed) = row.map_err(|e| self.err(e))?;
@@ -456,15 +449,15 @@ impl Store {
             .map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, String>(5)?,
-                    r.get::<_, Option<String>>(6)?,
-                ))
+                <(
+                    String,
+                    String,
+                    Option<String>,
+                    String,
+                    String,
+                    String,
+                    Option<String>,
+                )>::try_from(r)
             })
             .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
@@ -500,15 +493,15 @@ impl Store {
                  machine_json FROM runs WHERE id = ?1",
                 [&id],
                 |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, Option<String>>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, String>(3)?,
-                        r.get::<_, Option<String>>(4)?,
-                        r.get::<_, String>(5)?,
-                        r.get::<_, String>(6)?,
-                    ))
+                    <(
+                        String,
+                        Option<String>,
+                        String,
+                        String,
+                        Option<String>,
+                        String,
+                        String,
+                    )>::try_from(r)
                 },
             )
             .map_err(|e| self.err(e))?;
