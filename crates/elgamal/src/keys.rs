@@ -50,7 +50,10 @@ impl ScalarRng {
         let (rng, seeded) = match source {
             RngSource::Os => (
                 ChaCha20Rng::try_from_os_rng().map_err(|e| {
-                    Error::io("operating-system randomness", std::io::Error::other(e))
+                    Error::io(
+                        "operating-system randomness",
+                        std::io::Error::other(e.to_string()),
+                    )
                 })?,
                 false,
             ),
