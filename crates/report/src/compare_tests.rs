@@ -134,7 +134,7 @@ fn noisy(centre: f64) -> Vec<f64> {
 fn the_larger_noise_floor_raises_the_bar_and_overlap_is_inconclusive() {
     // A steady case around `steady`, a noisy one around `noisy_at`, the
     // canary with noise floor `floor`.
-    let with = |id: &str, steady: f64, noisy_at: f64, floor: f64| {
+    let with_floor = |id: &str, steady: f64, noisy_at: f64, floor: f64| {
         let ms = vec![
             measured("A", &series(steady)),
             measured("B", &noisy(noisy_at)),
@@ -142,7 +142,10 @@ fn the_larger_noise_floor_raises_the_bar_and_overlap_is_inconclusive() {
         ];
         run(id, ms)
     };
-    let (a, b) = (with("a", 100.0, 100.0, 0.01), with("b", 104.0, 110.0, 0.05));
+    let (a, b) = (
+        with_floor("a", 100.0, 100.0, 0.01),
+        with_floor("b", 104.0, 110.0, 0.05),
+    );
     let cmp = compare_full(&a, &b, 0.02);
     assert!((cmp.effective_threshold() - 0.05).abs() < 1e-12);
     assert_eq!(

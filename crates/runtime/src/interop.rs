@@ -159,7 +159,7 @@ pub(crate) fn decrypts_to_runtime_message(
     ok: &str,
     bad: &str,
 ) -> CheckResult {
-    let result = decrypt().and_then(|pt| Ok(pt == field(a, "pt")?));
+    let result = decrypt().and_then(|pt| field(a, "pt").map(|sent| pt == sent));
     verdict(runtime, result, ok, bad)
 }
 
