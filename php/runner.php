@@ -74,6 +74,17 @@ function ossl_errors(): string
     return implode('; ', $all);
 }
 
+// Keeps the timed loop's duration in $s, or throws when the loop's last
+// call failed ($what names it; $detail, when given, adds the library's reason).
+function keep_loop_time(array &$s, bool $ok, int $t0, int $t1, string $what, ?callable $detail = null): void
+{
+    if (!$ok) {
+        $reason = $detail === null ? '' : ': ' . $detail();
+        throw new RuntimeException("$what failed inside the timed loop$reason");
+    }
+    $s['ns'] = $t1 - $t0;
+}
+
 function versions(): array
 {
     $sodium = defined('SODIUM_LIBRARY_VERSION') ? SODIUM_LIBRARY_VERSION : null;
@@ -231,10 +242,7 @@ function cipher_time(array &$s, int $k): void
         }
         $t1 = hrtime(true);
     }
-    if ($last === false) {
-        throw new RuntimeException("{$s['op']} failed inside the timed loop: " . ossl_errors());
-    }
-    $s['ns'] = $t1 - $t0;
+    keep_loop_time($s, $last !== false, $t0, $t1, $s['op'], 'ossl_errors');
 }
 
 // ---------------------------------------------------------------------------
@@ -365,10 +373,7 @@ function oaead_time(array &$s, int $k): void
         }
         $t1 = hrtime(true);
     }
-    if ($last === false) {
-        throw new RuntimeException("{$s['op']} failed inside the timed loop");
-    }
-    $s['ns'] = $t1 - $t0;
+    keep_loop_time($s, $last !== false, $t0, $t1, $s['op']);
 }
 
 // ---------------------------------------------------------------------------
@@ -478,10 +483,7 @@ function saead_time(array &$s, int $k): void
         }
         $t1 = hrtime(true);
     }
-    if ($last === false) {
-        throw new RuntimeException("{$s['op']} failed inside the timed loop");
-    }
-    $s['ns'] = $t1 - $t0;
+    keep_loop_time($s, $last !== false, $t0, $t1, $s['op']);
 }
 
 // ---------------------------------------------------------------------------
@@ -569,10 +571,7 @@ function mcrypt_time(array &$s, int $k): void
         }
         $t1 = hrtime(true);
     }
-    if ($last === false) {
-        throw new RuntimeException("{$s['op']} failed inside the timed loop");
-    }
-    $s['ns'] = $t1 - $t0;
+    keep_loop_time($s, $last !== false, $t0, $t1, $s['op']);
 }
 
 // ---------------------------------------------------------------------------
@@ -651,10 +650,7 @@ function ecc_time(array &$s, int $k): void
         $last = openssl_pkey_new($cfg);
     }
     $t1 = hrtime(true);
-    if ($last === false) {
-        throw new RuntimeException('openssl_pkey_new failed inside the timed loop');
-    }
-    $s['ns'] = $t1 - $t0;
+    keep_loop_time($s, $last !== false, $t0, $t1, 'openssl_pkey_new');
 }
 
 // ---------------------------------------------------------------------------
@@ -744,10 +740,7 @@ function pwhash_time(array &$s, int $k): void
         }
         $t1 = hrtime(true);
     }
-    if (!is_string($last)) {
-        throw new RuntimeException('hashing failed inside the timed loop');
-    }
-    $s['ns'] = $t1 - $t0;
+    keep_loop_time($s, is_string($last), $t0, $t1, 'hashing');
 }
 
 // ---------------------------------------------------------------------------

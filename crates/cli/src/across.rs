@@ -56,6 +56,16 @@ fn read_run_file(path: &Path) -> Result<Run> {
     Ok(cryptobench_store::parse_run_file(path, &bytes)?)
 }
 
+/// The names of the comma-separated `list` among `known` (see
+/// [`names::resolve_list`]), owned.
+fn resolve_owned(what: &str, list: &str, known: &[String]) -> Result<Vec<String>> {
+    let refs: Vec<&str> = known.iter().map(String::as_str).collect();
+    Ok(names::resolve_list(what, list, &refs)?
+        .into_iter()
+        .map(str::to_string)
+        .collect())
+}
+
 /// Keeps only the cases `filter` and `--backend` select; `keep_canary`
 /// keeps the canary too (comparisons divide its drift out).
 pub fn filter_run(g: &Global, run: &mut Run, filter: &CaseFilter, keep_canary: bool) -> Result<()> {
@@ -69,25 +79,16 @@ pub fn filter_run(g: &Global, run: &mut Run, filter: &CaseFilter, keep_canary: b
                 .iter()
                 .map(|s| s.name().to_string())
                 .collect();
-            let refs: Vec<&str> = all.iter().map(String::as_str).collect();
-            let wanted: Vec<String> = names::resolve_list("suite", list, &refs)?
-                .into_iter()
-                .map(str::to_string)
-                .collect();
-            Some(wanted)
+            Some(resolve_owned("suite", list, &all)?)
         }
     };
     let backends = match &g.backend {
         None => None,
-        Some(list) => {
-            let known = crate::app::known_backends();
-            let refs: Vec<&str> = known.iter().map(String::as_str).collect();
-            let wanted: Vec<String> = names::resolve_list("backend", list, &refs)?
-                .into_iter()
-                .map(str::to_string)
-                .collect();
-            Some(wanted)
-        }
+        Some(list) => Some(resolve_owned(
+            "backend",
+            list,
+            &crate::app::known_backends(),
+        )?),
     };
     let needle = filter.algorithm.as_deref().map(str::to_ascii_lowercase);
     run.measurements.retain(|m| {

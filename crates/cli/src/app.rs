@@ -277,16 +277,6 @@ impl Outcome {
     }
 }
 
-/// Plans, measures, stores and returns the run (printing is the caller's).
-pub fn bench(
-    g: &Global,
-    cfg: &RunConfig,
-    suites: Vec<Box<dyn Suite>>,
-    also_json_next_to_db: bool,
-) -> Result<Outcome> {
-    bench_as(g, cfg, suites, also_json_next_to_db, None)
-}
-
 /// A run id (and fleet) chosen by the caller instead of a fresh one: the
 /// hosts of a fleet agree on theirs before measuring.
 #[derive(Debug, Clone)]
@@ -399,7 +389,8 @@ fn nothing_runnable(cases: &[PlannedCase]) -> String {
     msg
 }
 
-/// [`bench`] under a given identity.
+/// Plans, measures, stores and returns the run (printing is the caller's),
+/// under `identity` when given, else a fresh run id.
 pub fn bench_as(
     g: &Global,
     cfg: &RunConfig,
@@ -621,7 +612,7 @@ pub fn bench_and_print(
     suites: Vec<Box<dyn Suite>>,
     json_next_to_db: bool,
 ) -> Result<u8> {
-    let outcome = bench(g, cfg, suites, json_next_to_db)?;
+    let outcome = bench_as(g, cfg, suites, json_next_to_db, None)?;
     output::print_run(g, &outcome.run, &outcome.suites)?;
     Ok(outcome.exit_code())
 }

@@ -118,7 +118,7 @@ fn run(g: &Global, a: &RunArgs, world: &cryptobench_mpi::World) -> Result<u8> {
         return crate::fleet::run_fleet(g, a, &cfg, suites, world);
     }
     let suites = crate::advice::with_argon2_tune(g, &cfg, suites);
-    let outcome = app::bench(g, &cfg, suites, true)?;
+    let outcome = app::bench_as(g, &cfg, suites, true, None)?;
     output::print_run_with(g, &outcome.run, &outcome.suites, output::Detail::Summary)?;
     if !g.quiet {
         // The hint must reach the same database the run used.
@@ -261,7 +261,7 @@ fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8
     let mut g = g.clone();
     g.twin_every_cell = true;
     let g = &g;
-    let outcome = app::bench(g, &cfg, suites, false)?;
+    let outcome = app::bench_as(g, &cfg, suites, false, None)?;
     let mut measured = outcome.run.measurements.clone();
     measured.extend(distributed);
     if method == Method::Seed {

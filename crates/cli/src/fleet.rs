@@ -37,7 +37,7 @@ pub fn run_fleet(
         quiet
     };
     let measured = app::bench_as(&local_g, cfg, suites, world.is_root(), Some(identity))
-        .map_err(|e| Error::other(format!("{e:#}")));
+        .map_err(|e| Error::failed("measuring on this rank", format!("{e:#}")));
     let outcome = world.check(measured)?;
     // Ranks that finish early sleep here rather than spin inside the
     // gather, so they take no core from a host still measuring.
@@ -73,7 +73,7 @@ pub fn run_fleet(
 /// Rank 0's fresh run id, known to every rank, and this rank's identity.
 fn agree_on_identity(world: &World) -> Result<RunIdentity> {
     let base = cryptobench_mpi::comm::broadcast_bytes(world, app::new_run_id().into_bytes())?;
-    let base = String::from_utf8(base).map_err(|_| Error::other("run id is not UTF-8"))?;
+    let base = String::from_utf8(base).map_err(|e| Error::failed("the run id broadcast", e))?;
     Ok(RunIdentity {
         id: cryptobench_mpi::fleet::host_run_id(&base, world.rank()),
         fleet: Some(cryptobench_mpi::fleet::fleet_id_for(&base, world.size())),

@@ -23,10 +23,10 @@ pub fn suites() -> Vec<Box<dyn Suite>> {
 pub fn runtimes() -> Vec<Box<dyn Runtime>> {
     vec![
         cryptobench_php::runtime(),
-        cryptobench_runtime::python::runtime(),
-        cryptobench_runtime::node::runtime(),
-        cryptobench_runtime::go::runtime(),
-        cryptobench_runtime::java::runtime(),
+        cryptobench_runtime::python::SPEC.runtime(),
+        cryptobench_runtime::node::SPEC.runtime(),
+        cryptobench_runtime::go::SPEC.runtime(),
+        cryptobench_runtime::java::SPEC.runtime(),
     ]
 }
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{bin, latest_run, quick_hash, stdout, with_db, Outcome};
+use common::{bin, db_with_runs, latest_run, quick_hash, stdout, temp_db, with_db, Outcome};
 use std::path::Path;
 
 /// The run of `db`'s latest as JSON, with the host renamed to `host`.
@@ -123,9 +123,7 @@ fn a_run_exported_on_one_host_is_imported_compared_and_reported_on_another() {
 
 #[test]
 fn a_file_that_is_not_a_run_is_refused_with_exit_2_and_nothing_is_imported() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
-    quick_hash(&db).assert().success();
+    let (dir, db) = db_with_runs(1);
     let good = dir.path().join("good.json");
     export_as(&db, "alpha", &good);
     let bad = dir.path().join("bad.json");
@@ -147,10 +145,7 @@ fn a_file_that_is_not_a_run_is_refused_with_exit_2_and_nothing_is_imported() {
 
 #[test]
 fn tables_honour_every_format_and_show_filters_by_suite() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
-    quick_hash(&db).assert().success();
-    quick_hash(&db).assert().success();
+    let (_dir, db) = db_with_runs(2);
     let out = bin()
         .args(["--format", "json", "list", "backends"])
         .checked_stdout();
@@ -293,8 +288,7 @@ fn help_shows_each_command_its_own_options_and_one_spelling() {
 
 #[test]
 fn show_of_one_suite_fits_100_columns() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
+    let (_dir, db) = temp_db();
     with_db(&db)
         .args(["--quick", "--precision", "0.1"])
         .args(["aead", "--algorithms", "AES-256-GCM,ChaCha20-Poly1305"])

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{report_page, stdout, with_db, Outcome};
+use common::{report_page, stdout, temp_db, with_db, Outcome};
 use cryptobench_core::{
     CaseSpec, CaseStatus, CheckResult, Fingerprint, Measurement, Run, RunStatus, Summary,
 };
@@ -53,8 +53,7 @@ fn store_run(db: &Path, id: &str, status: RunStatus, ms: Vec<Measurement>) {
 
 #[test]
 fn recommend_and_report_handle_empty_interrupted_and_failed_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
+    let (dir, db) = temp_db();
     store_run(&db, "20261122-050000-0001", RunStatus::Complete, vec![]);
     store_run(
         &db,
@@ -104,8 +103,7 @@ fn recommend_and_report_handle_empty_interrupted_and_failed_runs() {
 
 #[test]
 fn recommend_and_report_reject_unknown_runs_and_bad_paths_with_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
+    let (_dir, db) = temp_db();
     store_run(
         &db,
         "20261122-050000-0004",
@@ -246,14 +244,11 @@ fn the_run_summary_and_recommend_give_the_same_advice() {
     }
     // The near-tie resolved by rule: AES-256-GCM over AEGIS-256,
     // Curve25519 over P-256, whichever median was lower.
-    assert!(
-        lines[0].starts_with("AEAD, bulk data: Use AES-256-GCM (openssl)"),
-        "{}",
-        lines[0]
-    );
-    assert!(
-        lines[5].starts_with("Curve, 128-bit: Curve25519"),
-        "{}",
-        lines[5]
-    );
+    let resolved = [
+        (0, "AEAD, bulk data: Use AES-256-GCM (openssl)"),
+        (5, "Curve, 128-bit: Curve25519"),
+    ];
+    for (i, start) in resolved {
+        assert!(lines[i].starts_with(start), "{}", lines[i]);
+    }
 }

@@ -3,9 +3,11 @@
 
 mod common;
 
-use common::{bin, latest_run, process_with_db, quick_hash, with_db, Outcome};
+use common::{
+    bin, db_with_runs, latest_run, process_with_db, quick_hash, temp_db, with_db, Outcome,
+};
 use predicates::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn stored_run_ids(db: &Path) -> Vec<String> {
@@ -38,24 +40,19 @@ fn help_and_version() {
 #[test]
 fn list_shows_backends_with_versions() {
     // --wide: a version cell is not wrapped mid-phrase.
-    bin()
-        .args(["--wide", "list", "backends"])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("OpenSSL 3")
-                .and(predicate::str::contains("rustcrypto"))
-                .and(predicate::str::contains("peer:openssl-speed"))
-                .and(predicate::str::contains(cryptobench_php::NAME))
-                .and(predicate::str::contains("mpi")),
-        );
+    bin().args(["--wide", "list", "backends"]).prints_all(&[
+        "OpenSSL 3",
+        "rustcrypto",
+        "peer:openssl-speed",
+        cryptobench_php::NAME,
+        "mpi",
+    ]);
     bin().args(["list", "primitives"]).prints("SHA3-256");
 }
 
 #[test]
 fn quick_hash_run_is_stored_exported_and_parses() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
+    let (dir, db) = temp_db();
     let json = dir.path().join("run.json");
     let csv = dir.path().join("run.csv");
     quick_hash(&db)
@@ -125,10 +122,7 @@ fn json_to_stdout_is_the_run() {
 
 #[test]
 fn compare_two_runs_and_fail_on_regression() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
-    quick_hash(&db).assert().success();
-    quick_hash(&db).assert().success();
+    let (_dir, db) = db_with_runs(2);
     with_db(&db)
         .args(["compare", "latest~1", "latest"])
         .prints("4 case(s) compared");
@@ -233,24 +227,26 @@ fn wait_for_measurements(db: &Path, at_least: usize, timeout: Duration) -> bool 
     false
 }
 
-fn spawn_long_run(db: &Path) -> std::process::Child {
-    process_with_db(db)
+/// A long hash run into a fresh database, returned once it has stored
+/// `at_least` measurements.
+fn long_run_with(at_least: usize) -> (tempfile::TempDir, PathBuf, std::process::Child) {
+    let (dir, db) = temp_db();
+    let child = process_with_db(&db)
         .args(["--time", "300ms", "--precision", "0.1", "hash", "--no-peer"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .unwrap()
+        .unwrap();
+    assert!(
+        wait_for_measurements(&db, at_least, Duration::from_secs(60)),
+        "no measurement stored in time"
+    );
+    (dir, db, child)
 }
 
 #[test]
 fn ctrl_c_marks_the_run_interrupted_and_keeps_what_was_measured() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
-    let mut child = spawn_long_run(&db);
-    assert!(
-        wait_for_measurements(&db, 2, Duration::from_secs(60)),
-        "no measurement stored in time"
-    );
+    let (_dir, db, mut child) = long_run_with(2);
     // SAFETY: sending a signal to our own child process.
     unsafe { libc_kill(child.id() as i32, 2) };
     let status = child.wait().unwrap();
@@ -263,13 +259,7 @@ fn ctrl_c_marks_the_run_interrupted_and_keeps_what_was_measured() {
 
 #[test]
 fn a_killed_run_is_listed_as_interrupted_with_its_measurements() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
-    let mut child = spawn_long_run(&db);
-    assert!(
-        wait_for_measurements(&db, 1, Duration::from_secs(60)),
-        "no measurement stored in time"
-    );
+    let (_dir, db, mut child) = long_run_with(1);
     child.kill().unwrap();
     child.wait().unwrap();
     with_db(&db).arg("runs").prints("interrupted");
@@ -284,8 +274,7 @@ extern "C" {
 
 #[test]
 fn run_writes_the_html_report_and_rejects_an_unwritable_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
+    let (dir, db) = temp_db();
     let report = dir.path().join("report.html");
     bin()
         .args(["run", "--suite", "hash", "--report"])

@@ -3,18 +3,13 @@
 
 mod common;
 
-use common::{bin, latest_run, with_db, Outcome};
+use common::{bin, latest_run, temp_db, with_db, Outcome};
 use predicates::prelude::*;
 #[test]
 fn the_aa_test_prints_both_floors_and_rejects_a_bad_duration() {
     bin()
         .args(["noise", "--duration", "1s"])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("paired (one group)")
-                .and(predicate::str::contains("unpaired")),
-        );
+        .prints_all(&["paired (one group)", "unpaired"]);
     let out = bin()
         .args(["--format", "json", "noise", "--duration", "1s"])
         .checked_stdout();
@@ -31,8 +26,7 @@ fn the_aa_test_prints_both_floors_and_rejects_a_bad_duration() {
 
 #[test]
 fn runs_carry_groups_and_a_canary_and_compare_reports_the_machine() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
+    let (_dir, db) = temp_db();
     for _ in 0..2 {
         with_db(&db)
             .args(["--quick", "--precision", "0.1", "hash"])

@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::{bin, quick_hash, report_page, with_db, Outcome};
+use common::{bin, quick_hash, report_page, temp_db, with_db, Outcome};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -192,8 +192,7 @@ fn quick_hash_run(db: &Path) {
 fn report_renders_every_chart_in_headless_chromium() {
     // Fail first, with the install hint, when there is no browser.
     chromium();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("results.db");
+    let (dir, db) = temp_db();
     quick_hash_run(&db);
     quick_hash_run(&db);
     let page = dir.path().join("r.html");
@@ -232,8 +231,7 @@ fn report_renders_every_chart_in_headless_chromium() {
 #[test]
 fn the_main_jobs_report_renders_every_suites_charts_in_headless_chromium() {
     chromium();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("results.db");
+    let (dir, db) = temp_db();
     let page = dir.path().join("main.html");
     bin()
         .args(["--quick", "--quiet", "--db"])
@@ -522,8 +520,7 @@ fn line_charts_peers_and_failures_render_in_headless_chromium() {
 
 #[test]
 fn report_bad_input_exits_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("results.db");
+    let (dir, db) = temp_db();
     quick_hash(&db).assert().success();
     // Unwritable output path: the error names it.
     let bad = dir.path().join("no-such-dir").join("r.html");
@@ -547,8 +544,7 @@ fn report_bad_input_exits_2() {
 #[test]
 fn report_on_empty_interrupted_and_failed_runs() {
     use cryptobench_core::{CaseSpec, CaseStatus, Run, RunStatus};
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("results.db");
+    let (dir, db) = temp_db();
     let store = cryptobench_store::Store::open(&db).unwrap();
     let run = |id: &str, status: RunStatus| Run {
         started_at: "2026-11-22T03:00:00Z".into(),

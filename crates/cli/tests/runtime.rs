@@ -4,6 +4,9 @@
 //! first use). Go's and Java's runners, compiled on first use, are tested
 //! in crates/runtime/tests/runners.rs.
 
+mod common;
+
+use common::assert_succeeded;
 use cryptobench_php::{runner::PROGRAM, NAME};
 use std::process::Command;
 
@@ -34,12 +37,7 @@ fn a_copied_binary_runs_runtime_rows_from_its_embedded_runner() {
         .args(["--backend", &format!("openssl,{}", INTERPRETED.join(","))])
         .output()
         .expect("run the copied binary");
-    assert!(
-        out.status.success(),
-        "exit {}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out, "cryptobench");
     let run: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json run");
     for runtime in INTERPRETED {
         let twins: Vec<&serde_json::Value> = run["measurements"]
@@ -74,12 +72,7 @@ fn a_runtime_named_alone_twins_the_suites_cells() {
         .args(["--backend", "python", "--dry-run", "--format", "json"])
         .output()
         .expect("run cryptobench");
-    assert!(
-        out.status.success(),
-        "exit {}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out, "cryptobench");
     let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("one json case per line"))

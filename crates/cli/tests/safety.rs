@@ -5,22 +5,18 @@
 
 mod common;
 
-use common::{bin, process_with_db, quick_hash, with_db, Outcome};
+use common::{
+    assert_succeeded, bin, db_with_runs, process_with_db, quick_hash, store_quick_run, temp_db,
+    with_db, Outcome,
+};
 use predicates::prelude::*;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-/// One quick hash run stored in `db`.
-fn stored_run(db: &Path) {
-    quick_hash(db).arg("--quiet").assert().success();
-}
-
 #[test]
 fn the_database_is_never_an_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("R.db");
-    stored_run(&db);
+    let (dir, db) = db_with_runs(1);
     let before = std::fs::read(&db).unwrap();
     let d = db.to_str().unwrap();
     let attempts: [&[&str]; 5] = [
@@ -52,9 +48,7 @@ fn the_database_is_never_an_output() {
 
 #[test]
 fn outputs_replace_only_their_own_files() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("R.db");
-    stored_run(&db);
+    let (dir, db) = db_with_runs(1);
     let notes = dir.path().join("notes.html");
     std::fs::write(&notes, "my own page").unwrap();
     let report = |out: &Path, force: bool| {
@@ -133,7 +127,7 @@ fn read_commands_never_create_or_write_a_database() {
     assert!(!dir.path().join("no").exists());
 
     let db = dir.path().join("R.db");
-    stored_run(&db);
+    store_quick_run(&db);
     let before = std::fs::read(&db).unwrap();
     let mut perms = std::fs::metadata(&db).unwrap().permissions();
     perms.set_readonly(true);
@@ -160,7 +154,7 @@ fn read_commands_never_create_or_write_a_database() {
 fn a_damaged_database_gets_no_write() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("mid.db");
-    stored_run(&db);
+    store_quick_run(&db);
     // Garble the cells of the last page (an index of the measurements).
     let mut bytes = std::fs::read(&db).unwrap();
     let last = bytes.len() - 4096;
@@ -174,9 +168,7 @@ fn a_damaged_database_gets_no_write() {
 
 #[test]
 fn misspelt_latest_gets_a_suggestion() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("R.db");
-    stored_run(&db);
+    let (_dir, db) = db_with_runs(1);
     for (typed, expect) in [
         ("latst", "did you mean 'latest'?"),
         ("lates~1", "did you mean 'latest~1'?"),
@@ -188,9 +180,7 @@ fn misspelt_latest_gets_a_suggestion() {
 
 #[test]
 fn global_flags_a_command_ignores_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("R.db");
-    stored_run(&db);
+    let (dir, db) = db_with_runs(1);
     let cases: [(&[&str], &str); 6] = [
         (
             &["runs", "--samples", "1"],
@@ -228,8 +218,7 @@ fn global_flags_a_command_ignores_are_refused() {
 
 #[test]
 fn a_run_that_cannot_write_its_report_measures_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("R.db");
+    let (_dir, db) = temp_db();
     // /proc takes no new files, not even from root.
     bin()
         .current_dir("/proc")
@@ -284,10 +273,7 @@ fn sigterm_keeps_the_run_and_exits_143() {
 
 #[test]
 fn a_closed_stdout_ends_quietly() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("R.db");
-    stored_run(&db);
-    stored_run(&db);
+    let (_dir, db) = db_with_runs(2);
     let commands: [&[&str]; 4] = [
         &["runs"],
         &["show", "latest"],
@@ -304,12 +290,7 @@ fn a_closed_stdout_ends_quietly() {
         // Close the reading end before the command prints anything.
         drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {:?} {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_succeeded(&out, &format!("{args:?}"));
         assert!(
             out.stderr.is_empty(),
             "{args:?}: {}",

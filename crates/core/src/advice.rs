@@ -100,10 +100,7 @@ pub fn choose<'a, K: Ord>(
     candidates: &[&'a Measurement],
     rule: impl Fn(&Measurement) -> K,
 ) -> Option<(&'a Measurement, Vec<&'a Measurement>)> {
-    let fastest = candidates.iter().copied().min_by(|a, b| {
-        let (ta, tb) = (a.median_ns().unwrap_or(f64::MAX), b.median_ns());
-        ta.total_cmp(&tb.unwrap_or(f64::MAX))
-    })?;
+    let fastest = candidates.iter().copied().min_by(|a, b| a.cmp_median(b))?;
     let mut ties: Vec<&Measurement> = candidates
         .iter()
         .copied()

@@ -23,38 +23,12 @@ pub const CURVE_LEVELS: [(&str, u32, u32); 3] = [
     ("256-bit", 224, u32::MAX),
 ];
 
-/// A curve family: the pubkey suite's primitives on it and the ecc suite's
-/// curve names for key agreement and for signatures.
-struct Family {
-    name: &'static str,
-    security_bits: u32,
-    agree: &'static str,
-    sign: &'static str,
-    ecc_agree: &'static str,
-    ecc_sign: &'static str,
-}
-
-const fn family(
-    name: &'static str,
-    security_bits: u32,
-    agree: &'static str,
-    sign: &'static str,
-    ecc_agree: &'static str,
-    ecc_sign: &'static str,
-) -> Family {
-    Family {
-        name,
-        security_bits,
-        agree,
-        sign,
-        ecc_agree,
-        ecc_sign,
-    }
-}
-
-/// The families both suites know; any other ecc curve is a family of its own.
-const FAMILIES: [Family; 5] = [
-    family(
+/// The curve families both suites know, one a row: name, security bits,
+/// the pubkey suite's primitives for key agreement and for signatures, and
+/// the ecc suite's curve names for the same. Any other ecc curve is a
+/// family of its own.
+const FAMILIES: [(&str, u32, &str, &str, &str, &str); 5] = [
+    (
         "P-256",
         128,
         "ECDH-P256",
@@ -62,8 +36,8 @@ const FAMILIES: [Family; 5] = [
         "prime256v1",
         "prime256v1",
     ),
-    family("Curve25519", 128, "X25519", "Ed25519", "X25519", "Ed25519"),
-    family(
+    ("Curve25519", 128, "X25519", "Ed25519", "X25519", "Ed25519"),
+    (
         "P-384",
         192,
         "ECDH-P384",
@@ -71,8 +45,8 @@ const FAMILIES: [Family; 5] = [
         "secp384r1",
         "secp384r1",
     ),
-    family("Curve448", 224, "X448", "Ed448", "X448", "Ed448"),
-    family(
+    ("Curve448", 224, "X448", "Ed448", "X448", "Ed448"),
+    (
         "P-521",
         260,
         "ECDH-P521",
@@ -226,20 +200,22 @@ impl<'a> Candidate<'_, 'a> {
 fn candidates<'c, 'a>(cases: &'c [&'a Measurement]) -> Vec<Candidate<'c, 'a>> {
     let mut out: Vec<Candidate> = FAMILIES
         .iter()
-        .map(|f| Candidate {
-            name: f.name.into(),
-            security_bits: f.security_bits,
-            cases,
-            agree: f.agree.into(),
-            sign: f.sign.into(),
-            ecc_agree: f.ecc_agree.into(),
-            ecc_sign: f.ecc_sign.into(),
-        })
+        .map(
+            |&(name, security_bits, agree, sign, ecc_agree, ecc_sign)| Candidate {
+                name: name.into(),
+                security_bits,
+                cases,
+                agree: agree.into(),
+                sign: sign.into(),
+                ecc_agree: ecc_agree.into(),
+                ecc_sign: ecc_sign.into(),
+            },
+        )
         .collect();
     let in_family = |name: &str| {
         FAMILIES
             .iter()
-            .any(|f| f.ecc_agree == name || f.ecc_sign == name)
+            .any(|&(.., ecc_agree, ecc_sign)| ecc_agree == name || ecc_sign == name)
     };
     let mut own: Vec<(String, u32)> = cases
         .iter()

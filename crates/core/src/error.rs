@@ -5,6 +5,7 @@
 //! user probably meant. Crypto failures are reported as [`CaseError`]s and stay
 //! opaque: a failed tag check says "authentication failed", nothing more.
 
+use std::error::Error as StdError;
 use thiserror::Error as ThisError;
 
 use crate::units::ParseError;
@@ -24,9 +25,18 @@ pub enum Error {
         /// What was wrong with its value.
         source: ParseError,
     },
-    /// A check failed (known answer, round trip, tamper); the command exits 1.
-    #[error("check failed: {0}")]
-    CheckFailed(String),
+    /// A check failed: a result differs from the one it must equal (a known
+    /// answer, a round trip, two backends' agreement); the command exits 1.
+    #[error("check failed: {check}: {detail}")]
+    CheckFailed {
+        /// The check, as results name it (`round trip`, `encoding-table`).
+        check: &'static str,
+        /// What differed.
+        detail: String,
+    },
+    /// A case could not be prepared or run outside the engine.
+    #[error(transparent)]
+    Case(#[from] CaseError),
     /// Reading or writing a file, stream or the system's randomness failed.
     #[error("{what}: {source}")]
     Io {
@@ -39,9 +49,47 @@ pub enum Error {
     /// the store's own error is kept whole as the source.
     #[error(transparent)]
     Store(Box<dyn std::error::Error + Send + Sync>),
-    /// Anything else (an external tool or a library misbehaving).
+    /// A suite failed with its own typed error, which says everything and
+    /// is kept whole as the source.
+    #[error(transparent)]
+    Suite(Box<dyn StdError + Send + Sync>),
+    /// A step failed on input it must accept (a library call, a backend, a
+    /// message between processes); `context` names the step or the backend.
+    #[error("{context}: {source}")]
+    Failed {
+        /// The step or backend that failed (`EC_POINT_mul`, `openssl`).
+        context: String,
+        /// Why, as the failing library or step said it.
+        source: Box<dyn StdError + Send + Sync>,
+    },
+    /// A message chunk could not be turned into a curve point or back.
     #[error("{0}")]
-    Other(String),
+    Encoding(&'static str),
+    /// The code named something its registry does not hold.
+    #[error("{kind} {name} is not registered")]
+    NotRegistered {
+        /// What was looked up (`algorithm`, `arithmetic backend`).
+        kind: &'static str,
+        /// The name looked up.
+        name: String,
+    },
+    /// A backend was asked for an algorithm it does not offer.
+    #[error("{backend} has no {algorithm}")]
+    NotOffered {
+        /// The backend.
+        backend: String,
+        /// The algorithm asked for.
+        algorithm: String,
+    },
+    /// A parallel executor failed: a worker thread panicked, or MPI refused
+    /// an operation.
+    #[error("{executor}: {reason}")]
+    Executor {
+        /// The executor (`threads`, `MPI`).
+        executor: &'static str,
+        /// What went wrong.
+        reason: String,
+    },
 }
 
 impl Error {
@@ -49,9 +97,30 @@ impl Error {
     pub fn usage(msg: impl Into<String>) -> Self {
         Error::Usage(msg.into())
     }
-    /// Shorthand for an "other" error.
-    pub fn other(msg: impl Into<String>) -> Self {
-        Error::Other(msg.into())
+    /// `check` failed: `detail` says what differed.
+    pub fn check_failed(check: &'static str, detail: impl Into<String>) -> Self {
+        Error::CheckFailed {
+            check,
+            detail: detail.into(),
+        }
+    }
+    /// `context` failed because of `source` (a typed error, or a library's
+    /// message as text).
+    pub fn failed(
+        context: impl Into<String>,
+        source: impl Into<Box<dyn StdError + Send + Sync>>,
+    ) -> Self {
+        Error::Failed {
+            context: context.into(),
+            source: source.into(),
+        }
+    }
+    /// The MPI layer refused an operation.
+    pub fn mpi(reason: impl Into<String>) -> Self {
+        Error::Executor {
+            executor: "MPI",
+            reason: reason.into(),
+        }
     }
     /// A flag whose value was refused by a [`crate::units`] parser.
     pub fn invalid_value(flag: impl Into<String>, source: ParseError) -> Self {

@@ -333,6 +333,14 @@ fn one() -> u32 {
 }
 
 impl Measurement {
+    /// The case's labels that warn about security ([`is_caution_label`]).
+    pub fn caution_labels(&self) -> Vec<&str> {
+        self.labels
+            .iter()
+            .map(String::as_str)
+            .filter(|l| is_caution_label(l))
+            .collect()
+    }
     /// True for the canary's own measurement.
     pub fn is_canary(&self) -> bool {
         self.suite == CANARY_SUITE && self.primitive == CANARY_PRIMITIVE
@@ -362,6 +370,11 @@ impl Measurement {
     /// Median ns per operation, when measured.
     pub fn median_ns(&self) -> Option<f64> {
         self.stats.as_ref().map(|s| s.median)
+    }
+    /// Orders by median time, fastest first; cases without one come last.
+    pub fn cmp_median(&self, other: &Self) -> std::cmp::Ordering {
+        let time = |m: &Self| m.median_ns().unwrap_or(f64::INFINITY);
+        time(self).total_cmp(&time(other))
     }
     /// Parameter value by name.
     pub fn param(&self, name: &str) -> Option<&str> {

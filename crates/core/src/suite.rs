@@ -113,6 +113,14 @@ impl RunConfig {
             ..Self::default()
         }
     }
+    /// [`RunConfig::quick`] when a `--quick` flag is set, else the default.
+    pub fn quick_if(quick: bool) -> Self {
+        if quick {
+            Self::quick()
+        } else {
+            Self::default()
+        }
+    }
     /// Whether the `--backend` filter admits `name` (case-insensitive).
     pub fn wants_backend(&self, name: &str) -> bool {
         match &self.backends {

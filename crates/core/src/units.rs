@@ -450,7 +450,9 @@ pub fn format_si(value: f64) -> String {
     }
 }
 
-fn si_prefix(value: f64) -> (f64, &'static str) {
+/// `value` scaled to below 1000 and its SI prefix (`T`, `G`, `M`, `k` or
+/// none).
+pub fn si_prefix(value: f64) -> (f64, &'static str) {
     let a = value.abs();
     if a >= 1e12 {
         (value / 1e12, "T")

@@ -21,12 +21,18 @@ pub fn char_table_property<A: Arithmetic>(arith: &A) -> Result<(), Error> {
         let (mut p, j) = encode_chunk(arith, &[b], 1, &mut s)?;
         arith.normalize(std::slice::from_mut(&mut p), &mut s)?;
         if !arith.affine_x(&p, &mut x, &mut s)? {
-            return Err(Error::other(format!("byte {b}: encoded to infinity")));
+            return Err(Error::check_failed(
+                "encoding-table",
+                format!("byte {b}: encoded to infinity"),
+            ));
         }
         let mut back = [0u8; 1];
         decode_x(&x, 1, &mut back)?;
         if back[0] != b || x[fb - 1] != j {
-            return Err(Error::other(format!("byte {b}: decodes to {}", back[0])));
+            return Err(Error::check_failed(
+                "encoding-table",
+                format!("byte {b}: decodes to {}", back[0]),
+            ));
         }
         for smaller in 0..j {
             let mut sec1 = vec![0u8; 1 + fb];
@@ -34,9 +40,10 @@ pub fn char_table_property<A: Arithmetic>(arith: &A) -> Result<(), Error> {
             sec1[fb - 1] = b;
             sec1[fb] = smaller;
             if arith.decompress(&sec1, &mut s).is_some() {
-                return Err(Error::other(format!(
-                    "byte {b}: counter {smaller} < {j} already gives a point"
-                )));
+                return Err(Error::check_failed(
+                    "encoding-table",
+                    format!("byte {b}: counter {smaller} < {j} already gives a point"),
+                ));
             }
         }
     }
@@ -73,8 +80,7 @@ fn compute(curve: Curve) -> Vec<CheckResult> {
         .filter(|b| arith::backend::implements(*b, curve))
         .collect();
     let table = backends.iter().try_for_each(|&b| {
-        arith::backend::run(b, curve, CharTable)
-            .map_err(|e| Error::other(format!("{}: {e}", b.name())))
+        arith::backend::run(b, curve, CharTable).map_err(|e| Error::failed(b.name(), e))
     });
     let mut out = vec![match table {
         Ok(()) => CheckResult::pass(
@@ -102,17 +108,14 @@ fn compute(curve: Curve) -> Vec<CheckResult> {
 
 /// Whether every backend of `others` gives `first`'s seeded ciphertext.
 fn agreement(curve: Curve, first: Backend, others: &[Backend]) -> Result<(), Error> {
-    let on = |b: Backend| {
-        seeded_ciphertext(curve, b).map_err(|e| Error::other(format!("{}: {e}", b.name())))
-    };
+    let on = |b: Backend| seeded_ciphertext(curve, b).map_err(|e| Error::failed(b.name(), e));
     let expected = on(first)?;
     for &other in others {
         if on(other)? != expected {
-            return Err(Error::other(format!(
-                "{} and {} ciphertexts differ",
-                first.name(),
-                other.name()
-            )));
+            return Err(Error::check_failed(
+                "cross-backend",
+                format!("{} and {} ciphertexts differ", first.name(), other.name()),
+            ));
         }
     }
     Ok(())

@@ -182,7 +182,9 @@ impl<A: Arithmetic> Keys<A> {
                     packed.clear();
                     arith.encode_many(&bases, &mut packed, &mut s)?;
                     if packed.len() != end - start {
-                        return Err(Error::other("encoding returned the wrong number of points"));
+                        return Err(Error::Encoding(
+                            "encoding returned the wrong number of points",
+                        ));
                     }
                 }
                 // All k * G of the chunk, then all k * Q: one fixed-base

@@ -82,7 +82,7 @@ pub fn encode_chunk<A: Arithmetic>(
 ) -> Result<(A::Point, u8), Error> {
     let fb = arith.curve().field_bytes();
     if chunk.len() > c || c + 1 > fb {
-        return Err(Error::other("chunk longer than the encoding allows"));
+        return Err(Error::Encoding("chunk longer than the encoding allows"));
     }
     let mut x = vec![0u8; fb];
     // x = m * 256 + j: m's c bytes end just before x's last byte.
@@ -107,7 +107,9 @@ pub fn encode_each<A: Arithmetic + ?Sized>(
 ) -> Result<(), Error> {
     let fb = arith.curve().field_bytes();
     if !bases.len().is_multiple_of(fb) {
-        return Err(Error::other("Koblitz bases are not whole field elements"));
+        return Err(Error::Encoding(
+            "Koblitz bases are not whole field elements",
+        ));
     }
     for base in bases.chunks_exact(fb) {
         let mut x = base.to_vec();
@@ -125,7 +127,9 @@ pub fn encode_each<A: Arithmetic + ?Sized>(
 }
 
 fn no_counter() -> Error {
-    Error::other("no counter j in 0..=255 puts this chunk on the curve (probability about 2^-256)")
+    Error::Encoding(
+        "no counter j in 0..=255 puts this chunk on the curve (probability about 2^-256)",
+    )
 }
 
 /// Writes the Koblitz bases of the chunks `first..end` of `msg` (c bytes

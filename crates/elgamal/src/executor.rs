@@ -118,7 +118,10 @@ impl Executor for Threads {
             }
             for h in handles {
                 if h.join().is_err() {
-                    return Err(Error::other("an elgamal worker thread panicked"));
+                    return Err(Error::Executor {
+                        executor: "threads",
+                        reason: "an elgamal worker thread panicked".into(),
+                    });
                 }
             }
             Ok(())
@@ -212,10 +215,12 @@ pub fn map_parts<T: Send>(
     slots
         .into_iter()
         .map(|m| {
-            m.into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Err(Error::other("a part did not run")))
+            m.into_inner().ok().flatten().unwrap_or_else(|| {
+                Err(Error::Executor {
+                    executor: "threads",
+                    reason: "a part did not run".into(),
+                })
+            })
         })
         .collect()
 }
@@ -249,7 +254,7 @@ mod tests {
     fn a_failing_part_fails_the_whole_map() {
         let r = map_parts(&Threads::new(2).unwrap(), 100, |r| {
             if r.contains(&50) {
-                Err(Error::other("part with 50"))
+                Err(Error::check_failed("test", "part with 50"))
             } else {
                 Ok(())
             }

@@ -49,8 +49,12 @@ impl ScalarRng {
     pub fn new(curve: Curve, source: RngSource) -> Result<Self, Error> {
         let (rng, seeded) = match source {
             RngSource::Os => (
-                ChaCha20Rng::try_from_os_rng()
-                    .map_err(|e| Error::other(format!("operating-system randomness: {e}")))?,
+                ChaCha20Rng::try_from_os_rng().map_err(|e| {
+                    Error::io(
+                        "operating-system randomness",
+                        std::io::Error::other(e.to_string()),
+                    )
+                })?,
                 false,
             ),
             RngSource::Seeded(seed) => (ChaCha20Rng::from_seed(seed_bytes(seed)), true),

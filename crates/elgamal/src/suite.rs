@@ -425,8 +425,8 @@ pub fn time_once(
     let cryptobench_core::Setup::Ready(factory) = planned.setup else {
         return Err(Error::usage(format!("{} cannot run {curve}", kind.name())));
     };
-    let mut case = factory().map_err(|e| Error::other(e.to_string()))?;
+    let mut case = factory()?;
     let t = std::time::Instant::now();
-    case.run_batch(1).map_err(|e| Error::other(e.to_string()))?;
+    case.run_batch(1)?;
     Ok(t.elapsed().as_secs_f64())
 }

@@ -11,7 +11,8 @@
 //! moments cases were measured.
 
 use crate::clock::Clock;
-use cryptobench_core::{CaseSpec, CaseStatus, Measurement};
+use cryptobench_core::{Case, CaseError, CaseFactory, CaseSpec, CaseStatus, Measurement};
+use std::sync::Arc;
 
 pub use cryptobench_core::model::{
     CANARY_PAIRED_KEY as PAIRED_KEY, CANARY_PRIMITIVE as PRIMITIVE, CANARY_SUITE as SUITE,
@@ -22,6 +23,22 @@ const WINDOW: usize = 5;
 /// Target time of one canary batch: long against the clock's resolution,
 /// short against a case's batch.
 const BATCH_NS: f64 = 500_000.0;
+
+/// The canary's workload as a case: real work on the real clock (the A/A
+/// test times it against itself).
+struct Workload(Canary);
+
+impl Case for Workload {
+    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+        self.0.run(iters);
+        Ok(())
+    }
+}
+
+/// A factory of the canary's workload as a case.
+pub(crate) fn workload_factory() -> CaseFactory {
+    Arc::new(|| Ok(Box::new(Workload(Canary::default())) as Box<dyn Case>))
+}
 
 /// The reference workload and every time it took in this run.
 #[derive(Debug, Clone)]

@@ -97,18 +97,44 @@ fn measure_on(machine: &Machine, cases: &[(&CaseSpec, &CaseFactory)], seed: u64)
     measure_group("g", &members, &budget(), &machine.clock, None, seed)
 }
 
+/// A [`Fake`] member of a group: its name (in the machine's log and as the
+/// spec's primitive), time per operation, jitter and whether its check fails.
+type FakeMember = (&'static str, f64, u64, bool);
+
+/// Measures one group of [`Fake`] members on `machine`'s clock and returns
+/// every member's measurement, in order.
+fn measure_fakes<const N: usize>(
+    machine: &Arc<Machine>,
+    fakes: [FakeMember; N],
+    seed: u64,
+) -> [Measurement; N] {
+    let built: Vec<(CaseSpec, CaseFactory)> = fakes
+        .iter()
+        .map(|&(name, op_ns, jitter, fail_check)| {
+            (
+                spec(name),
+                factory(machine, name, op_ns, jitter, fail_check),
+            )
+        })
+        .collect();
+    let cases: Vec<(&CaseSpec, &CaseFactory)> = built.iter().map(|(s, f)| (s, f)).collect();
+    let measured: Vec<Measurement> = measure_on(machine, &cases, seed)
+        .measurements
+        .into_iter()
+        .map(|m| m.expect("every member is measured"))
+        .collect();
+    measured.try_into().expect("one measurement per member")
+}
+
 #[test]
 fn a_drift_of_the_machine_cancels_in_the_paired_ratio() {
     let machine = Arc::new(Machine::default());
     machine.drift_per_batch.store(20, Ordering::SeqCst); // 2% slower per batch
-    let (fa, fb) = (
-        factory(&machine, "a", 1_000.0, 0, false),
-        factory(&machine, "b", 3_000.0, 0, false),
+    let [a, b] = measure_fakes(
+        &machine,
+        [("a", 1_000.0, 0, false), ("b", 3_000.0, 0, false)],
+        1,
     );
-    let (sa, sb) = (spec("A"), spec("B"));
-    let r = measure_on(&machine, &[(&sa, &fa), (&sb, &fb)], 1);
-    let a = r.measurements[0].clone().unwrap();
-    let b = r.measurements[1].clone().unwrap();
     assert_eq!(a.group.as_deref(), Some("g"));
     let ratio = cryptobench_core::verdict::time_ratio(&b, &a).unwrap();
     assert!(ratio.paired);
@@ -126,17 +152,12 @@ fn a_drift_of_the_machine_cancels_in_the_paired_ratio() {
 #[test]
 fn a_steady_case_stops_at_the_minimum_and_a_noisy_one_says_it_is_imprecise() {
     let machine = Arc::new(Machine::default());
-    let steady = factory(&machine, "steady", 1_000.0, 0, false);
-    let noisy = factory(&machine, "noisy", 1_000.0, 100, false);
-    let (s1, s2) = (spec("steady"), spec("noisy"));
-    let m = measure_on(&machine, &[(&s1, &steady)], 1);
-    let m = m.measurements[0].clone().unwrap();
+    let [m] = measure_fakes(&machine, [("steady", 1_000.0, 0, false)], 1);
     assert_eq!(m.samples_ns.len(), MIN_ROUNDS);
     assert!(m.stats.unwrap().precision.unwrap() < 1e-9);
     assert!(m.warnings.iter().all(|w| !w.contains("imprecise")));
 
-    let n = measure_on(&machine, &[(&s2, &noisy)], 1);
-    let n = n.measurements[0].clone().unwrap();
+    let [n] = measure_fakes(&machine, [("noisy", 1_000.0, 100, false)], 1);
     assert!(n.samples_ns.len() > MIN_ROUNDS, "{}", n.samples_ns.len());
     assert!(
         n.warnings.iter().any(|w| w.starts_with("imprecise: +-")),
@@ -148,15 +169,14 @@ fn a_steady_case_stops_at_the_minimum_and_a_noisy_one_says_it_is_imprecise() {
 #[test]
 fn a_failed_check_is_never_timed_and_the_rest_of_the_group_is() {
     let machine = Arc::new(Machine::default());
-    let bad = factory(&machine, "bad", 1_000.0, 0, true);
-    let good = factory(&machine, "good", 1_000.0, 0, false);
-    let (s1, s2) = (spec("bad"), spec("good"));
-    let r = measure_on(&machine, &[(&s1, &bad), (&s2, &good)], 1);
-    let bad = r.measurements[0].clone().unwrap();
+    let [bad, good] = measure_fakes(
+        &machine,
+        [("bad", 1_000.0, 0, true), ("good", 1_000.0, 0, false)],
+        1,
+    );
     assert_eq!(bad.status, CaseStatus::Failed);
     assert!(bad.samples_ns.is_empty());
     assert!(!machine.log.lock().unwrap().contains(&"bad"));
-    let good = r.measurements[1].clone().unwrap();
     assert_eq!(good.status, CaseStatus::Measured);
     assert_eq!(
         good.group, None,
@@ -167,30 +187,20 @@ fn a_failed_check_is_never_timed_and_the_rest_of_the_group_is() {
 #[test]
 fn every_round_is_in_a_fresh_random_order() {
     let machine = Arc::new(Machine::default());
-    let fa = factory(&machine, "a", 1_000.0, 50, false);
-    let fb = factory(&machine, "b", 1_000.0, 50, false);
-    let (sa, sb) = (spec("A"), spec("B"));
-    measure_on(&machine, &[(&sa, &fa), (&sb, &fb)], 42);
+    measure_fakes(
+        &machine,
+        [("a", 1_000.0, 50, false), ("b", 1_000.0, 50, false)],
+        42,
+    );
     let log = machine.log.lock().unwrap().clone();
     // Skip calibration (the first batches of each); look at round openings.
     let pairs: Vec<(&str, &str)> = log.windows(2).map(|w| (w[0], w[1])).collect();
     assert!(pairs.contains(&("a", "b")) && pairs.contains(&("b", "a")));
 }
 
-/// Real work on the real clock, for the canary test.
-struct Spin(u64);
-impl Case for Spin {
-    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
-        for i in 0..iters * 100 {
-            self.0 = std::hint::black_box(self.0.wrapping_mul(6364136223846793005).wrapping_add(i));
-        }
-        Ok(())
-    }
-}
-
 #[test]
 fn the_canary_is_timed_every_round_and_paired_with_each_case() {
-    let f: CaseFactory = Arc::new(|| Ok(Box::new(Spin(1)) as Box<dyn Case>));
+    let f = canary::workload_factory();
     let sa = spec("A");
     let mut canary = Canary::default();
     let quick = Budget::quick();
@@ -259,12 +269,9 @@ fn a_member_that_cannot_reach_the_precision_spends_its_budget_and_says_so() {
     // budget (a shorter stop cost the sensitivity example 9 of its 10
     // catches of a 5% slowdown) and says why it is imprecise.
     let machine = Arc::new(Machine::default());
-    let hopeless = factory(&machine, "hopeless", 1_000.0, 100, false);
-    let s = spec("hopeless");
     let start = machine.clock.now_ns();
-    let r = measure_on(&machine, &[(&s, &hopeless)], 1);
+    let [m] = measure_fakes(&machine, [("hopeless", 1_000.0, 100, false)], 1);
     let spent_ms = (machine.clock.now_ns() - start) as f64 / 1e6;
-    let m = r.measurements[0].clone().unwrap();
     assert!(m.samples_ns.len() > 10, "{} rounds", m.samples_ns.len());
     assert!(spent_ms >= 300.0, "spent {spent_ms} ms of a 300 ms budget");
     let note = m.warnings.iter().find(|w| w.starts_with("imprecise: +-"));
@@ -297,12 +304,14 @@ fn a_member_whose_interval_narrows_in_time_keeps_sampling_to_the_target() {
 #[test]
 fn the_reference_samples_as_long_as_the_other_member() {
     let machine = Arc::new(Machine::default());
-    let steady = factory(&machine, "steady", 1_000.0, 0, false);
-    let hopeless = factory(&machine, "hopeless", 2_000.0, 100, false);
-    let (s1, s2) = (spec("steady"), spec("hopeless"));
-    let r = measure_on(&machine, &[(&s1, &steady), (&s2, &hopeless)], 3);
-    let steady = r.measurements[0].clone().unwrap();
-    let hopeless = r.measurements[1].clone().unwrap();
+    let [steady, hopeless] = measure_fakes(
+        &machine,
+        [
+            ("steady", 1_000.0, 0, false),
+            ("hopeless", 2_000.0, 100, false),
+        ],
+        3,
+    );
     // Every ratio to the reference rests on all of the other's rounds
     // (the round the other stopped in may end with the reference).
     let (n_other, n_reference) = (hopeless.samples_ns.len(), steady.samples_ns.len());

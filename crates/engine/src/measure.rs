@@ -345,16 +345,21 @@ mod tests {
         }
     }
 
-    #[test]
-    fn calibration_reaches_the_minimum_sample_time() {
+    /// The samples of a passing [`Fake`] taking `op_ns` per operation.
+    fn sample_fake(op_ns: u64) -> Sampled {
         let clock = Arc::new(MockClock::default());
         let mut case = Fake {
             clock: clock.clone(),
-            op_ns: 1_000,
+            op_ns,
             calls: Default::default(),
             fail_check: false,
         };
-        let s = sample(&mut case, &budget(), clock.as_ref()).unwrap();
+        sample(&mut case, &budget(), clock.as_ref()).unwrap()
+    }
+
+    #[test]
+    fn calibration_reaches_the_minimum_sample_time() {
+        let s = sample_fake(1_000);
         // 1 us per op: a 10 ms sample needs >= 10_000 ops, and the x10 cap
         // means calibration overshoots by at most 10x.
         assert!(s.iters >= 10_000 && s.iters <= 100_000, "iters {}", s.iters);
@@ -385,14 +390,7 @@ mod tests {
 
     #[test]
     fn slow_operations_take_fewer_samples_and_say_so() {
-        let clock = Arc::new(MockClock::default());
-        let mut case = Fake {
-            clock: clock.clone(),
-            op_ns: 200_000_000,
-            calls: Default::default(),
-            fail_check: false,
-        };
-        let s = sample(&mut case, &budget(), clock.as_ref()).unwrap();
+        let s = sample_fake(200_000_000);
         assert_eq!(s.iters, 1);
         assert_eq!(s.wall.len(), 3, "300 ms budget / 200 ms op -> clamp to 3");
         assert!(s.warnings[0].contains("slow operation"), "{:?}", s.warnings);
@@ -426,30 +424,30 @@ mod tests {
         }
     }
 
+    /// The samples of an [`External`] case and how many batches it ran.
+    fn sample_external(independent: bool) -> (Sampled, u64) {
+        let clock = Arc::new(MockClock::default());
+        let mut case = External {
+            clock: clock.clone(),
+            batches: 0,
+            independent,
+        };
+        let s = sample(&mut case, &budget(), clock.as_ref()).unwrap();
+        (s, case.batches)
+    }
+
     #[test]
     fn an_independent_calibration_batch_is_kept_as_a_sample() {
         for (independent, runs) in [(false, 4), (true, 3)] {
-            let clock = Arc::new(MockClock::default());
-            let mut case = External {
-                clock: clock.clone(),
-                batches: 0,
-                independent,
-            };
-            let s = sample(&mut case, &budget(), clock.as_ref()).unwrap();
+            let (s, batches) = sample_external(independent);
             assert_eq!(s.wall.len(), 3, "independent {independent}");
-            assert_eq!(case.batches, runs, "independent {independent}");
+            assert_eq!(batches, runs, "independent {independent}");
         }
     }
 
     #[test]
     fn self_timed_batches_count_their_wall_time_against_the_budget() {
-        let clock = Arc::new(MockClock::default());
-        let mut case = External {
-            clock: clock.clone(),
-            batches: 0,
-            independent: false,
-        };
-        let s = sample(&mut case, &budget(), clock.as_ref()).unwrap();
+        let (s, _) = sample_external(false);
         assert_eq!(
             s.wall.len(),
             3,

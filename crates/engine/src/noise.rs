@@ -8,13 +8,12 @@
 //! of an unpaired comparison: two cases (or two runs) measured at
 //! different moments.
 
-use crate::canary::{noise_floor, Canary};
+use crate::canary::noise_floor;
 use crate::clock::{Clock, MonotonicClock};
 use crate::group::{measure_group, Member, MIN_ROUNDS};
 use crate::load;
-use cryptobench_core::{Budget, Case, CaseError, CaseFactory, CaseSpec, MachineLoad};
+use cryptobench_core::{Budget, CaseSpec, MachineLoad};
 use cryptobench_stats::{median, quantile, round_ratios};
-use std::sync::Arc;
 use std::time::Duration;
 
 /// What the A/A test found.
@@ -35,22 +34,11 @@ pub struct AaReport {
     pub elapsed: Duration,
 }
 
-/// The canary's workload as a case.
-struct Workload(Canary);
-
-impl Case for Workload {
-    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
-        self.0.run(iters);
-        Ok(())
-    }
-}
-
 /// Runs the A/A test for about `duration` with samples of `min_sample`.
 pub fn aa_test(duration: Duration, min_sample: Duration) -> AaReport {
     let clock = MonotonicClock;
     let started = clock.now_ns();
-    let factory: CaseFactory =
-        Arc::new(|| Ok(Box::new(Workload(Canary::default())) as Box<dyn Case>));
+    let factory = crate::canary::workload_factory();
     let (a, b) = (
         CaseSpec::new("noise", "A", "builtin", "", "mix"),
         CaseSpec::new("noise", "A'", "builtin", "", "mix"),

@@ -316,21 +316,12 @@ pub fn estimate_secs(case: &PlannedCase, budget: &Budget) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{Case, CaseError};
 
     fn ready(suite: &str, primitive: &str, op: &str, bytes: u64) -> PlannedCase {
-        struct Nop(u64);
-        impl Case for Nop {
-            fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
-                for i in 0..iters * 50 {
-                    self.0 = std::hint::black_box(self.0.wrapping_mul(31).wrapping_add(i));
-                }
-                Ok(())
-            }
-        }
+        let workload = crate::canary::workload_factory();
         PlannedCase::ready(
             CaseSpec::new(suite, primitive, "b", "1", op).size(bytes),
-            || Ok(Box::new(Nop(1)) as Box<dyn Case>),
+            move || workload(),
         )
     }
 

@@ -187,8 +187,8 @@ fn main() {
                 model_table(&ms);
             }
             if let Some(path) = &args.json {
-                let text =
-                    serde_json::to_string_pretty(&ms).map_err(|e| Error::other(e.to_string()))?;
+                let text = serde_json::to_string_pretty(&ms)
+                    .map_err(|e| Error::failed("the measurements' JSON", e))?;
                 std::fs::write(path, text)
                     .map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display())))?;
             }

@@ -216,7 +216,7 @@ fn shared_keys<A: Arithmetic>(
         Vec::new()
     };
     let text = crate::comm::broadcast_bytes(world, text)?;
-    let text = String::from_utf8(text).map_err(|_| Error::other("key broadcast is not text"))?;
+    let text = String::from_utf8(text).map_err(|e| Error::failed("the key broadcast", e))?;
     Keys::load(engine, &KeyFile::parse(&text)?)
 }
 
@@ -309,10 +309,10 @@ fn local_cell<A: Arithmetic>(
         let pt = keys.decrypt(&ct, exec.as_ref())?;
         let t2 = Instant::now();
         if pt != msg {
-            return Err(Error::CheckFailed(format!(
-                "{} decryption differs from the message",
-                mode.name()
-            )));
+            return Err(Error::check_failed(
+                "round trip",
+                format!("{} decryption differs from the message", mode.name()),
+            ));
         }
         if i >= opts.warmup {
             enc.push((t1 - t0).as_secs_f64());

@@ -13,8 +13,8 @@ use mpi::Count;
 
 fn count(n: usize) -> Result<Count, Error> {
     Count::try_from(n).map_err(|_| {
-        Error::other(format!(
-            "{n} bytes is more than one MPI collective moves (2^31 - 1)"
+        Error::mpi(format!(
+            "{n} bytes is more than one collective moves (2^31 - 1)"
         ))
     })
 }
@@ -27,7 +27,7 @@ fn displacements(counts: &[Count]) -> Result<Vec<Count>, Error> {
         out.push(at);
         at = at
             .checked_add(c)
-            .ok_or_else(|| Error::other("a collective over 2 GiB"))?;
+            .ok_or_else(|| Error::mpi("a collective over 2 GiB"))?;
     }
     Ok(out)
 }
@@ -44,7 +44,7 @@ pub fn broadcast_bytes(world: &World, data: Vec<u8>) -> Result<Vec<u8>, Error> {
     let mut buf = if world.is_root() {
         data
     } else {
-        vec![0u8; usize::try_from(len).map_err(|_| Error::other("broadcast too large"))?]
+        vec![0u8; usize::try_from(len).map_err(|_| Error::mpi("broadcast too large"))?]
     };
     count(buf.len())?;
     root.broadcast_into(&mut buf[..]);
@@ -77,7 +77,7 @@ pub fn scatter_bytes(world: &World, send: &[u8], counts: &[usize]) -> Result<Vec
         let c: Vec<Count> = counts.iter().map(|&n| count(n)).collect::<Result<_, _>>()?;
         let d = displacements(&c)?;
         if counts.iter().sum::<usize>() > send.len() {
-            return Err(Error::other("scatter counts exceed the message"));
+            return Err(Error::mpi("scatter counts exceed the message"));
         }
         let partition = Partition::new(send, c, d);
         root.scatter_varcount_into_root(&partition, &mut recv[..]);
@@ -99,7 +99,7 @@ pub fn gather_bytes(
     };
     let _wait = crate::watchdog::waiting("gather");
     if counts.get(world.rank()).copied() != Some(local.len()) {
-        return Err(Error::other(format!(
+        return Err(Error::mpi(format!(
             "rank {} holds {} bytes to gather, but {:?} were announced",
             world.rank(),
             local.len(),

@@ -294,11 +294,14 @@ pub fn round<A: Arithmetic>(
     let plain = keys.decrypt(&ct, exec)?;
     let t5 = Instant::now();
     if plain != share {
-        return Err(Error::CheckFailed(format!(
-            "rank {}: its {} decrypted bytes differ from its share",
-            world.rank(),
-            share.len()
-        )));
+        return Err(Error::check_failed(
+            "round trip",
+            format!(
+                "rank {}: its {} decrypted bytes differ from its share",
+                world.rank(),
+                share.len()
+            ),
+        ));
     }
     let gathered_pt = comm::gather_bytes(world, &plain, &shares.bytes)?;
     let t6 = Instant::now();
@@ -317,10 +320,13 @@ pub fn round<A: Arithmetic>(
         return Ok(None);
     };
     if plaintext != msg {
-        return Err(Error::CheckFailed(format!(
-            "the {} bytes gathered on rank 0 differ from the message",
-            plaintext.len()
-        )));
+        return Err(Error::check_failed(
+            "round trip",
+            format!(
+                "the {} bytes gathered on rank 0 differ from the message",
+                plaintext.len()
+            ),
+        ));
     }
     let per = 2 * PhaseTimes::LEN;
     let (mut encrypt, mut decrypt) = (Vec::new(), Vec::new());
@@ -390,9 +396,10 @@ pub fn verify_gathered<A: Arithmetic>(
         let ct = keys.parse_pairs(encoding, end_byte - start_byte, &raw)?;
         let plain = keys.decrypt(&ct, &Serial)?;
         if plain != msg[start_byte..end_byte] {
-            return Err(Error::CheckFailed(format!(
-                "gathered ciphertext of rank {rank} does not decrypt to its share"
-            )));
+            return Err(Error::check_failed(
+                "round trip",
+                format!("gathered ciphertext of rank {rank} does not decrypt to its share"),
+            ));
         }
         checked += take;
         first_pair += pairs;

@@ -17,8 +17,8 @@ pub fn gather_runs(world: &World, local: &Run) -> Result<Option<Vec<Run>>, Error
 }
 
 fn gather(world: &World, local: &Run) -> Result<Option<Vec<Run>>, Error> {
-    let json = serde_json::to_vec(local)
-        .map_err(|e| Error::other(format!("cannot serialise this rank's run: {e}")))?;
+    let json =
+        serde_json::to_vec(local).map_err(|e| Error::failed("serialising this rank's run", e))?;
     let Some(blobs) = crate::comm::gather_blobs(world, &json)? else {
         return Ok(None);
     };
@@ -27,7 +27,7 @@ fn gather(world: &World, local: &Run) -> Result<Option<Vec<Run>>, Error> {
         .enumerate()
         .map(|(rank, b)| {
             serde_json::from_slice::<Run>(b)
-                .map_err(|e| Error::other(format!("run sent by rank {rank} does not parse: {e}")))
+                .map_err(|e| Error::failed(format!("the run sent by rank {rank}"), e))
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)

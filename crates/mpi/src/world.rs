@@ -71,8 +71,8 @@ impl std::fmt::Debug for World {
 /// the main thread.
 pub fn init() -> Result<World, Error> {
     if PLACE.get().is_some() {
-        return Err(Error::other(
-            "the MPI world is already initialised in this process",
+        return Err(Error::mpi(
+            "the world is already initialised in this process",
         ));
     }
     if !launched_under_mpirun() {
@@ -91,7 +91,7 @@ pub fn init() -> Result<World, Error> {
     let bound =
         crate::watchdog::bound_from(std::env::var(crate::watchdog::ENV_WATCHDOG).ok().as_deref())?;
     let (universe, provided) = mpi::initialize_with_threading(Threading::Funneled)
-        .ok_or_else(|| Error::other("MPI was initialised elsewhere in this process"))?;
+        .ok_or_else(|| Error::mpi("initialised elsewhere in this process"))?;
     let comm = universe.world();
     let place = Place {
         rank: comm.rank() as usize,

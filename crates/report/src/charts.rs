@@ -104,12 +104,7 @@ fn category(m: &Measurement, group: &[&Measurement]) -> String {
     if group.iter().any(|g| g.threads != m.threads) {
         c.push_str(&format!(" ({} thr)", m.threads));
     }
-    let caution: Vec<&str> = m
-        .labels
-        .iter()
-        .filter(|l| is_caution_label(l))
-        .map(String::as_str)
-        .collect();
+    let caution = m.caution_labels();
     if !caution.is_empty() {
         c.push_str(&format!(" [{}]", caution.join("; ")));
     }

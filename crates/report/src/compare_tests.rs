@@ -39,18 +39,30 @@ fn run(id: &str, ms: Vec<Measurement>) -> Run {
     Run::new(id, ms)
 }
 
+/// The compared case of `primitive`.
+fn case_of<'a>(cmp: &'a RunComparison, primitive: &str) -> &'a ComparedCase {
+    cmp.cases
+        .iter()
+        .find(|c| c.candidate.primitive == primitive)
+        .unwrap_or_else(|| panic!("{primitive} was not compared"))
+}
+
 fn series(centre: f64) -> Vec<f64> {
     (0..20).map(|i| centre + (i % 3) as f64 * 0.1).collect()
 }
 
+/// Four hash cases around `centre` ns and a canary around `canary_ns`.
+fn with(centre: f64, canary_ns: f64) -> Vec<Measurement> {
+    let mut ms: Vec<Measurement> = ["SHA-256", "SHA-512", "SHA3-256", "BLAKE2b"]
+        .iter()
+        .map(|n| measured(n, &series(centre)))
+        .collect();
+    ms.push(canary(&series(canary_ns), 0.005));
+    ms
+}
+
 #[test]
 fn a_whole_machine_drift_is_reported_apart_and_changes_no_case() {
-    let names = ["SHA-256", "SHA-512", "SHA3-256", "BLAKE2b"];
-    let with = |centre: f64, canary_ns: f64| {
-        let mut ms: Vec<Measurement> = names.iter().map(|n| measured(n, &series(centre))).collect();
-        ms.push(canary(&series(canary_ns), 0.005));
-        ms
-    };
     let (a, b) = (run("a", with(100.0, 50.0)), run("b", with(104.0, 52.0)));
     let cmp = compare_full(&a, &b, 0.02);
     assert_eq!(cmp.counts(), (0, 0, 4, 0), "{:?}", cmp.cases[0].comparison);
@@ -74,12 +86,6 @@ fn a_whole_machine_drift_is_reported_apart_and_changes_no_case() {
 
 #[test]
 fn a_canary_that_moved_alone_is_not_divided_out_of_the_cases() {
-    let names = ["SHA-256", "SHA-512", "SHA3-256", "BLAKE2b"];
-    let with = |centre: f64, canary_ns: f64| {
-        let mut ms: Vec<Measurement> = names.iter().map(|n| measured(n, &series(centre))).collect();
-        ms.push(canary(&series(canary_ns), 0.005));
-        ms
-    };
     // The canary got 8% faster, the cases did not move: an A/A pair.
     let cmp = compare_full(
         &run("a", with(100.0, 50.0)),
@@ -105,20 +111,16 @@ fn a_canary_that_moved_alone_is_not_divided_out_of_the_cases() {
 
 #[test]
 fn a_real_change_stands_out_of_the_drift() {
-    let mut a_ms: Vec<Measurement> = (0..5)
-        .map(|i| measured(&format!("H{i}"), &series(100.0)))
-        .collect();
-    let mut b_ms: Vec<Measurement> = (0..5)
-        .map(|i| measured(&format!("H{i}"), &series(100.0)))
-        .collect();
+    let steady = || -> Vec<Measurement> {
+        (0..5)
+            .map(|i| measured(&format!("H{i}"), &series(100.0)))
+            .collect()
+    };
+    let (mut a_ms, mut b_ms) = (steady(), steady());
     a_ms.push(measured("X", &series(100.0)));
     b_ms.push(measured("X", &series(120.0)));
     let cmp = compare_full(&run("a", a_ms), &run("b", b_ms), 0.02);
-    let x = cmp
-        .cases
-        .iter()
-        .find(|c| c.candidate.primitive == "X")
-        .unwrap();
+    let x = case_of(&cmp, "X");
     assert_eq!(x.comparison.verdict, Verdict::Slower);
     assert_eq!(cmp.counts(), (0, 1, 5, 0));
 }
@@ -130,21 +132,19 @@ fn noisy(centre: f64) -> Vec<f64> {
 
 #[test]
 fn the_larger_noise_floor_raises_the_bar_and_overlap_is_inconclusive() {
-    let a = run(
-        "a",
-        vec![
-            measured("A", &series(100.0)),
-            measured("B", &noisy(100.0)),
-            canary(&series(50.0), 0.01),
-        ],
-    );
-    let b = run(
-        "b",
-        vec![
-            measured("A", &series(104.0)),
-            measured("B", &noisy(110.0)),
-            canary(&series(50.0), 0.05),
-        ],
+    // A steady case around `steady`, a noisy one around `noisy_at`, the
+    // canary with noise floor `floor`.
+    let with_floor = |id: &str, steady: f64, noisy_at: f64, floor: f64| {
+        let ms = vec![
+            measured("A", &series(steady)),
+            measured("B", &noisy(noisy_at)),
+            canary(&series(50.0), floor),
+        ];
+        run(id, ms)
+    };
+    let (a, b) = (
+        with_floor("a", 100.0, 100.0, 0.01),
+        with_floor("b", 104.0, 110.0, 0.05),
     );
     let cmp = compare_full(&a, &b, 0.02);
     assert!((cmp.effective_threshold() - 0.05).abs() < 1e-12);
@@ -203,11 +203,7 @@ fn a_drift_over_part_of_a_run_is_divided_out_where_it_happened() {
     // A real 20% slowdown in the half that did not drift still shows.
     let cmp = compare_full(&a, &run("b", build(0.9, 0.9, Some(30))), 0.02);
     assert_eq!(cmp.counts(), (0, 1, 39, 0), "{:?}", comparison_notes(&cmp));
-    let h30 = cmp
-        .cases
-        .iter()
-        .find(|c| c.candidate.primitive == "H30")
-        .unwrap();
+    let h30 = case_of(&cmp, "H30");
     assert_eq!(h30.comparison.verdict, Verdict::Slower);
 }
 

@@ -39,6 +39,13 @@ fn run(id: &str, status: RunStatus, ms: Vec<Measurement>) -> Run {
     }
 }
 
+/// Asserts that `html` contains every one of `parts`.
+fn shows(html: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(html.contains(part), "{part:?} is not in the page");
+    }
+}
+
 fn well_formed(html: &str) {
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.trim_end().ends_with("</html>"));
@@ -81,17 +88,26 @@ fn complete_run_has_fingerprint_one_chart_per_size_and_labels() {
     let html = render_html(&run("r1", RunStatus::Complete, ms), &[], None);
     well_formed(&html);
     self_contained(&html);
-    assert!(html.contains("Test CPU &lt;x86&gt; (2 logical cores)"));
-    assert!(html.contains("aes avx2"));
-    assert!(html.contains("id=\"suite-hash\""));
+    shows(
+        &html,
+        &[
+            "Test CPU &lt;x86&gt; (2 logical cores)",
+            "aes avx2",
+            "id=\"suite-hash\"",
+        ],
+    );
     // Two sizes of one operation: two ranking charts.
     assert_eq!(html.matches("<svg class=\"chart\"").count(), 2);
-    assert!(html.contains("hash: digest, 64 B per operation"));
-    assert!(html.contains("hash: digest, 1 KiB per operation"));
-    assert!(html.contains("class=\"label caution\">insecure: broken collision resistance"));
+    shows(
+        &html,
+        &[
+            "hash: digest, 64 B per operation",
+            "hash: digest, 1 KiB per operation",
+            "class=\"label caution\">insecure: broken collision resistance",
+        ],
+    );
     // SHA-256 carries no caveat, so it is the marked (shaded) category.
-    assert!(html.contains("class=\"marked\""));
-    assert!(html.contains("Every measured case passed"));
+    shows(&html, &["class=\"marked\"", "Every measured case passed"]);
     assert!(!html.contains("id=\"failed-run\""));
 }
 
@@ -117,8 +133,7 @@ fn failed_case_is_red_with_its_reason() {
     ];
     let html = render_html(&run("r2", RunStatus::Failed, ms), &[], None);
     well_formed(&html);
-    assert!(html.contains("id=\"failed-run\""));
-    assert!(html.contains("1 case(s) FAILED"));
+    shows(&html, &["id=\"failed-run\"", "1 case(s) FAILED"]);
     let reason = "known answer mismatch &lt;FIPS 180-4 &quot;abc&quot;&gt;";
     assert!(html.contains(&format!(
         "<li class=\"failed\">hash SHA-512 rustcrypto digest (64 B): {reason}</li>"
@@ -144,12 +159,16 @@ fn failed_case_is_red_with_its_reason() {
 fn empty_and_interrupted_runs_say_so() {
     let empty = render_html(&run("r3", RunStatus::Complete, vec![]), &[], None);
     well_formed(&empty);
-    assert!(empty.contains("id=\"empty-run\""));
-    assert!(empty.contains("This run has no measurements"));
+    shows(
+        &empty,
+        &["id=\"empty-run\"", "This run has no measurements"],
+    );
     assert!(!empty.contains("<svg"));
     let empty_interrupted = render_html(&run("r4", RunStatus::Interrupted, vec![]), &[], None);
-    assert!(empty_interrupted.contains("id=\"interrupted-run\""));
-    assert!(empty_interrupted.contains("id=\"empty-run\""));
+    shows(
+        &empty_interrupted,
+        &["id=\"interrupted-run\"", "id=\"empty-run\""],
+    );
     let part = vec![measured("SHA-256", "openssl", 64, &[100.0; 5])];
     let interrupted = render_html(&run("r5", RunStatus::Interrupted, part.clone()), &[], None);
     well_formed(&interrupted);
@@ -163,29 +182,26 @@ fn empty_and_interrupted_runs_say_so() {
 fn baseline_adds_the_comparison_with_ratios_and_verdicts() {
     let fast: Vec<f64> = (0..20).map(|i| 100.0 + (i % 3) as f64).collect();
     let slow: Vec<f64> = fast.iter().map(|x| x * 1.25).collect();
-    let base = run(
-        "base",
-        RunStatus::Complete,
-        vec![
-            measured("SHA-256", "openssl", 64, &fast),
+    let hashes = |id: &str, sha256: &[f64]| {
+        let ms = vec![
+            measured("SHA-256", "openssl", 64, sha256),
             measured("SHA-512", "openssl", 64, &fast),
-        ],
-    );
-    let cand = run(
-        "cand",
-        RunStatus::Complete,
-        vec![
-            measured("SHA-256", "openssl", 64, &slow),
-            measured("SHA-512", "openssl", 64, &fast),
-        ],
-    );
+        ];
+        run(id, RunStatus::Complete, ms)
+    };
+    let (base, cand) = (hashes("base", &fast), hashes("cand", &slow));
     let html = render_html(&cand, &[], Some(&base));
     well_formed(&html);
-    assert!(html.contains("id=\"comparison\""));
-    assert!(html.contains("<strong>1</strong> changed, <strong>1</strong> unchanged of 2"));
-    assert!(html.contains("<td class=\"verdict-slower\">SLOWER</td>"));
-    assert!(html.contains("<td>unchanged</td>"));
-    assert!(html.contains("2 case(s) compared: 1 unchanged (50%), 1 changed"));
+    shows(
+        &html,
+        &[
+            "id=\"comparison\"",
+            "<strong>1</strong> changed, <strong>1</strong> unchanged of 2",
+            "<td class=\"verdict-slower\">SLOWER</td>",
+            "<td>unchanged</td>",
+            "2 case(s) compared: 1 unchanged (50%), 1 changed",
+        ],
+    );
     // A ratio near 1.25 with its interval.
     assert!(
         html.contains(">1.250<") || html.contains(">1.24"),
@@ -205,8 +221,13 @@ fn peers_get_a_ratio_section() {
     let ms = vec![measured("SHA-256", "openssl", 1024, &[1000.0; 5]), peer];
     let html = render_html(&run("r7", RunStatus::Complete, ms), &[], None);
     well_formed(&html);
-    assert!(html.contains("id=\"peer-ratios\""));
-    assert!(html.contains("<td>ours / peer</td><td class=\"num\">2.000</td>"));
+    shows(
+        &html,
+        &[
+            "id=\"peer-ratios\"",
+            "<td>ours / peer</td><td class=\"num\">2.000</td>",
+        ],
+    );
     assert!(
         !html.contains("openssl speed -evp sha256"),
         "commands stay out of the params"
@@ -267,9 +288,14 @@ fn suite_charts_are_drawn_and_a_panicking_suite_costs_only_a_note() {
     let ms = vec![measured("SHA-256", "openssl", 64, &[100.0; 5])];
     let html = render_html(&run("r8", RunStatus::Complete, ms), &suites, None);
     well_formed(&html);
-    assert!(html.contains("own &lt;chart&gt;"));
-    assert!(html.contains("a suite used by tests"));
-    assert!(html.contains("own tables could not be drawn"));
+    shows(
+        &html,
+        &[
+            "own &lt;chart&gt;",
+            "a suite used by tests",
+            "own tables could not be drawn",
+        ],
+    );
     assert_eq!(html.matches("<svg class=\"chart\"").count(), 2);
 }
 
@@ -306,10 +332,15 @@ fn recommendations_papers_and_fleet_get_sections_and_contents_entries() {
             "{anchor}"
         );
     }
-    assert!(html.contains("Use AEGIS-128L &amp; friends"));
-    assert!(html.contains("Published &lt;vs&gt; here"));
-    assert!(html.contains("id=\"paper-aegis\""));
-    assert!(html.contains("r1/r0"));
+    shows(
+        &html,
+        &[
+            "Use AEGIS-128L &amp; friends",
+            "Published &lt;vs&gt; here",
+            "id=\"paper-aegis\"",
+            "r1/r0",
+        ],
+    );
     assert!(html.contains("ratio to the baseline"), "machines section");
     // Recommendations come before the suites in the contents.
     let rec = html.find("href=\"#recommendations\"").unwrap();

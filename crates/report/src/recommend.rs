@@ -182,12 +182,7 @@ fn cipher_to_avoid(ms: &[Measurement]) -> Vec<Recommendation> {
             .any(|l| is_caution_label(l) && l != "legacy provider")
     }));
     if let Some(w) = slowest_weak {
-        let warnings: Vec<&str> = w
-            .labels
-            .iter()
-            .filter(|l| is_caution_label(l))
-            .map(String::as_str)
-            .collect();
+        let warnings = w.caution_labels();
         let mut advice = format!(
             "Avoid {} ({}): labelled {} and the slowest such cipher at {} ({})",
             w.primitive,

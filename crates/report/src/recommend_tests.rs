@@ -29,6 +29,11 @@ fn case(
     m
 }
 
+/// A measured case with no parameters and no labels.
+fn plain(id: [&str; 4], bytes: u64, median_ns: f64) -> Measurement {
+    case(id, bytes, median_ns, &[], &[])
+}
+
 fn run_of(ms: Vec<Measurement>) -> Run {
     Run {
         machine: Fingerprint {
@@ -58,42 +63,20 @@ fn topic<'a>(recs: &'a [Recommendation], t: &str) -> &'a Recommendation {
 #[test]
 fn aead_is_the_fastest_verified_and_never_a_failed_one() {
     let mb = 1_000_000;
-    let mut broken = case(
-        ["aead", "AEGIS-256", "libaegis", "encrypt"],
-        mb,
-        50_000.0,
-        &[],
-        &[],
-    );
+    let mut broken = plain(["aead", "AEGIS-256", "libaegis", "encrypt"], mb, 50_000.0);
     broken.checks = vec![CheckResult::fail("kat", "mismatch")];
     let ms = vec![
-        case(
-            ["aead", "AES-256-GCM", "openssl", "encrypt"],
-            mb,
-            400_000.0,
-            &[],
-            &[],
-        ),
-        case(
-            ["aead", "AEGIS-128L", "libaegis", "encrypt"],
-            mb,
-            200_000.0,
-            &[],
-            &[],
-        ),
-        case(
+        plain(["aead", "AES-256-GCM", "openssl", "encrypt"], mb, 400_000.0),
+        plain(["aead", "AEGIS-128L", "libaegis", "encrypt"], mb, 200_000.0),
+        plain(
             ["aead", "ChaCha20-Poly1305", "openssl", "encrypt"],
             mb,
             600_000.0,
-            &[],
-            &[],
         ),
-        case(
+        plain(
             ["aead", "AES-256-GCM", "peer:openssl-speed", "encrypt"],
             mb,
             100_000.0,
-            &[],
-            &[],
         ),
         broken,
     ];
@@ -112,13 +95,7 @@ fn aead_is_the_fastest_verified_and_never_a_failed_one() {
 #[test]
 fn the_cipher_to_avoid_is_labelled_and_failed_ones_are_named() {
     let kb = 16_384;
-    let mut failed = case(
-        ["cipher", "SM4-CBC", "openssl", "encrypt"],
-        kb,
-        1.0,
-        &[],
-        &[],
-    );
+    let mut failed = plain(["cipher", "SM4-CBC", "openssl", "encrypt"], kb, 1.0);
     failed.status = CaseStatus::Failed;
     failed.stats = None;
     failed.reason = Some("decrypts to different text".into());
@@ -157,41 +134,31 @@ fn the_cipher_to_avoid_is_labelled_and_failed_ones_are_named() {
 
 #[test]
 fn curves_come_from_the_curves_for_new_designs() {
-    let p = |bits: &'static str| [("security_bits", bits)];
+    let keygen = |curve: &str, backend: &str, ns: f64, bits: &str, labels: &[&str]| {
+        case(
+            ["ecc", curve, backend, "keygen"],
+            0,
+            ns,
+            &[("security_bits", bits)],
+            labels,
+        )
+    };
     let ms = vec![
-        case(
-            ["ecc", "prime256v1", "openssl", "keygen"],
-            0,
-            20_000.0,
-            &p("128"),
-            &[],
-        ),
-        case(
-            ["ecc", "X25519", "libsodium", "keygen"],
-            0,
-            30_000.0,
-            &p("126"),
-            &["cofactor > 1"],
-        ),
-        case(
-            ["ecc", "secp256k1", "openssl", "keygen"],
-            0,
+        keygen("prime256v1", "openssl", 20_000.0, "128", &[]),
+        keygen("X25519", "libsodium", 30_000.0, "126", &["cofactor > 1"]),
+        keygen(
+            "secp256k1",
+            "openssl",
             10_000.0,
-            &p("128"),
+            "128",
             &["not for new designs"],
         ),
-        case(
-            ["ecc", "secp384r1", "openssl", "keygen"],
-            0,
-            900_000.0,
-            &p("192"),
-            &[],
-        ),
-        case(
-            ["ecc", "secp112r1", "openssl", "keygen"],
-            0,
+        keygen("secp384r1", "openssl", 900_000.0, "192", &[]),
+        keygen(
+            "secp112r1",
+            "openssl",
             1_000.0,
-            &p("56"),
+            "56",
             &["< 112-bit security"],
         ),
     ];

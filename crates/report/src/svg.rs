@@ -47,18 +47,7 @@ pub fn format_number(v: f64) -> String {
     if !v.is_finite() {
         return "n/a".into();
     }
-    let a = v.abs();
-    let (x, suffix) = if a >= 1e12 {
-        (v / 1e12, "T")
-    } else if a >= 1e9 {
-        (v / 1e9, "G")
-    } else if a >= 1e6 {
-        (v / 1e6, "M")
-    } else if a >= 1e3 {
-        (v / 1e3, "k")
-    } else {
-        (v, "")
-    };
+    let (x, suffix) = cryptobench_core::units::si_prefix(v);
     let xa = x.abs();
     let digits = if xa == 0.0 || xa >= 100.0 {
         0

@@ -141,13 +141,7 @@ pub fn suite_tables(measurements: &[Measurement]) -> Vec<Table> {
             ms.sort_by(|a, b| {
                 (a.operation.as_str(), a.input_bytes, a.threads)
                     .cmp(&(b.operation.as_str(), b.input_bytes, b.threads))
-                    .then_with(|| {
-                        let (x, y) = (
-                            a.median_ns().unwrap_or(f64::INFINITY),
-                            b.median_ns().unwrap_or(f64::INFINITY),
-                        );
-                        x.total_cmp(&y)
-                    })
+                    .then_with(|| a.cmp_median(b))
             });
             let unit = TimeUnit::for_column(ms.iter().filter_map(|m| m.median_ns()));
             let median_header = format!("median ({})", unit.symbol());

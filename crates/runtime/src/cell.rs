@@ -42,9 +42,11 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 /// a twin does not inherit them.
 const NATIVE_ONLY_PARAMS: [&str; 4] = ["api", "native", "loop", "init"];
 
-/// Turns the program found and the runner's files (written to the cache)
-/// into the command that starts a runner.
-pub type Launcher = fn(program: &Path, dir: &Path) -> Result<(PathBuf, Vec<OsString>), ScriptError>;
+/// Turns the program found and the runner's files (written to the cache
+/// directory `dir`; `entry` is the first of them) into the command that
+/// starts a runner.
+pub type Launcher =
+    fn(program: &Path, dir: &Path, entry: &str) -> Result<(PathBuf, Vec<OsString>), ScriptError>;
 
 /// Whether a native cell is one of a runtime's default (headline) twins.
 pub type Headline = fn(&CaseSpec) -> bool;
@@ -69,6 +71,13 @@ pub struct RuntimeSpec {
     pub suites: &'static [&'static str],
     /// The native cells twinned by default.
     pub headline: Headline,
+}
+
+impl RuntimeSpec {
+    /// The registry's handle on this runtime.
+    pub fn runtime(&'static self) -> Box<dyn Runtime> {
+        Box::new(CellRuntime::new(self))
+    }
 }
 
 /// A cell-driven runtime: the registry's handle on one [`RuntimeSpec`].
@@ -170,7 +179,8 @@ impl RuntimeSpec {
     pub fn command(&self) -> Result<RunnerCommand, RunnerError> {
         let program = self.find_program()?;
         let dir = crate::script::install_all(self.files)?;
-        let (program, args) = (self.launch)(&program, &dir)?;
+        let entry = self.files.first().map_or("", |f| f.file_name);
+        let (program, args) = (self.launch)(&program, &dir, entry)?;
         Ok(RunnerCommand {
             runtime: self.name.to_string(),
             program,
@@ -373,12 +383,16 @@ pub fn overhead_cell(s: &CaseSpec) -> bool {
     }
 }
 
-/// The launcher of an interpreted runner: `program [args...] DIR/entry`.
-pub fn interpreted(entry: &str, program: &Path, dir: &Path) -> (PathBuf, Vec<OsString>) {
-    (
+/// The launcher of an interpreted runner: `program DIR/entry`.
+pub fn interpreted(
+    program: &Path,
+    dir: &Path,
+    entry: &str,
+) -> Result<(PathBuf, Vec<OsString>), ScriptError> {
+    Ok((
         program.to_path_buf(),
         vec![dir.join(entry).into_os_string()],
-    )
+    ))
 }
 
 /// The cell as the runner receives it.

@@ -7,10 +7,9 @@
 //! are installed (GOPATH mode, no network); otherwise module mode, with
 //! go.sum pinning what the module proxy serves.
 
-use crate::cell::{overhead_cell, CellRuntime, RuntimeSpec};
+use crate::cell::{overhead_cell, RuntimeSpec};
 use crate::discover::Program;
-use crate::script::{EmbeddedScript, ScriptError};
-use crate::Runtime;
+use crate::script::{embedded, ScriptError};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -30,40 +29,20 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
     },
     preferred: &[],
     files: &[
-        EmbeddedScript {
-            file_name: "main.go",
-            content: include_str!("../../../go/runner/main.go"),
-        },
-        EmbeddedScript {
-            file_name: "cipher.go",
-            content: include_str!("../../../go/runner/cipher.go"),
-        },
-        EmbeddedScript {
-            file_name: "phc.go",
-            content: include_str!("../../../go/runner/phc.go"),
-        },
-        EmbeddedScript {
-            file_name: "go.mod",
-            content: include_str!("../../../go/runner/go.mod"),
-        },
-        EmbeddedScript {
-            file_name: "go.sum",
-            content: include_str!("../../../go/runner/go.sum"),
-        },
+        embedded!("go/runner", "main.go"),
+        embedded!("go/runner", "cipher.go"),
+        embedded!("go/runner", "phc.go"),
+        embedded!("go/runner", "go.mod"),
+        embedded!("go/runner", "go.sum"),
     ],
     launch: build,
     suites: &["hash", "cipher", "aead", "ecc", "argon2"],
     headline: overhead_cell,
 };
 
-/// The registry's handle on Go.
-pub fn runtime() -> Box<dyn Runtime> {
-    Box::new(CellRuntime::new(&SPEC))
-}
-
 /// Builds `dir`'s runner once (the directory is named after the sources,
 /// so a built binary is always the current one) and starts it.
-fn build(go: &Path, dir: &Path) -> Result<(PathBuf, Vec<OsString>), ScriptError> {
+fn build(go: &Path, dir: &Path, _entry: &str) -> Result<(PathBuf, Vec<OsString>), ScriptError> {
     let binary = dir.join("runner");
     if binary.is_file() {
         return Ok((binary, Vec::new()));

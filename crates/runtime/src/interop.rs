@@ -150,6 +150,19 @@ pub(crate) fn verdict(
     }
 }
 
+/// The verdict on the native side's plaintext of RUNTIME's ciphertext: it
+/// passes when `decrypt` gives RUNTIME's own message (`pt`) back.
+pub(crate) fn decrypts_to_runtime_message(
+    runtime: &str,
+    a: &Value,
+    decrypt: impl FnOnce() -> Result<Vec<u8>, InteropError>,
+    ok: &str,
+    bad: &str,
+) -> CheckResult {
+    let result = decrypt().and_then(|pt| field(a, "pt").map(|sent| pt == sent));
+    verdict(runtime, result, ok, bad)
+}
+
 extern "C" {
     // Not bound by openssl-sys: looks a name up as short name, long name or OID.
     fn OBJ_txt2nid(s: *const std::ffi::c_char) -> c_int;
@@ -301,20 +314,19 @@ impl Interop for CipherInterop {
     }
 
     fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
-        let r = (|| {
-            let pt = crypt(
-                &self.method,
-                false,
-                &field(a, "key")?,
-                &field(a, "iv")?,
-                self.pkcs7,
-                &field(a, "ct")?,
-            )?;
-            Ok(pt == field(a, "pt")?)
-        })();
-        verdict(
+        decrypts_to_runtime_message(
             runtime,
-            r,
+            a,
+            || {
+                crypt(
+                    &self.method,
+                    false,
+                    &field(a, "key")?,
+                    &field(a, "iv")?,
+                    self.pkcs7,
+                    &field(a, "ct")?,
+                )
+            },
             "the native OpenSSL decrypted RUNTIME's ciphertext",
             "the native OpenSSL decryption of RUNTIME's ciphertext differs from RUNTIME's message",
         )
@@ -347,20 +359,19 @@ impl Interop for OpensslAeadInterop {
     }
 
     fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
-        let r = (|| {
-            let pt = aead_open(
-                &self.method,
-                &field(a, "key")?,
-                &field(a, "nonce")?,
-                &field(a, "aad")?,
-                &field(a, "ct")?,
-                &field(a, "tag")?,
-            )?;
-            Ok(pt == field(a, "pt")?)
-        })();
-        verdict(
+        decrypts_to_runtime_message(
             runtime,
-            r,
+            a,
+            || {
+                aead_open(
+                    &self.method,
+                    &field(a, "key")?,
+                    &field(a, "nonce")?,
+                    &field(a, "aad")?,
+                    &field(a, "ct")?,
+                    &field(a, "tag")?,
+                )
+            },
             "the native OpenSSL opened RUNTIME's ciphertext and tag",
             "the native OpenSSL opened RUNTIME's ciphertext to a different message",
         )
@@ -492,48 +503,48 @@ impl Interop for SodiumAeadInterop {
     }
 
     fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
-        let r = (|| {
-            let (_, open, key_len, nonce_len) = self.fns()?;
-            let (key, nonce, aad) = (field(a, "key")?, field(a, "nonce")?, field(a, "aad")?);
-            for (field, got, want) in [
-                ("key", key.len(), key_len),
-                ("nonce", nonce.len(), nonce_len),
-            ] {
-                if got != want {
-                    return Err(InteropError::WrongLength { field, got, want });
-                }
-            }
-            let mut sealed = field(a, "ct")?;
-            sealed.extend(field(a, "tag")?);
-            let mut pt = vec![0u8; sealed.len()];
-            let mut n: c_ulonglong = 0;
-            // SAFETY: lengths checked above; the output has room for the
-            // whole input.
-            let rc = unsafe {
-                open(
-                    pt.as_mut_ptr(),
-                    &mut n,
-                    std::ptr::null_mut(),
-                    sealed.as_ptr(),
-                    sealed.len() as c_ulonglong,
-                    aad.as_ptr(),
-                    aad.len() as c_ulonglong,
-                    nonce.as_ptr(),
-                    key.as_ptr(),
-                )
-            };
-            if rc != 0 {
-                return Err(InteropError::Refused {
-                    library: "libsodium",
-                    what: "ciphertext",
-                });
-            }
-            pt.truncate(n as usize);
-            Ok(pt == field(a, "pt")?)
-        })();
-        verdict(
+        decrypts_to_runtime_message(
             runtime,
-            r,
+            a,
+            || {
+                let (_, open, key_len, nonce_len) = self.fns()?;
+                let (key, nonce, aad) = (field(a, "key")?, field(a, "nonce")?, field(a, "aad")?);
+                for (field, got, want) in [
+                    ("key", key.len(), key_len),
+                    ("nonce", nonce.len(), nonce_len),
+                ] {
+                    if got != want {
+                        return Err(InteropError::WrongLength { field, got, want });
+                    }
+                }
+                let mut sealed = field(a, "ct")?;
+                sealed.extend(field(a, "tag")?);
+                let mut pt = vec![0u8; sealed.len()];
+                let mut n: c_ulonglong = 0;
+                // SAFETY: lengths checked above; the output has room for the
+                // whole input.
+                let rc = unsafe {
+                    open(
+                        pt.as_mut_ptr(),
+                        &mut n,
+                        std::ptr::null_mut(),
+                        sealed.as_ptr(),
+                        sealed.len() as c_ulonglong,
+                        aad.as_ptr(),
+                        aad.len() as c_ulonglong,
+                        nonce.as_ptr(),
+                        key.as_ptr(),
+                    )
+                };
+                if rc != 0 {
+                    return Err(InteropError::Refused {
+                        library: "libsodium",
+                        what: "ciphertext",
+                    });
+                }
+                pt.truncate(n as usize);
+                Ok(pt)
+            },
             "the native libsodium opened RUNTIME's ciphertext",
             "the native libsodium opened RUNTIME's ciphertext to a different message",
         )

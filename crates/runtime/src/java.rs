@@ -10,10 +10,9 @@
 //! warm-up and calibration batches follow. The answer's `warmup` says how
 //! many calls it took and whether the time settled.
 
-use crate::cell::{overhead_cell, CellRuntime, RuntimeSpec};
+use crate::cell::{overhead_cell, RuntimeSpec};
 use crate::discover::Program;
-use crate::script::EmbeddedScript;
-use crate::Runtime;
+use crate::script::embedded;
 use std::ffi::OsString;
 use std::path::Path;
 
@@ -31,23 +30,15 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
         install: "apt-get install default-jdk-headless libbcprov-java",
     },
     preferred: &[],
-    files: &[EmbeddedScript {
-        file_name: "Runner.java",
-        content: include_str!("../../../java/Runner.java"),
-    }],
-    launch: |program, dir| {
+    files: &[embedded!("java", "Runner.java")],
+    launch: |program, dir, entry| {
         let mut args: Vec<OsString> = Vec::new();
         if Path::new(BCPROV).is_file() {
             args.extend(["-cp".into(), BCPROV.into()]);
         }
-        args.push(dir.join("Runner.java").into_os_string());
+        args.push(dir.join(entry).into_os_string());
         Ok((program.to_path_buf(), args))
     },
     suites: &["hash", "cipher", "aead", "ecc", "argon2"],
     headline: overhead_cell,
 };
-
-/// The registry's handle on Java.
-pub fn runtime() -> Box<dyn Runtime> {
-    Box::new(CellRuntime::new(&SPEC))
-}

@@ -6,10 +6,9 @@
 //! `/usr/bin/python3` is preferred to the first `python3` on `PATH` (a
 //! pyenv or virtualenv one may lack them); `CRYPTOBENCH_PYTHON` overrides.
 
-use crate::cell::{interpreted, overhead_cell, CellRuntime, RuntimeSpec};
+use crate::cell::{interpreted, overhead_cell, RuntimeSpec};
 use crate::discover::Program;
-use crate::script::EmbeddedScript;
-use crate::Runtime;
+use crate::script::embedded;
 
 /// Python as a cell-driven runtime.
 pub static SPEC: RuntimeSpec = RuntimeSpec {
@@ -22,16 +21,8 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
         install: "apt-get install python3 python3-cryptography python3-nacl python3-argon2",
     },
     preferred: &["/usr/bin/python3"],
-    files: &[EmbeddedScript {
-        file_name: "runner.py",
-        content: include_str!("../../../python/runner.py"),
-    }],
-    launch: |program, dir| Ok(interpreted("runner.py", program, dir)),
+    files: &[embedded!("python", "runner.py")],
+    launch: interpreted,
     suites: &["hash", "cipher", "aead", "ecc", "argon2"],
     headline: overhead_cell,
 };
-
-/// The registry's handle on Python.
-pub fn runtime() -> Box<dyn Runtime> {
-    Box::new(CellRuntime::new(&SPEC))
-}

@@ -87,6 +87,18 @@ pub struct EmbeddedScript {
     pub content: &'static str,
 }
 
+/// The [`EmbeddedScript`] of the repository's file `folder/name`, cached
+/// under its own name.
+macro_rules! embedded {
+    ($folder:literal, $name:literal) => {
+        $crate::script::EmbeddedScript {
+            file_name: $name,
+            content: include_str!(concat!("../../../", $folder, "/", $name)),
+        }
+    };
+}
+pub(crate) use embedded;
+
 /// The cache root: `xdg_cache_home` when it is an absolute path, else
 /// `home/.cache`.
 pub fn cache_root(

@@ -3,7 +3,9 @@
 //! suite's OpenSSL sealer does, and it fixes the convention both sides
 //! follow: the S2V components are the associated data, then the nonce.
 
-use crate::interop::{field, random, verdict, Interop, InteropError, INTEROP_BYTES};
+use crate::interop::{
+    decrypts_to_runtime_message, field, random, Interop, InteropError, INTEROP_BYTES,
+};
 use cryptobench_core::CheckResult;
 use cryptobench_suite_aead::algorithms::{by_name, Algorithm, Family};
 use cryptobench_suite_aead::backend::{self, open_vec, seal_vec, Params, Sealer};
@@ -58,22 +60,23 @@ impl Interop for SivInterop {
     }
 
     fn check_runtime_artifacts(&self, runtime: &str, a: &Value) -> CheckResult {
-        let r = (|| -> Result<bool, InteropError> {
-            let nonce = field(a, "nonce")?;
-            let mut sealer = self.sealer(&field(a, "key")?, nonce.len())?;
-            let mut sealed = field(a, "ct")?;
-            sealed.extend_from_slice(&field(a, "tag")?);
-            let pt = open_vec(&mut sealer, &nonce, &field(a, "aad")?, &sealed).map_err(|_| {
-                InteropError::Refused {
-                    library: "OpenSSL",
-                    what: "AES-SIV ciphertext and tag",
-                }
-            })?;
-            Ok(pt == field(a, "pt")?)
-        })();
-        verdict(
+        decrypts_to_runtime_message(
             runtime,
-            r,
+            a,
+            || {
+                let nonce = field(a, "nonce")?;
+                let mut sealer = self.sealer(&field(a, "key")?, nonce.len())?;
+                let mut sealed = field(a, "ct")?;
+                sealed.extend_from_slice(&field(a, "tag")?);
+                let pt =
+                    open_vec(&mut sealer, &nonce, &field(a, "aad")?, &sealed).map_err(|_| {
+                        InteropError::Refused {
+                            library: "OpenSSL",
+                            what: "AES-SIV ciphertext and tag",
+                        }
+                    })?;
+                Ok(pt)
+            },
             "the native OpenSSL opened RUNTIME's AES-SIV ciphertext and tag",
             "the native OpenSSL opened RUNTIME's AES-SIV ciphertext to a different message",
         )

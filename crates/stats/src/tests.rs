@@ -19,6 +19,11 @@ fn jittered(centre: f64, spread: f64, n: usize, seed: u64) -> Vec<f64> {
         .collect()
 }
 
+/// Every sample of `xs` times `factor` (a uniformly slower case).
+fn scaled(xs: &[f64], factor: f64) -> Vec<f64> {
+    xs.iter().map(|x| x * factor).collect()
+}
+
 #[test]
 fn sorted_is_ascending_copy() {
     let xs = [3.0, -1.0, 2.5, 0.0];
@@ -243,7 +248,7 @@ fn compare_ten_percent_apart_is_a_change() {
     let base = jittered(1000.0, 0.005, 30, 1);
     // Candidate 10% slower: every time scaled by 1.10, so the median ratio
     // is exactly 1.10 (up to rounding).
-    let slower: Vec<f64> = base.iter().map(|x| x * 1.10).collect();
+    let slower = scaled(&base, 1.10);
     let c = compare(&base, &slower, DEFAULT_NOISE_THRESHOLD, 8);
     assert!(close(c.ratio, 1.10, 1e-9), "{}", c.ratio);
     assert!(!c.intervals_overlap);
@@ -264,10 +269,7 @@ fn compare_one_percent_apart_stays_within_noise_band() {
     // Tight samples (±0.05%) 1% apart: the median intervals are disjoint,
     // but |1.01 - 1| = 0.01 < 0.02, so no change is called.
     let base = jittered(1000.0, 0.0005, 30, 2);
-    let cand: Vec<f64> = jittered(1000.0, 0.0005, 30, 3)
-        .iter()
-        .map(|x| x * 1.01)
-        .collect();
+    let cand = scaled(&jittered(1000.0, 0.0005, 30, 3), 1.01);
     let c = compare(&base, &cand, DEFAULT_NOISE_THRESHOLD, 6);
     assert!(close(c.ratio, 1.01, 1e-3), "{}", c.ratio);
     assert!(!c.intervals_overlap);
@@ -281,10 +283,7 @@ fn compare_noisy_overlapping_samples_is_unchanged_despite_ratio() {
     // Medians 10% apart but both samples spread ±50% with few points:
     // the intervals overlap, so the difference is not trusted.
     let base = jittered(1000.0, 0.5, 15, 31);
-    let cand: Vec<f64> = jittered(1000.0, 0.5, 15, 32)
-        .iter()
-        .map(|x| x * 1.1)
-        .collect();
+    let cand = scaled(&jittered(1000.0, 0.5, 15, 32), 1.1);
     let c = compare(&base, &cand, DEFAULT_NOISE_THRESHOLD, 6);
     assert!(c.intervals_overlap);
     assert_eq!(c.verdict, Verdict::Unchanged);

@@ -58,7 +58,7 @@ use cryptobench_core::{Fingerprint, Measurement, Run, RunStatus};
 use rusqlite::{
     params, Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, TransactionBehavior,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -225,9 +225,7 @@ impl Store {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let mut conn = Connection::open_with_flags(path, flags).map_err(|e| sql_err(path, e))?;
-        conn.busy_handler(Some(wait_for_lock))
-            .map_err(|e| sql_err(path, e))?;
+        let mut conn = open_connection(path, flags)?;
         // WAL lets `runs` read while a run writes; a file system without
         // shared memory refuses it, and the default journal still works.
         if let Err(e) = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
@@ -273,10 +271,7 @@ impl Store {
                 detail: "it is empty: no cryptobench run was ever stored in it".into(),
             });
         }
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| sql_err(path, e))?;
-        conn.busy_handler(Some(wait_for_lock))
-            .map_err(|e| sql_err(path, e))?;
+        let conn = open_connection(path, READ_ONLY)?;
         Ok(Store {
             path: path.to_path_buf(),
             conn: Mutex::new(conn),
@@ -436,14 +431,7 @@ impl Store {
                 )
                 .map_err(|e| self.err(e))?;
             let rows = stmt
-                .query_map([], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, i64>(3)?,
-                    ))
-                })
+                .query_map([], |r| <(String, String, i64, i64)>::try_from(r))
                 .map_err(|e| self.err(e))?;
             for row in rows {
                 let (run, suite, n, failed) = row.map_err(|e| self.err(e))?;
@@ -461,28 +449,22 @@ impl Store {
             .map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, String>(5)?,
-                    r.get::<_, Option<String>>(6)?,
-                ))
+                <(
+                    String,
+                    String,
+                    Option<String>,
+                    String,
+                    String,
+                    String,
+                    Option<String>,
+                )>::try_from(r)
             })
             .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         for row in rows {
             let (id, started_at, finished_at, status, command, host, fleet) =
                 row.map_err(|e| self.err(e))?;
-            let status = if stale.contains(&id) {
-                RunStatus::Interrupted
-            } else {
-                self.parse_status(&id, &status)?
-            };
-            let command: Vec<String> = serde_json::from_str(&command)
-                .map_err(|e| self.corrupt(format!("run {id} has a malformed command: {e}")))?;
+            let (status, command) = self.parse_head(&id, &stale, &status, &command)?;
             let (measurements, failed) = counts.get(&id).copied().unwrap_or_default();
             out.push(RunRow {
                 suites: suites.remove(&id).unwrap_or_default(),
@@ -511,25 +493,19 @@ impl Store {
                  machine_json FROM runs WHERE id = ?1",
                 [&id],
                 |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, Option<String>>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, String>(3)?,
-                        r.get::<_, Option<String>>(4)?,
-                        r.get::<_, String>(5)?,
-                        r.get::<_, String>(6)?,
-                    ))
+                    <(
+                        String,
+                        Option<String>,
+                        String,
+                        String,
+                        Option<String>,
+                        String,
+                        String,
+                    )>::try_from(r)
                 },
             )
             .map_err(|e| self.err(e))?;
-        let status = if stale.contains(&id) {
-            RunStatus::Interrupted
-        } else {
-            self.parse_status(&id, &status)?
-        };
-        let command: Vec<String> = serde_json::from_str(&command)
-            .map_err(|e| self.corrupt(format!("run {id} has a malformed command: {e}")))?;
+        let (status, command) = self.parse_head(&id, &stale, &status, &command)?;
         let machine: Fingerprint = serde_json::from_str(&machine)
             .map_err(|e| self.corrupt(format!("run {id} has a malformed machine record: {e}")))?;
         let mut stmt = conn
@@ -558,9 +534,24 @@ impl Store {
         })
     }
 
-    fn parse_status(&self, id: &str, status: &str) -> Result<RunStatus, StoreError> {
-        RunStatus::parse(status)
-            .ok_or_else(|| self.corrupt(format!("run {id} has an unknown status '{status}'")))
+    /// Run `id`'s stored status and command line, parsed; a run whose
+    /// process died (`stale`) is interrupted whatever its row says.
+    fn parse_head(
+        &self,
+        id: &str,
+        stale: &HashSet<String>,
+        status: &str,
+        command: &str,
+    ) -> Result<(RunStatus, Vec<String>), StoreError> {
+        let status = if stale.contains(id) {
+            RunStatus::Interrupted
+        } else {
+            RunStatus::parse(status)
+                .ok_or_else(|| self.corrupt(format!("run {id} has an unknown status '{status}'")))?
+        };
+        let command: Vec<String> = serde_json::from_str(command)
+            .map_err(|e| self.corrupt(format!("run {id} has a malformed command: {e}")))?;
+        Ok((status, command))
     }
 
     fn corrupt(&self, detail: String) -> StoreError {
@@ -622,13 +613,7 @@ fn inspect(path: &Path) -> Result<Found, StoreError> {
             })
         }
     }
-    let ro = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(|e| sql_err(path, e))?;
-    ro.busy_handler(Some(wait_for_lock))
-        .map_err(|e| sql_err(path, e))?;
+    let ro = open_connection(path, READ_ONLY)?;
     let tables: Vec<String> = ro
         .prepare(
             "SELECT name FROM sqlite_master WHERE type = 'table' \
@@ -673,16 +658,23 @@ fn inspect(path: &Path) -> Result<Found, StoreError> {
     Ok(Found::Ours)
 }
 
+/// A connection to `path` opened with `flags` that waits out another
+/// process's lock instead of failing at once.
+fn open_connection(path: &Path, flags: OpenFlags) -> Result<Connection, StoreError> {
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| sql_err(path, e))?;
+    conn.busy_handler(Some(wait_for_lock))
+        .map_err(|e| sql_err(path, e))?;
+    Ok(conn)
+}
+
+/// Flags of the connections that must never write.
+const READ_ONLY: OpenFlags =
+    OpenFlags::SQLITE_OPEN_READ_ONLY.union(OpenFlags::SQLITE_OPEN_NO_MUTEX);
+
 /// `PRAGMA quick_check` on a read-only connection: a damaged file gets no
 /// write of any kind, not even a run row.
 fn check_integrity(path: &Path) -> Result<(), StoreError> {
-    let ro = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(|e| sql_err(path, e))?;
-    ro.busy_handler(Some(wait_for_lock))
-        .map_err(|e| sql_err(path, e))?;
+    let ro = open_connection(path, READ_ONLY)?;
     let problems: Vec<String> = ro
         .prepare("PRAGMA quick_check(5)")
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())

@@ -318,24 +318,22 @@ mod tests {
         let outputs = Outputs::new(false, Some(&db));
         let forced = Outputs::new(true, Some(&db));
         let rel_db = dir.path().join(".").join("results.db");
+        let refusal = |o: &Outputs, path: &Path| o.write(path, b"x", Access::Public).unwrap_err();
         for o in [&outputs, &forced] {
+            assert!(matches!(refusal(o, &rel_db), OutputError::Database { .. }));
             assert!(matches!(
-                o.write(&rel_db, b"x", Access::Public),
-                Err(OutputError::Database { .. })
-            ));
-            assert!(matches!(
-                o.write(&other_db, b"x", Access::Public),
-                Err(OutputError::SqliteFile { .. })
+                refusal(o, &other_db),
+                OutputError::SqliteFile { .. }
             ));
         }
         let wal = dir.path().join("results.db-wal");
         assert!(matches!(
-            forced.write(&wal, b"x", Access::Public),
-            Err(OutputError::Database { .. })
+            refusal(&forced, &wal),
+            OutputError::Database { .. }
         ));
         assert!(matches!(
-            outputs.write(&notes, b"x", Access::Public),
-            Err(OutputError::NotOurs { .. })
+            refusal(&outputs, &notes),
+            OutputError::NotOurs { .. }
         ));
         assert_eq!(std::fs::read(&notes).unwrap(), b"my notes");
         assert!(std::fs::read(&db).unwrap().starts_with(SQLITE_MAGIC));

@@ -14,6 +14,20 @@ fn temp_db() -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, path)
 }
 
+/// A fresh store in a temporary folder, and its path.
+fn open_temp() -> (tempfile::TempDir, std::path::PathBuf, Store) {
+    let (dir, path) = temp_db();
+    let store = Store::open(&path).unwrap();
+    (dir, path, store)
+}
+
+/// An empty run `id` started at `at`, begun in `store`.
+fn begin(store: &Store, id: &str, at: &str) -> cryptobench_core::Run {
+    let r = run(id, at, vec![]);
+    store.begin_run(&r).unwrap();
+    r
+}
+
 /// Stores `run` the way the binary does: begin, one commit per measurement.
 fn store_run(store: &Store, r: &cryptobench_core::Run) {
     let mut head = r.clone();
@@ -31,8 +45,7 @@ fn store_run(store: &Store, r: &cryptobench_core::Run) {
 
 #[test]
 fn a_stored_run_loads_back_equal() {
-    let (_dir, path) = temp_db();
-    let store = Store::open(&path).unwrap();
+    let (_dir, path, store) = open_temp();
     let mut expected = full_run();
     // Numbers that need all 17 significant digits must come back bit for bit.
     expected.measurements[0].samples_ns.push(0.1 + 0.2);
@@ -59,14 +72,13 @@ fn a_stored_run_loads_back_equal() {
 
 #[test]
 fn ids_resolve_by_prefix_latest_and_latest_n() {
-    let (_dir, path) = temp_db();
-    let store = Store::open(&path).unwrap();
+    let (_dir, _path, store) = open_temp();
     for (id, at) in [
         ("20261120-101010-aaaa", "2026-11-20T10:10:10Z"),
         ("20261122-090000-bbbb", "2026-11-22T09:00:00Z"),
         ("20261121-120000-cccc", "2026-11-21T12:00:00Z"),
     ] {
-        store.begin_run(&run(id, at, vec![])).unwrap();
+        begin(&store, id, at);
         store.finish_run(id, RunStatus::Complete, at).unwrap();
     }
     let ids: Vec<String> = store
@@ -118,14 +130,11 @@ fn ids_resolve_by_prefix_latest_and_latest_n() {
 
 #[test]
 fn an_unknown_id_suggests_the_closest() {
-    let (_dir, path) = temp_db();
-    let store = Store::open(&path).unwrap();
+    let (_dir, _path, store) = open_temp();
     let e = store.load_run("latest").unwrap_err();
     assert!(e.to_string().contains("holds no runs yet"), "{e}");
 
-    store
-        .begin_run(&run("20261122-031502-4f2a", "2026-11-22T03:15:02Z", vec![]))
-        .unwrap();
+    begin(&store, "20261122-031502-4f2a", "2026-11-22T03:15:02Z");
     let e = store.load_run("20261122-031502-4f2b").unwrap_err();
     match &e {
         StoreError::NotFound { id, known } => {
@@ -154,16 +163,12 @@ fn an_unknown_id_suggests_the_closest() {
 
 #[test]
 fn a_run_whose_process_died_is_interrupted_and_keeps_its_measurements() {
-    let (_dir, path) = temp_db();
-    let store = Store::open(&path).unwrap();
-    let dead = run("20261122-010101-dead", "2026-11-22T01:01:01Z", vec![]);
-    store.begin_run(&dead).unwrap();
+    let (_dir, path, store) = open_temp();
+    let dead = begin(&store, "20261122-010101-dead", "2026-11-22T01:01:01Z");
     store.add_measurement(&dead.id, &measured()).unwrap();
     store.add_measurement(&dead.id, &failed()).unwrap();
-    let alive = run("20261122-020202-live", "2026-11-22T02:02:02Z", vec![]);
-    store.begin_run(&alive).unwrap();
-    let elsewhere = run("20261122-030303-away", "2026-11-22T03:03:03Z", vec![]);
-    store.begin_run(&elsewhere).unwrap();
+    let alive = begin(&store, "20261122-020202-live", "2026-11-22T02:02:02Z");
+    let elsewhere = begin(&store, "20261122-030303-away", "2026-11-22T03:03:03Z");
 
     // The process is gone (no such pid); the other run "ran" on another host.
     let raw = rusqlite::Connection::open(&path).unwrap();
@@ -204,10 +209,8 @@ fn a_run_whose_process_died_is_interrupted_and_keeps_its_measurements() {
 
 #[test]
 fn a_reused_pid_does_not_keep_a_run_alive() {
-    let (_dir, path) = temp_db();
-    let store = Store::open(&path).unwrap();
-    let r = run("20261122-040404-pidr", "2026-11-22T04:04:04Z", vec![]);
-    store.begin_run(&r).unwrap();
+    let (_dir, path, store) = open_temp();
+    let r = begin(&store, "20261122-040404-pidr", "2026-11-22T04:04:04Z");
     // Our own pid, but a start tick that is not ours: another process.
     let raw = rusqlite::Connection::open(&path).unwrap();
     raw.execute(
@@ -223,10 +226,8 @@ fn a_reused_pid_does_not_keep_a_run_alive() {
 
 #[test]
 fn measurements_are_committed_one_by_one() {
-    let (_dir, path) = temp_db();
-    let store = Store::open(&path).unwrap();
-    let r = run("20261122-050505-each", "2026-11-22T05:05:05Z", vec![]);
-    store.begin_run(&r).unwrap();
+    let (_dir, path, store) = open_temp();
+    let r = begin(&store, "20261122-050505-each", "2026-11-22T05:05:05Z");
     store.add_measurement(&r.id, &measured()).unwrap();
     // Another connection (another process) sees it before the run ends.
     let reader = Store::open(&path).unwrap();
@@ -326,9 +327,7 @@ fn an_empty_file_becomes_a_store() {
     let path = dir.path().join("empty.db");
     std::fs::write(&path, b"").unwrap();
     let store = Store::open(&path).unwrap();
-    store
-        .begin_run(&run("r1", "2026-11-22T00:00:00Z", vec![]))
-        .unwrap();
+    begin(&store, "r1", "2026-11-22T00:00:00Z");
     assert_eq!(store.list_runs().unwrap()[0].id, "r1");
 }
 
@@ -374,8 +373,7 @@ fn a_killed_writer_leaves_an_interrupted_run_with_its_measurements() {
     if let Some(path) = std::env::var_os(CHILD_DB) {
         // Child: start a run, store two measurements, then hang until killed.
         let store = Store::open(Path::new(&path)).unwrap();
-        let r = run("20261122-060606-kill", "2026-11-22T06:06:06Z", vec![]);
-        store.begin_run(&r).unwrap();
+        let r = begin(&store, "20261122-060606-kill", "2026-11-22T06:06:06Z");
         store.add_measurement(&r.id, &measured()).unwrap();
         store.add_measurement(&r.id, &failed()).unwrap();
         loop {
@@ -434,9 +432,7 @@ fn a_store_can_be_shared_between_threads() {
     shareable::<StoreError>();
     let (_dir, path) = temp_db();
     let store = std::sync::Arc::new(Store::open(&path).unwrap());
-    store
-        .begin_run(&run("r-threads", "2026-11-22T00:00:00Z", vec![]))
-        .unwrap();
+    begin(&store, "r-threads", "2026-11-22T00:00:00Z");
     let handles: Vec<_> = (0..4)
         .map(|_| {
             let store = store.clone();
@@ -451,17 +447,14 @@ fn a_store_can_be_shared_between_threads() {
 
 #[test]
 fn a_lock_held_for_a_few_seconds_is_waited_out() {
-    let (_dir, path) = temp_db();
-    let store = Store::open(&path).unwrap();
+    let (_dir, path, store) = open_temp();
     let holder = rusqlite::Connection::open(&path).unwrap();
     holder.execute_batch("BEGIN IMMEDIATE").unwrap();
     let release = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(2500));
         holder.execute_batch("COMMIT").unwrap();
     });
-    store
-        .begin_run(&run("r-waited", "2026-11-22T00:00:00Z", vec![]))
-        .unwrap();
+    begin(&store, "r-waited", "2026-11-22T00:00:00Z");
     release.join().unwrap();
     assert_eq!(store.list_runs().unwrap().len(), 1);
 }
@@ -474,8 +467,7 @@ fn read_only_opening_writes_nothing() {
     assert!(!path.parent().unwrap().exists(), "nothing was created");
 
     let store = Store::open(&path).unwrap();
-    let dead = run("20261122-050505-dead", "2026-11-22T05:05:05Z", vec![]);
-    store.begin_run(&dead).unwrap();
+    let dead = begin(&store, "20261122-050505-dead", "2026-11-22T05:05:05Z");
     drop(store);
     let raw = rusqlite::Connection::open(&path).unwrap();
     raw.execute("UPDATE runs SET pid = 999999999 WHERE id = ?1", [&dead.id])
@@ -497,8 +489,7 @@ fn read_only_opening_writes_nothing() {
 
 #[test]
 fn a_damaged_database_is_refused_before_any_write() {
-    let (_dir, path) = temp_db();
-    let store = Store::open(&path).unwrap();
+    let (_dir, path, store) = open_temp();
     store_run(&store, &full_run());
     drop(store);
     let mut bytes = std::fs::read(&path).unwrap();

@@ -33,11 +33,7 @@ fn print(t: &Table) {
 
 fn main() {
     let args = Args::parse();
-    let cfg = if args.quick {
-        RunConfig::quick()
-    } else {
-        RunConfig::default()
-    };
+    let cfg = RunConfig::quick_if(args.quick);
     let (suites, paper): (Vec<Box<dyn Suite>>, _) = match &args.paper {
         Some(name) => {
             let p = cryptobench_suite_aead::papers()

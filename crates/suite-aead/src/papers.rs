@@ -34,7 +34,12 @@ fn suite_with(
 ) -> Result<Box<dyn Suite>, Error> {
     let algorithms = algs
         .iter()
-        .map(|n| by_name(n).ok_or_else(|| Error::other(format!("unknown algorithm {n}"))))
+        .map(|n| {
+            by_name(n).ok_or_else(|| Error::NotRegistered {
+                kind: "algorithm",
+                name: n.to_string(),
+            })
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Box::new(AeadSuite::new(Options {
         algorithms: Some(algorithms),

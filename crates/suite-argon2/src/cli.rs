@@ -177,7 +177,7 @@ pub fn command(args: &Argon2Args, cfg: &RunConfig) -> Result<SuiteAction, Error>
                     println!("verification failed: the password does not match");
                     Ok(SuiteAction::Done(1))
                 }
-                Err(Error::Other(why)) => {
+                Err(why @ (Error::Suite(_) | Error::Failed { .. })) => {
                     eprintln!(
                         "error: internal failure, the hash could not be computed: {why} (exit {EXIT_VERIFY_INTERNAL})"
                     );
@@ -284,7 +284,7 @@ fn pick_hasher(
 
 fn guard_memory(params: &Params) -> Result<(), Error> {
     memory::check(params.memory_bytes(), memory::available_bytes())
-        .map_err(|why| Error::other(format!("{}: {why}", params.label())))
+        .map_err(|why| Error::failed(params.label(), why))
 }
 
 /// `argon2 hash`: the PHC string (or hex tag with `--raw`).
@@ -315,7 +315,7 @@ pub fn hash(args: &HashArgs, cfg: &RunConfig, password: &[u8]) -> Result<String,
     let mut tag = vec![0u8; params.tag_len];
     hasher
         .hash(&params, &inputs, &mut tag)
-        .map_err(|e| Error::other(e.to_string()))?;
+        .map_err(|e| Error::Suite(Box::new(e)))?;
     Ok(if args.raw {
         hex::encode(&tag)
     } else {
@@ -356,7 +356,7 @@ fn verify_parsed(parsed: &phc::Phc, cfg: &RunConfig, password: &[u8]) -> Result<
     let mut tag = vec![0u8; parsed.params.tag_len];
     hasher
         .hash(&parsed.params, &inputs, &mut tag)
-        .map_err(|e| Error::other(e.to_string()))?;
+        .map_err(|e| Error::Suite(Box::new(e)))?;
     Ok(phc::tags_equal(&tag, &parsed.tag))
 }
 
@@ -457,7 +457,7 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         println!("  tried {:<40} {:>10}", phc::prefix(p), ms(d));
         Ok(d)
     };
-    let outcome = tune::search(&request, &mut measure).map_err(|e| Error::other(e.to_string()))?;
+    let outcome = tune::search(&request, &mut measure).map_err(|e| Error::Suite(Box::new(e)))?;
     println!();
     let how = if outcome.rfc.params.m_kib < base.m_kib {
         "one pass on the most memory within the target"
@@ -470,7 +470,7 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         ms(outcome.rfc.time)
     );
     let remeasured = time_point(hasher.as_ref(), &outcome.chosen.params, &inputs, args.runs)
-        .map_err(|e| Error::other(e.to_string()))?;
+        .map_err(|e| Error::Suite(Box::new(e)))?;
     println!("chosen: {}", phc::prefix(&outcome.chosen.params));
     println!(
         "  measured {} (median of {}), re-measured {} = {:+.1}% of the target",

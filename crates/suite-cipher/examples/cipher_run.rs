@@ -22,11 +22,7 @@ struct Args {
 
 fn main() {
     let args = Args::parse();
-    let cfg = if args.quick {
-        RunConfig::quick()
-    } else {
-        RunConfig::default()
-    };
+    let cfg = RunConfig::quick_if(args.quick);
     let t0 = Instant::now();
     let suites = match command(&args.cipher, &cfg) {
         Ok(SuiteAction::Bench(s)) => s,

@@ -81,14 +81,25 @@ pub trait Engine: Send {
         out: &mut [u8],
         times: u64,
     ) -> Result<usize, CipherError> {
-        let mut n = 0;
-        for _ in 0..times {
-            n = self.process(input, out)?;
-            // Inlined Rust ciphers must not be optimised away.
-            std::hint::black_box(&mut *out);
-        }
-        Ok(n)
+        process_each(self, input, out, times)
     }
+}
+
+/// [`Engine::process`] `times` times in a row; returns the bytes the last
+/// call wrote (0 when `times` is 0).
+pub fn process_each<E: Engine + ?Sized>(
+    engine: &mut E,
+    input: &[u8],
+    out: &mut [u8],
+    times: u64,
+) -> Result<usize, CipherError> {
+    let mut n = 0;
+    for _ in 0..times {
+        n = engine.process(input, out)?;
+        // Inlined Rust ciphers must not be optimised away.
+        std::hint::black_box(&mut *out);
+    }
+    Ok(n)
 }
 
 /// What an engine is built for: cipher, direction, key and IV, kept

@@ -10,7 +10,7 @@
 //! [`aliases`].
 
 use crate::catalog::{CipherBackend, CipherDesc, Mode};
-use crate::engine::{CipherError, Dir, Engine, EngineRequest};
+use crate::engine::{process_each, CipherError, Dir, Engine, EngineRequest};
 use foreign_types::ForeignTypeRef;
 use openssl::cipher::Cipher;
 use openssl::cipher_ctx::CipherCtx;
@@ -417,11 +417,7 @@ impl Engine for OpensslEngine {
         times: u64,
     ) -> Result<usize, CipherError> {
         if self.reinit_each {
-            let mut n = 0;
-            for _ in 0..times {
-                n = self.process(input, out)?;
-            }
-            return Ok(n);
+            return process_each(self, input, out, times);
         }
         let len = Self::checked_len(input, out)?;
         self.update_loop(input, out, len, times)

@@ -207,11 +207,7 @@ fn ranked(ms: &[Measurement], bytes: u64) -> Vec<&Measurement> {
             out.push(m);
         }
     }
-    out.sort_by(|a, b| {
-        a.median_ns()
-            .unwrap_or(f64::MAX)
-            .total_cmp(&b.median_ns().unwrap_or(f64::MAX))
-    });
+    out.sort_by(|a, b| a.cmp_median(b));
     out
 }
 

@@ -23,13 +23,7 @@ pub fn ranking(ms: &[Measurement]) -> Vec<Table> {
     }
     let mut tables = Vec::new();
     for ((op, size), mut rows) in groups {
-        rows.sort_by(|a, b| {
-            let (x, y) = (
-                a.median_ns().unwrap_or(f64::MAX),
-                b.median_ns().unwrap_or(f64::MAX),
-            );
-            x.total_cmp(&y)
-        });
+        rows.sort_by(|a, b| a.cmp_median(b));
         // One unit for the whole column, so times compare at a glance.
         let unit = TimeUnit::for_column(rows.iter().filter_map(|m| m.median_ns()));
         let time = format!("time ({})", unit.symbol());

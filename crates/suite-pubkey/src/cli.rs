@@ -274,7 +274,7 @@ fn pick(alg: &Algorithm, cfg: &RunConfig) -> Result<&'static str, Error> {
 fn pk(e: PkError) -> Error {
     match e {
         PkError::Encoding(why) => Error::usage(why),
-        other => Error::other(other.to_string()),
+        other => Error::Suite(Box::new(other)),
     }
 }
 
@@ -369,7 +369,10 @@ fn keygen(k: &KeygenArgs, cfg: &RunConfig) -> Result<u8, Error> {
 }
 
 fn missing(alg: &Algorithm, backend: &str) -> Error {
-    Error::other(format!("{backend} has no {}", alg.name))
+    Error::NotOffered {
+        backend: backend.to_string(),
+        algorithm: alg.name.to_string(),
+    }
 }
 
 fn encaps(e: &EncapsArgs, cfg: &RunConfig) -> Result<u8, Error> {

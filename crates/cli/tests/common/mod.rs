@@ -6,7 +6,8 @@
 
 use assert_cmd::Command;
 use predicates::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 /// The binary, with colour off so messages compare as plain text.
 pub fn bin() -> Command {
@@ -38,6 +39,38 @@ pub fn quick_hash(db: &Path) -> Command {
     c
 }
 
+/// A database path in a fresh temporary folder; the folder lives as long as
+/// the returned guard.
+pub fn temp_db() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = dir.path().join("r.db");
+    (dir, db)
+}
+
+/// Stores one quick hash run into `db`, quietly.
+pub fn store_quick_run(db: &Path) {
+    quick_hash(db).arg("--quiet").assert().success();
+}
+
+/// A temporary database already holding `runs` quick hash runs.
+pub fn db_with_runs(runs: usize) -> (tempfile::TempDir, PathBuf) {
+    let (dir, db) = temp_db();
+    for _ in 0..runs {
+        store_quick_run(&db);
+    }
+    (dir, db)
+}
+
+/// Asserts that the command `what` exited 0, showing its stderr if not.
+pub fn assert_succeeded(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what}: {}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Runs `args` against `db` and returns stdout, asserting success.
 pub fn stdout(db: &Path, args: &[&str]) -> String {
     with_db(db).args(args).checked_stdout()
@@ -57,8 +90,14 @@ pub trait Outcome {
     fn checked_stdout(&mut self) -> String;
     /// Asserts success with `says` on stdout.
     fn prints(&mut self, says: &str) {
+        self.prints_all(&[says]);
+    }
+    /// Asserts success with every one of `says` on stdout.
+    fn prints_all(&mut self, says: &[&str]) {
         let out = self.checked_stdout();
-        assert!(out.contains(says), "{says:?} is not in: {out}");
+        for part in says {
+            assert!(out.contains(part), "{part:?} is not in: {out}");
+        }
     }
 }
 
@@ -69,12 +108,8 @@ impl Outcome for Command {
 
     fn checked_stdout(&mut self) -> String {
         let out = self.output().unwrap();
-        assert!(
-            out.status.success(),
-            "{:?}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let args: Vec<_> = self.get_args().collect();
+        assert_succeeded(&out, &format!("{args:?}"));
         String::from_utf8(out.stdout).expect("stdout is UTF-8")
     }
 }

@@ -156,10 +156,10 @@ pub fn run<T: EngineTask>(backend: Backend, curve: Curve, task: T) -> Result<T::
     };
     register(&mut d);
     d.out.unwrap_or_else(|| {
-        Err(Error::other(format!(
-            "arithmetic backend {} is not registered",
-            backend.name()
-        )))
+        Err(Error::NotRegistered {
+            kind: "arithmetic backend",
+            name: backend.name().to_string(),
+        })
     })
 }
 
@@ -179,7 +179,7 @@ pub(crate) fn cached<A: Arithmetic>(
             .map_err(|e| e.to_string())
     })
     .clone()
-    .map_err(Error::other)
+    .map_err(|why| Error::failed("building the curve engine", why))
 }
 
 #[cfg(test)]

@@ -141,5 +141,5 @@ pub trait Arithmetic: Send + Sync + 'static {
 
 /// An error from a library call that should not fail on valid input.
 pub(crate) fn lib_error(what: &str, e: impl std::fmt::Display) -> Error {
-    Error::other(format!("{what}: {e}"))
+    Error::failed(what, e.to_string())
 }

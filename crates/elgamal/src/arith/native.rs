@@ -123,7 +123,7 @@ impl Arithmetic for NativeToy64 {
         let (x, y) = self
             .curve
             .affine(p)
-            .ok_or_else(|| Error::other("cannot encode the point at infinity"))?;
+            .ok_or_else(|| Error::Encoding("cannot encode the point at infinity"))?;
         let mut out = Vec::with_capacity(9);
         out.push(0x02 | (y & 1) as u8);
         out.extend_from_slice(&x.to_be_bytes());

@@ -392,24 +392,26 @@ impl Arithmetic for OpensslArith {
             .map(|b| b.try_into().unwrap_or([0xff; 32]))
             .collect();
         if xs.len() * 32 != bases.len() {
-            return Err(Error::other("Koblitz bases are not whole field elements"));
+            return Err(Error::Encoding(
+                "Koblitz bases are not whole field elements",
+            ));
         }
         let found_all = super::p256_lift::koblitz_many(&xs);
         for (mut x, found) in xs.into_iter().zip(found_all) {
             let (j, y) = found.ok_or_else(|| {
-                Error::other("no counter j in 0..=255 puts this chunk on the curve")
+                Error::Encoding("no counter j in 0..=255 puts this chunk on the curve")
             })?;
             x[31] = j;
             let point = self
                 .affine_point(&x, &y, s)
-                .ok_or_else(|| Error::other("a Koblitz point was rejected by OpenSSL"))?;
+                .ok_or_else(|| Error::Encoding("a Koblitz point was rejected by OpenSSL"))?;
             out.push(point);
         }
         Ok(())
     }
     fn compress(&self, p: &EcPoint, s: &mut Scratch) -> Result<Vec<u8>, Error> {
         if p.is_infinity(&self.group) {
-            return Err(Error::other("cannot encode the point at infinity"));
+            return Err(Error::Encoding("cannot encode the point at infinity"));
         }
         // SEC1 compressed form written here from the affine coordinates:
         // EC_POINT_point2oct on nistz256 inverts Z again for points that

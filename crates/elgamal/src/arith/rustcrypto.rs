@@ -241,7 +241,7 @@ macro_rules! rustcrypto_arith {
                 fn compress(&self, p: &Point, _: &mut ()) -> Result<Vec<u8>, Error> {
                     let a = p.affine();
                     if bool::from(a.is_identity()) {
-                        return Err(Error::other("cannot encode the point at infinity"));
+                        return Err(Error::Encoding("cannot encode the point at infinity"));
                     }
                     Ok(a.to_encoded_point(true).as_bytes().to_vec())
                 }
