@@ -19,6 +19,7 @@ pub mod names;
 pub mod paper;
 pub mod paper_method;
 pub mod suite;
+pub mod suite_profile;
 pub mod table;
 pub mod units;
 pub mod verdict;
@@ -34,5 +35,6 @@ pub use suite::{
     Availability, BatchTime, Budget, Case, CaseFactory, CaseSpec, Offer, PlannedCase, RunConfig,
     Setup, Suite, SuiteAction,
 };
+pub use suite_profile::SuiteProfile;
 pub use table::{Align, Table};
 pub use verdict::{Estimate, Verdict};

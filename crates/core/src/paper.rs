@@ -6,6 +6,7 @@
 
 use crate::model::Measurement;
 use crate::suite::{Budget, RunConfig, Suite};
+use crate::suite_profile::{no_view, SuiteProfile};
 use crate::table::Table;
 use crate::verdict::{Estimate, Verdict};
 use crate::Error;
@@ -64,11 +65,13 @@ struct Grouped {
 }
 
 impl Suite for Grouped {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
-    fn about(&self) -> &'static str {
-        self.inner.about()
+    /// The inner suite's tables; no headline or charts of its own.
+    fn profile(&self) -> SuiteProfile {
+        SuiteProfile {
+            headline: no_view,
+            charts: no_view,
+            ..self.inner.profile()
+        }
     }
     fn backends(&self) -> Vec<crate::BackendInfo> {
         self.inner.backends()
@@ -84,9 +87,6 @@ impl Suite for Grouped {
             }
         }
         Ok(planned)
-    }
-    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
-        self.inner.summarize(measurements)
     }
 }
 

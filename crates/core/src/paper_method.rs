@@ -16,6 +16,7 @@ use crate::names;
 use crate::suite::{
     BatchTime, Budget, Case, CaseFactory, CaseSpec, PlannedCase, RunConfig, Setup, Suite,
 };
+use crate::suite_profile::SuiteProfile;
 use crate::{CaseError, Error};
 use std::sync::Arc;
 use std::time::Duration;
@@ -171,11 +172,10 @@ struct SeedMethodSuite {
 }
 
 impl Suite for SeedMethodSuite {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
-    fn about(&self) -> &'static str {
-        self.inner.about()
+    /// The inner suite's name, with no views: the paper renders the figures.
+    fn profile(&self) -> SuiteProfile {
+        let inner = self.inner.profile();
+        SuiteProfile::new(inner.name, inner.about)
     }
     fn backends(&self) -> Vec<BackendInfo> {
         self.inner.backends()
@@ -286,11 +286,8 @@ mod tests {
 
     struct OneSuite;
     impl Suite for OneSuite {
-        fn name(&self) -> &'static str {
-            "s"
-        }
-        fn about(&self) -> &'static str {
-            ""
+        fn profile(&self) -> SuiteProfile {
+            SuiteProfile::new("s", "")
         }
         fn backends(&self) -> Vec<BackendInfo> {
             Vec::new()
