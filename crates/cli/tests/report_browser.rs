@@ -402,7 +402,7 @@ struct LineSuite;
 
 impl cryptobench_core::Suite for LineSuite {
     fn profile(&self) -> cryptobench_core::SuiteProfile {
-        use cryptobench_core::suite_profile::no_view;
+        use cryptobench_core::profile::no_view;
         let about = "Argon2id time against memory (synthetic figures)";
         cryptobench_core::SuiteProfile::new("argon2", about).views(no_view, no_view, line_chart)
     }

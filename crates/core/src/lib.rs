@@ -18,8 +18,8 @@ pub mod model;
 pub mod names;
 pub mod paper;
 pub mod paper_method;
+pub mod profile;
 pub mod suite;
-pub mod suite_profile;
 pub mod table;
 pub mod units;
 pub mod verdict;
@@ -31,10 +31,10 @@ pub use model::{
     PairedRatio, Run, RunStatus, Summary, SCHEMA,
 };
 pub use paper::Paper;
+pub use profile::{PaperProfile, SuiteProfile};
 pub use suite::{
     Availability, BatchTime, Budget, Case, CaseFactory, CaseSpec, Offer, PlannedCase, RunConfig,
     Setup, Suite, SuiteAction,
 };
-pub use suite_profile::SuiteProfile;
 pub use table::{Align, Table};
 pub use verdict::{Estimate, Verdict};

@@ -13,10 +13,10 @@
 
 use crate::model::{BackendInfo, CheckResult, Measurement};
 use crate::names;
+use crate::profile::SuiteProfile;
 use crate::suite::{
     BatchTime, Budget, Case, CaseFactory, CaseSpec, PlannedCase, RunConfig, Setup, Suite,
 };
-use crate::suite_profile::SuiteProfile;
 use crate::{CaseError, Error};
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,6 +54,18 @@ pub struct SeedCounts {
     /// Operations per sample of a case; several values plan the case once
     /// per value (seed 001 published 1000- and 5000-loop columns).
     pub loops: fn(&CaseSpec) -> Vec<u64>,
+}
+
+impl SeedCounts {
+    /// `runs` samples of one operation each (the seeds that timed single
+    /// calls: keys, iterations, runs).
+    pub fn one_call_per_run(stated: &'static str, runs: usize) -> Self {
+        Self {
+            stated,
+            runs,
+            loops: |_| vec![1],
+        }
+    }
 }
 
 /// `--quick` divides the seed's runs and loops by this.

@@ -9,7 +9,7 @@
 //! one more [`PlannedCase`] in `plan`, not a new table elsewhere.
 
 use crate::model::{BackendInfo, CheckResult, Measurement};
-use crate::suite_profile::SuiteProfile;
+use crate::profile::SuiteProfile;
 use crate::{CaseError, Error};
 use std::collections::BTreeMap;
 use std::sync::Arc;

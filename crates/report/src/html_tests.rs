@@ -2,7 +2,7 @@
 //! baseline comparison, and that nothing on the page reaches the network.
 
 use super::*;
-use cryptobench_core::suite_profile::no_view;
+use cryptobench_core::profile::no_view;
 use cryptobench_core::{
     BackendInfo, CaseSpec, CheckResult, Error, Fingerprint, PlannedCase, RunConfig, SuiteProfile,
     Summary,

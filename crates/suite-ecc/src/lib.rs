@@ -56,7 +56,7 @@ use crate::backend::Backend;
 use crate::curves::{Curve, Family};
 use crate::ops::{CurveOps, EccCase, Op};
 use crate::ossl::Api;
-use cryptobench_core::suite_profile::no_view;
+use cryptobench_core::profile::no_view;
 use cryptobench_core::{
     BackendInfo, CaseError, CaseSpec, Error, Offer, Paper, PlannedCase, RunConfig, Suite,
     SuiteProfile,

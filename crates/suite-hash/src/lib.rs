@@ -17,7 +17,7 @@ pub use algorithms::{Algorithm, ALGORITHMS};
 pub use backend::{Backend, DigestBackend, Digester};
 
 use cryptobench_backends::openssl_lib;
-use cryptobench_core::suite_profile::no_view;
+use cryptobench_core::profile::no_view;
 use cryptobench_core::{
     names, units, BackendInfo, Case, CaseError, CaseSpec, CheckResult, Error, Measurement, Offer,
     Paper, PlannedCase, RunConfig, Suite, SuiteProfile, Table,

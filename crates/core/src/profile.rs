@@ -1,15 +1,16 @@
-//! What a suite is called and how it reads its finished measurements, as
-//! data.
+//! What suites and papers say about themselves, as data.
 //!
 //! Every suite used to forward five trait methods to its own constants and
-//! modules (`name` to `SUITE`, `summarize` to `summary::tables`, ...). A
-//! [`SuiteProfile`] states that once, in one line of the suite's
-//! `impl Suite`; [`crate::Suite`]'s `name`, `about`, `summarize`, `headline`
-//! and `charts` read it, and a suite that wraps another hands on the inner
-//! suite's profile instead of forwarding each method.
+//! modules (`name` to `SUITE`, `summarize` to `summary::tables`, ...), and
+//! every paper three (`name`, `title`, `seed_counts`). A [`SuiteProfile`] or
+//! [`PaperProfile`] states them once, in one method of the `impl`; the
+//! traits' `name`, `about`, `summarize`, ... read it, and a suite that wraps
+//! another hands on the inner suite's profile instead of forwarding each
+//! method.
 
 use crate::chart::Chart;
 use crate::model::Measurement;
+use crate::paper_method::SeedCounts;
 use crate::table::Table;
 
 /// A view of the finished measurements: tables, headline lines or charts.
@@ -59,6 +60,37 @@ impl SuiteProfile {
             tables,
             headline,
             charts,
+            ..self
+        }
+    }
+}
+
+/// A paper's name, title and the seed's own counts.
+#[derive(Clone, Copy)]
+pub struct PaperProfile {
+    /// Name on the command line (`openssl-vs-mcrypt`, `aegis`, ...).
+    pub name: &'static str,
+    /// Title of the experiment and its source document.
+    pub title: &'static str,
+    /// The seed's own counts for `--method seed`; `None` when the seed
+    /// states none.
+    pub seed_counts: Option<SeedCounts>,
+}
+
+impl PaperProfile {
+    /// The profile of a paper whose seed states no counts.
+    pub const fn new(name: &'static str, title: &'static str) -> Self {
+        Self {
+            name,
+            title,
+            seed_counts: None,
+        }
+    }
+
+    /// This profile with the seed's own counts.
+    pub const fn seed_counts(self, counts: SeedCounts) -> Self {
+        Self {
+            seed_counts: Some(counts),
             ..self
         }
     }
