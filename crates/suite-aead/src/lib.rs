@@ -169,10 +169,7 @@ impl Suite for AeadSuite {
     }
 
     fn backends(&self) -> Vec<BackendInfo> {
-        backend::all()
-            .iter()
-            .map(|b| b.availability().info(b.name(), b.version()))
-            .collect()
+        backend::all().iter().map(|b| b.info()).collect()
     }
 
     fn primitives(&self) -> Vec<String> {
