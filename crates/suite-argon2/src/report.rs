@@ -320,11 +320,8 @@ impl SeedPaper {
             vec![1, 2, 4, 8]
         };
         let grid = |cells: Vec<(Variant, u32)>, backend: &str| Grid {
-            cells,
-            memory_kib: memory.clone(),
-            lanes: lanes.clone(),
-            threads: None,
             backends: Some(vec![backend.to_string()]),
+            ..Grid::of(cells, memory.clone(), lanes.clone())
         };
         vec![
             grid(vec![(Variant::D, 1), (Variant::I, 3)], CLI),
