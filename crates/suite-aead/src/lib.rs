@@ -169,7 +169,10 @@ impl Suite for AeadSuite {
     }
 
     fn backends(&self) -> Vec<BackendInfo> {
-        backend::all().iter().map(|b| b.info()).collect()
+        backend::all()
+            .iter()
+            .map(|b| b.availability().info(b.name(), b.version()))
+            .collect()
     }
 
     fn primitives(&self) -> Vec<String> {

@@ -9,7 +9,7 @@
 //! (`BF-CFB8`, `TWOFISH-256-CBC`).
 
 use crate::engine::{CipherError, Engine, EngineRequest};
-use cryptobench_core::{Availability, BackendInfo};
+use cryptobench_core::Availability;
 use std::fmt;
 
 /// One cipher library: what it offers (its catalog of [`CipherDesc`]s) and
@@ -24,10 +24,6 @@ pub trait CipherBackend: Sync {
     /// when installed).
     fn availability(&self) -> Availability {
         Availability::Available
-    }
-    /// The library as the run's fingerprint lists it.
-    fn info(&self) -> BackendInfo {
-        self.availability().info(self.name(), self.version())
     }
     /// Every cipher it offers here, named canonically.
     fn ciphers(&self) -> Vec<CipherDesc>;

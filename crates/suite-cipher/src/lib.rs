@@ -89,7 +89,10 @@ impl Suite for CipherSuite {
         )
     }
     fn backends(&self) -> Vec<BackendInfo> {
-        registry::all().iter().map(|b| b.info()).collect()
+        registry::all()
+            .iter()
+            .map(|b| b.availability().info(b.name(), b.version()))
+            .collect()
     }
     fn primitives(&self) -> Vec<String> {
         registry::Registry::load(|_| true)

@@ -8,7 +8,7 @@ use crate::curves::{Curve, Kind};
 use crate::ops::{CurveOps, Op};
 use crate::ossl::Api;
 use crate::{ossl, rc, sodium};
-use cryptobench_core::{Availability, BackendInfo, CaseError, Offer};
+use cryptobench_core::{Availability, CaseError, Offer};
 
 /// One ECC library.
 pub trait EccBackend: Sync {
@@ -19,10 +19,6 @@ pub trait EccBackend: Sync {
     /// Whether the library can run here at all.
     fn availability(&self) -> Availability {
         Availability::Available
-    }
-    /// The library as the run's fingerprint lists it.
-    fn info(&self) -> BackendInfo {
-        self.availability().info(self.name(), self.version())
     }
     /// What it does with `op` on `curve`.
     fn offers(&self, curve: &Curve, op: Op) -> Offer;

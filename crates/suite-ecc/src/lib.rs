@@ -274,7 +274,10 @@ impl Suite for EccSuite {
         SuiteProfile::new(SUITE, ABOUT).views(summary::tables, no_view, charts::charts)
     }
     fn backends(&self) -> Vec<BackendInfo> {
-        backend::all().iter().map(|b| b.info()).collect()
+        backend::all()
+            .iter()
+            .map(|b| b.availability().info(b.name(), b.version()))
+            .collect()
     }
     fn primitives(&self) -> Vec<String> {
         curves::catalogue().iter().map(|c| c.name.clone()).collect()

@@ -11,7 +11,7 @@
 //! planner turns them into "skipped: reason" cells.
 
 use crate::algorithms::{Algorithm, Family};
-use cryptobench_core::{Availability, BackendInfo, Offer};
+use cryptobench_core::{Availability, Offer};
 use std::fmt;
 
 mod libaegis;
@@ -68,10 +68,6 @@ pub trait AeadBackend: Sync {
     /// Whether the library can run here at all.
     fn availability(&self) -> Availability {
         Availability::Available
-    }
-    /// The library as the run's fingerprint lists it.
-    fn info(&self) -> BackendInfo {
-        self.availability().info(self.name(), self.version())
     }
     /// What it does with `alg`: not about it (libaegis and AES-GCM: no cell
     /// is planned), unavailable with the reason (OpenSSL 3.0 and
