@@ -24,9 +24,10 @@ use cryptobench_core::{
     CaseStatus, Error, Estimate, Measurement, Paper, PaperProfile, RunConfig, Suite, Table, Verdict,
 };
 
+use std::collections::BTreeMap;
+
 const TITLE: &str =
     "Seed 002: Increasing Speed of Elliptic Curve ElGamal using Parallelization (Suwanda, Munir)";
-use std::collections::BTreeMap;
 
 /// How to start the distributed half of this paper (Parallel One and Three).
 /// `--bind-to none`: with 2 ranks on 2 cores OpenMPI binds each rank to one

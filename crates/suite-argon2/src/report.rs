@@ -17,8 +17,9 @@ use cryptobench_core::{
     CaseStatus, Error, Measurement, Paper, PaperProfile, RunConfig, Suite, Table,
 };
 
-const TITLE: &str = "Seed 000 (M. Duka, ECC and Argon2 in PHP, doi:10.35784/iapgos.897), Tables 9 and 10: Argon2 time by threads, memory and iterations";
 use std::collections::BTreeMap;
+
+const TITLE: &str = "Seed 000 (M. Duka, ECC and Argon2 in PHP, doi:10.35784/iapgos.897), Tables 9 and 10: Argon2 time by threads, memory and iterations";
 
 /// A measured point: (variant name, m KiB, t, lanes, threads).
 type Point = (String, u32, u32, u32, u32);

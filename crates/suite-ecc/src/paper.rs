@@ -19,9 +19,10 @@ use crate::summary::{self, pct, KeygenRow};
 use cryptobench_core::paper_method::SeedCounts;
 use cryptobench_core::{Error, Measurement, Paper, PaperProfile, RunConfig, Suite, Table, Verdict};
 
+use std::sync::OnceLock;
+
 const TITLE: &str =
     "EC key generation on every curve: seed 000 (Duka 2020), Tables 3-8, 11 and Fig. 1";
-use std::sync::OnceLock;
 
 /// Where the figures come from.
 pub const SOURCE: &str =
