@@ -203,11 +203,8 @@ struct WithTuned {
 }
 
 impl Suite for WithTuned {
-    fn name(&self) -> &'static str {
-        self.grid.name()
-    }
-    fn about(&self) -> &'static str {
-        self.grid.about()
+    fn profile(&self) -> cryptobench_core::SuiteProfile {
+        self.grid.profile()
     }
     fn backends(&self) -> Vec<cryptobench_core::BackendInfo> {
         self.grid.backends()
@@ -221,21 +218,6 @@ impl Suite for WithTuned {
             planned.extend(t.plan(cfg)?);
         }
         Ok(planned)
-    }
-    fn summarize(
-        &self,
-        measurements: &[cryptobench_core::Measurement],
-    ) -> Vec<cryptobench_core::Table> {
-        self.grid.summarize(measurements)
-    }
-    fn headline(&self, measurements: &[cryptobench_core::Measurement]) -> Vec<String> {
-        self.grid.headline(measurements)
-    }
-    fn charts(
-        &self,
-        measurements: &[cryptobench_core::Measurement],
-    ) -> Vec<cryptobench_core::Chart> {
-        self.grid.charts(measurements)
     }
 }
 

@@ -399,11 +399,10 @@ fn probe_in_browser(html: &str, tmp: &Path, name: &str) -> Probe {
 struct LineSuite;
 
 impl cryptobench_core::Suite for LineSuite {
-    fn name(&self) -> &'static str {
-        "argon2"
-    }
-    fn about(&self) -> &'static str {
-        "Argon2id time against memory (synthetic figures)"
+    fn profile(&self) -> cryptobench_core::SuiteProfile {
+        use cryptobench_core::profile::no_view;
+        let about = "Argon2id time against memory (synthetic figures)";
+        cryptobench_core::SuiteProfile::new("argon2", about).views(no_view, no_view, line_chart)
     }
     fn backends(&self) -> Vec<cryptobench_core::BackendInfo> {
         vec![]
@@ -417,31 +416,32 @@ impl cryptobench_core::Suite for LineSuite {
     ) -> Result<Vec<cryptobench_core::PlannedCase>, cryptobench_core::Error> {
         Ok(vec![])
     }
-    fn charts(&self, ms: &[cryptobench_core::Measurement]) -> Vec<cryptobench_core::Chart> {
-        use cryptobench_core::{Chart, ChartKind, Series};
-        let mut c = Chart::new(
-            ChartKind::Line,
-            "Argon2id time vs memory per lane count",
-            "memory (KiB)",
-            "time per hash (ms)",
-        );
-        c.log_x = true;
-        c.log_y = true;
-        for lanes in ["1", "4"] {
-            c.series.push(Series {
-                name: format!("p={lanes}"),
-                points: ms
-                    .iter()
-                    .filter(|m| m.param("p") == Some(lanes) && m.backend == "libargon2")
-                    .filter_map(|m| {
-                        let kib: f64 = m.param("m")?.parse().ok()?;
-                        Some((kib, m.median_ns()? / 1e6))
-                    })
-                    .collect(),
-            });
-        }
-        vec![c]
+}
+
+fn line_chart(ms: &[cryptobench_core::Measurement]) -> Vec<cryptobench_core::Chart> {
+    use cryptobench_core::{Chart, ChartKind, Series};
+    let mut c = Chart::new(
+        ChartKind::Line,
+        "Argon2id time vs memory per lane count",
+        "memory (KiB)",
+        "time per hash (ms)",
+    );
+    c.log_x = true;
+    c.log_y = true;
+    for lanes in ["1", "4"] {
+        c.series.push(Series {
+            name: format!("p={lanes}"),
+            points: ms
+                .iter()
+                .filter(|m| m.param("p") == Some(lanes) && m.backend == "libargon2")
+                .filter_map(|m| {
+                    let kib: f64 = m.param("m")?.parse().ok()?;
+                    Some((kib, m.median_ns()? / 1e6))
+                })
+                .collect(),
+        });
     }
+    vec![c]
 }
 
 #[test]

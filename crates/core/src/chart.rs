@@ -69,4 +69,9 @@ impl Chart {
             notes: Vec::new(),
         }
     }
+    /// An empty bar chart: its categories name the x axis, so the axis has
+    /// no label of its own.
+    pub fn bars(title: impl Into<String>, y_label: impl Into<String>) -> Self {
+        Self::new(ChartKind::Bar, title, "", y_label)
+    }
 }

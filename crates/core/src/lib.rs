@@ -18,6 +18,7 @@ pub mod model;
 pub mod names;
 pub mod paper;
 pub mod paper_method;
+pub mod profile;
 pub mod suite;
 pub mod table;
 pub mod units;
@@ -30,6 +31,7 @@ pub use model::{
     PairedRatio, Run, RunStatus, Summary, SCHEMA,
 };
 pub use paper::Paper;
+pub use profile::{PaperProfile, SuiteProfile};
 pub use suite::{
     Availability, BatchTime, Budget, Case, CaseFactory, CaseSpec, Offer, PlannedCase, RunConfig,
     Setup, Suite, SuiteAction,

@@ -5,6 +5,7 @@
 //! from the seed beside this machine's, with a verdict line per conclusion.
 
 use crate::model::Measurement;
+use crate::profile::{no_view, PaperProfile, SuiteProfile};
 use crate::suite::{Budget, RunConfig, Suite};
 use crate::table::Table;
 use crate::verdict::{Estimate, Verdict};
@@ -13,19 +14,25 @@ use std::time::Duration;
 
 /// One experiment of a seed document.
 pub trait Paper: Send + Sync {
-    /// Name on the command line (`openssl-vs-mcrypt`, `aegis`, ...).
-    fn name(&self) -> &'static str;
-    /// Title of the experiment and its source document.
-    fn title(&self) -> &'static str;
+    /// Its name, title and the seed's own counts.
+    fn profile(&self) -> PaperProfile;
     /// The suites to run, configured for this experiment.
     fn suites(&self, cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error>;
     /// Published table(s) beside this machine's, with conclusions as notes
     /// ("holds here" / "differs here: ...").
     fn render(&self, measurements: &[Measurement]) -> Vec<Table>;
-    /// The seed's own counts for `--method seed`; `None` when the seed
-    /// states none.
+    /// Name on the command line (`openssl-vs-mcrypt`, `aegis`, ...), from
+    /// the profile.
+    fn name(&self) -> &'static str {
+        self.profile().name
+    }
+    /// Title of the experiment and its source document, from the profile.
+    fn title(&self) -> &'static str {
+        self.profile().title
+    }
+    /// The seed's own counts for `--method seed`, from the profile.
     fn seed_counts(&self) -> Option<crate::paper_method::SeedCounts> {
-        None
+        self.profile().seed_counts
     }
     /// The sampling budget of this paper's run (default: the run's own).
     /// A paper whose claims sit near a band edge asks for more rounds, so
@@ -64,11 +71,13 @@ struct Grouped {
 }
 
 impl Suite for Grouped {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
-    fn about(&self) -> &'static str {
-        self.inner.about()
+    /// The inner suite's tables; no headline or charts of its own.
+    fn profile(&self) -> SuiteProfile {
+        SuiteProfile {
+            headline: no_view,
+            charts: no_view,
+            ..self.inner.profile()
+        }
     }
     fn backends(&self) -> Vec<crate::BackendInfo> {
         self.inner.backends()
@@ -84,9 +93,6 @@ impl Suite for Grouped {
             }
         }
         Ok(planned)
-    }
-    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
-        self.inner.summarize(measurements)
     }
 }
 

@@ -13,6 +13,7 @@
 
 use crate::model::{BackendInfo, CheckResult, Measurement};
 use crate::names;
+use crate::profile::SuiteProfile;
 use crate::suite::{
     BatchTime, Budget, Case, CaseFactory, CaseSpec, PlannedCase, RunConfig, Setup, Suite,
 };
@@ -53,6 +54,18 @@ pub struct SeedCounts {
     /// Operations per sample of a case; several values plan the case once
     /// per value (seed 001 published 1000- and 5000-loop columns).
     pub loops: fn(&CaseSpec) -> Vec<u64>,
+}
+
+impl SeedCounts {
+    /// `runs` samples of one operation each (the seeds that timed single
+    /// calls: keys, iterations, runs).
+    pub fn one_call_per_run(stated: &'static str, runs: usize) -> Self {
+        Self {
+            stated,
+            runs,
+            loops: |_| vec![1],
+        }
+    }
 }
 
 /// `--quick` divides the seed's runs and loops by this.
@@ -171,11 +184,10 @@ struct SeedMethodSuite {
 }
 
 impl Suite for SeedMethodSuite {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
-    fn about(&self) -> &'static str {
-        self.inner.about()
+    /// The inner suite's name, with no views: the paper renders the figures.
+    fn profile(&self) -> SuiteProfile {
+        let inner = self.inner.profile();
+        SuiteProfile::new(inner.name, inner.about)
     }
     fn backends(&self) -> Vec<BackendInfo> {
         self.inner.backends()
@@ -286,11 +298,8 @@ mod tests {
 
     struct OneSuite;
     impl Suite for OneSuite {
-        fn name(&self) -> &'static str {
-            "s"
-        }
-        fn about(&self) -> &'static str {
-            ""
+        fn profile(&self) -> SuiteProfile {
+            SuiteProfile::new("s", "")
         }
         fn backends(&self) -> Vec<BackendInfo> {
             Vec::new()

@@ -9,6 +9,7 @@
 //! one more [`PlannedCase`] in `plan`, not a new table elsewhere.
 
 use crate::model::{BackendInfo, CheckResult, Measurement};
+use crate::profile::SuiteProfile;
 use crate::{CaseError, Error};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -394,10 +395,9 @@ impl PlannedCase {
 
 /// A family of cases with its own checks and summary tables.
 pub trait Suite: Send + Sync {
-    /// Name on the command line (`hash`, `cipher`, ...).
-    fn name(&self) -> &'static str;
-    /// One line for `list` and `--help`.
-    fn about(&self) -> &'static str;
+    /// Its name, description and views of the finished measurements; a
+    /// suite wrapping another returns the inner suite's.
+    fn profile(&self) -> SuiteProfile;
     /// The libraries this suite can use, with versions and availability.
     fn backends(&self) -> Vec<BackendInfo>;
     /// Canonical primitive names it offers here.
@@ -405,19 +405,27 @@ pub trait Suite: Send + Sync {
     /// The cases to run for this configuration. Unknown names in the suite's
     /// own options are reported here as [`Error::Usage`].
     fn plan(&self, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error>;
+    /// Name on the command line (`hash`, `cipher`, ...), from the profile.
+    fn name(&self) -> &'static str {
+        self.profile().name
+    }
+    /// One line for `list` and `--help`, from the profile.
+    fn about(&self) -> &'static str {
+        self.profile().about
+    }
     /// Suite-specific tables over the finished measurements (seed-shaped
     /// tables, rankings). The generic per-case table is drawn anyway.
-    fn summarize(&self, _measurements: &[Measurement]) -> Vec<crate::table::Table> {
-        Vec::new()
+    fn summarize(&self, measurements: &[Measurement]) -> Vec<crate::table::Table> {
+        (self.profile().tables)(measurements)
     }
     /// A few lines for the one-screen summary of `cryptobench run` (the
     /// fastest verified choice, the winners), each citing its measurement.
-    fn headline(&self, _measurements: &[Measurement]) -> Vec<String> {
-        Vec::new()
+    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
+        (self.profile().headline)(measurements)
     }
     /// Suite-specific charts for the HTML report (seed-shaped figures).
-    fn charts(&self, _measurements: &[Measurement]) -> Vec<crate::chart::Chart> {
-        Vec::new()
+    fn charts(&self, measurements: &[Measurement]) -> Vec<crate::chart::Chart> {
+        (self.profile().charts)(measurements)
     }
 }
 

@@ -190,13 +190,11 @@ fn throughput_chart(len: u64, at: &[&Cell]) -> Option<Chart> {
             names.push(n);
         }
     }
-    let mut chart = Chart::new(
-        ChartKind::Bar,
+    let mut chart = Chart::bars(
         format!(
             "EC-ElGamal throughput, {} characters per message (seed 002)",
             len
         ),
-        "",
         "characters per second (longer is faster)",
     );
     chart.categories = cats.iter().map(|c| c.0.clone()).collect();

@@ -18,11 +18,16 @@ use crate::executor::ExecutorSpec;
 use crate::paper_tables::{published, tables, Program, Published};
 use crate::suite::{ElgamalSuite, Grid, SEED_LENGTHS, SEED_THREADS, SUITE};
 use cryptobench_core::paper::show_ratio;
+use cryptobench_core::paper_method::SeedCounts;
 use cryptobench_core::verdict::speedup;
 use cryptobench_core::{
-    CaseStatus, Error, Estimate, Measurement, Paper, RunConfig, Suite, Table, Verdict,
+    CaseStatus, Error, Estimate, Measurement, Paper, PaperProfile, RunConfig, Suite, Table, Verdict,
 };
+
 use std::collections::BTreeMap;
+
+const TITLE: &str =
+    "Seed 002: Increasing Speed of Elliptic Curve ElGamal using Parallelization (Suwanda, Munir)";
 
 /// How to start the distributed half of this paper (Parallel One and Three).
 /// `--bind-to none`: with 2 ranks on 2 cores OpenMPI binds each rank to one
@@ -67,11 +72,10 @@ pub fn distributed_rounds(cfg: &RunConfig) -> usize {
 pub struct EcElgamalParallel;
 
 impl Paper for EcElgamalParallel {
-    fn name(&self) -> &'static str {
-        "ecelgamal-parallel"
-    }
-    fn title(&self) -> &'static str {
-        "Seed 002: Increasing Speed of Elliptic Curve ElGamal using Parallelization (Suwanda, Munir)"
+    fn profile(&self) -> PaperProfile {
+        // Seed 002, IV.C: "every solution will be run for 10 times ... Average of the 10".
+        let counts = SeedCounts::one_call_per_run("10 runs per variation, mean time", 10);
+        PaperProfile::new("ecelgamal-parallel", TITLE).seed_counts(counts)
     }
     fn suites(&self, cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
         let mut executors = vec![ExecutorSpec::Serial];
@@ -84,14 +88,6 @@ impl Paper for EcElgamalParallel {
             ariths: None,
             peer: Some(false),
         }))])
-    }
-    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
-        // Seed 002, IV.C: "every solution will be run for 10 times ... Average of the 10".
-        Some(cryptobench_core::paper_method::SeedCounts {
-            stated: "10 runs per variation, mean time",
-            runs: 10,
-            loops: |_| vec![1],
-        })
     }
     fn render(&self, measurements: &[Measurement]) -> Vec<Table> {
         let here = measured_speedups(measurements);

@@ -15,15 +15,19 @@ use crate::curve::Curve;
 use crate::encoding::Encoding;
 use crate::executor::{Executor, ExecutorSpec, Serial};
 use crate::keys::RngSource;
+use crate::{charts, summary};
 use cryptobench_core::{
-    BackendInfo, Case, CaseError, CaseSpec, CheckResult, Error, Measurement, PlannedCase,
-    RunConfig, Suite, Table,
+    BackendInfo, Case, CaseError, CaseSpec, CheckResult, Error, PlannedCase, RunConfig, Suite,
+    SuiteProfile,
 };
 use std::hint::black_box;
 use std::sync::{Arc, OnceLock};
 
 /// Suite name.
 pub const SUITE: &str = "elgamal";
+/// The suite in one line, for `list` and `--help`.
+const ABOUT: &str =
+    "EC-ElGamal (seed 002): per-character encryption on P-256, secp256k1, toy64; serial vs threads";
 /// Label on every case: what this scheme is and is not.
 pub const SCHEME_LABEL: &str =
     "insecure: per-character ElGamal is malleable and leaks length (reproduces seed 002)";
@@ -154,11 +158,8 @@ fn expected_ns_per_char(curve: Curve, enc: Encoding, op: Op) -> f64 {
 }
 
 impl Suite for ElgamalSuite {
-    fn name(&self) -> &'static str {
-        SUITE
-    }
-    fn about(&self) -> &'static str {
-        "EC-ElGamal (seed 002): per-character encryption on P-256, secp256k1, toy64; serial vs threads"
+    fn profile(&self) -> SuiteProfile {
+        SuiteProfile::new(SUITE, ABOUT).views(summary::tables, summary::headline, charts::charts)
     }
     fn backends(&self) -> Vec<BackendInfo> {
         arith::all().into_iter().map(arith::backend::info).collect()
@@ -211,17 +212,6 @@ impl Suite for ElgamalSuite {
             ));
         }
         Ok(out)
-    }
-    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
-        crate::summary::tables(measurements)
-    }
-
-    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
-        crate::charts::charts(measurements)
-    }
-
-    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
-        crate::summary::headline(measurements)
     }
 }
 

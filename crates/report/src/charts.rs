@@ -6,7 +6,7 @@
 
 use crate::tables;
 use cryptobench_core::units::format_size;
-use cryptobench_core::{CaseStatus, Chart, ChartKind, Measurement, Series};
+use cryptobench_core::{CaseStatus, Chart, Measurement, Series};
 
 /// Most categories one ranking chart shows; the table under it has all.
 pub const MAX_CATEGORIES: usize = 40;
@@ -125,10 +125,8 @@ fn ranking_chart(title: &str, members: &[&Measurement]) -> Option<Chart> {
         return None;
     }
     let sized = measured.iter().any(|(m, _)| m.input_bytes > 0);
-    let mut chart = Chart::new(
-        ChartKind::Bar,
+    let mut chart = Chart::bars(
         title,
-        "",
         if sized {
             "bytes per second (longer is faster)"
         } else {
@@ -289,10 +287,8 @@ pub fn peer_ratio_chart(ratios: &[PeerRatio<'_>]) -> Option<Chart> {
     if with.is_empty() {
         return None;
     }
-    let mut chart = Chart::new(
-        ChartKind::Bar,
+    let mut chart = Chart::bars(
         "Peer ratios (speed; 1 = same speed)",
-        "",
         "speed ratio (> 1: the first named is faster)",
     );
     let mut meanings: Vec<&str> = Vec::new();

@@ -324,12 +324,7 @@ pub fn comparison_section(baseline: &Run, run: &Run) -> String {
         for note in tables::comparison_notes(&cmp).iter().take(2) {
             let _ = write!(out, "<p class=\"note\">{}</p>", escape(note));
         }
-        let mut chart = Chart::new(
-            cryptobench_core::ChartKind::Bar,
-            "Time ratio, this run / baseline: the largest changes (1 = unchanged, shorter is faster)",
-            "",
-            "time ratio",
-        );
+        let mut chart = Chart::bars("Time ratio, this run / baseline: the largest changes (1 = unchanged, shorter is faster)", "time ratio");
         let mut series = cryptobench_core::Series {
             name: "time ratio".into(),
             points: Vec::new(),

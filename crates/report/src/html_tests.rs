@@ -2,8 +2,10 @@
 //! baseline comparison, and that nothing on the page reaches the network.
 
 use super::*;
+use cryptobench_core::profile::no_view;
 use cryptobench_core::{
-    BackendInfo, CaseSpec, CheckResult, Error, Fingerprint, PlannedCase, RunConfig, Summary,
+    BackendInfo, CaseSpec, CheckResult, Error, Fingerprint, PlannedCase, RunConfig, SuiteProfile,
+    Summary,
 };
 
 fn measured(primitive: &str, backend: &str, bytes: u64, samples: &[f64]) -> Measurement {
@@ -254,11 +256,12 @@ fn write_html_names_an_unwritable_path() {
 struct Clumsy;
 
 impl Suite for Clumsy {
-    fn name(&self) -> &'static str {
-        "hash"
-    }
-    fn about(&self) -> &'static str {
-        "a suite used by tests"
+    fn profile(&self) -> SuiteProfile {
+        SuiteProfile::new("hash", "a suite used by tests").views(
+            panicking_tables,
+            no_view,
+            own_chart,
+        )
     }
     fn backends(&self) -> Vec<BackendInfo> {
         vec![]
@@ -269,17 +272,19 @@ impl Suite for Clumsy {
     fn plan(&self, _cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
         Ok(vec![])
     }
-    fn summarize(&self, _ms: &[Measurement]) -> Vec<Table> {
-        panic!("summary bug")
-    }
-    fn charts(&self, ms: &[Measurement]) -> Vec<Chart> {
-        let mut c = Chart::new(cryptobench_core::ChartKind::Line, "own <chart>", "x", "y");
-        c.series.push(cryptobench_core::Series {
-            name: "s".into(),
-            points: vec![(1.0, ms.len() as f64), (2.0, 3.0)],
-        });
-        vec![c]
-    }
+}
+
+fn panicking_tables(_ms: &[Measurement]) -> Vec<Table> {
+    panic!("summary bug")
+}
+
+fn own_chart(ms: &[Measurement]) -> Vec<Chart> {
+    let mut c = Chart::new(cryptobench_core::ChartKind::Line, "own <chart>", "x", "y");
+    c.series.push(cryptobench_core::Series {
+        name: "s".into(),
+        points: vec![(1.0, ms.len() as f64), (2.0, 3.0)],
+    });
+    vec![c]
 }
 
 #[test]

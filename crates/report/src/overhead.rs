@@ -21,7 +21,7 @@
 use cryptobench_core::advice::{is_runtime, verified_anywhere, RUNTIME_PARAM};
 use cryptobench_core::units::{format_ns, format_size};
 use cryptobench_core::verdict::{time_ratio, Estimate};
-use cryptobench_core::{Chart, ChartKind, Measurement, Series, Table};
+use cryptobench_core::{Chart, Measurement, Series, Table};
 
 /// One cell of the table: (suite, primitive, operation, parameters that
 /// must match, label).
@@ -459,10 +459,8 @@ pub fn overhead_chart(rows: &[OverheadRow<'_>]) -> Option<Chart> {
     if rows.is_empty() {
         return None;
     }
-    let mut chart = Chart::new(
-        ChartKind::Bar,
+    let mut chart = Chart::bars(
         "Runtime overhead (runtime time / native time; 1 = no overhead)",
-        "",
         "time ratio",
     );
     chart.log_y = true;

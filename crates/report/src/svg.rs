@@ -639,7 +639,7 @@ mod tests {
 
     #[test]
     fn bar_chart_draws_every_bar_marks_and_escapes() {
-        let mut c = Chart::new(ChartKind::Bar, "Ciphers <fast> & \"safe\"", "", "MB/s");
+        let mut c = Chart::bars("Ciphers <fast> & \"safe\"", "MB/s");
         c.categories = vec!["AES-128-GCM".into(), "DES-EDE3 <Sweet32>".into()];
         c.series = vec![
             Series {
@@ -733,7 +733,7 @@ mod tests {
             let h = svg.split("height=\"").nth(1).unwrap();
             h[..h.find('"').unwrap()].parse().unwrap()
         };
-        let mut c = Chart::new(ChartKind::Bar, "peer ratios", "", "speed ratio");
+        let mut c = Chart::bars("peer ratios", "speed ratio");
         c.categories = (0..6).map(|i| format!("case {i}")).collect();
         c.series = (0..3)
             .map(|s| Series {
@@ -756,7 +756,7 @@ mod tests {
 
     #[test]
     fn empty_chart_still_renders_a_sized_svg() {
-        let c = Chart::new(ChartKind::Bar, "nothing", "", "ops/s");
+        let c = Chart::bars("nothing", "ops/s");
         let svg = render(&c);
         assert!(svg.contains("no measured data"));
         assert!(svg.contains("height=\"70\""));

@@ -12,7 +12,7 @@
 use crate::summary::{ops, rate};
 use crate::{SEED003_OPS_BYTES, SEED003_RATE_BYTES, SUITE};
 use cryptobench_core::units::format_size;
-use cryptobench_core::{CaseStatus, Chart, ChartKind, Measurement, Series};
+use cryptobench_core::{CaseStatus, Chart, Measurement, Series};
 
 /// The algorithm the seed compares everything with.
 const REFERENCE: &str = "AES-256-GCM";
@@ -139,7 +139,7 @@ fn bars(
         }
     }
     cats.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)));
-    let mut chart = Chart::new(ChartKind::Bar, title, "", y_label);
+    let mut chart = Chart::bars(title, y_label);
     chart.categories = cats.iter().map(|c| c.0.clone()).collect();
     chart.marked = cats
         .iter()

@@ -28,7 +28,7 @@ use backend::{Backend, Params};
 use case::{AeadCase, CaseConfig, NonceMode, Operation};
 use checks::CheckCache;
 use cryptobench_core::{
-    BackendInfo, CaseSpec, Error, Measurement, Offer, PlannedCase, RunConfig, Setup, Suite, Table,
+    BackendInfo, CaseSpec, Error, Offer, PlannedCase, RunConfig, Setup, Suite, SuiteProfile,
 };
 use std::sync::Arc;
 
@@ -36,6 +36,8 @@ pub use papers::papers;
 
 /// Suite name on the command line and in results.
 pub const SUITE: &str = "aead";
+/// The suite in one line, for `list` and `--help`.
+const ABOUT: &str = "AEADs (AES-GCM/CCM/OCB/GCM-SIV/SIV, ChaCha20-Poly1305, XChaCha, AEGIS) across OpenSSL, libsodium, RustCrypto, libaegis";
 
 /// The label every AES-SIV cell carries: what its determinism costs.
 pub const DETERMINISTIC_LABEL: &str = "deterministic: repeats reveal equal messages";
@@ -162,12 +164,8 @@ impl AeadSuite {
 }
 
 impl Suite for AeadSuite {
-    fn name(&self) -> &'static str {
-        SUITE
-    }
-
-    fn about(&self) -> &'static str {
-        "AEADs (AES-GCM/CCM/OCB/GCM-SIV/SIV, ChaCha20-Poly1305, XChaCha, AEGIS) across OpenSSL, libsodium, RustCrypto, libaegis"
+    fn profile(&self) -> SuiteProfile {
+        SuiteProfile::new(SUITE, ABOUT).views(summary::tables, summary::headline, charts::charts)
     }
 
     fn backends(&self) -> Vec<BackendInfo> {
@@ -280,18 +278,6 @@ impl Suite for AeadSuite {
             plan.extend(self.peers(cfg, &algs, encrypts, &sizes, &cache));
         }
         Ok(plan)
-    }
-
-    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
-        summary::tables(measurements)
-    }
-
-    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
-        charts::charts(measurements)
-    }
-
-    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
-        summary::headline(measurements)
     }
 }
 

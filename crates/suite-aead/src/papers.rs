@@ -16,11 +16,16 @@ use crate::case::Operation;
 use crate::summary::{encrypt_rate, gcm_over_ccm, measured_case, ops, rate};
 use crate::{AeadSuite, Options, SUITE};
 use cryptobench_core::paper::{show_ratio, verdict_line, with_groups, with_rounds};
+use cryptobench_core::paper_method::SeedCounts;
 use cryptobench_core::verdict::speedup;
 use cryptobench_core::{
-    units, Budget, CaseStatus, Error, Estimate, Measurement, Paper, RunConfig, Suite, Table,
-    Verdict,
+    units, Budget, CaseStatus, Error, Estimate, Measurement, Paper, PaperProfile, RunConfig, Suite,
+    Table, Verdict,
 };
+
+const AEGIS_TITLE: &str = "AEGIS vs AES-GCM vs ChaCha20-Poly1305 (seed 003: PHP.Watch, AEGIS Encryption with PHP Sodium Extension, 2023)";
+const GCM_VS_CCM_TITLE: &str =
+    "GCM vs CCM (seed 004: E. Zimuel, Authenticated Encryption in PHP 7.1, 2016)";
 
 /// The seed experiments of this suite.
 pub fn papers() -> Vec<Box<dyn Paper>> {
@@ -163,11 +168,22 @@ fn sodium_figures(ms: &[Measurement], alg: &str) -> (Option<f64>, Option<f64>) {
 }
 
 impl Paper for AegisPaper {
-    fn name(&self) -> &'static str {
-        "aegis"
-    }
-    fn title(&self) -> &'static str {
-        "AEGIS vs AES-GCM vs ChaCha20-Poly1305 (seed 003: PHP.Watch, AEGIS Encryption with PHP Sodium Extension, 2023)"
+    fn profile(&self) -> PaperProfile {
+        // Seed 003: "a 20 MB block ... the average of 100 iterations" and
+        // "1 KB of data, taking the average from 1 million iterations"
+        // (100 samples of 10^4 calls: the same mean of 10^6).
+        let counts = SeedCounts {
+            stated: "100 x 20 MB and 10^6 x 1 KB (as 100 samples of 10^4), means",
+            runs: 100,
+            loops: |spec| {
+                if spec.input_bytes >= 1 << 20 {
+                    vec![1]
+                } else {
+                    vec![10_000]
+                }
+            },
+        };
+        PaperProfile::new("aegis", AEGIS_TITLE).seed_counts(counts)
     }
     fn suites(&self, _cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
         let algs: Vec<&str> = SEED003.iter().map(|r| r.1).collect();
@@ -187,22 +203,6 @@ impl Paper for AegisPaper {
     }
     fn budget(&self, cfg: &RunConfig) -> Budget {
         with_rounds(&cfg.budget, CLAIM_TIME_PER_CASE, CLAIM_MIN_ROUNDS)
-    }
-    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
-        // Seed 003: "a 20 MB block ... the average of 100 iterations" and
-        // "1 KB of data, taking the average from 1 million iterations"
-        // (100 samples of 10^4 calls: the same mean of 10^6).
-        Some(cryptobench_core::paper_method::SeedCounts {
-            stated: "100 x 20 MB and 10^6 x 1 KB (as 100 samples of 10^4), means",
-            runs: 100,
-            loops: |spec| {
-                if spec.input_bytes >= 1 << 20 {
-                    vec![1]
-                } else {
-                    vec![10_000]
-                }
-            },
-        })
     }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
         let php = has_php(ms);
@@ -361,11 +361,8 @@ fn gcm_ccm_row(backend: &str, op: &str, gcm: f64, ccm: f64) -> [String; 5] {
 }
 
 impl Paper for GcmVsCcmPaper {
-    fn name(&self) -> &'static str {
-        "gcm-vs-ccm"
-    }
-    fn title(&self) -> &'static str {
-        "GCM vs CCM (seed 004: E. Zimuel, Authenticated Encryption in PHP 7.1, 2016)"
+    fn profile(&self) -> PaperProfile {
+        PaperProfile::new("gcm-vs-ccm", GCM_VS_CCM_TITLE)
     }
     fn suites(&self, _cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
         Ok(vec![with_groups(

@@ -60,6 +60,11 @@ impl Grid {
             .iter()
             .flat_map(|v| iterations.iter().map(move |t| (*v, *t)))
             .collect();
+        Self::of(cells, memory_kib, lanes)
+    }
+    /// These cells at these sizes and lane counts, one thread per lane, on
+    /// every backend.
+    pub fn of(cells: Vec<(Variant, u32)>, memory_kib: Vec<u32>, lanes: Vec<u32>) -> Self {
         Self {
             cells,
             memory_kib,
@@ -70,13 +75,8 @@ impl Grid {
     }
     /// `--quick`: a few small points, seconds in all.
     pub fn quick() -> Self {
-        Self {
-            cells: vec![(Variant::D, 1), (Variant::I, 3), (Variant::Id, 1)],
-            memory_kib: vec![8 << 10, 16 << 10],
-            lanes: vec![1, 2],
-            threads: None,
-            backends: None,
-        }
+        let cells = vec![(Variant::D, 1), (Variant::I, 3), (Variant::Id, 1)];
+        Self::of(cells, vec![8 << 10, 16 << 10], vec![1, 2])
     }
     /// The default: seed Table 9's cells (Argon2d 1 pass, Argon2i 3 passes)
     /// plus Argon2id at 3 passes, at 16 and 64 MiB (RFC 9106's second
@@ -86,13 +86,8 @@ impl Grid {
     /// the suite; the memory sweep (16 MiB to 1 GiB) is `--full`'s and
     /// `argon2 --memory`'s, and `argon2 tune` finds a setting for a target.
     pub fn standard() -> Self {
-        Self {
-            cells: vec![(Variant::D, 1), (Variant::I, 3), (Variant::Id, 3)],
-            memory_kib: vec![16 << 10, 64 << 10],
-            lanes: vec![1, 2],
-            threads: None,
-            backends: None,
-        }
+        let cells = vec![(Variant::D, 1), (Variant::I, 3), (Variant::Id, 3)];
+        Self::of(cells, vec![16 << 10, 64 << 10], vec![1, 2])
     }
     /// `--full`: seed 000's complete grid, all three variants.
     pub fn full() -> Self {
@@ -172,7 +167,7 @@ fn family_checks(backend: &str, variant: Variant, seed: u64, quick: bool) -> Vec
 /// The fixed inputs of a timed point: a text password and salt so the CLI
 /// can take the same ones.
 fn point_inputs(seed: u64) -> Inputs {
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix::new(seed);
     Inputs {
         password: b"PSAEI_w_Gliwicach".to_vec(), // seed 000 section 2.2's password
         salt: rng.text(SALT_LEN),

@@ -330,7 +330,7 @@ fn random_salt(cfg: &RunConfig) -> Vec<u8> {
             .and_then(|mut f| f.read_exact(&mut salt))
             .is_ok();
     if !from_os {
-        salt = SplitMix(crate::vectors::fresh_seed(cfg.seed)).bytes(cases::SALT_LEN);
+        salt = SplitMix::new(crate::vectors::fresh_seed(cfg.seed)).bytes(cases::SALT_LEN);
     }
     salt
 }
@@ -433,7 +433,7 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
     base.validate()?;
     let inputs = Inputs {
         password: b"correct horse battery staple".to_vec(),
-        salt: SplitMix(crate::vectors::fresh_seed(cfg.seed)).text(cases::SALT_LEN),
+        salt: SplitMix::new(crate::vectors::fresh_seed(cfg.seed)).text(cases::SALT_LEN),
         ..Inputs::default()
     };
     let hasher = pick_hasher(cfg, &base, &inputs)?;

@@ -50,9 +50,10 @@ pub mod short_tune;
 pub mod tune;
 pub mod vectors;
 
-use cryptobench_core::{
-    BackendInfo, Error, Measurement, Paper, PlannedCase, RunConfig, Suite, Table,
-};
+use cryptobench_core::{BackendInfo, Error, Paper, PlannedCase, RunConfig, Suite, SuiteProfile};
+
+/// The suite in one line, for `list` and `--help`.
+const ABOUT: &str = "Argon2i/d/id password hashing: libargon2, libsodium, RustCrypto and the argon2 CLI over memory x lanes x passes";
 
 /// The argon2 suite; `grid: None` takes the grid from the run's
 /// `--quick` / `--full` flags.
@@ -63,11 +64,12 @@ pub struct Argon2Suite {
 }
 
 impl Suite for Argon2Suite {
-    fn name(&self) -> &'static str {
-        cases::SUITE
-    }
-    fn about(&self) -> &'static str {
-        "Argon2i/d/id password hashing: libargon2, libsodium, RustCrypto and the argon2 CLI over memory x lanes x passes"
+    fn profile(&self) -> SuiteProfile {
+        SuiteProfile::new(cases::SUITE, ABOUT).views(
+            report::summarize,
+            report::headline,
+            charts::charts,
+        )
     }
     fn backends(&self) -> Vec<BackendInfo> {
         engines::all()
@@ -91,17 +93,6 @@ impl Suite for Argon2Suite {
             .clone()
             .unwrap_or_else(|| cases::Grid::for_config(cfg));
         Ok(cases::plan(&grid, cfg))
-    }
-    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
-        report::summarize(measurements)
-    }
-
-    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
-        charts::charts(measurements)
-    }
-
-    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
-        report::headline(measurements)
     }
 }
 

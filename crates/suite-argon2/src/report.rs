@@ -12,8 +12,14 @@ use crate::engines::{CLI, LIBARGON2};
 use crate::params::Variant;
 use crate::seed;
 use crate::Argon2Suite;
-use cryptobench_core::{CaseStatus, Error, Measurement, Paper, RunConfig, Suite, Table};
+use cryptobench_core::paper_method::SeedCounts;
+use cryptobench_core::{
+    CaseStatus, Error, Measurement, Paper, PaperProfile, RunConfig, Suite, Table,
+};
+
 use std::collections::BTreeMap;
+
+const TITLE: &str = "Seed 000 (M. Duka, ECC and Argon2 in PHP, doi:10.35784/iapgos.897), Tables 9 and 10: Argon2 time by threads, memory and iterations";
 
 /// A measured point: (variant name, m KiB, t, lanes, threads).
 type Point = (String, u32, u32, u32, u32);
@@ -315,11 +321,8 @@ impl SeedPaper {
             vec![1, 2, 4, 8]
         };
         let grid = |cells: Vec<(Variant, u32)>, backend: &str| Grid {
-            cells,
-            memory_kib: memory.clone(),
-            lanes: lanes.clone(),
-            threads: None,
             backends: Some(vec![backend.to_string()]),
+            ..Grid::of(cells, memory.clone(), lanes.clone())
         };
         vec![
             grid(vec![(Variant::D, 1), (Variant::I, 3)], CLI),
@@ -332,25 +335,16 @@ impl SeedPaper {
 }
 
 impl Paper for SeedPaper {
-    fn name(&self) -> &'static str {
-        "argon2"
-    }
-    fn title(&self) -> &'static str {
-        "Seed 000 (M. Duka, ECC and Argon2 in PHP, doi:10.35784/iapgos.897), Tables 9 and 10: Argon2 time by threads, memory and iterations"
+    fn profile(&self) -> PaperProfile {
+        // Seed 000: "The number of iterations for each type of measurement was 10".
+        let counts = SeedCounts::one_call_per_run("10 calls per setting, mean time", 10);
+        PaperProfile::new("argon2", TITLE).seed_counts(counts)
     }
     fn suites(&self, cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
         Ok(Self::grids(cfg)
             .into_iter()
             .map(|g| Box::new(Argon2Suite { grid: Some(g) }) as Box<dyn Suite>)
             .collect())
-    }
-    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
-        // Seed 000: "The number of iterations for each type of measurement was 10".
-        Some(cryptobench_core::paper_method::SeedCounts {
-            stated: "10 calls per setting, mean time",
-            runs: 10,
-            loops: |_| vec![1],
-        })
     }
     fn render(&self, measurements: &[Measurement]) -> Vec<Table> {
         seed::render(

@@ -15,6 +15,7 @@
 use crate::engines::{Hasher, Inputs};
 use crate::params::{Params, Variant, Version};
 use cryptobench_core::CheckResult;
+use cryptobench_stats::SplitMix64;
 
 /// One known answer.
 #[derive(Debug, Clone, Copy)]
@@ -296,18 +297,19 @@ fn run_vector(hasher: &dyn Hasher, v: &Vector) -> CheckResult {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for random check inputs.
+/// Random check inputs from the statistics crate's deterministic
+/// generator (SplitMix64).
 #[derive(Debug, Clone)]
-pub struct SplitMix(pub u64);
+pub struct SplitMix(SplitMix64);
 
 impl SplitMix {
+    /// Generator whose whole output is determined by `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(SplitMix64::new(seed))
+    }
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     /// Uniform in `lo..=hi`.
     pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
@@ -347,7 +349,7 @@ pub fn agreement(
     seed: u64,
 ) -> CheckResult {
     let name = format!("agree:{} vs {}", hasher.name(), reference.name());
-    let mut rng = SplitMix(seed ^ (variant.ref_type() as u64) << 32);
+    let mut rng = SplitMix::new(seed ^ (variant.ref_type() as u64) << 32);
     let mut compared = 0;
     let mut attempts = 0;
     let mut skipped_reason = String::new();

@@ -11,7 +11,7 @@
 use crate::catalog;
 use cryptobench_core::model::is_peer;
 use cryptobench_core::units::format_size;
-use cryptobench_core::{CaseStatus, Chart, ChartKind, Measurement, Series};
+use cryptobench_core::{CaseStatus, Chart, Measurement, Series};
 
 /// MB/s (10^6 bytes per second) of a measured case with statistics.
 fn mb_per_s(m: &Measurement) -> Option<f64> {
@@ -112,13 +112,11 @@ fn ranking(op: &str, size: u64, group: &[&Measurement]) -> Option<Chart> {
         return None;
     }
     best.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let mut chart = Chart::new(
-        ChartKind::Bar,
+    let mut chart = Chart::bars(
         format!(
             "Cipher ranking: {op}, {} per message (fastest first)",
             format_size(size)
         ),
-        "",
         "MB/s (10^6 bytes per second; longer is faster)",
     );
     chart.categories = best.iter().map(|(c, _, _)| c.clone()).collect();
@@ -177,7 +175,7 @@ fn ranking(op: &str, size: u64, group: &[&Measurement]) -> Option<Chart> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, Summary};
+    use cryptobench_core::{CaseSpec, ChartKind, Summary};
 
     fn measured(name: &str, backend: &str, op: &str, size: u64, mbps: f64) -> Measurement {
         let desc_labels: Vec<String> = match name {

@@ -59,9 +59,12 @@ pub mod vectors;
 
 pub use case::Op;
 use cryptobench_core::{
-    BackendInfo, Error, Measurement, Paper, PlannedCase, RunConfig, Suite, SuiteAction, Table,
+    BackendInfo, Error, Paper, PlannedCase, RunConfig, Suite, SuiteAction, SuiteProfile,
 };
 pub use plan::Options;
+
+/// The suite in one line, for `list` and `--help`.
+const ABOUT: &str = "symmetric ciphers (OpenSSL, libmcrypt, RustCrypto): encrypt, decrypt, round trip, 4 B to 20 MB";
 
 /// The cipher suite, configured by its command-line options.
 #[derive(Debug, Clone, Default)]
@@ -78,11 +81,12 @@ impl CipherSuite {
 }
 
 impl Suite for CipherSuite {
-    fn name(&self) -> &'static str {
-        "cipher"
-    }
-    fn about(&self) -> &'static str {
-        "symmetric ciphers (OpenSSL, libmcrypt, RustCrypto): encrypt, decrypt, round trip, 4 B to 20 MB"
+    fn profile(&self) -> SuiteProfile {
+        SuiteProfile::new("cipher", ABOUT).views(
+            summary::ranking,
+            summary::headline,
+            charts::charts,
+        )
     }
     fn backends(&self) -> Vec<BackendInfo> {
         registry::all()
@@ -99,15 +103,6 @@ impl Suite for CipherSuite {
     }
     fn plan(&self, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
         plan::plan(&self.options, cfg)
-    }
-    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
-        summary::ranking(measurements)
-    }
-    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
-        summary::headline(measurements)
-    }
-    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
-        charts::charts(measurements)
     }
 }
 

@@ -19,9 +19,14 @@ use crate::catalog::Backend;
 use crate::plan::Options;
 use crate::CipherSuite;
 use cryptobench_core::paper::show_ratio;
+use cryptobench_core::paper_method::SeedCounts;
 use cryptobench_core::units::format_size;
 use cryptobench_core::verdict::time_ratio;
-use cryptobench_core::{CaseStatus, Error, Measurement, Paper, RunConfig, Suite, Table};
+use cryptobench_core::{
+    CaseStatus, Error, Measurement, Paper, PaperProfile, RunConfig, Suite, Table,
+};
+
+const TITLE: &str = "OpenSSL vs Mcrypt in PHP: Blowfish-CFB (mcrypt) vs AES-256-CFB and AES-128-CBC (OpenSSL), 1 B to 20 MB (seed 001)";
 
 const SOURCE: &str = "seed 001, \"Benchmarking symmetric cyphers in PHP - OpenSSL vs. Mcrypt\" (lubosdz, 2013/2015), PHP 5.4.26, mcrypt 2.5.8, OpenSSL 0.9.8y";
 
@@ -265,11 +270,21 @@ fn published(cipher: &str, op: Op, bytes: u64) -> Option<f64> {
 }
 
 impl Paper for OpensslVsMcrypt {
-    fn name(&self) -> &'static str {
-        "openssl-vs-mcrypt"
-    }
-    fn title(&self) -> &'static str {
-        "OpenSSL vs Mcrypt in PHP: Blowfish-CFB (mcrypt) vs AES-256-CFB and AES-128-CBC (OpenSSL), 1 B to 20 MB (seed 001)"
+    fn profile(&self) -> PaperProfile {
+        // Seed 001: "avg. results of 50 runs" of 1000 and 5000 loops at 1-4 B
+        // and 1-4 kB; one call per run at 200 kB, 2 MB and 20 MB.
+        let counts = SeedCounts {
+            stated: "50 runs x 1000 and 5000 loops at 1-4 B and 1-4 kB, 50 runs of one call at 200 kB, 2 MB and 20 MB, means",
+            runs: 50,
+            loops: |spec| {
+                if spec.input_bytes <= FIVE_THOUSAND_MAX_BYTES {
+                    vec![1000, 5000]
+                } else {
+                    vec![1]
+                }
+            },
+        };
+        PaperProfile::new("openssl-vs-mcrypt", TITLE).seed_counts(counts)
     }
     fn suites(&self, cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
         let mut sizes: Vec<u64> = vec![4, 4096, 200_000, 20_000_000];
@@ -298,21 +313,6 @@ impl Paper for OpensslVsMcrypt {
             Box::new(CipherSuite::new(cfb1)),
             Box::new(CipherSuite::new(crate::paper_test7::options(cfg))),
         ])
-    }
-    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
-        // Seed 001: "avg. results of 50 runs" of 1000 and 5000 loops at 1-4 B
-        // and 1-4 kB; one call per run at 200 kB, 2 MB and 20 MB.
-        Some(cryptobench_core::paper_method::SeedCounts {
-            stated: "50 runs x 1000 and 5000 loops at 1-4 B and 1-4 kB, 50 runs of one call at 200 kB, 2 MB and 20 MB, means",
-            runs: 50,
-            loops: |spec| {
-                if spec.input_bytes <= FIVE_THOUSAND_MAX_BYTES {
-                    vec![1000, 5000]
-                } else {
-                    vec![1]
-                }
-            },
-        })
     }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
         let php = has_php(ms);

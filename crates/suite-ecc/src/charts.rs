@@ -10,7 +10,7 @@
 use crate::curves::{self, Band, BANDS};
 use crate::summary::{family_averages, keygen_rows, KeygenRow};
 use cryptobench_core::model::is_peer;
-use cryptobench_core::{Chart, ChartKind, Measurement, Series};
+use cryptobench_core::{Chart, Measurement, Series};
 
 /// Label every non-recommended curve carries (see `Curve::labels`).
 const NOT_RECOMMENDED: &str = "not for new designs";
@@ -61,10 +61,8 @@ fn family_chart(rows: &[KeygenRow], source: &str) -> Option<Chart> {
     if averages.is_empty() {
         return None;
     }
-    let mut chart = Chart::new(
-        ChartKind::Bar,
+    let mut chart = Chart::bars(
         "ECC key generation: average ratio per curve family (seed 000 Fig. 1)",
-        "",
         "ratio % = ms per key / key bits x 100 (shorter is faster)",
     );
     chart.categories = averages
@@ -139,12 +137,7 @@ fn band_chart(band: &Band, per_backend: &[(String, Vec<KeygenRow>)]) -> Option<C
             band.label
         )
     };
-    let mut chart = Chart::new(
-        ChartKind::Bar,
-        title,
-        "",
-        "microseconds per key (shorter is faster)",
-    );
+    let mut chart = Chart::bars(title, "microseconds per key (shorter is faster)");
     chart.categories = cats.iter().map(|c| c.0.clone()).collect();
     chart.marked = (0..cats.len()).filter(|&i| cats[i].2).collect();
     for (backend, rows) in per_backend {

@@ -56,13 +56,16 @@ use crate::backend::Backend;
 use crate::curves::{Curve, Family};
 use crate::ops::{CurveOps, EccCase, Op};
 use crate::ossl::Api;
+use cryptobench_core::profile::no_view;
 use cryptobench_core::{
-    BackendInfo, CaseError, CaseSpec, Error, Measurement, Offer, Paper, PlannedCase, RunConfig,
-    Suite, Table,
+    BackendInfo, CaseError, CaseSpec, Error, Offer, Paper, PlannedCase, RunConfig, Suite,
+    SuiteProfile,
 };
 
 /// Suite name.
 pub const SUITE: &str = "ecc";
+/// The suite in one line, for `list` and `--help`.
+const ABOUT: &str = "EC key generation on every named curve (seed 000), ECDH, ECDSA, EdDSA";
 
 /// Keys per timed sample when nothing else is asked: the seed timed batches
 /// of 100 keys per curve.
@@ -265,11 +268,10 @@ fn planned(
 }
 
 impl Suite for EccSuite {
-    fn name(&self) -> &'static str {
-        SUITE
-    }
-    fn about(&self) -> &'static str {
-        "EC key generation on every named curve (seed 000), ECDH, ECDSA, EdDSA"
+    // No headline of its own: the curve advice weighs the pubkey suite's
+    // cases too, so the run summary makes it once over the whole run.
+    fn profile(&self) -> SuiteProfile {
+        SuiteProfile::new(SUITE, ABOUT).views(summary::tables, no_view, charts::charts)
     }
     fn backends(&self) -> Vec<BackendInfo> {
         backend::all()
@@ -331,16 +333,6 @@ impl Suite for EccSuite {
         plan.extend(self.peers(cfg));
         Ok(plan)
     }
-    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
-        summary::tables(measurements)
-    }
-
-    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
-        charts::charts(measurements)
-    }
-
-    // No headline of its own: the curve advice weighs the pubkey suite's
-    // cases too, so the run summary makes it once over the whole run.
 }
 
 /// Seed experiments this suite reproduces: `ecc-keygen` (seed 000, Tables

@@ -207,6 +207,18 @@ pub type SignFn<'a> = dyn FnMut(&[u8]) -> Result<Vec<u8>, KeyError> + 'a;
 /// Verifies (message, signature).
 pub type VerifyFn<'a> = dyn FnMut(&[u8], &[u8]) -> bool + 'a;
 
+/// The ECDH check: two fresh key pairs derived the same secret both ways
+/// (`Ok(true)`), or not, or could not be made.
+pub fn agreement_check(verdict: Result<bool, CaseError>) -> CheckResult {
+    const NAME: &str = "ecdh: both sides agree";
+    match verdict {
+        Ok(same) => {
+            CheckResult::from_bool(NAME, same, "two fresh key pairs derive the same secret")
+        }
+        Err(e) => CheckResult::fail(NAME, e.to_string()),
+    }
+}
+
 /// The standard signature checks over a sign and a verify closure:
 /// the signature verifies, a flipped signature bit and a flipped digest bit
 /// are both rejected.

@@ -11,7 +11,9 @@
 //! context reused across operations, as `openssl speed` does.
 
 use crate::curves::{Curve, Kind};
-use crate::ops::{each_fresh_key, failed, signature_checks, CurveOps, KeyError, Op, CHECKED_KEYS};
+use crate::ops::{
+    agreement_check, each_fresh_key, failed, signature_checks, CurveOps, KeyError, Op, CHECKED_KEYS,
+};
 use cryptobench_core::{CaseError, CheckOutcome, CheckResult};
 use openssl::bn::{BigNum, BigNumContext, BigNumRef};
 use openssl::derive::Deriver;
@@ -384,16 +386,6 @@ fn both_sides_agree<T: openssl::pkey::HasPublic>(
     let ab = derive(a, b_pub)?;
     let ba = derive(b, a_pub)?;
     Ok(!ab.is_empty() && ab == ba)
-}
-
-fn agreement_check(verdict: Result<bool, CaseError>) -> CheckResult {
-    const NAME: &str = "ecdh: both sides agree";
-    match verdict {
-        Ok(same) => {
-            CheckResult::from_bool(NAME, same, "two fresh key pairs derive the same secret")
-        }
-        Err(e) => CheckResult::fail(NAME, e.to_string()),
-    }
 }
 
 fn derive<T: openssl::pkey::HasPublic>(

@@ -16,8 +16,13 @@
 
 use crate::curves::Family;
 use crate::summary::{self, pct, KeygenRow};
-use cryptobench_core::{Error, Measurement, Paper, RunConfig, Suite, Table, Verdict};
+use cryptobench_core::paper_method::SeedCounts;
+use cryptobench_core::{Error, Measurement, Paper, PaperProfile, RunConfig, Suite, Table, Verdict};
+
 use std::sync::OnceLock;
+
+const TITLE: &str =
+    "EC key generation on every curve: seed 000 (Duka 2020), Tables 3-8, 11 and Fig. 1";
 
 /// Where the figures come from.
 pub const SOURCE: &str =
@@ -532,24 +537,15 @@ impl EccKeygenPaper {
 }
 
 impl Paper for EccKeygenPaper {
-    fn name(&self) -> &'static str {
-        "ecc-keygen"
-    }
-    fn title(&self) -> &'static str {
-        "EC key generation on every curve: seed 000 (Duka 2020), Tables 3-8, 11 and Fig. 1"
+    fn profile(&self) -> PaperProfile {
+        // Seed 000: "the time to generate 100 keys for each elliptic curve", averaged.
+        let counts = SeedCounts::one_call_per_run("100 keys per curve, mean time per key", 100);
+        PaperProfile::new("ecc-keygen", TITLE).seed_counts(counts)
     }
     fn suites(&self, _cfg: &RunConfig) -> Result<Vec<Box<dyn Suite>>, Error> {
         // Table 1 (ECC vs RSA per NIST level) is measured by the pubkey suite.
         let table1 = cryptobench_suite_pubkey::table1::suite();
         Ok(vec![Box::new(crate::EccSuite::seed()), Box::new(table1)])
-    }
-    fn seed_counts(&self) -> Option<cryptobench_core::paper_method::SeedCounts> {
-        // Seed 000: "the time to generate 100 keys for each elliptic curve", averaged.
-        Some(cryptobench_core::paper_method::SeedCounts {
-            stated: "100 keys per curve, mean time per key",
-            runs: 100,
-            loops: |_| vec![1],
-        })
     }
     fn render(&self, measurements: &[Measurement]) -> Vec<Table> {
         let rows = summary::openssl_keygen_rows(measurements);

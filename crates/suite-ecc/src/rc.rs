@@ -154,11 +154,8 @@ macro_rules! weierstrass {
                                 b.to_nonzero_scalar(),
                                 a.public_key().as_affine(),
                             );
-                            vec![CheckResult::from_bool(
-                                "ecdh: both sides agree",
-                                ab.raw_secret_bytes() == ba.raw_secret_bytes(),
-                                "two fresh key pairs derive the same secret",
-                            )]
+                            let same = ab.raw_secret_bytes() == ba.raw_secret_bytes();
+                            vec![crate::ops::agreement_check(Ok(same))]
                         }
                         Op::Sign | Op::Verify => {
                             let signing = self.signing.clone();
@@ -339,26 +336,18 @@ impl CurveOps for DalekEd25519 {
     fn checks(&mut self, op: Op) -> Vec<CheckResult> {
         use ed25519_dalek::{Signer, Verifier};
         match op {
-            Op::Keygen => {
-                let mut checks = vec![crate::kat::check_with(
-                    Kind::Ed25519,
-                    "ed25519-dalek",
-                    |d| {
-                        let d: [u8; 32] = d
-                            .try_into()
-                            .map_err(|_| KeyError::Mismatch("bad length".into()))?;
-                        Ok(ed25519_dalek::SigningKey::from_bytes(&d)
-                            .verifying_key()
-                            .to_bytes()
-                            .to_vec())
-                    },
-                )];
-                checks.push(cross_check_edx(Kind::Ed25519, "ed25519-dalek", || {
+            Op::Keygen => edx_keygen_checks(
+                Kind::Ed25519,
+                "ed25519-dalek",
+                |d| {
+                    let d = ed25519_dalek::SigningKey::from_bytes(&scalar_32(d)?);
+                    Ok(d.verifying_key().to_bytes().to_vec())
+                },
+                || {
                     let k = ed25519_dalek::SigningKey::generate(&mut OsRng);
                     (k.to_bytes().to_vec(), k.verifying_key().to_bytes().to_vec())
-                }));
-                checks
-            }
+                },
+            ),
             Op::Ecdh => vec![CheckResult::skipped("ecdh", "signature curve")],
             Op::Sign | Op::Verify => {
                 let signing = self.signing.clone();
@@ -404,39 +393,56 @@ impl CurveOps for DalekX25519 {
     fn checks(&mut self, op: Op) -> Vec<CheckResult> {
         use x25519_dalek::{PublicKey, StaticSecret};
         match op {
-            Op::Keygen => vec![
-                crate::kat::check_with(Kind::X25519, "x25519-dalek", |d| {
-                    let d: [u8; 32] = d
-                        .try_into()
-                        .map_err(|_| KeyError::Mismatch("bad length".into()))?;
-                    Ok(PublicKey::from(&StaticSecret::from(d)).as_bytes().to_vec())
-                }),
-                cross_check_edx(Kind::X25519, "x25519-dalek", || {
+            Op::Keygen => edx_keygen_checks(
+                Kind::X25519,
+                "x25519-dalek",
+                |d| {
+                    Ok(PublicKey::from(&StaticSecret::from(scalar_32(d)?))
+                        .as_bytes()
+                        .to_vec())
+                },
+                || {
                     let s = StaticSecret::random_from_rng(OsRng);
-                    (
-                        s.to_bytes().to_vec(),
-                        PublicKey::from(&s).as_bytes().to_vec(),
-                    )
-                }),
-            ],
+                    let public = PublicKey::from(&s).as_bytes().to_vec();
+                    (s.to_bytes().to_vec(), public)
+                },
+            ),
             Op::Ecdh => {
                 let a = StaticSecret::random_from_rng(OsRng);
                 let b = StaticSecret::random_from_rng(OsRng);
                 let ab = a.diffie_hellman(&PublicKey::from(&b));
                 let ba = b.diffie_hellman(&PublicKey::from(&a));
-                vec![CheckResult::from_bool(
-                    "ecdh: both sides agree",
-                    ab.as_bytes() == ba.as_bytes(),
-                    "two fresh key pairs derive the same secret",
-                )]
+                let same = ab.as_bytes() == ba.as_bytes();
+                vec![crate::ops::agreement_check(Ok(same))]
             }
             Op::Sign | Op::Verify => vec![CheckResult::skipped("sign", "key-agreement curve")],
         }
     }
 }
 
+/// A 32-byte private key, as the Edwards and Montgomery APIs take it.
+fn scalar_32(d: &[u8]) -> Result<[u8; 32], KeyError> {
+    d.try_into()
+        .map_err(|_| KeyError::Mismatch("bad length".into()))
+}
+
+/// Key generation's checks on an Edwards or Montgomery curve: the
+/// standard's known answer through `derive` (private to public key), then
+/// OpenSSL deriving the same public key from `fresh` pairs.
+pub fn edx_keygen_checks(
+    kind: Kind,
+    backend: &str,
+    derive: impl Fn(&[u8]) -> Result<Vec<u8>, KeyError>,
+    fresh: impl FnMut() -> (Vec<u8>, Vec<u8>),
+) -> Vec<CheckResult> {
+    vec![
+        crate::kat::check_with(kind, backend, derive),
+        cross_check_edx(kind, backend, fresh),
+    ]
+}
+
 /// Keys generated by `backend` give the same public key in OpenSSL.
-pub fn cross_check_edx(
+fn cross_check_edx(
     kind: Kind,
     backend: &str,
     mut fresh: impl FnMut() -> (Vec<u8>, Vec<u8>),

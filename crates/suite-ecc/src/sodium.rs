@@ -8,7 +8,8 @@
 //! signatures, 32-byte X25519 scalars and points).
 
 use crate::curves::Kind;
-use crate::ops::{signature_checks, CurveOps, KeyError, Op, DIGEST};
+use crate::ops::{agreement_check, signature_checks, CurveOps, KeyError, Op, DIGEST};
+use crate::rc::edx_keygen_checks;
 use cryptobench_core::{CaseError, CheckResult};
 use libsodium_sys as ffi;
 use std::hint::black_box;
@@ -119,14 +120,11 @@ impl CurveOps for SodiumEd25519 {
     }
     fn checks(&mut self, op: Op) -> Vec<CheckResult> {
         match op {
-            Op::Keygen => vec![
-                crate::kat::check_with(Kind::Ed25519, "libsodium", public_of_seed),
-                crate::rc::cross_check_edx(Kind::Ed25519, "libsodium", || {
-                    let (pk, sk) = sign_keypair();
-                    // The secret key is seed || public key.
-                    (sk[..32].to_vec(), pk.to_vec())
-                }),
-            ],
+            Op::Keygen => edx_keygen_checks(Kind::Ed25519, "libsodium", public_of_seed, || {
+                let (pk, sk) = sign_keypair();
+                // The secret key is seed || public key.
+                (sk[..32].to_vec(), pk.to_vec())
+            }),
             Op::Ecdh => vec![CheckResult::skipped("ecdh", "signature curve")],
             Op::Sign | Op::Verify => {
                 let (pk, sk) = (self.pk, self.sk);
@@ -174,24 +172,17 @@ impl CurveOps for SodiumX25519 {
     }
     fn checks(&mut self, op: Op) -> Vec<CheckResult> {
         match op {
-            Op::Keygen => vec![
-                crate::kat::check_with(Kind::X25519, "libsodium", scalarmult_base),
-                crate::rc::cross_check_edx(Kind::X25519, "libsodium", || {
-                    let (pk, sk) = box_keypair();
-                    (sk.to_vec(), pk.to_vec())
-                }),
-            ],
+            Op::Keygen => edx_keygen_checks(Kind::X25519, "libsodium", scalarmult_base, || {
+                let (pk, sk) = box_keypair();
+                (sk.to_vec(), pk.to_vec())
+            }),
             Op::Ecdh => {
                 let (a_pk, a_sk) = box_keypair();
                 let (b_pk, b_sk) = box_keypair();
                 let same = scalarmult(&a_sk, &b_pk)
                     .zip(scalarmult(&b_sk, &a_pk))
                     .is_some_and(|(ab, ba)| ab == ba);
-                vec![CheckResult::from_bool(
-                    "ecdh: both sides agree",
-                    same,
-                    "two fresh key pairs derive the same secret",
-                )]
+                vec![agreement_check(Ok(same))]
             }
             Op::Sign | Op::Verify => vec![CheckResult::skipped("sign", "key-agreement curve")],
         }

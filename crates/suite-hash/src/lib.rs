@@ -17,9 +17,10 @@ pub use algorithms::{Algorithm, ALGORITHMS};
 pub use backend::{Backend, DigestBackend, Digester};
 
 use cryptobench_backends::openssl_lib;
+use cryptobench_core::profile::no_view;
 use cryptobench_core::{
     names, units, BackendInfo, Case, CaseError, CaseSpec, CheckResult, Error, Measurement, Offer,
-    Paper, PlannedCase, RunConfig, Suite, Table,
+    Paper, PlannedCase, RunConfig, Suite, SuiteProfile, Table,
 };
 use cryptobench_engine::peers;
 use std::hint::black_box;
@@ -36,6 +37,9 @@ pub const QUICK_SIZES: [u64; 3] = [16, 1024, 16384];
 pub const FIDELITY_SIZE: u64 = 16384;
 /// The one algorithm `--quick` compares with `openssl speed`.
 const QUICK_PEER: &str = "SHA-256";
+/// The suite in one line, for `list` and `--help`.
+const ABOUT: &str =
+    "SHA-256, SHA-512, SHA3-256, BLAKE2b-512 via OpenSSL and RustCrypto, 16 B .. 16 KiB";
 
 /// The hash suite with its options.
 #[derive(Debug, Clone, Default)]
@@ -143,12 +147,8 @@ impl Case for DigestCase {
 }
 
 impl Suite for HashSuite {
-    fn name(&self) -> &'static str {
-        "hash"
-    }
-
-    fn about(&self) -> &'static str {
-        "SHA-256, SHA-512, SHA3-256, BLAKE2b-512 via OpenSSL and RustCrypto, 16 B .. 16 KiB"
+    fn profile(&self) -> SuiteProfile {
+        SuiteProfile::new("hash", ABOUT).views(fidelity_tables, fidelity_headline, no_view)
     }
 
     fn backends(&self) -> Vec<BackendInfo> {
@@ -209,28 +209,29 @@ impl Suite for HashSuite {
         }
         Ok(cases)
     }
+}
 
-    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
-        vec![fidelity_table(measurements)]
-    }
+fn fidelity_tables(measurements: &[Measurement]) -> Vec<Table> {
+    vec![fidelity_table(measurements)]
+}
 
-    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
-        fidelity_table(measurements)
-            .rows
-            .iter()
-            .map(|r| {
-                let verdict = if r[5].is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", r[5])
-                };
-                format!(
-                    "hash fidelity {} at {}: cryptobench/openssl speed = {} ({} vs {}){verdict}",
-                    r[0], r[1], r[4], r[2], r[3]
-                )
-            })
-            .collect()
-    }
+/// One line per fidelity row for the run summary.
+fn fidelity_headline(measurements: &[Measurement]) -> Vec<String> {
+    fidelity_table(measurements)
+        .rows
+        .iter()
+        .map(|r| {
+            let verdict = if r[5].is_empty() {
+                String::new()
+            } else {
+                format!(": {}", r[5])
+            };
+            format!(
+                "hash fidelity {} at {}: cryptobench/openssl speed = {} ({} vs {}){verdict}",
+                r[0], r[1], r[4], r[2], r[3]
+            )
+        })
+        .collect()
 }
 
 /// Ours (OpenSSL backend) against `openssl speed` at the same size.

@@ -182,35 +182,39 @@ pub fn kem_checks(entry: &(dyn Kem + 'static), all: &[Box<dyn Kem>]) -> Vec<Chec
     out
 }
 
-fn kem_interop(entry: &dyn Kem, all: &[Box<dyn Kem>]) -> CheckResult {
-    let mut agreed = Vec::new();
-    for other in all.iter().filter(|o| o.backend() != entry.backend()) {
-        let result = (|| -> Result<bool, PkError> {
-            // They encapsulate to us, we to them.
-            let ours = entry.generate()?;
-            let (ct, ss) = other.import_public(&ours.public_key())?.encaps()?;
-            let a = ours.decaps(&ct)? == ss;
-            let theirs = other.generate()?;
-            let (ct, ss) = entry.import_public(&theirs.public_key())?.encaps()?;
-            Ok(a && theirs.decaps(&ct)? == ss)
-        })();
-        match result {
-            Ok(true) => agreed.push(other.backend()),
-            Ok(false) => {
-                return CheckResult::fail(
-                    "interop",
-                    format!("secrets differ with {}", other.backend()),
-                )
-            }
-            Err(e) => {
-                return CheckResult::fail("interop", format!("with {}: {e}", other.backend()))
-            }
-        }
-    }
-    interop_result(agreed)
+fn kem_interop(entry: &(dyn Kem + 'static), all: &[Box<dyn Kem>]) -> CheckResult {
+    interop(entry, all, "secrets differ with", |other| {
+        // They encapsulate to us, we to them.
+        let ours = entry.generate()?;
+        let (ct, ss) = other.import_public(&ours.public_key())?.encaps()?;
+        let a = ours.decaps(&ct)? == ss;
+        let theirs = other.generate()?;
+        let (ct, ss) = entry.import_public(&theirs.public_key())?.encaps()?;
+        Ok(a && theirs.decaps(&ct)? == ss)
+    })
 }
 
-fn interop_result(agreed: Vec<&str>) -> CheckResult {
+/// The interop check: `both_ways` must hold with every other backend's entry
+/// of the set; the first that disagrees (`disagree` and its name) or fails
+/// fails the check.
+fn interop<T: Entry + ?Sized>(
+    entry: &T,
+    all: &[Box<T>],
+    disagree: &str,
+    both_ways: impl Fn(&T) -> Result<bool, PkError>,
+) -> CheckResult {
+    let mut agreed = Vec::new();
+    for other in all.iter().filter(|o| o.backend() != entry.backend()) {
+        let why = match both_ways(other.as_ref()) {
+            Ok(true) => {
+                agreed.push(other.backend());
+                continue;
+            }
+            Ok(false) => format!("{disagree} {}", other.backend()),
+            Err(e) => format!("with {}: {e}", other.backend()),
+        };
+        return CheckResult::fail("interop", why);
+    }
     if agreed.is_empty() {
         CheckResult::skipped("interop", "no other backend offers this set here")
     } else {
@@ -264,24 +268,11 @@ pub fn agreement_checks(
         ))
     })();
     out.insert(0, rt.unwrap_or_else(|e| err("roundtrip", e)));
-    let mut agreed = Vec::new();
-    let mut failed = None;
-    for other in all.iter().filter(|o| o.backend() != entry.backend()) {
-        let r = (|| -> Result<bool, PkError> {
-            let a = entry.generate()?;
-            let b = other.generate()?;
-            Ok(a.derive(&b.public_key())? == b.derive(&a.public_key())?)
-        })();
-        match r {
-            Ok(true) => agreed.push(other.backend()),
-            Ok(false) => failed = Some(format!("secrets differ with {}", other.backend())),
-            Err(e) => failed = Some(format!("with {}: {e}", other.backend())),
-        }
-    }
-    out.push(match failed {
-        Some(why) => CheckResult::fail("interop", why),
-        None => interop_result(agreed),
-    });
+    out.push(interop(entry, all, "secrets differ with", |other| {
+        let a = entry.generate()?;
+        let b = other.generate()?;
+        Ok(a.derive(&b.public_key())? == b.derive(&a.public_key())?)
+    }));
     out.extend(vectors::agreement(entry));
     out
 }
@@ -352,33 +343,20 @@ pub fn signature_checks(
         Err(e) => CheckResult::skipped("secret-export", e.to_string()),
     });
     // Every other backend verifies our signature, and we theirs.
-    let mut agreed = Vec::new();
-    let mut failed = None;
-    for other in all.iter().filter(|o| o.backend() != entry.backend()) {
-        let r = (|| -> Result<bool, PkError> {
+    out.push(interop(
+        entry,
+        all,
+        "signatures do not verify across",
+        |other| {
             let theirs_ok = other.import_public(&public)?.verify(&msg, &sig)?;
-            let okey = signing_key(other.as_ref())?;
+            let okey = signing_key(other)?;
             let osig = okey.sign(&msg)?;
             let ours_ok = entry
                 .import_public(&okey.public_key()?)?
                 .verify(&msg, &osig)?;
             Ok(theirs_ok && ours_ok)
-        })();
-        match r {
-            Ok(true) => agreed.push(other.backend()),
-            Ok(false) => {
-                failed = Some(format!(
-                    "signatures do not verify across {}",
-                    other.backend()
-                ))
-            }
-            Err(e) => failed = Some(format!("with {}: {e}", other.backend())),
-        }
-    }
-    out.push(match failed {
-        Some(why) => CheckResult::fail("interop", why),
-        None => interop_result(agreed),
-    });
+        },
+    ));
     out.extend(vectors::signature(entry));
     out
 }

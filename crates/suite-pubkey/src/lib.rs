@@ -34,13 +34,15 @@ use algorithms::{Algorithm, Kind, ALGORITHMS, KEYGEN};
 use case::PubkeyCase;
 use checks::CheckCache;
 use cryptobench_core::{
-    BackendInfo, CaseSpec, Error, Measurement, PlannedCase, RunConfig, Setup, Suite, Table,
+    BackendInfo, CaseSpec, Error, PlannedCase, RunConfig, Setup, Suite, SuiteProfile,
 };
 use error::PkError;
 use std::sync::Arc;
 
 /// Suite name on the command line and in results.
 pub const SUITE: &str = "pubkey";
+/// The suite in one line, for `list` and `--help`.
+const ABOUT: &str = "public key: ML-KEM, X25519MLKEM768, ECDH, ML-DSA, SLH-DSA, EdDSA, ECDSA, RSA across OpenSSL, aws-lc-rs, liboqs, RustCrypto, libcrux; TLS 1.3 handshake cost";
 
 /// The headline cells (`run --quick`): the handshake's key shares and
 /// signatures, with the operations a TLS server performs.
@@ -181,12 +183,8 @@ fn expected_ns(alg: &Algorithm, op: &str) -> f64 {
 }
 
 impl Suite for PubkeySuite {
-    fn name(&self) -> &'static str {
-        SUITE
-    }
-
-    fn about(&self) -> &'static str {
-        "public key: ML-KEM, X25519MLKEM768, ECDH, ML-DSA, SLH-DSA, EdDSA, ECDSA, RSA across OpenSSL, aws-lc-rs, liboqs, RustCrypto, libcrux; TLS 1.3 handshake cost"
+    fn profile(&self) -> SuiteProfile {
+        SuiteProfile::new(SUITE, ABOUT).views(summary::tables, summary::headline, charts::charts)
     }
 
     fn backends(&self) -> Vec<BackendInfo> {
@@ -280,18 +278,6 @@ impl Suite for PubkeySuite {
             plan.extend(peer_cases);
         }
         Ok(plan)
-    }
-
-    fn summarize(&self, measurements: &[Measurement]) -> Vec<Table> {
-        summary::tables(measurements)
-    }
-
-    fn charts(&self, measurements: &[Measurement]) -> Vec<cryptobench_core::Chart> {
-        charts::charts(measurements)
-    }
-
-    fn headline(&self, measurements: &[Measurement]) -> Vec<String> {
-        summary::headline(measurements)
     }
 }
 
