@@ -82,6 +82,17 @@ pub fn verified_anywhere(m: &Measurement) -> bool {
         && !m.backend.starts_with("peer:")
 }
 
+/// A measurement's time interval around its median; the median for both
+/// ends when no interval was recorded. For sums across cases measured in
+/// different groups, where no paired ratio exists.
+fn span(s: &crate::model::Summary) -> (f64, f64) {
+    if s.ci95[0] > 0.0 && s.ci95[1] >= s.ci95[0] {
+        (s.ci95[0].min(s.median), s.ci95[1].max(s.median))
+    } else {
+        (s.median, s.median)
+    }
+}
+
 /// Verified and without any security warning.
 pub fn recommendable(m: &Measurement) -> bool {
     verified(m) && !m.labels.iter().any(|l| is_caution_label(l))
@@ -465,14 +476,8 @@ pub fn pq_key_share(ms: &[Measurement]) -> Vec<Advice<'_>> {
     // or "more" and "less" alternate between identical runs.
     let bounds = |ms: &[&Measurement]| {
         ms.iter().fold((0.0, 0.0), |(lo, hi), m| {
-            let s = m.stats.as_ref().expect("verified");
-            // No interval recorded: the median stands for both ends.
-            let [a, b] = if s.ci95[0] > 0.0 && s.ci95[1] >= s.ci95[0] {
-                s.ci95
-            } else {
-                [s.median; 2]
-            };
-            (lo + a.min(s.median), hi + b.max(s.median))
+            let (a, b) = span(m.stats.as_ref().expect("verified"));
+            (lo + a, hi + b)
         })
     };
     let (h_lo, h_hi) = bounds(&[hybrid]);

@@ -12,7 +12,7 @@
 //! is weighed on the same operations: the largest set some family has
 //! measured; families without it are named as not weighed.
 
-use super::{choose, is_caution_label, verified, Advice, Measurement, TIE_MARGIN};
+use super::{choose, is_caution_label, span, verified, Advice, Measurement, TIE_MARGIN};
 use crate::units::format_ns;
 
 /// Security levels of the curve advice: (name, lowest security bits,
@@ -181,11 +181,7 @@ impl<'a> Candidate<'_, 'a> {
         for &use_ in basis {
             let (m, _) = choose(&self.cases_for(use_), |_| 0)?;
             let s = m.stats.as_ref()?;
-            let (lo, hi) = if s.ci95[0] > 0.0 && s.ci95[1] >= s.ci95[0] {
-                (s.ci95[0].min(s.median), s.ci95[1].max(s.median))
-            } else {
-                (s.median, s.median)
-            };
+            let (lo, hi) = span(s);
             w.value += s.median;
             w.lo += lo;
             w.hi += hi;

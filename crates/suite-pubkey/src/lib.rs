@@ -182,6 +182,21 @@ fn expected_ns(alg: &Algorithm, op: &str) -> f64 {
     }
 }
 
+/// A case to build when the engine reaches it, sharing the run's checks.
+fn ready(
+    spec: CaseSpec,
+    alg: &'static Algorithm,
+    backend: &str,
+    op: &'static str,
+    cache: &Arc<CheckCache>,
+) -> PlannedCase {
+    let cache = cache.clone();
+    let backend = backend.to_string();
+    PlannedCase::ready(spec, move || {
+        Ok(Box::new(PubkeyCase::new(alg, &backend, op, cache.clone())?))
+    })
+}
+
 impl Suite for PubkeySuite {
     fn profile(&self) -> SuiteProfile {
         SuiteProfile::new(SUITE, ABOUT).views(summary::tables, summary::headline, charts::charts)
@@ -240,16 +255,7 @@ impl Suite for PubkeySuite {
                             continue;
                         }
                     }
-                    let cache = cache.clone();
-                    let backend_name = backend.to_string();
-                    plan.push(PlannedCase::ready(spec(op), move || {
-                        Ok(Box::new(PubkeyCase::new(
-                            alg,
-                            &backend_name,
-                            op,
-                            cache.clone(),
-                        )?))
-                    }));
+                    plan.push(ready(spec(op), alg, backend, op, &cache));
                 }
             }
         }
@@ -264,15 +270,8 @@ impl Suite for PubkeySuite {
             for peer in &peer_cases {
                 if let Some(like) = peers::like_for_like(&plan, peer) {
                     let alg = algorithms::by_name(&peer.spec.primitive).expect("a planned set");
-                    let cache = cache.clone();
-                    plan.push(PlannedCase::ready(like, move || {
-                        Ok(Box::new(PubkeyCase::new(
-                            alg,
-                            backend::openssl::NAME,
-                            algorithms::SIGN_DIGEST,
-                            cache.clone(),
-                        )?))
-                    }));
+                    let op = algorithms::SIGN_DIGEST;
+                    plan.push(ready(like, alg, backend::openssl::NAME, op, &cache));
                 }
             }
             plan.extend(peer_cases);
