@@ -6,7 +6,8 @@ use crate::args::Global;
 use crate::output;
 use anyhow::{Context, Result};
 use cryptobench_core::{
-    units, Budget, Error, Measurement, PlannedCase, Run, RunConfig, RunStatus, Setup, Suite, SCHEMA,
+    units, Budget, CaseSpec, Error, Measurement, PlannedCase, Run, RunConfig, RunStatus, Setup,
+    Suite, SCHEMA,
 };
 use cryptobench_engine::{fingerprint, interrupt, runner};
 use cryptobench_runtime::{plan_twins, Runtime};
@@ -299,28 +300,14 @@ pub fn plan_all(
     suites: &[Box<dyn Suite>],
 ) -> Result<(Vec<PlannedCase>, PlannedRuntimes)> {
     let mut cases: Vec<PlannedCase> = Vec::new();
-    let runtimes = crate::registry::runtimes();
-    // Each runtime's interpreter answers its handshake once: all at once,
-    // so planning waits for the slowest (a JVM, a first Go build), not the sum.
-    std::thread::scope(|s| {
-        for rt in runtimes.iter().filter(|rt| cfg.wants_backend(rt.name())) {
-            s.spawn(|| rt.backend_info());
-        }
-    });
-    let mut planned = vec![false; runtimes.len()];
+    // Every suite plans its own cells first: when none is ready there is
+    // nothing for a twin to stand beside, and the runtimes' handshakes (a
+    // JVM start, a first Go build) are not worth waiting for.
+    let mut natives = Vec::with_capacity(suites.len());
     for s in suites {
         let native = s
             .plan(cfg)
             .with_context(|| format!("planning suite {}", s.name()))?;
-        // Twins sit beside the native cells the suite will measure (not
-        // beside those it skips, e.g. as too slow).
-        let ready_specs = |cases: &[PlannedCase]| -> Vec<_> {
-            cases
-                .iter()
-                .filter(|c| matches!(c.setup, Setup::Ready(_)))
-                .map(|c| c.spec.clone())
-                .collect()
-        };
         let mut specs = ready_specs(&native);
         // `--backend python` leaves every native cell out, yet the twins
         // are the suite's cells: plan them without the filter.
@@ -331,6 +318,22 @@ pub fn plan_all(
             };
             specs = ready_specs(&s.plan(&unfiltered).unwrap_or_default());
         }
+        natives.push((native, specs));
+    }
+    let runtimes = if natives.iter().any(|(_, specs)| !specs.is_empty()) {
+        crate::registry::runtimes()
+    } else {
+        Vec::new()
+    };
+    // Each runtime's interpreter answers its handshake once: all at once,
+    // so planning waits for the slowest, not the sum.
+    std::thread::scope(|s| {
+        for rt in runtimes.iter().filter(|rt| cfg.wants_backend(rt.name())) {
+            s.spawn(|| rt.backend_info());
+        }
+    });
+    let mut planned = vec![false; runtimes.len()];
+    for (s, (native, specs)) in suites.iter().zip(natives) {
         cases.extend(native);
         for (rt, any) in runtimes.iter().zip(planned.iter_mut()) {
             let twins = plan_twins(rt.as_ref(), s.name(), cfg, &specs, g.twin_every_cell);
@@ -359,6 +362,16 @@ pub fn plan_all(
         .filter_map(|(rt, any)| any.then_some(rt))
         .collect();
     Ok((cases, used))
+}
+
+/// The specs of the cells a suite will measure: twins sit beside these,
+/// not beside cells it skips (e.g. as too slow).
+fn ready_specs(cases: &[PlannedCase]) -> Vec<CaseSpec> {
+    cases
+        .iter()
+        .filter(|c| matches!(c.setup, Setup::Ready(_)))
+        .map(|c| c.spec.clone())
+        .collect()
 }
 
 /// The message when every planned case is skipped or unavailable: the
