@@ -19,6 +19,9 @@ use clap::FromArgMatches;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Before anything else (threads, MPI): a re-exec with one address
+    // layout makes two runs comparable case by case.
+    cryptobench_engine::layout::fix_for_this_process();
     output::quiet_on_closed_stdout();
     // Under mpirun every rank joins the MPI world first; alone this is a
     // world of one and makes no MPI call.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bin, latest_run, temp_db, with_db, Outcome};
+use common::{bin, latest_run, store_quick_run, temp_db, with_db, Outcome};
 use predicates::prelude::*;
 #[test]
 fn the_aa_test_prints_both_floors_and_rejects_a_bad_duration() {
@@ -65,4 +65,48 @@ fn runs_carry_groups_and_a_canary_and_compare_reports_the_machine() {
                 .and(predicate::str::contains("noise floors"))
                 .and(predicate::str::contains("4 case(s) compared")),
         );
+}
+
+/// Whether this kernel lets a process turn address randomisation off:
+/// `setarch -R` makes the same call the binary makes.
+fn layout_can_be_fixed() -> bool {
+    let everywhere_off = std::fs::read_to_string("/proc/sys/kernel/randomize_va_space")
+        .is_ok_and(|s| s.trim() == "0");
+    let setarch = std::process::Command::new("setarch")
+        .args(["-R", "true"])
+        .status()
+        .unwrap_or_else(|e| panic!("setarch (apt-get install util-linux): {e}"));
+    everywhere_off || setarch.success()
+}
+
+#[test]
+fn a_run_records_a_fixed_address_layout_unless_asked_to_keep_it_random() {
+    let fixed_here = layout_can_be_fixed();
+    let (_dir, db) = temp_db();
+    store_quick_run(&db);
+    let layout = latest_run(&db)["machine"]["address_layout"].clone();
+    let expected = if fixed_here { "fixed" } else { "randomized" };
+    assert_eq!(
+        layout, expected,
+        "the binary re-executes itself with one layout"
+    );
+    // A second database: two runs of one second share `latest`'s order.
+    let (_kept_dir, db) = temp_db();
+    common::quick_hash(&db)
+        .arg("--quiet")
+        .env("CRYPTOBENCH_ASLR", "keep")
+        .assert()
+        .success();
+    let everywhere_off = std::fs::read_to_string("/proc/sys/kernel/randomize_va_space")
+        .is_ok_and(|s| s.trim() == "0");
+    let kept = latest_run(&db)["machine"]["address_layout"].clone();
+    assert_eq!(
+        kept,
+        if everywhere_off {
+            "fixed"
+        } else {
+            "randomized"
+        },
+        "CRYPTOBENCH_ASLR=keep leaves the layout random"
+    );
 }

@@ -415,6 +415,11 @@ pub struct Fingerprint {
     pub kernel: String,
     /// cpufreq governor when readable.
     pub governor: Option<String>,
+    /// The process's address-space layout: "fixed" (randomisation off, so
+    /// two runs place code and buffers alike) or "randomized"; absent in
+    /// runs stored before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address_layout: Option<String>,
     /// Total memory in bytes.
     pub memory_bytes: u64,
     /// Every backend's name and version.

@@ -16,6 +16,7 @@ pub mod clock;
 pub mod fingerprint;
 pub mod group;
 pub mod interrupt;
+pub mod layout;
 pub mod load;
 pub mod measure;
 pub mod noise;

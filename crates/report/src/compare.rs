@@ -64,6 +64,8 @@ pub struct RunComparison {
     pub floors: (Option<f64>, Option<f64>),
     /// The threshold the user asked for.
     pub threshold: f64,
+    /// Each run's address layout ("fixed" or "randomized"), when recorded.
+    pub layouts: (Option<String>, Option<String>),
 }
 
 impl RunComparison {
@@ -161,6 +163,10 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         drift_kept: Vec::new(),
         floors: (baseline.noise_floor(), candidate.noise_floor()),
         threshold,
+        layouts: (
+            baseline.machine.address_layout.clone(),
+            candidate.machine.address_layout.clone(),
+        ),
     };
     // Agreement within the limit a case must pass: a disagreement the
     // noise floor covers cannot make a case changed on its own.
@@ -335,6 +341,16 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
         floor(cmp.floors.0),
         floor(cmp.floors.1)
     ));
+    // With a random layout a small-message case moves between processes
+    // by up to 2x on its own (crates/engine/src/layout.rs).
+    if cmp.layouts.0.as_deref() != Some("fixed") || cmp.layouts.1.as_deref() != Some("fixed") {
+        let shown = |l: &Option<String>| l.clone().unwrap_or_else(|| "not recorded".into());
+        notes.push(format!(
+            "address layout: baseline {}, candidate {}: with a randomized layout, cases of small messages can differ by where code and buffers landed alone",
+            shown(&cmp.layouts.0),
+            shown(&cmp.layouts.1)
+        ));
+    }
     let (faster, slower, unchanged, inconclusive) = cmp.counts();
     let n = cmp.cases.len();
     notes.push(format!(

@@ -223,3 +223,27 @@ fn a_suite_whose_cases_did_not_follow_the_canary_keeps_its_raw_ratios() {
     assert_eq!(cmp.counts(), (0, 0, 10, 0));
     assert!(comparison_notes(&cmp)[0].contains("in hash the canary moved without them"));
 }
+
+#[test]
+fn a_randomized_address_layout_is_named_and_two_fixed_ones_are_not() {
+    let with_layout = |id: &str, layout: Option<&str>| {
+        let mut r = run(id, with(100.0, 50.0));
+        r.machine.address_layout = layout.map(str::to_string);
+        r
+    };
+    let layout_note = |a: &Run, b: &Run| {
+        comparison_notes(&compare_full(a, b, 0.02))
+            .into_iter()
+            .find(|n| n.starts_with("address layout"))
+    };
+    let fixed = with_layout("a", Some("fixed"));
+    assert_eq!(layout_note(&fixed, &with_layout("b", Some("fixed"))), None);
+    let note = layout_note(&fixed, &with_layout("b", Some("randomized")))
+        .expect("a randomized candidate is named");
+    assert!(
+        note.contains("baseline fixed, candidate randomized"),
+        "{note}"
+    );
+    let note = layout_note(&with_layout("a", None), &fixed).expect("an old run is named");
+    assert!(note.contains("baseline not recorded"), "{note}");
+}

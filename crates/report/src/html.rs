@@ -372,6 +372,10 @@ fn machine(run: &Run) -> String {
             f.governor.clone().unwrap_or_else(|| "n/a".into()),
         ),
         (
+            "address layout",
+            f.address_layout.clone().unwrap_or_else(|| "n/a".into()),
+        ),
+        (
             "memory",
             if f.memory_bytes > 0 {
                 format!("{:.1} GiB", f.memory_bytes as f64 / (1u64 << 30) as f64)

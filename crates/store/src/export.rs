@@ -347,10 +347,11 @@ fn markdown_header(out: &mut String, run: &Run) {
         None => "n/a".into(),
     };
     out.push_str(&format!(
-        "- Kernel: {} ({}), governor {}, TSC {tsc}\n",
+        "- Kernel: {} ({}), governor {}, TSC {tsc}, address layout {}\n",
         m.kernel,
         m.os,
-        m.governor.as_deref().unwrap_or("unknown")
+        m.governor.as_deref().unwrap_or("unknown"),
+        m.address_layout.as_deref().unwrap_or("unknown")
     ));
     out.push_str("- Backends:");
     if m.backends.is_empty() {

@@ -19,6 +19,7 @@ pub fn machine() -> Fingerprint {
         os: "Debian GNU/Linux 12".into(),
         kernel: "6.1.0".into(),
         governor: Some("performance".into()),
+        address_layout: Some("fixed".into()),
         memory_bytes: 16 << 30,
         backends: vec![
             BackendInfo {
