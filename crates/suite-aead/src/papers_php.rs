@@ -86,9 +86,13 @@ pub(super) fn php_figure(
 }
 
 /// A PHP figure as shown, or why there is none.
+/// A table cell: the figure, or only the status when the cell did not run
+/// (its reason, a sentence, is in the verdict lines under the table; in
+/// the cell it made the table 170 columns wide).
 pub(super) fn show_php(r: &Result<f64, NoPhpFigure>, shown: impl Fn(f64) -> String) -> String {
     match r {
         Ok(x) => shown(*x),
+        Err(NoPhpFigure::NotRun { status, .. }) => status.to_string(),
         Err(why) => why.to_string(),
     }
 }
