@@ -444,7 +444,7 @@ impl Store {
         let mut stmt = conn
             .prepare(
                 "SELECT id, started_at, finished_at, status, command, host, fleet \
-                 FROM runs ORDER BY started_at DESC, id DESC",
+                 FROM runs ORDER BY started_at DESC, rowid DESC",
             )
             .map_err(|e| self.err(e))?;
         let rows = stmt
@@ -761,7 +761,7 @@ pub(crate) fn insert_measurement(
 
 /// Every run id, newest first.
 pub(crate) fn ids(conn: &Connection) -> rusqlite::Result<Vec<String>> {
-    conn.prepare("SELECT id FROM runs ORDER BY started_at DESC, id DESC")?
+    conn.prepare("SELECT id FROM runs ORDER BY started_at DESC, rowid DESC")?
         .query_map([], |r| r.get(0))?
         .collect()
 }

@@ -173,8 +173,8 @@ impl Store {
     /// Every run's id, kind and host, newest first.
     fn listed(&self) -> rusqlite::Result<Vec<Listed>> {
         let conn = self.conn();
-        let mut stmt =
-            conn.prepare("SELECT id, command, host FROM runs ORDER BY started_at DESC, id DESC")?;
+        let mut stmt = conn
+            .prepare("SELECT id, command, host FROM runs ORDER BY started_at DESC, rowid DESC")?;
         let rows = stmt.query_map([], |r| {
             let command: String = r.get(1)?;
             let mut words: Vec<String> = serde_json::from_str(&command).unwrap_or_default();

@@ -71,6 +71,23 @@ fn a_stored_run_loads_back_equal() {
 }
 
 #[test]
+fn two_runs_of_one_second_keep_the_order_they_were_made_in() {
+    // Ids end in a random suffix: within one second it must not decide
+    // which run is `latest`.
+    let (_dir, _path, store) = open_temp();
+    let at = "2026-11-24T10:00:00Z";
+    for id in ["20261124-100000-ffff", "20261124-100000-0000"] {
+        begin(&store, id, at);
+        store.finish_run(id, RunStatus::Complete, at).unwrap();
+    }
+    assert_eq!(store.resolve_id("latest").unwrap(), "20261124-100000-0000");
+    assert_eq!(
+        store.resolve_id("latest~1").unwrap(),
+        "20261124-100000-ffff"
+    );
+}
+
+#[test]
 fn ids_resolve_by_prefix_latest_and_latest_n() {
     let (_dir, _path, store) = open_temp();
     for (id, at) in [
