@@ -115,14 +115,20 @@ pub fn registry(cfg: &RunConfig) -> Registry {
 
 /// The canonical names the options select (usage error on an unknown name).
 pub fn selected_names(o: &Options, cfg: &RunConfig, reg: &Registry) -> Result<Vec<String>, Error> {
-    let mut names = if let Some(list) = &o.ciphers {
-        if o.lenient {
+    let mut names: Vec<String> = if let Some(list) = &o.ciphers {
+        // A name is judged against every backend: `--backend java` admits
+        // no native one, yet its twins are planned from this suite's cells
+        // (the caller re-plans without the filter). Names the admitted
+        // backends do not offer are left out here.
+        let every = Registry::load(|_| true);
+        let known: Vec<String> = if o.lenient {
             list.split(',')
-                .filter_map(|n| reg.resolve(n.trim()).ok())
+                .filter_map(|n| every.resolve(n.trim()).ok())
                 .collect()
         } else {
-            reg.resolve_list(list)?
-        }
+            every.resolve_list(list)?
+        };
+        known.iter().filter_map(|n| reg.resolve(n).ok()).collect()
     } else if o.all {
         reg.names().iter().map(|s| s.to_string()).collect()
     } else {

@@ -231,3 +231,38 @@ fn quick_and_default_grids() {
     assert!(full.iter().any(|c| c.spec.backend == "peer:openssl-speed"));
     let _ = CaseStatus::Measured;
 }
+
+#[test]
+fn names_are_judged_against_every_backend_whatever_backend_admits() {
+    // `--backend java` admits no native backend; the twins are planned
+    // from this suite's cells, so the name must still resolve.
+    let only = |backends: &str| RunConfig {
+        backends: Some(backends.split(',').map(str::to_string).collect()),
+        ..cfg()
+    };
+    let o = Options {
+        ciphers: Some("aes-128-ctr".into()),
+        ..Options::default()
+    };
+    let cases = CipherSuite::new(o.clone())
+        .plan(&only("java"))
+        .expect("a known name is no error");
+    assert!(cases.is_empty(), "java is not a native backend");
+    let cases = CipherSuite::new(o).plan(&only("rustcrypto")).expect("plan");
+    assert!(
+        !cases.is_empty()
+            && cases
+                .iter()
+                .all(|c| c.spec.primitive == "AES-128-CTR" && c.spec.backend == "rustcrypto"),
+        "{:?}",
+        cases.iter().map(|c| &c.spec).collect::<Vec<_>>()
+    );
+    let typo = Options {
+        ciphers: Some("aes-128-ctrr".into()),
+        ..Options::default()
+    };
+    match CipherSuite::new(typo).plan(&only("java")) {
+        Err(Error::Usage(m)) => assert!(m.contains("did you mean AES-128-CTR"), "{m}"),
+        other => panic!("a typo is a usage error, got {:?}", other.map(|c| c.len())),
+    }
+}
