@@ -317,8 +317,8 @@ fn startup_case(hasher: &dyn Hasher, inputs: &Inputs) -> PlannedCase {
     })
 }
 
-/// One grid point's case: everything but how one hash is made is the same
-/// for the libraries and the CLI.
+/// A timed argon2 case (a grid point, or the CLI's start-up): everything
+/// but how one hash is made is the same for the libraries and the CLI.
 struct HashCase {
     params: Params,
     inputs: Inputs,
