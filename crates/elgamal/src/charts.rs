@@ -11,39 +11,14 @@
 //! one (an MPI run times its own serial cells on rank 0).
 
 use crate::suite::SUITE;
+use crate::summary::Cell;
 use cryptobench_core::{CaseStatus, Chart, ChartKind, Measurement, Series};
 
-/// One measured cell with its executor spelled out.
-#[derive(Debug, Clone, PartialEq)]
-struct Cell {
-    curve: String,
-    arith: String,
-    encoding: String,
-    op: String,
-    length: u64,
-    mode: String,
-    threads: usize,
-    /// MPI ranks when the measurement names them.
-    ranks: Option<usize>,
-    breakable: bool,
-    chars_per_s: f64,
-}
-
+/// The charts' own views of a cell's executor.
 impl Cell {
-    /// What was measured apart from the executor: curve, arithmetic,
-    /// encoding, operation, length.
-    fn case(&self) -> (&str, &str, &str, &str, u64) {
-        (
-            &self.curve,
-            &self.arith,
-            &self.encoding,
-            &self.op,
-            self.length,
-        )
-    }
     /// Threads, ranks, or ranks x threads: everything working at once.
     fn workers(&self) -> usize {
-        let ranks = self.ranks.unwrap_or(1).max(1);
+        let ranks = self.ranks.max(1);
         match self.mode.as_str() {
             "serial" => 1,
             "mpi" => ranks,
@@ -53,15 +28,14 @@ impl Cell {
     }
     /// Legend text of the executor.
     fn executor(&self) -> String {
-        let ranks = self.ranks.unwrap_or(1);
         let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
         match self.mode.as_str() {
             "serial" => "serial".into(),
             "threads" => plural(self.threads, "thread"),
-            "mpi" => format!("{} (mpi)", plural(ranks, "rank")),
+            "mpi" => format!("{} (mpi)", plural(self.ranks, "rank")),
             "hybrid" => format!(
                 "{} x {} (hybrid)",
-                plural(ranks, "rank"),
+                plural(self.ranks, "rank"),
                 plural(self.threads, "thread")
             ),
             other => format!("{other} {}", self.threads),
@@ -94,18 +68,7 @@ fn cells(ms: &[Measurement]) -> Vec<Cell> {
                     0.0
                 }
             });
-            (chars_per_s.is_finite() && chars_per_s > 0.0).then(|| Cell {
-                curve: m.primitive.clone(),
-                arith: m.backend.clone(),
-                encoding: m.param("encoding").unwrap_or("char").to_string(),
-                op: m.operation.clone(),
-                length: m.input_bytes,
-                mode: m.param("mode").unwrap_or("serial").to_string(),
-                threads: m.param("threads").and_then(|t| t.parse().ok()).unwrap_or(1),
-                ranks: m.param("ranks").and_then(|r| r.parse().ok()),
-                breakable: m.param("security") == Some("breakable"),
-                chars_per_s,
-            })
+            (chars_per_s.is_finite() && chars_per_s > 0.0).then(|| Cell::of(m, chars_per_s))
         })
         .collect()
 }
@@ -234,7 +197,7 @@ fn serial_of<'a>(cells: &'a [Cell], c: &Cell) -> Option<&'a Cell> {
     cells
         .iter()
         .filter(same)
-        .find(|s| s.ranks.is_some() == c.ranks.is_some())
+        .find(|s| s.ranks_named == c.ranks_named)
         .or_else(|| cells.iter().find(same))
 }
 

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Backend name of the `openssl speed` peer.
 const PEER: &str = "peer:openssl-speed";
 
-/// One measured cell, identified the way the tables need it.
+/// One measured cell, identified the way the tables and the charts need it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
     /// Curve name.
@@ -32,12 +32,33 @@ pub struct Cell {
     pub mode: String,
     /// Characters per second at the median.
     pub chars_per_s: f64,
+    /// The measurement names its MPI ranks (runs of the mpi crate do).
+    pub ranks_named: bool,
+    /// A curve breakable by design (toy64).
+    pub breakable: bool,
 }
 
 impl Cell {
+    /// The cell of one elgamal measurement, at `chars_per_s`.
+    pub(crate) fn of(m: &Measurement, chars_per_s: f64) -> Cell {
+        let ranks: Option<usize> = m.param("ranks").and_then(|r| r.parse().ok());
+        Cell {
+            curve: m.primitive.clone(),
+            arith: m.backend.clone(),
+            encoding: m.param("encoding").unwrap_or("char").to_string(),
+            op: m.operation.clone(),
+            length: m.input_bytes,
+            threads: m.param("threads").and_then(|t| t.parse().ok()).unwrap_or(1),
+            ranks: ranks.unwrap_or(1),
+            mode: m.param("mode").unwrap_or("serial").to_string(),
+            chars_per_s,
+            ranks_named: ranks.is_some(),
+            breakable: m.param("security") == Some("breakable"),
+        }
+    }
     /// What was measured apart from the executor: curve, arithmetic,
     /// encoding, operation, length.
-    fn case(&self) -> (&str, &str, &str, &str, u64) {
+    pub(crate) fn case(&self) -> (&str, &str, &str, &str, u64) {
         (
             &self.curve,
             &self.arith,
@@ -54,17 +75,8 @@ pub fn cells(ms: &[Measurement]) -> Vec<Cell> {
         .filter(|m| m.suite == SUITE && m.status == CaseStatus::Measured && m.backend != PEER)
         .filter_map(|m| {
             let median = m.median_ns()?;
-            (median > 0.0 && m.input_bytes > 0).then(|| Cell {
-                curve: m.primitive.clone(),
-                arith: m.backend.clone(),
-                encoding: m.param("encoding").unwrap_or("char").to_string(),
-                op: m.operation.clone(),
-                length: m.input_bytes,
-                threads: m.param("threads").and_then(|t| t.parse().ok()).unwrap_or(1),
-                ranks: m.param("ranks").and_then(|r| r.parse().ok()).unwrap_or(1),
-                mode: m.param("mode").unwrap_or("serial").to_string(),
-                chars_per_s: m.input_bytes as f64 * 1e9 / median,
-            })
+            (median > 0.0 && m.input_bytes > 0)
+                .then(|| Cell::of(m, m.input_bytes as f64 * 1e9 / median))
         })
         .collect()
 }
@@ -504,6 +516,8 @@ mod tests {
             ranks,
             mode: mode.into(),
             chars_per_s,
+            ranks_named: matches!(mode, "mpi" | "hybrid"),
+            breakable: false,
         }
     }
 

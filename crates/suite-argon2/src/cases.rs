@@ -283,16 +283,12 @@ fn ready(
         let checks = family
             .get_or_init(|| family_checks(backend, params.variant, seed, quick))
             .clone();
-        let case: Box<dyn Case> = if backend == CLI {
-            Box::new(CliCase {
-                params,
-                inputs: inputs.clone(),
-                checks,
-            })
+        let case = if backend == CLI {
+            HashCase::cli(params, inputs.clone(), checks)
         } else {
-            Box::new(LibCase::new(backend, params, inputs.clone(), checks)?)
+            HashCase::library(backend, params, inputs.clone(), checks)?
         };
-        Ok(case)
+        Ok(Box::new(case) as Box<dyn Case>)
     })
 }
 
@@ -317,27 +313,37 @@ fn startup_case(hasher: &dyn Hasher, inputs: &Inputs) -> PlannedCase {
             ),
             Err(e) => CheckResult::fail("run", e.to_string()),
         };
-        Ok(Box::new(CliCase {
-            params,
-            inputs: inputs.clone(),
-            checks: vec![check],
-        }) as Box<dyn Case>)
+        Ok(Box::new(HashCase::cli(params, inputs.clone(), vec![check])) as Box<dyn Case>)
     })
 }
 
-/// A library hash.
-struct LibCase {
-    hasher: Box<dyn Hasher>,
+/// A timed argon2 case (a grid point, or the CLI's start-up): everything
+/// but how one hash is made is the same for the libraries and the CLI.
+struct HashCase {
     params: Params,
     inputs: Inputs,
-    out: Vec<u8>,
     checks: Vec<CheckResult>,
+    runner: Runner,
+}
+
+/// How one hash of a [`HashCase`] is made.
+enum Runner {
+    /// A library call in this process.
+    Library(LibraryHash),
+    /// One whole `argon2` process.
+    Cli,
+}
+
+/// A library hasher with its output buffer.
+struct LibraryHash {
+    hasher: Box<dyn Hasher>,
+    out: Vec<u8>,
     /// RustCrypto's worker pool, built outside the timed region.
     pool: Option<rayon::ThreadPool>,
 }
 
-impl LibCase {
-    fn new(
+impl HashCase {
+    fn library(
         backend: &str,
         params: Params,
         inputs: Inputs,
@@ -350,29 +356,53 @@ impl LibCase {
         } else {
             None
         };
-        Ok(Self {
+        let runner = Runner::Library(LibraryHash {
             hasher,
-            params,
             out: vec![0; params.tag_len],
+            pool,
+        });
+        Ok(Self {
+            params,
             inputs,
             checks,
-            pool,
+            runner,
         })
     }
+    fn cli(params: Params, inputs: Inputs, checks: Vec<CheckResult>) -> Self {
+        Self {
+            params,
+            inputs,
+            checks,
+            runner: Runner::Cli,
+        }
+    }
     fn hash_once(&mut self) -> Result<(), CaseError> {
-        let inputs = std::hint::black_box(&self.inputs);
-        let result = if self.hasher.name() == RUSTCRYPTO {
-            engines::rustcrypto_hash_on(self.pool.as_ref(), &self.params, inputs, &mut self.out)
-        } else {
-            self.hasher.hash(&self.params, inputs, &mut self.out)
-        };
-        result.map_err(|e| CaseError::Failed(e.to_string()))?;
-        std::hint::black_box(&self.out);
+        let (params, inputs) = (&self.params, std::hint::black_box(&self.inputs));
+        match &mut self.runner {
+            Runner::Library(lib) => {
+                let result = if lib.hasher.name() == RUSTCRYPTO {
+                    engines::rustcrypto_hash_on(lib.pool.as_ref(), params, inputs, &mut lib.out)
+                } else {
+                    lib.hasher.hash(params, inputs, &mut lib.out)
+                };
+                result.map_err(|e| CaseError::Failed(e.to_string()))?;
+                std::hint::black_box(&lib.out);
+            }
+            Runner::Cli => {
+                let tag = Cli::run(params, inputs).map_err(|e| CaseError::Failed(e.to_string()))?;
+                if tag.len() != params.tag_len {
+                    return Err(CaseError::Failed(format!(
+                        "argon2 printed a {}-byte tag",
+                        tag.len()
+                    )));
+                }
+            }
+        }
         Ok(())
     }
 }
 
-impl Case for LibCase {
+impl Case for HashCase {
     fn checks(&mut self) -> Vec<CheckResult> {
         self.checks.clone()
     }
@@ -382,47 +412,16 @@ impl Case for LibCase {
         }
         Ok(())
     }
-    fn fixed_iterations(&self) -> Option<u64> {
-        (expected_ns(&self.params, cores()) > SLOW_NS).then_some(1)
-    }
-}
-
-/// The `argon2` CLI, timed from outside as a whole process.
-struct CliCase {
-    params: Params,
-    inputs: Inputs,
-    checks: Vec<CheckResult>,
-}
-
-impl CliCase {
-    fn run_one(&self) -> Result<(), CaseError> {
-        let tag =
-            Cli::run(&self.params, &self.inputs).map_err(|e| CaseError::Failed(e.to_string()))?;
-        if tag.len() != self.params.tag_len {
-            return Err(CaseError::Failed(format!(
-                "argon2 printed a {}-byte tag",
-                tag.len()
-            )));
-        }
-        Ok(())
-    }
-}
-
-impl Case for CliCase {
-    fn checks(&mut self) -> Vec<CheckResult> {
-        self.checks.clone()
-    }
-    fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
-        for _ in 0..iters {
-            self.run_one()?;
-        }
-        Ok(())
-    }
+    /// The CLI is timed from outside as whole processes: this process's CPU
+    /// time says nothing of a child's, so only wall time is reported.
     fn time_batch(&mut self, iters: u64) -> Option<Result<BatchTime, CaseError>> {
+        if !matches!(self.runner, Runner::Cli) {
+            return None;
+        }
         let clock = MonotonicClock;
         let start = clock.now_ns();
         for _ in 0..iters {
-            if let Err(e) = self.run_one() {
+            if let Err(e) = self.hash_once() {
                 return Some(Err(e));
             }
         }

@@ -18,6 +18,7 @@ use cryptobench_core::{CaseError, CheckOutcome, CheckResult};
 use openssl::bn::{BigNum, BigNumContext, BigNumRef};
 use openssl::derive::Deriver;
 use openssl::ec::{EcGroup, EcGroupRef, EcKey, EcPoint, EcPointRef, PointConversionForm};
+use openssl::error::ErrorStack;
 use openssl::nid::Nid;
 use openssl::pkey::{Id, PKey, Private, Public};
 use openssl::pkey_ctx::PkeyCtx;
@@ -48,8 +49,7 @@ impl Api {
 /// passed as an ordinary point (the generic ladder, not the precomputed
 /// generator tables key generation uses).
 pub fn check_key_pair(group: &EcGroupRef, d: &BigNumRef, q: &EcPointRef) -> Result<(), KeyError> {
-    let e =
-        |what: &str, err: openssl::error::ErrorStack| KeyError::Library(format!("{what}: {err}"));
+    let e = |what: &str, err: ErrorStack| KeyError::Library(format!("{what}: {err}"));
     let mut ctx = BigNumContext::new().map_err(|x| e("context", x))?;
     let mut order = BigNum::new().map_err(|x| e("bignum", x))?;
     group
@@ -267,7 +267,7 @@ impl OsslEc {
 
 /// OpenSSL refused an operation on a curve it lists: reported as
 /// unsupported with its own words, not as a failed check.
-fn unsupported(what: &str, e: openssl::error::ErrorStack) -> CaseError {
+fn unsupported(what: &str, e: ErrorStack) -> CaseError {
     let first = e
         .errors()
         .first()
@@ -304,20 +304,12 @@ impl CurveOps for OsslEc {
         Ok(())
     }
     fn ecdh(&mut self) -> Result<(), CaseError> {
-        let ctx = prepared(&mut self.op_ctx)?;
-        let n = ctx
-            .derive(Some(&mut self.out))
-            .map_err(|e| failed("derive", e))?;
-        black_box(&self.out[..n]);
-        Ok(())
+        self.write_out("derive", |ctx, out| ctx.derive(Some(out)))
     }
     fn sign(&mut self) -> Result<(), CaseError> {
-        let ctx = prepared(&mut self.op_ctx)?;
-        let n = ctx
-            .sign(black_box(&crate::ops::DIGEST), Some(&mut self.out))
-            .map_err(|e| failed("sign", e))?;
-        black_box(&self.out[..n]);
-        Ok(())
+        self.write_out("sign", |ctx, out| {
+            ctx.sign(black_box(&crate::ops::DIGEST), Some(out))
+        })
     }
     fn verify(&mut self) -> Result<(), CaseError> {
         let ctx = prepared(&mut self.op_ctx)?;
@@ -371,6 +363,21 @@ impl OsslEc {
 
 /// The operation context `new` prepared (a separate borrow from the
 /// output buffer it writes into).
+impl OsslEc {
+    /// One operation of the prepared context that writes into `out` (a
+    /// shared secret, a signature), the bytes written kept alive.
+    fn write_out(
+        &mut self,
+        what: &str,
+        op: impl FnOnce(&mut PkeyCtx<Private>, &mut [u8]) -> Result<usize, ErrorStack>,
+    ) -> Result<(), CaseError> {
+        let ctx = prepared(&mut self.op_ctx)?;
+        let n = op(ctx, &mut self.out).map_err(|e| failed(what, e))?;
+        black_box(&self.out[..n]);
+        Ok(())
+    }
+}
+
 fn prepared(op_ctx: &mut Option<PkeyCtx<Private>>) -> Result<&mut PkeyCtx<Private>, CaseError> {
     op_ctx
         .as_mut()
@@ -488,7 +495,7 @@ pub fn edx_public_from_private(kind: Kind, d: &[u8]) -> Result<Vec<u8>, KeyError
 }
 
 /// EdDSA signature through OpenSSL (pure Ed25519/Ed448, no pre-hash).
-pub fn sign_raw(key: &PKey<Private>, msg: &[u8]) -> Result<Vec<u8>, openssl::error::ErrorStack> {
+pub fn sign_raw(key: &PKey<Private>, msg: &[u8]) -> Result<Vec<u8>, ErrorStack> {
     Signer::new_without_digest(key)?.sign_oneshot_to_vec(msg)
 }
 

@@ -65,11 +65,7 @@ impl AeadBackend for OpenSsl {
     fn offers(&self, alg: &Algorithm) -> Offer {
         match alg.family {
             Family::Gcm | Family::Ccm | Family::Ocb | Family::ChaChaIetf => Offer::Runs,
-            Family::GcmSiv => match fetch_gcm_siv(alg) {
-                Ok(_) => Offer::Runs,
-                Err(Unsupported(reason)) => Offer::Unavailable(reason),
-            },
-            Family::Siv => match fetch_siv(alg) {
+            Family::GcmSiv | Family::Siv => match fetch(alg) {
                 Ok(_) => Offer::Runs,
                 Err(Unsupported(reason)) => Offer::Unavailable(reason),
             },
@@ -123,31 +119,20 @@ impl AeadBackend for OpenSsl {
     }
 }
 
-/// AES-GCM-SIV arrived in OpenSSL 3.2; on older versions the fetch fails.
-fn fetch_gcm_siv(alg: &Algorithm) -> Result<Cipher, Unsupported> {
-    let name = if alg.key_len == 16 {
-        "AES-128-GCM-SIV"
-    } else {
-        "AES-256-GCM-SIV"
+/// The modes OpenSSL offers only by a provider fetch, with the release
+/// that added them: AES-GCM-SIV (3.2) and AES-SIV (3.0, its key is two AES
+/// keys). On an older OpenSSL the fetch fails.
+fn fetch(alg: &Algorithm) -> Result<Cipher, Unsupported> {
+    let (mode, since, name) = match (alg.family, alg.key_len) {
+        (Family::GcmSiv, 16) => ("AES-GCM-SIV", "3.2", "AES-128-GCM-SIV"),
+        (Family::GcmSiv, _) => ("AES-GCM-SIV", "3.2", "AES-256-GCM-SIV"),
+        (Family::Siv, 32) => ("AES-SIV", "3.0", "AES-128-SIV"),
+        (Family::Siv, _) => ("AES-SIV", "3.0", "AES-256-SIV"),
+        _ => return Err(Unsupported(format!("OpenSSL has no {}", alg.name))),
     };
     Cipher::fetch(None, name, None).map_err(|_| {
         Unsupported(format!(
-            "AES-GCM-SIV needs OpenSSL 3.2 or later; this is {}",
-            cryptobench_backends::openssl_lib::version()
-        ))
-    })
-}
-
-/// AES-SIV, in OpenSSL's default provider since 3.0.
-fn fetch_siv(alg: &Algorithm) -> Result<Cipher, Unsupported> {
-    let name = if alg.key_len == 32 {
-        "AES-128-SIV"
-    } else {
-        "AES-256-SIV"
-    };
-    Cipher::fetch(None, name, None).map_err(|_| {
-        Unsupported(format!(
-            "{} has no {name} (AES-SIV needs OpenSSL 3.0 or later)",
+            "{mode} needs OpenSSL {since} or later; this is {}",
             cryptobench_backends::openssl_lib::version()
         ))
     })
@@ -179,8 +164,7 @@ fn cipher_for(alg: &Algorithm) -> Result<CipherHandle, Unsupported> {
         (Family::Ocb, 24) => Cipher::aes_192_ocb(),
         (Family::Ocb, 32) => Cipher::aes_256_ocb(),
         (Family::ChaChaIetf, 32) => Cipher::chacha20_poly1305(),
-        (Family::GcmSiv, _) => return fetch_gcm_siv(alg).map(CipherHandle::Fetched),
-        (Family::Siv, _) => return fetch_siv(alg).map(CipherHandle::Fetched),
+        (Family::GcmSiv | Family::Siv, _) => return fetch(alg).map(CipherHandle::Fetched),
         _ => return Err(Unsupported(format!("OpenSSL has no {}", alg.name))),
     };
     Ok(CipherHandle::Static(c))
@@ -653,7 +637,7 @@ mod tests {
     fn openssl_siv_takes_one_component_per_update_as_rfc_5297_a2() {
         use crate::backend::rfc5297_a2::{assert_output, components, key, plaintext};
         let (key, components, pt) = (key(), components(), plaintext());
-        let cipher = fetch_siv(by_name("AES-128-SIV").unwrap()).unwrap();
+        let cipher = fetch(by_name("AES-128-SIV").unwrap()).unwrap();
         let mut ctx = CipherCtx::new().unwrap();
         ctx.encrypt_init(Some(&cipher), Some(&key), None).unwrap();
         for c in &components {
