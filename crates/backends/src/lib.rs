@@ -44,6 +44,19 @@ pub mod openssl_lib {
         openssl::version::version().to_string()
     }
 
+    /// OpenSSL as every suite's backend states it: each suite implements
+    /// its own family trait (digest, cipher, AEAD, curves) for this type.
+    pub struct OpenSsl;
+
+    impl cryptobench_core::Library for OpenSsl {
+        fn name(&self) -> &'static str {
+            NAME
+        }
+        fn version(&self) -> String {
+            version()
+        }
+    }
+
     /// OpenSSL as a backend.
     pub fn info() -> BackendInfo {
         BackendInfo {
@@ -110,6 +123,22 @@ pub mod sodium {
         match init() {
             Ok(()) => cryptobench_core::Availability::Available,
             Err(why) => cryptobench_core::Availability::Unavailable(why.to_string()),
+        }
+    }
+
+    /// libsodium as every suite's backend states it (see
+    /// [`super::openssl_lib::OpenSsl`]).
+    pub struct Sodium;
+
+    impl cryptobench_core::Library for Sodium {
+        fn name(&self) -> &'static str {
+            NAME
+        }
+        fn version(&self) -> String {
+            version()
+        }
+        fn availability(&self) -> cryptobench_core::Availability {
+            availability()
         }
     }
 

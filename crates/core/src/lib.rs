@@ -33,8 +33,8 @@ pub use model::{
 pub use paper::Paper;
 pub use profile::{PaperProfile, SuiteProfile};
 pub use suite::{
-    Availability, BatchTime, Budget, Case, CaseFactory, CaseSpec, Offer, PlannedCase, RunConfig,
-    Setup, Suite, SuiteAction,
+    infos, Availability, BatchTime, Budget, Case, CaseFactory, CaseSpec, Library, Offer,
+    PlannedCase, RunConfig, Setup, Suite, SuiteAction,
 };
 pub use table::{Align, Table};
 pub use verdict::{Estimate, Verdict};

@@ -157,6 +157,32 @@ impl Availability {
     }
 }
 
+/// What every backend of every family says about itself: the family traits
+/// (`AeadBackend`, `CipherBackend`, `DigestBackend`, `EccBackend`) build on
+/// it, so a suite lists its registry in the run's fingerprint with
+/// [`infos`] and nothing suite-specific.
+pub trait Library: Sync {
+    /// Name on the command line and in results.
+    fn name(&self) -> &'static str;
+    /// The library's version string (empty when it is missing).
+    fn version(&self) -> String;
+    /// Whether the library can run here at all.
+    fn availability(&self) -> Availability {
+        Availability::Available
+    }
+    /// The library as the run's fingerprint lists it.
+    fn info(&self) -> crate::BackendInfo {
+        self.availability().info(self.name(), self.version())
+    }
+}
+
+/// Every library of a registry as the run's fingerprint lists them.
+pub fn infos<'a, L: Library + ?Sized + 'a>(
+    registry: impl IntoIterator<Item = &'a &'a L>,
+) -> Vec<crate::BackendInfo> {
+    registry.into_iter().map(|l| l.info()).collect()
+}
+
 /// What one backend does with one algorithm, the same three answers in every
 /// capability registry (AEAD, cipher, digest, key agreement, EC arithmetic).
 #[derive(Debug, Clone, PartialEq, Eq)]

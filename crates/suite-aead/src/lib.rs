@@ -169,10 +169,7 @@ impl Suite for AeadSuite {
     }
 
     fn backends(&self) -> Vec<BackendInfo> {
-        backend::all()
-            .iter()
-            .map(|b| b.availability().info(b.name(), b.version()))
-            .collect()
+        cryptobench_core::infos(backend::all())
     }
 
     fn primitives(&self) -> Vec<String> {

@@ -9,22 +9,13 @@
 //! (`BF-CFB8`, `TWOFISH-256-CBC`).
 
 use crate::engine::{CipherError, Engine, EngineRequest};
-use cryptobench_core::Availability;
+use cryptobench_core::Library;
 use std::fmt;
 
 /// One cipher library: what it offers (its catalog of [`CipherDesc`]s) and
 /// how it builds an [`Engine`]. Adding a library is one module implementing
 /// this plus one line in [`crate::registry::all`].
-pub trait CipherBackend: Sync {
-    /// Name on the command line and in results.
-    fn name(&self) -> &'static str;
-    /// The library's version string (empty when it is missing).
-    fn version(&self) -> String;
-    /// Whether the library can run here at all (libmcrypt is loaded only
-    /// when installed).
-    fn availability(&self) -> Availability {
-        Availability::Available
-    }
+pub trait CipherBackend: Library {
     /// Every cipher it offers here, named canonically.
     fn ciphers(&self) -> Vec<CipherDesc>;
     /// The engine of `request.desc` (one of [`CipherBackend::ciphers`]) for

@@ -89,10 +89,7 @@ impl Suite for CipherSuite {
         )
     }
     fn backends(&self) -> Vec<BackendInfo> {
-        registry::all()
-            .iter()
-            .map(|b| b.availability().info(b.name(), b.version()))
-            .collect()
+        cryptobench_core::infos(registry::all())
     }
     fn primitives(&self) -> Vec<String> {
         registry::Registry::load(|_| true)

@@ -248,22 +248,22 @@ fn mode_shape(mode: &str) -> Option<(Mode, &'static str)> {
 /// libmcrypt, when installed.
 pub struct Mcrypt;
 
-impl CipherBackend for Mcrypt {
+impl cryptobench_core::Library for Mcrypt {
     fn name(&self) -> &'static str {
         NAME
     }
-
     fn version(&self) -> String {
         version().unwrap_or_default()
     }
-
     fn availability(&self) -> Availability {
         match version() {
             Ok(_) => Availability::Available,
             Err(reason) => Availability::Unavailable(reason.to_string()),
         }
     }
+}
 
+impl CipherBackend for Mcrypt {
     fn ciphers(&self) -> Vec<CipherDesc> {
         ciphers()
     }

@@ -236,17 +236,9 @@ fn enumerated() -> &'static Enumerated {
 }
 
 /// System OpenSSL through EVP, legacy provider included.
-pub struct OpenSsl;
+pub use cryptobench_backends::openssl_lib::OpenSsl;
 
 impl CipherBackend for OpenSsl {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::openssl_lib::NAME
-    }
-
-    fn version(&self) -> String {
-        cryptobench_backends::openssl_lib::version()
-    }
-
     fn ciphers(&self) -> Vec<CipherDesc> {
         ciphers()
     }

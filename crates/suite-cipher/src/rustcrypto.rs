@@ -17,6 +17,7 @@ use cipher::{
     BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, BlockSizeUser,
     InnerIvInit, KeyInit, KeyIvInit, StreamCipher, StreamCipherCoreWrapper, StreamCipherSeek,
 };
+use cryptobench_core::Library;
 
 /// Crate versions, for the backend's version string.
 pub const CRATES: [(&str, &str); 11] = [
@@ -358,15 +359,16 @@ impl Engine for ChaChaEngine {
 /// The RustCrypto block and stream cipher crates.
 pub struct RustCrypto;
 
-impl CipherBackend for RustCrypto {
+impl Library for RustCrypto {
     fn name(&self) -> &'static str {
         cryptobench_backends::rustcrypto::NAME
     }
-
     fn version(&self) -> String {
         cryptobench_backends::rustcrypto::info(&CRATES).version
     }
+}
 
+impl CipherBackend for RustCrypto {
     fn ciphers(&self) -> Vec<CipherDesc> {
         ciphers()
     }

@@ -8,18 +8,11 @@ use crate::curves::{Curve, Kind};
 use crate::ops::{CurveOps, Op};
 use crate::ossl::Api;
 use crate::{ossl, rc, sodium};
+use cryptobench_core::Library;
 use cryptobench_core::{Availability, CaseError, Offer};
 
 /// One ECC library.
-pub trait EccBackend: Sync {
-    /// Name on the command line and in results.
-    fn name(&self) -> &'static str;
-    /// The library's version string.
-    fn version(&self) -> String;
-    /// Whether the library can run here at all.
-    fn availability(&self) -> Availability {
-        Availability::Available
-    }
+pub trait EccBackend: Library {
     /// What it does with `op` on `curve`.
     fn offers(&self, curve: &Curve, op: Op) -> Offer;
     /// The API variants one cell is measured under (OpenSSL's two ways of
@@ -47,17 +40,9 @@ pub fn all() -> &'static [Backend] {
 }
 
 /// OpenSSL: every named curve it lists, EC_KEY and EVP.
-struct OpenSsl;
+use cryptobench_backends::openssl_lib::OpenSsl;
 
 impl EccBackend for OpenSsl {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::openssl_lib::NAME
-    }
-
-    fn version(&self) -> String {
-        cryptobench_backends::openssl_lib::version()
-    }
-
     fn offers(&self, curve: &Curve, _op: Op) -> Offer {
         match &curve.unsupported {
             Some(why) => Offer::Unavailable(why.clone()),
@@ -92,15 +77,16 @@ impl EccBackend for OpenSsl {
 /// RustCrypto's curve crates and the dalek crates.
 struct RustCrypto;
 
-impl EccBackend for RustCrypto {
+impl Library for RustCrypto {
     fn name(&self) -> &'static str {
         cryptobench_backends::rustcrypto::NAME
     }
-
     fn version(&self) -> String {
         cryptobench_backends::rustcrypto::info(&rc::CRATES).version
     }
+}
 
+impl EccBackend for RustCrypto {
     fn offers(&self, curve: &Curve, op: Op) -> Offer {
         if !rc::CURVES.contains(&curve.name.as_str()) {
             return Offer::NotOffered;
@@ -122,21 +108,9 @@ impl EccBackend for RustCrypto {
 }
 
 /// libsodium: Ed25519 and X25519.
-struct Sodium;
+use cryptobench_backends::sodium::Sodium;
 
 impl EccBackend for Sodium {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::sodium::NAME
-    }
-
-    fn version(&self) -> String {
-        cryptobench_backends::sodium::version()
-    }
-
-    fn availability(&self) -> Availability {
-        cryptobench_backends::sodium::availability()
-    }
-
     fn offers(&self, curve: &Curve, _op: Op) -> Offer {
         if !matches!(curve.kind, Kind::Ed25519 | Kind::X25519) {
             return Offer::NotOffered;

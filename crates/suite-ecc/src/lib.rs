@@ -274,10 +274,7 @@ impl Suite for EccSuite {
         SuiteProfile::new(SUITE, ABOUT).views(summary::tables, no_view, charts::charts)
     }
     fn backends(&self) -> Vec<BackendInfo> {
-        backend::all()
-            .iter()
-            .map(|b| b.availability().info(b.name(), b.version()))
-            .collect()
+        cryptobench_core::infos(backend::all())
     }
     fn primitives(&self) -> Vec<String> {
         curves::catalogue().iter().map(|c| c.name.clone()).collect()

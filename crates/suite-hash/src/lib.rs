@@ -152,7 +152,7 @@ impl Suite for HashSuite {
     }
 
     fn backends(&self) -> Vec<BackendInfo> {
-        backend::all().iter().map(|&b| backend::info(b)).collect()
+        cryptobench_core::infos(backend::all())
     }
 
     fn primitives(&self) -> Vec<String> {

@@ -10,6 +10,7 @@
 
 use super::{zero_ok, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
+use cryptobench_core::Library;
 use cryptobench_core::Offer;
 use std::ffi::c_int;
 use std::sync::Once;
@@ -75,15 +76,16 @@ fn init() {
 /// libaegis through the `aegis` crate.
 pub(super) struct LibAegis;
 
-impl AeadBackend for LibAegis {
+impl Library for LibAegis {
     fn name(&self) -> &'static str {
         "libaegis"
     }
-
     fn version(&self) -> String {
         VERSION.to_string()
     }
+}
 
+impl AeadBackend for LibAegis {
     fn offers(&self, alg: &Algorithm) -> Offer {
         Offer::when(super::is_aegis(alg.family))
     }

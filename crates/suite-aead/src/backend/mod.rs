@@ -11,7 +11,8 @@
 //! planner turns them into "skipped: reason" cells.
 
 use crate::algorithms::{Algorithm, Family};
-use cryptobench_core::{Availability, Offer};
+use cryptobench_core::Library;
+use cryptobench_core::Offer;
 use std::fmt;
 
 mod libaegis;
@@ -60,15 +61,7 @@ pub(crate) mod rfc5297_a2 {
 /// One AEAD library: what it offers and how it builds a keyed [`Sealer`].
 /// Adding a library is one module implementing this plus one line in
 /// [`all`]; the planner, the checks and the tests enumerate the registry.
-pub trait AeadBackend: Sync {
-    /// Name on the command line and in results.
-    fn name(&self) -> &'static str;
-    /// The library's version string.
-    fn version(&self) -> String;
-    /// Whether the library can run here at all.
-    fn availability(&self) -> Availability {
-        Availability::Available
-    }
+pub trait AeadBackend: Library {
     /// What it does with `alg`: not about it (libaegis and AES-GCM: no cell
     /// is planned), unavailable with the reason (OpenSSL 3.0 and
     /// AES-GCM-SIV, libsodium's AES-256-GCM without AES-NI), or runs.

@@ -50,17 +50,9 @@ extern "C" {
 const PARAM_TAG: &[u8] = b"tag\0";
 
 /// System OpenSSL through the EVP interface.
-pub(super) struct OpenSsl;
+pub(super) use cryptobench_backends::openssl_lib::OpenSsl;
 
 impl AeadBackend for OpenSsl {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::openssl_lib::NAME
-    }
-
-    fn version(&self) -> String {
-        cryptobench_backends::openssl_lib::version()
-    }
-
     /// AES-GCM-SIV is looked up at run time (3.2+).
     fn offers(&self, alg: &Algorithm) -> Offer {
         match alg.family {

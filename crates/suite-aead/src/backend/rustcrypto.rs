@@ -13,6 +13,7 @@ use aead::consts::{U10, U11, U12, U13, U14, U16, U4, U6, U7, U8, U9};
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit};
 use aes::{Aes128, Aes192, Aes256};
+use cryptobench_core::Library;
 use cryptobench_core::Offer;
 
 /// The crates and versions behind this backend.
@@ -138,15 +139,16 @@ type Ocb<A, N, T> = ocb3::Ocb3<A, N, T>;
 /// RustCrypto's pure-Rust crates.
 pub(super) struct RustCrypto;
 
-impl AeadBackend for RustCrypto {
+impl Library for RustCrypto {
     fn name(&self) -> &'static str {
         cryptobench_backends::rustcrypto::NAME
     }
-
     fn version(&self) -> String {
         VERSION.to_string()
     }
+}
 
+impl AeadBackend for RustCrypto {
     fn offers(&self, alg: &Algorithm) -> Offer {
         match alg.family {
             Family::Gcm | Family::Ccm | Family::Ocb | Family::GcmSiv | Family::Siv => Offer::Runs,

@@ -10,6 +10,7 @@
 
 use super::{zero_ok, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
+use cryptobench_core::Library;
 use cryptobench_core::{Availability, Offer};
 use libsodium_sys as ffi;
 
@@ -50,21 +51,9 @@ pub(crate) fn aes256gcm_available() -> bool {
 }
 
 /// Vendored libsodium.
-pub(super) struct Sodium;
+pub(super) use cryptobench_backends::sodium::Sodium;
 
 impl AeadBackend for Sodium {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::sodium::NAME
-    }
-
-    fn version(&self) -> String {
-        cryptobench_backends::sodium::version()
-    }
-
-    fn availability(&self) -> Availability {
-        cryptobench_backends::sodium::availability()
-    }
-
     fn offers(&self, alg: &Algorithm) -> Offer {
         if let Availability::Unavailable(reason) = self.availability() {
             return Offer::Unavailable(reason);

@@ -4,22 +4,15 @@
 //! is one module plus one line there.
 
 use crate::Algorithm;
-use cryptobench_core::{Availability, BackendInfo, CaseError, Offer};
+use cryptobench_core::Library;
+use cryptobench_core::{CaseError, Offer};
 use std::fmt;
 
 mod openssl;
 mod rustcrypto;
 
 /// One digest library.
-pub trait DigestBackend: Sync {
-    /// Name on the command line and in results.
-    fn name(&self) -> &'static str;
-    /// The library's version string.
-    fn version(&self) -> String;
-    /// Whether the library can run here at all.
-    fn availability(&self) -> Availability {
-        Availability::Available
-    }
+pub trait DigestBackend: Library {
     /// What it does with `alg`.
     fn offers(&self, alg: &Algorithm) -> Offer;
     /// A reusable digest context for `alg` (fetched and allocated once).
@@ -44,11 +37,4 @@ impl fmt::Debug for dyn DigestBackend {
 /// Every backend, in table order.
 pub fn all() -> &'static [Backend] {
     &[&openssl::OpenSsl, &rustcrypto::RustCrypto]
-}
-
-/// `backend` as the run's fingerprint lists it.
-pub fn info(backend: Backend) -> BackendInfo {
-    backend
-        .availability()
-        .info(backend.name(), backend.version())
 }

@@ -2,23 +2,14 @@
 
 use super::{DigestBackend, Digester};
 use crate::Algorithm;
-use cryptobench_backends::openssl_lib;
 use cryptobench_core::{CaseError, Offer};
 use openssl::md::Md;
 use openssl::md_ctx::MdCtx;
 
-/// OpenSSL EVP.
-pub(super) struct OpenSsl;
+/// OpenSSL EVP (the one type every suite's OpenSSL backend shares).
+pub(super) use cryptobench_backends::openssl_lib::OpenSsl;
 
 impl DigestBackend for OpenSsl {
-    fn name(&self) -> &'static str {
-        openssl_lib::NAME
-    }
-
-    fn version(&self) -> String {
-        openssl_lib::version()
-    }
-
     /// Every algorithm has an OpenSSL name; a provider without it is found
     /// out when the case is built (and reported as skipped).
     fn offers(&self, _alg: &Algorithm) -> Offer {

@@ -2,6 +2,7 @@
 
 use super::{DigestBackend, Digester};
 use crate::Algorithm;
+use cryptobench_core::Library;
 use cryptobench_core::{CaseError, Offer};
 
 /// RustCrypto crates in use, for the backend version string.
@@ -25,15 +26,16 @@ fn digest_fn(alg: &Algorithm) -> Option<DigestFn> {
     })
 }
 
-impl DigestBackend for RustCrypto {
+impl Library for RustCrypto {
     fn name(&self) -> &'static str {
         cryptobench_backends::rustcrypto::NAME
     }
-
     fn version(&self) -> String {
         cryptobench_backends::rustcrypto::info(&CRATES).version
     }
+}
 
+impl DigestBackend for RustCrypto {
     fn offers(&self, alg: &Algorithm) -> Offer {
         Offer::when(digest_fn(alg).is_some())
     }
