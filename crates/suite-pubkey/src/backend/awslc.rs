@@ -4,8 +4,8 @@
 use crate::algorithms::{by_name, Algorithm, Kind};
 use crate::backend::rustcrypto::check_rsa_bits;
 use crate::engines::{
-    AgreementSecret, Entry, Kem, KemPublic, KemSecret, KeyAgreement, Missing, Signer, SigningKey,
-    VerifyingKey,
+    AgreementSecret, BackendLists, Entry, Kem, KemPublic, KemSecret, KeyAgreement, Missing, Signer,
+    SigningKey, VerifyingKey,
 };
 use crate::error::{expect_len, PkError};
 use aws_lc_rs::encoding::{AsBigEndian, AsDer};
@@ -14,6 +14,9 @@ use aws_lc_rs::{agreement, kem, rand::SystemRandom};
 
 /// Backend name.
 pub const NAME: &str = "aws-lc-rs";
+
+/// This backend's lists, for the registry in [`crate::engines`].
+pub const LISTS: BackendLists = BackendLists::new(kems, agreements, signers);
 
 fn version() -> String {
     "aws-lc-rs 1.19 (AWS-LC, aws-lc-sys 0.47)".into()

@@ -3,11 +3,14 @@
 //! region, as every other backend draws its own.
 
 use crate::algorithms::{by_name, Algorithm};
-use crate::engines::{random, Entry, Kem, KemPublic, KemSecret};
+use crate::engines::{random, BackendLists, Entry, Kem, KemPublic, KemSecret};
 use crate::error::{expect_len, PkError};
 
 /// Backend name.
 pub const NAME: &str = "libcrux";
+
+/// This backend's lists, for the registry in [`crate::engines`].
+pub const LISTS: BackendLists = BackendLists::new(kems, Vec::new, Vec::new);
 
 fn version() -> String {
     "libcrux-ml-kem 0.0.11".into()

@@ -4,11 +4,16 @@
 //! SLH-DSA, so the SLH-DSA sets are unavailable here.
 
 use crate::algorithms::{by_name, Algorithm};
-use crate::engines::{Entry, Kem, KemPublic, KemSecret, Missing, Signer, SigningKey, VerifyingKey};
+use crate::engines::{
+    BackendLists, Entry, Kem, KemPublic, KemSecret, Missing, Signer, SigningKey, VerifyingKey,
+};
 use crate::error::{expect_len, PkError};
 
 /// Backend name.
 pub const NAME: &str = "liboqs";
+
+/// This backend's lists, for the registry in [`crate::engines`].
+pub const LISTS: BackendLists = BackendLists::new(kems, Vec::new, signers);
 
 fn version() -> String {
     "liboqs 0.13.0 (oqs 0.11.0, bundled source)".into()

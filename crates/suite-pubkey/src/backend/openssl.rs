@@ -10,7 +10,8 @@
 use crate::algorithms::{by_name, Algorithm};
 use crate::backend::rustcrypto::check_rsa_bits;
 use crate::engines::{
-    AgreementSecret, Entry, Kem, KeyAgreement, Missing, Signer, SigningKey, VerifyingKey,
+    AgreementSecret, BackendLists, Entry, Kem, KeyAgreement, Missing, Signer, SigningKey,
+    VerifyingKey,
 };
 use crate::error::{expect_len, PkError};
 use openssl::bn::{BigNum, BigNumContext};
@@ -27,6 +28,9 @@ use std::cell::RefCell;
 
 /// Backend name.
 pub const NAME: &str = "openssl";
+
+/// This backend's lists, for the registry in [`crate::engines`].
+pub const LISTS: BackendLists = BackendLists::new(kems, agreements, signers);
 
 fn version() -> String {
     openssl::version::version().to_string()

@@ -5,14 +5,17 @@
 
 use crate::algorithms::{by_name, Algorithm};
 use crate::engines::{
-    random, AgreementSecret, Entry, Kem, KemPublic, KemSecret, KeyAgreement, Missing, Signer,
-    SigningKey, VerifyingKey,
+    random, AgreementSecret, BackendLists, Entry, Kem, KemPublic, KemSecret, KeyAgreement, Missing,
+    Signer, SigningKey, VerifyingKey,
 };
 use crate::error::{expect_len, PkError};
 use rand_core::OsRng;
 
 /// Backend name.
 pub const NAME: &str = "rustcrypto";
+
+/// This backend's lists, for the registry in [`crate::engines`].
+pub const LISTS: BackendLists = BackendLists::new(kems, agreements, signers);
 
 /// The crate behind a set (versions as locked in Cargo.lock).
 fn crate_of(alg: &str) -> &'static str {
