@@ -30,6 +30,33 @@ pub trait Entry: Send + Sync {
     }
 }
 
+/// Implements [`Entry`] for a backend's set type, a tuple struct whose
+/// field 0 is the set's name: `impl_entry!(Type, backend name, version
+/// of a set)`, plus `available = check` for a set that is not always
+/// usable. Every backend's entries name themselves through this one
+/// definition.
+macro_rules! impl_entry {
+    ($ty:ident, $backend:expr, $version:expr $(, available = $available:expr)?) => {
+        impl $crate::engines::Entry for $ty {
+            fn backend(&self) -> &'static str {
+                $backend
+            }
+            fn version(&self) -> String {
+                ($version)(self.0)
+            }
+            fn algorithm(&self) -> &'static $crate::algorithms::Algorithm {
+                $crate::algorithms::by_name(self.0).expect("a name from the table")
+            }
+            $(
+                fn available(&self) -> Result<(), $crate::error::PkError> {
+                    ($available)(self)
+                }
+            )?
+        }
+    };
+}
+pub(crate) use impl_entry;
+
 /// A decapsulation key, parsed.
 pub trait KemSecret: Send {
     /// The encapsulation (public) key, encoded.
