@@ -419,15 +419,12 @@ impl cryptobench_core::Suite for LineSuite {
 }
 
 fn line_chart(ms: &[cryptobench_core::Measurement]) -> Vec<cryptobench_core::Chart> {
-    use cryptobench_core::{Chart, ChartKind, Series};
-    let mut c = Chart::new(
-        ChartKind::Line,
+    use cryptobench_core::{Chart, Series};
+    let mut c = Chart::log_lines(
         "Argon2id time vs memory per lane count",
         "memory (KiB)",
         "time per hash (ms)",
     );
-    c.log_x = true;
-    c.log_y = true;
     for lanes in ["1", "4"] {
         c.series.push(Series {
             name: format!("p={lanes}"),

@@ -74,4 +74,17 @@ impl Chart {
     pub fn bars(title: impl Into<String>, y_label: impl Into<String>) -> Self {
         Self::new(ChartKind::Bar, title, "", y_label)
     }
+    /// An empty line chart on logarithmic x and y axes, for values that
+    /// span decades (memory sizes, times).
+    pub fn log_lines(
+        title: impl Into<String>,
+        x_label: impl Into<String>,
+        y_label: impl Into<String>,
+    ) -> Self {
+        Self {
+            log_x: true,
+            log_y: true,
+            ..Self::new(ChartKind::Line, title, x_label, y_label)
+        }
+    }
 }

@@ -678,14 +678,7 @@ mod tests {
 
     #[test]
     fn line_chart_with_log_axes_has_paths_and_decade_ticks() {
-        let mut c = Chart::new(
-            ChartKind::Line,
-            "Argon2id time vs memory",
-            "memory (KiB)",
-            "ms",
-        );
-        c.log_x = true;
-        c.log_y = true;
+        let mut c = Chart::log_lines("Argon2id time vs memory", "memory (KiB)", "ms");
         c.series = vec![
             Series {
                 name: "p=1".into(),

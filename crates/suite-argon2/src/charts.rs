@@ -13,7 +13,7 @@
 use crate::cases::{OP_HASH, SUITE};
 use crate::engines::CLI;
 use crate::params::Variant;
-use cryptobench_core::{CaseStatus, Chart, ChartKind, Measurement, Series};
+use cryptobench_core::{CaseStatus, Chart, Measurement, Series};
 
 /// Most pass counts of one variant drawn as separate charts.
 pub const MAX_PASS_CHARTS: usize = 3;
@@ -167,14 +167,7 @@ fn line_chart(
     } else {
         format!("Argon2: {variant}, {passes}, time vs memory per lane count")
     };
-    let mut chart = Chart::new(
-        ChartKind::Line,
-        title,
-        "memory (MiB)",
-        "milliseconds per hash",
-    );
-    chart.log_x = true;
-    chart.log_y = true;
+    let mut chart = Chart::log_lines(title, "memory (MiB)", "milliseconds per hash");
     let mut keys: Vec<(String, u32, u32)> = members
         .iter()
         .map(|p| (p.backend.clone(), p.lanes, p.threads))
@@ -222,7 +215,7 @@ fn line_chart(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cryptobench_core::{CaseSpec, Summary};
+    use cryptobench_core::{CaseSpec, ChartKind, Summary};
 
     fn hash(variant: &str, backend: &str, m_mib: u32, t: u32, p: u32, ms: f64) -> Measurement {
         let mut m = CaseSpec::new(SUITE, variant, backend, "v", OP_HASH)

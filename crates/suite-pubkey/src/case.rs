@@ -195,48 +195,15 @@ impl Case for PubkeyCase {
 
     fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
         match &mut self.prepared {
-            Prepared::KemKeygen(e) => {
-                for _ in 0..iters {
-                    let k = e.generate().map_err(failed)?;
-                    black_box(k.public_key());
-                }
-            }
-            Prepared::Encaps(p) => {
-                for _ in 0..iters {
-                    black_box(p.encaps().map_err(failed)?);
-                }
-            }
-            Prepared::Decaps(k, ct) => {
-                for _ in 0..iters {
-                    black_box(k.decaps(black_box(ct)).map_err(failed)?);
-                }
-            }
-            Prepared::AgreementKeygen(e) => {
-                for _ in 0..iters {
-                    let k = e.generate().map_err(failed)?;
-                    black_box(k.public_key());
-                }
-            }
-            Prepared::Derive(k) => {
-                for _ in 0..iters {
-                    black_box(k.derive_prepared().map_err(failed)?);
-                }
-            }
-            Prepared::SignKeygen(e) => {
-                for _ in 0..iters {
-                    let k = e.generate().map_err(failed)?;
-                    black_box(k.public_key().map_err(failed)?);
-                }
-            }
-            Prepared::Sign(k, msg) => {
-                for _ in 0..iters {
-                    black_box(k.sign(black_box(msg)).map_err(failed)?);
-                }
-            }
+            Prepared::KemKeygen(e) => repeat(iters, || e.generate().map(|k| k.public_key())),
+            Prepared::Encaps(p) => repeat(iters, || p.encaps()),
+            Prepared::Decaps(k, ct) => repeat(iters, || k.decaps(black_box(ct))),
+            Prepared::AgreementKeygen(e) => repeat(iters, || e.generate().map(|k| k.public_key())),
+            Prepared::Derive(k) => repeat(iters, || k.derive_prepared()),
+            Prepared::SignKeygen(e) => repeat(iters, || e.generate().and_then(|k| k.public_key())),
+            Prepared::Sign(k, msg) => repeat(iters, || k.sign(black_box(msg))),
             Prepared::SignDigest(k, digest) => {
-                for _ in 0..iters {
-                    black_box(k.sign_prehashed(black_box(digest)).map_err(failed)?);
-                }
+                repeat(iters, || k.sign_prehashed(black_box(digest)))
             }
             Prepared::Verify(k, msg, sig) => {
                 for _ in 0..iters {
@@ -244,8 +211,17 @@ impl Case for PubkeyCase {
                         return Err(CaseError::Failed("a valid signature was rejected".into()));
                     }
                 }
+                Ok(())
             }
         }
-        Ok(())
     }
+}
+
+/// Runs the timed operation `iters` times, keeping each result alive so
+/// the optimiser cannot drop the work.
+fn repeat<T>(iters: u64, mut op: impl FnMut() -> Result<T, PkError>) -> Result<(), CaseError> {
+    for _ in 0..iters {
+        black_box(op().map_err(failed)?);
+    }
+    Ok(())
 }

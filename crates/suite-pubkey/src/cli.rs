@@ -10,7 +10,7 @@
 use crate::algorithms::{self, Algorithm, Kind};
 use crate::case::{agreement_entry, kem_entry, signer_entry};
 use crate::error::PkError;
-use crate::files::{self, BlobFile, KeyFile, FORMAT};
+use crate::files::{self, BlobFile, KeyFile};
 use crate::{entries, Options, PubkeySuite};
 use cryptobench_core::{names, Error, RunConfig, SuiteAction};
 use cryptobench_store::output::{Access, Outputs};
@@ -212,8 +212,8 @@ pub fn command(args: &PubkeyArgs, cfg: &RunConfig) -> Result<SuiteAction, Error>
         ))])),
         Some(PubkeyCommand::Keygen(k)) => done(keygen(k, cfg)),
         Some(PubkeyCommand::Encaps(e)) => done(encaps(e, cfg)),
-        Some(PubkeyCommand::Decaps(d)) => done(decaps(d, cfg)),
-        Some(PubkeyCommand::Derive(d)) => done(derive(d, cfg)),
+        Some(PubkeyCommand::Decaps(d)) => done(decapsulate(d, cfg).map(print_secret)),
+        Some(PubkeyCommand::Derive(d)) => done(derive_secret(d, cfg).map(print_secret)),
         Some(PubkeyCommand::Sign(s)) => done(sign(s, cfg)),
         Some(PubkeyCommand::Verify(v)) => done(verify(v, cfg)),
     }
@@ -278,12 +278,15 @@ fn pk(e: PkError) -> Error {
     }
 }
 
-fn write_or_print(
-    out: Option<&Path>,
-    force: bool,
-    text: &str,
-    access: Access,
-) -> Result<(), Error> {
+/// Writes `blob` to `out`, or prints it; a file holding a shared secret
+/// gets the secret files' permissions.
+fn write_blob(out: Option<&Path>, force: bool, blob: &BlobFile) -> Result<(), Error> {
+    let text = files::to_json(blob);
+    let access = if blob.shared_secret.is_some() {
+        Access::Secret
+    } else {
+        Access::Public
+    };
     match out {
         Some(path) => Outputs::new(force, None)
             .write(path, text.as_bytes(), access)
@@ -318,29 +321,23 @@ fn keygen(k: &KeygenArgs, cfg: &RunConfig) -> Result<u8, Error> {
         .and_then(|_| outputs.check(&public_out, Access::Public))
         .map_err(|e| Error::usage(e.to_string()))?;
     let backend = pick(alg, cfg)?;
-    let (public, secret) = match alg.kind {
-        Kind::Kem => {
-            let key = kem_entry(alg, backend)
-                .ok_or_else(|| missing(alg, backend))?
-                .generate()
-                .map_err(pk)?;
-            (Some(key.public_key()), key.secret_key().map_err(pk)?)
-        }
-        Kind::Agreement => {
-            let key = agreement_entry(alg, backend)
-                .ok_or_else(|| missing(alg, backend))?
-                .generate()
-                .map_err(pk)?;
-            (Some(key.public_key()), key.secret_key().map_err(pk)?)
-        }
-        Kind::Signature => {
-            let key = signer_entry(alg, backend)
-                .ok_or_else(|| missing(alg, backend))?
-                .generate()
-                .map_err(pk)?;
-            (key.public_key().ok(), key.secret_key().map_err(pk)?)
-        }
+    let generated = match alg.kind {
+        Kind::Kem => kem_entry(alg, backend).map(|e| {
+            e.generate()
+                .and_then(|k| Ok((Some(k.public_key()), k.secret_key()?)))
+        }),
+        Kind::Agreement => agreement_entry(alg, backend).map(|e| {
+            e.generate()
+                .and_then(|k| Ok((Some(k.public_key()), k.secret_key()?)))
+        }),
+        Kind::Signature => signer_entry(alg, backend).map(|e| {
+            e.generate()
+                .and_then(|k| Ok((k.public_key().ok(), k.secret_key()?)))
+        }),
     };
+    let (public, secret) = generated
+        .ok_or_else(|| missing(alg, backend))?
+        .map_err(pk)?;
     let secret_file = KeyFile::new(alg, public.as_deref(), Some(&secret));
     outputs
         .write(out, files::to_json(&secret_file).as_bytes(), Access::Secret)
@@ -368,6 +365,17 @@ fn keygen(k: &KeygenArgs, cfg: &RunConfig) -> Result<u8, Error> {
     Ok(0)
 }
 
+/// The entry of `alg` on the backend `--backends` picks, from the family's
+/// `find` (one of the `*_entry` lookups).
+fn chosen<E: ?Sized>(
+    alg: &Algorithm,
+    cfg: &RunConfig,
+    find: fn(&Algorithm, &str) -> Option<Box<E>>,
+) -> Result<Box<E>, Error> {
+    let backend = pick(alg, cfg)?;
+    find(alg, backend).ok_or_else(|| missing(alg, backend))
+}
+
 fn missing(alg: &Algorithm, backend: &str) -> Error {
     Error::NotOffered {
         backend: backend.to_string(),
@@ -379,32 +387,21 @@ fn encaps(e: &EncapsArgs, cfg: &RunConfig) -> Result<u8, Error> {
     let (file, alg) = files::read_key(&e.key)?;
     files::expect_kind(alg, Kind::Kem, "encaps")?;
     let public = file.public(&e.key)?;
-    let backend = pick(alg, cfg)?;
-    let entry = kem_entry(alg, backend).ok_or_else(|| missing(alg, backend))?;
+    let entry = chosen(alg, cfg, kem_entry)?;
     let (ct, ss) = entry
         .import_public(&public)
         .map_err(pk)?
         .encaps()
         .map_err(pk)?;
-    let blob = BlobFile {
-        format: FORMAT.into(),
-        algorithm: alg.name.into(),
-        kind: "ciphertext".into(),
-        value: hex::encode(ct),
-        shared_secret: Some(hex::encode(ss)),
-    };
-    write_or_print(
-        e.out.as_deref(),
-        e.force,
-        &files::to_json(&blob),
-        Access::Secret,
-    )?;
+    let blob = BlobFile::new(alg, "ciphertext", &ct, Some(&ss));
+    write_blob(e.out.as_deref(), e.force, &blob)?;
     Ok(0)
 }
 
-fn decaps(d: &DecapsArgs, cfg: &RunConfig) -> Result<u8, Error> {
-    println!("{}", hex::encode(decapsulate(d, cfg)?));
-    Ok(0)
+/// Prints a shared secret as hex: exit code 0.
+fn print_secret(secret: Vec<u8>) -> u8 {
+    println!("{}", hex::encode(secret));
+    0
 }
 
 /// The shared secret `pubkey decaps` prints.
@@ -414,18 +411,12 @@ pub fn decapsulate(d: &DecapsArgs, cfg: &RunConfig) -> Result<Vec<u8>, Error> {
     let (blob, ct) = files::read_blob(&d.ciphertext, "ciphertext")?;
     same_set(alg, &blob.algorithm, &d.ciphertext)?;
     let secret = file.secret(&d.key)?;
-    let backend = pick(alg, cfg)?;
-    let entry = kem_entry(alg, backend).ok_or_else(|| missing(alg, backend))?;
+    let entry = chosen(alg, cfg, kem_entry)?;
     entry
         .import_secret(&secret)
         .map_err(pk)?
         .decaps(&ct)
         .map_err(pk)
-}
-
-fn derive(d: &DeriveArgs, cfg: &RunConfig) -> Result<u8, Error> {
-    println!("{}", hex::encode(derive_secret(d, cfg)?));
-    Ok(0)
 }
 
 /// The shared secret `pubkey derive` prints.
@@ -434,8 +425,7 @@ pub fn derive_secret(d: &DeriveArgs, cfg: &RunConfig) -> Result<Vec<u8>, Error> 
     files::expect_kind(alg, Kind::Agreement, "derive")?;
     let (peer, peer_alg) = files::read_key(&d.peer)?;
     same_set(alg, peer_alg.name, &d.peer)?;
-    let backend = pick(alg, cfg)?;
-    let entry = agreement_entry(alg, backend).ok_or_else(|| missing(alg, backend))?;
+    let entry = chosen(alg, cfg, agreement_entry)?;
     entry
         .import_secret(&file.secret(&d.key)?)
         .map_err(pk)?
@@ -459,26 +449,14 @@ fn sign(s: &SignArgs, cfg: &RunConfig) -> Result<u8, Error> {
     let (file, alg) = files::read_key(&s.key)?;
     files::expect_kind(alg, Kind::Signature, "sign")?;
     let message = cryptobench_core::input::read_file("--message", &s.message)?;
-    let backend = pick(alg, cfg)?;
-    let entry = signer_entry(alg, backend).ok_or_else(|| missing(alg, backend))?;
+    let entry = chosen(alg, cfg, signer_entry)?;
     let sig = entry
         .import_secret(&file.secret(&s.key)?)
         .map_err(pk)?
         .sign(&message)
         .map_err(pk)?;
-    let blob = BlobFile {
-        format: FORMAT.into(),
-        algorithm: alg.name.into(),
-        kind: "signature".into(),
-        value: hex::encode(sig),
-        shared_secret: None,
-    };
-    write_or_print(
-        s.out.as_deref(),
-        s.force,
-        &files::to_json(&blob),
-        Access::Public,
-    )?;
+    let blob = BlobFile::new(alg, "signature", &sig, None);
+    write_blob(s.out.as_deref(), s.force, &blob)?;
     Ok(0)
 }
 
@@ -488,13 +466,9 @@ fn verify(v: &VerifyArgs, cfg: &RunConfig) -> Result<u8, Error> {
     let (blob, sig) = files::read_blob(&v.signature, "signature")?;
     same_set(alg, &blob.algorithm, &v.signature)?;
     let message = cryptobench_core::input::read_file("--message", &v.message)?;
-    let backend = pick(alg, cfg)?;
-    let entry = signer_entry(alg, backend).ok_or_else(|| missing(alg, backend))?;
-    let ok = entry
-        .import_public(&file.public(&v.key)?)
-        .map_err(pk)?
-        .verify(&message, &sig)
-        .map_err(pk)?;
+    let entry = chosen(alg, cfg, signer_entry)?;
+    let key = entry.import_public(&file.public(&v.key)?).map_err(pk)?;
+    let ok = key.verify(&message, &sig).map_err(pk)?;
     println!(
         "{} ({}, {}): {}",
         v.signature.display(),

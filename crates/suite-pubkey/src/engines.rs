@@ -9,7 +9,7 @@
 //! interop matrix and the file commands need. Keys are parsed once into the
 //! backend's own objects ([`KemSecret`], [`SigningKey`], ...), so the timed
 //! operations never include parsing. A backend is one file in `backend/`
-//! plus one line per list here; a set a backend lacks is an entry that says
+//! plus one line in [`BACKENDS`]; a set a backend lacks is an entry that says
 //! why ([`Missing`]).
 
 use crate::algorithms::Algorithm;
@@ -29,6 +29,33 @@ pub trait Entry: Send + Sync {
         Ok(())
     }
 }
+
+/// Implements [`Entry`] for a backend's set type, a tuple struct whose
+/// field 0 is the set's name: `impl_entry!(Type, backend name, version
+/// of a set)`, plus `available = check` for a set that is not always
+/// usable. Every backend's entries name themselves through this one
+/// definition.
+macro_rules! impl_entry {
+    ($ty:ident, $backend:expr, $version:expr $(, available = $available:expr)?) => {
+        impl $crate::engines::Entry for $ty {
+            fn backend(&self) -> &'static str {
+                $backend
+            }
+            fn version(&self) -> String {
+                ($version)(self.0)
+            }
+            fn algorithm(&self) -> &'static $crate::algorithms::Algorithm {
+                $crate::algorithms::by_name(self.0).expect("a name from the table")
+            }
+            $(
+                fn available(&self) -> Result<(), $crate::error::PkError> {
+                    ($available)(self)
+                }
+            )?
+        }
+    };
+}
+pub(crate) use impl_entry;
 
 /// A decapsulation key, parsed.
 pub trait KemSecret: Send {
@@ -132,6 +159,38 @@ pub trait Signer: Entry {
     fn import_public(&self, public: &[u8]) -> Result<Box<dyn VerifyingKey>, PkError>;
 }
 
+/// What one backend registers: its list of each family, an empty list
+/// for a family it lacks.
+pub struct BackendLists {
+    kems: fn() -> Vec<Box<dyn Kem>>,
+    agreements: fn() -> Vec<Box<dyn KeyAgreement>>,
+    signers: fn() -> Vec<Box<dyn Signer>>,
+}
+
+impl BackendLists {
+    /// A backend's three lists.
+    pub const fn new(
+        kems: fn() -> Vec<Box<dyn Kem>>,
+        agreements: fn() -> Vec<Box<dyn KeyAgreement>>,
+        signers: fn() -> Vec<Box<dyn Signer>>,
+    ) -> Self {
+        Self {
+            kems,
+            agreements,
+            signers,
+        }
+    }
+}
+
+/// The registry: one line per backend, in report order.
+const BACKENDS: [BackendLists; 5] = [
+    backend::rustcrypto::LISTS,
+    backend::openssl::LISTS,
+    backend::awslc::LISTS,
+    backend::libcrux::LISTS,
+    backend::liboqs::LISTS,
+];
+
 /// Every KEM entry: each backend's list, then the hybrids composed over them.
 pub fn kems() -> Vec<Box<dyn Kem>> {
     let mut out = base_kems();
@@ -141,32 +200,17 @@ pub fn kems() -> Vec<Box<dyn Kem>> {
 
 /// The KEMs the backends implement themselves (the hybrids build on these).
 pub fn base_kems() -> Vec<Box<dyn Kem>> {
-    let mut out: Vec<Box<dyn Kem>> = Vec::new();
-    out.extend(backend::rustcrypto::kems());
-    out.extend(backend::openssl::kems());
-    out.extend(backend::awslc::kems());
-    out.extend(backend::libcrux::kems());
-    out.extend(backend::liboqs::kems());
-    out
+    BACKENDS.iter().flat_map(|b| (b.kems)()).collect()
 }
 
 /// Every key-agreement entry.
 pub fn agreements() -> Vec<Box<dyn KeyAgreement>> {
-    let mut out: Vec<Box<dyn KeyAgreement>> = Vec::new();
-    out.extend(backend::rustcrypto::agreements());
-    out.extend(backend::openssl::agreements());
-    out.extend(backend::awslc::agreements());
-    out
+    BACKENDS.iter().flat_map(|b| (b.agreements)()).collect()
 }
 
 /// Every signature entry.
 pub fn signers() -> Vec<Box<dyn Signer>> {
-    let mut out: Vec<Box<dyn Signer>> = Vec::new();
-    out.extend(backend::rustcrypto::signers());
-    out.extend(backend::openssl::signers());
-    out.extend(backend::awslc::signers());
-    out.extend(backend::liboqs::signers());
-    out
+    BACKENDS.iter().flat_map(|b| (b.signers)()).collect()
 }
 
 /// Backend names in registry order.

@@ -46,6 +46,19 @@ pub struct BlobFile {
     pub shared_secret: Option<String>,
 }
 
+impl BlobFile {
+    /// A `kind` file (`ciphertext` or `signature`) of `alg` holding `value`.
+    pub fn new(alg: &Algorithm, kind: &str, value: &[u8], shared_secret: Option<&[u8]>) -> Self {
+        Self {
+            format: FORMAT.into(),
+            algorithm: alg.name.into(),
+            kind: kind.into(),
+            value: hex::encode(value),
+            shared_secret: shared_secret.map(hex::encode),
+        }
+    }
+}
+
 /// The encoding sentence of a set's key files.
 pub fn encoding(alg: &Algorithm) -> String {
     let keys = match alg.name {

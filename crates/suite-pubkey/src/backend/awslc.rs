@@ -4,8 +4,8 @@
 use crate::algorithms::{by_name, Algorithm, Kind};
 use crate::backend::rustcrypto::check_rsa_bits;
 use crate::engines::{
-    AgreementSecret, Entry, Kem, KemPublic, KemSecret, KeyAgreement, Missing, Signer, SigningKey,
-    VerifyingKey,
+    impl_entry, AgreementSecret, BackendLists, Entry, Kem, KemPublic, KemSecret, KeyAgreement,
+    Missing, Signer, SigningKey, VerifyingKey,
 };
 use crate::error::{expect_len, PkError};
 use aws_lc_rs::encoding::{AsBigEndian, AsDer};
@@ -14,6 +14,9 @@ use aws_lc_rs::{agreement, kem, rand::SystemRandom};
 
 /// Backend name.
 pub const NAME: &str = "aws-lc-rs";
+
+/// This backend's lists, for the registry in [`crate::engines`].
+pub const LISTS: BackendLists = BackendLists::new(kems, agreements, signers);
 
 fn version() -> String {
     "aws-lc-rs 1.19 (AWS-LC, aws-lc-sys 0.47)".into()
@@ -31,26 +34,10 @@ fn rejected(what: &'static str) -> impl Fn(aws_lc_rs::error::KeyRejected) -> PkE
     move |e| PkError::encoding(format!("{what} rejected by aws-lc-rs: {e}"))
 }
 
-macro_rules! entry_for {
-    ($ty:ident) => {
-        impl Entry for $ty {
-            fn backend(&self) -> &'static str {
-                NAME
-            }
-            fn version(&self) -> String {
-                version()
-            }
-            fn algorithm(&self) -> &'static Algorithm {
-                alg(self.0)
-            }
-        }
-    };
-}
-
 // ---------------------------------------------------------------- ML-KEM
 
 struct MlKem(&'static str);
-entry_for!(MlKem);
+impl_entry!(MlKem, NAME, |_| version());
 
 impl MlKem {
     fn id(&self) -> &'static kem::Algorithm<kem::AlgorithmId> {
@@ -124,7 +111,7 @@ pub fn kems() -> Vec<Box<dyn Kem>> {
 // ---------------------------------------------------------- key agreement
 
 struct Agreement(&'static str);
-entry_for!(Agreement);
+impl_entry!(Agreement, NAME, |_| version());
 
 fn agreement_alg(name: &str) -> &'static agreement::Algorithm {
     match name {
@@ -234,7 +221,7 @@ pub fn agreements() -> Vec<Box<dyn KeyAgreement>> {
 // ------------------------------------------------------------- signatures
 
 struct Signature(&'static str);
-entry_for!(Signature);
+impl_entry!(Signature, NAME, |_| version());
 
 enum SignKey {
     Ecdsa(sig::EcdsaKeyPair),

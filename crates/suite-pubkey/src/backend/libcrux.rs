@@ -2,34 +2,25 @@
 //! NEON code chosen at run time. Coins come from the OS inside the timed
 //! region, as every other backend draws its own.
 
-use crate::algorithms::{by_name, Algorithm};
-use crate::engines::{random, Entry, Kem, KemPublic, KemSecret};
+use crate::engines::{impl_entry, random, BackendLists, Entry, Kem, KemPublic, KemSecret};
 use crate::error::{expect_len, PkError};
 
 /// Backend name.
 pub const NAME: &str = "libcrux";
+
+/// This backend's lists, for the registry in [`crate::engines`].
+pub const LISTS: BackendLists = BackendLists::new(kems, Vec::new, Vec::new);
 
 fn version() -> String {
     "libcrux-ml-kem 0.0.11".into()
 }
 
 macro_rules! libcrux_kem {
-    ($entry:ident, $secret:ident, $public:ident, $m:ident, $kp:ident, $sk:ident, $pk:ident, $ct:ident, $name:literal) => {
-        struct $entry;
+    ($entry:ident, $secret:ident, $public:ident, $m:ident, $kp:ident, $sk:ident, $pk:ident, $ct:ident) => {
+        struct $entry(&'static str);
         struct $secret(libcrux_ml_kem::$m::$kp);
         struct $public(libcrux_ml_kem::$m::$pk);
-
-        impl Entry for $entry {
-            fn backend(&self) -> &'static str {
-                NAME
-            }
-            fn version(&self) -> String {
-                version()
-            }
-            fn algorithm(&self) -> &'static Algorithm {
-                by_name($name).expect("a name from the table")
-            }
-        }
+        impl_entry!($entry, NAME, |_| version());
 
         impl Kem for $entry {
             fn generate(&self) -> Result<Box<dyn KemSecret>, PkError> {
@@ -50,7 +41,7 @@ macro_rules! libcrux_kem {
                 let sk = m::$sk::try_from(secret).map_err(|_| {
                     PkError::encoding(format!(
                         "{} decapsulation key has {} bytes; expected the FIPS 203 encoding",
-                        $name,
+                        self.0,
                         secret.len()
                     ))
                 })?;
@@ -115,8 +106,7 @@ libcrux_kem!(
     MlKem512KeyPair,
     MlKem512PrivateKey,
     MlKem512PublicKey,
-    MlKem512Ciphertext,
-    "ML-KEM-512"
+    MlKem512Ciphertext
 );
 libcrux_kem!(
     MlKem768,
@@ -126,8 +116,7 @@ libcrux_kem!(
     MlKem768KeyPair,
     MlKem768PrivateKey,
     MlKem768PublicKey,
-    MlKem768Ciphertext,
-    "ML-KEM-768"
+    MlKem768Ciphertext
 );
 libcrux_kem!(
     MlKem1024,
@@ -137,11 +126,14 @@ libcrux_kem!(
     MlKem1024KeyPair,
     MlKem1024PrivateKey,
     MlKem1024PublicKey,
-    MlKem1024Ciphertext,
-    "ML-KEM-1024"
+    MlKem1024Ciphertext
 );
 
 /// libcrux's KEMs.
 pub fn kems() -> Vec<Box<dyn Kem>> {
-    vec![Box::new(MlKem512), Box::new(MlKem768), Box::new(MlKem1024)]
+    vec![
+        Box::new(MlKem512("ML-KEM-512")),
+        Box::new(MlKem768("ML-KEM-768")),
+        Box::new(MlKem1024("ML-KEM-1024")),
+    ]
 }

@@ -1,5 +1,5 @@
-//! One file per library. Each exposes `kems()`, `agreements()` and
-//! `signers()` (those it has) for the registry lists in [`crate::engines`].
+//! One file per library. Each exposes its `LISTS` (its `kems()`,
+//! `agreements()` and `signers()`) for the registry in [`crate::engines`].
 
 pub mod awslc;
 pub mod libcrux;

@@ -10,16 +10,18 @@
 use crate::algorithms::{by_name, Algorithm};
 use crate::backend::rustcrypto::check_rsa_bits;
 use crate::engines::{
-    AgreementSecret, Entry, Kem, KeyAgreement, Missing, Signer, SigningKey, VerifyingKey,
+    impl_entry, AgreementSecret, BackendLists, Entry, Kem, KeyAgreement, Missing, Signer,
+    SigningKey, VerifyingKey,
 };
 use crate::error::{expect_len, PkError};
 use openssl::bn::{BigNum, BigNumContext};
 use openssl::ec::{EcGroup, EcKey, EcPoint, PointConversionForm};
+use openssl::error::ErrorStack;
 use openssl::hash::MessageDigest;
 use openssl::md::{Md, MdRef};
 use openssl::md_ctx::MdCtx;
 use openssl::nid::Nid;
-use openssl::pkey::{Id, PKey, Private, Public};
+use openssl::pkey::{HasPublic, Id, PKey, Private, Public};
 use openssl::pkey_ctx::PkeyCtx;
 use openssl::rsa::{Padding, Rsa};
 use openssl::sign::RsaPssSaltlen;
@@ -27,6 +29,9 @@ use std::cell::RefCell;
 
 /// Backend name.
 pub const NAME: &str = "openssl";
+
+/// This backend's lists, for the registry in [`crate::engines`].
+pub const LISTS: BackendLists = BackendLists::new(kems, agreements, signers);
 
 fn version() -> String {
     openssl::version::version().to_string()
@@ -176,17 +181,7 @@ struct AgreementKey {
     prepared: RefCell<Option<PkeyCtx<Private>>>,
 }
 
-impl Entry for Agreement {
-    fn backend(&self) -> &'static str {
-        NAME
-    }
-    fn version(&self) -> String {
-        version()
-    }
-    fn algorithm(&self) -> &'static Algorithm {
-        alg(self.0)
-    }
-}
+impl_entry!(Agreement, NAME, |_| version());
 
 impl KeyAgreement for Agreement {
     fn generate(&self) -> Result<Box<dyn AgreementSecret>, PkError> {
@@ -291,41 +286,52 @@ impl Prehash {
     }
 }
 
-enum SignCtx {
-    /// RSA / ECDSA: sign the digest with a prepared context.
-    Digest(PkeyCtx<Private>, Prehash),
-    /// EdDSA: sign the message through one `EVP_MD_CTX`.
+/// How a key signs or verifies: prepared once, outside the timed region.
+enum KeyCtx<T> {
+    /// RSA / ECDSA: the digest, through a prepared context.
+    Digest(PkeyCtx<T>, Prehash),
+    /// EdDSA: the message, through one `EVP_MD_CTX`.
     Message(MdCtx),
+}
+
+impl<T: HasPublic> KeyCtx<T> {
+    /// The context of `set` for `key`; `init_digest` and `init_message`
+    /// start it for signing or for verifying.
+    fn new(
+        set: &str,
+        key: &PKey<T>,
+        init_digest: impl FnOnce(&mut PkeyCtx<T>) -> Result<(), ErrorStack>,
+        init_message: impl FnOnce(&mut MdCtx) -> Result<(), ErrorStack>,
+    ) -> Result<Self, PkError> {
+        Ok(match digest_of(set) {
+            Some((_, md)) => {
+                let mut ctx = PkeyCtx::new(key).map_err(ossl)?;
+                init_digest(&mut ctx).map_err(ossl)?;
+                set_rsa(&mut ctx, shape(set))?;
+                KeyCtx::Digest(ctx, Prehash::new(md)?)
+            }
+            None => {
+                let mut ctx = MdCtx::new().map_err(ossl)?;
+                init_message(&mut ctx).map_err(ossl)?;
+                KeyCtx::Message(ctx)
+            }
+        })
+    }
 }
 
 struct SignKey {
     shape: Shape,
     key: PKey<Private>,
-    ctx: RefCell<SignCtx>,
-}
-
-enum VerifyCtx {
-    Digest(PkeyCtx<Public>, Prehash),
-    Message(MdCtx),
+    ctx: RefCell<KeyCtx<Private>>,
 }
 
 struct VerifyKey {
-    ctx: RefCell<VerifyCtx>,
+    ctx: RefCell<KeyCtx<Public>>,
 }
 
-impl Entry for Signature {
-    fn backend(&self) -> &'static str {
-        NAME
-    }
-    fn version(&self) -> String {
-        version()
-    }
-    fn algorithm(&self) -> &'static Algorithm {
-        alg(self.0)
-    }
-}
+impl_entry!(Signature, NAME, |_| version());
 
-fn set_rsa(ctx: &mut PkeyCtx<impl openssl::pkey::HasPublic>, shape: Shape) -> Result<(), PkError> {
+fn set_rsa(ctx: &mut PkeyCtx<impl HasPublic>, shape: Shape) -> Result<(), PkError> {
     if let Shape::Rsa { pss, .. } = shape {
         ctx.set_signature_md(Md::sha256()).map_err(ossl)?;
         if pss {
@@ -342,22 +348,14 @@ fn set_rsa(ctx: &mut PkeyCtx<impl openssl::pkey::HasPublic>, shape: Shape) -> Re
 
 impl Signature {
     fn signing(&self, key: PKey<Private>) -> Result<Box<dyn SigningKey>, PkError> {
-        let shape = shape(self.0);
-        let ctx = match digest_of(self.0) {
-            Some((_, md)) => {
-                let mut ctx = PkeyCtx::new(&key).map_err(ossl)?;
-                ctx.sign_init().map_err(ossl)?;
-                set_rsa(&mut ctx, shape)?;
-                SignCtx::Digest(ctx, Prehash::new(md)?)
-            }
-            None => {
-                let mut ctx = MdCtx::new().map_err(ossl)?;
-                ctx.digest_sign_init(None, &key).map_err(ossl)?;
-                SignCtx::Message(ctx)
-            }
-        };
+        let ctx = KeyCtx::new(
+            self.0,
+            &key,
+            |c| c.sign_init(),
+            |c| c.digest_sign_init(None, &key).map(drop),
+        )?;
         Ok(Box::new(SignKey {
-            shape,
+            shape: shape(self.0),
             key,
             ctx: RefCell::new(ctx),
         }))
@@ -372,21 +370,13 @@ impl Signer for Signature {
         self.signing(import_secret(self.algorithm(), shape(self.0), secret)?)
     }
     fn import_public(&self, public: &[u8]) -> Result<Box<dyn VerifyingKey>, PkError> {
-        let shape = shape(self.0);
-        let key = import_public(self.algorithm(), shape, public)?;
-        let ctx = match digest_of(self.0) {
-            Some((_, md)) => {
-                let mut ctx = PkeyCtx::new(&key).map_err(ossl)?;
-                ctx.verify_init().map_err(ossl)?;
-                set_rsa(&mut ctx, shape)?;
-                VerifyCtx::Digest(ctx, Prehash::new(md)?)
-            }
-            None => {
-                let mut ctx = MdCtx::new().map_err(ossl)?;
-                ctx.digest_verify_init(None, &key).map_err(ossl)?;
-                VerifyCtx::Message(ctx)
-            }
-        };
+        let key = import_public(self.algorithm(), shape(self.0), public)?;
+        let ctx = KeyCtx::new(
+            self.0,
+            &key,
+            |c| c.verify_init(),
+            |c| c.digest_verify_init(None, &key).map(drop),
+        )?;
         Ok(Box::new(VerifyKey {
             ctx: RefCell::new(ctx),
         }))
@@ -403,12 +393,12 @@ impl SigningKey for SignKey {
     fn sign(&self, message: &[u8]) -> Result<Vec<u8>, PkError> {
         let mut out = Vec::new();
         match &mut *self.ctx.borrow_mut() {
-            SignCtx::Digest(ctx, prehash) => {
+            KeyCtx::Digest(ctx, prehash) => {
                 let mut digest = [0u8; 64];
                 let len = prehash.digest(message, &mut digest)?;
                 sign_digest(ctx, self.key.size(), &digest[..len], &mut out)?;
             }
-            SignCtx::Message(ctx) => {
+            KeyCtx::Message(ctx) => {
                 ctx.digest_sign_to_vec(message, &mut out).map_err(ossl)?;
             }
         }
@@ -416,19 +406,19 @@ impl SigningKey for SignKey {
     }
     fn prehash(&self, message: &[u8]) -> Result<Vec<u8>, PkError> {
         match &mut *self.ctx.borrow_mut() {
-            SignCtx::Digest(_, prehash) => {
+            KeyCtx::Digest(_, prehash) => {
                 let mut digest = [0u8; 64];
                 let len = prehash.digest(message, &mut digest)?;
                 Ok(digest[..len].to_vec())
             }
-            SignCtx::Message(_) => Err(eddsa_signs_messages()),
+            KeyCtx::Message(_) => Err(eddsa_signs_messages()),
         }
     }
     fn sign_prehashed(&self, digest: &[u8]) -> Result<Vec<u8>, PkError> {
         let mut out = Vec::new();
         match &mut *self.ctx.borrow_mut() {
-            SignCtx::Digest(ctx, _) => sign_digest(ctx, self.key.size(), digest, &mut out)?,
-            SignCtx::Message(_) => return Err(eddsa_signs_messages()),
+            KeyCtx::Digest(ctx, _) => sign_digest(ctx, self.key.size(), digest, &mut out)?,
+            KeyCtx::Message(_) => return Err(eddsa_signs_messages()),
         }
         Ok(out)
     }
@@ -458,12 +448,12 @@ impl VerifyingKey for VerifyKey {
     fn verify(&self, message: &[u8], signature: &[u8]) -> Result<bool, PkError> {
         // OpenSSL reports a malformed signature as an error: a rejection.
         Ok(match &mut *self.ctx.borrow_mut() {
-            VerifyCtx::Digest(ctx, prehash) => {
+            KeyCtx::Digest(ctx, prehash) => {
                 let mut digest = [0u8; 64];
                 let len = prehash.digest(message, &mut digest)?;
                 ctx.verify(&digest[..len], signature).unwrap_or(false)
             }
-            VerifyCtx::Message(ctx) => ctx.digest_verify(message, signature).unwrap_or(false),
+            KeyCtx::Message(ctx) => ctx.digest_verify(message, signature).unwrap_or(false),
         })
     }
 }

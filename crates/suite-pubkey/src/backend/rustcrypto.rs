@@ -3,16 +3,19 @@
 //! (rand_core 0.6, signature 2) except `slh-dsa`, whose only FIPS 205
 //! release is on the next one; its keys are made from OS bytes directly.
 
-use crate::algorithms::{by_name, Algorithm};
+use crate::algorithms::Algorithm;
 use crate::engines::{
-    random, AgreementSecret, Entry, Kem, KemPublic, KemSecret, KeyAgreement, Missing, Signer,
-    SigningKey, VerifyingKey,
+    impl_entry, random, AgreementSecret, BackendLists, Entry, Kem, KemPublic, KemSecret,
+    KeyAgreement, Missing, Signer, SigningKey, VerifyingKey,
 };
 use crate::error::{expect_len, PkError};
 use rand_core::OsRng;
 
 /// Backend name.
 pub const NAME: &str = "rustcrypto";
+
+/// This backend's lists, for the registry in [`crate::engines`].
+pub const LISTS: BackendLists = BackendLists::new(kems, agreements, signers);
 
 /// The crate behind a set (versions as locked in Cargo.lock).
 fn crate_of(alg: &str) -> &'static str {
@@ -35,24 +38,11 @@ fn version_of(alg: &str) -> String {
     format!("RustCrypto {}", crate_of(alg))
 }
 
-fn alg(name: &str) -> &'static Algorithm {
-    by_name(name).expect("a name from the table")
-}
-
-macro_rules! entry {
-    ($ty:ident) => {
-        impl Entry for $ty {
-            fn backend(&self) -> &'static str {
-                NAME
-            }
-            fn version(&self) -> String {
-                version_of(self.0)
-            }
-            fn algorithm(&self) -> &'static Algorithm {
-                alg(self.0)
-            }
-        }
-    };
+/// A set whose RustCrypto crate (`krate`) has only pre-releases, which the
+/// suite does not build on.
+fn pre_release_only(set: &str, krate: &str) -> Missing {
+    let reason = format!("RustCrypto's {krate} has only pre-releases (0.14.0-pre)");
+    Missing::new(NAME, version_of(set), set, reason)
 }
 
 // ---------------------------------------------------------------- ML-KEM
@@ -60,7 +50,7 @@ macro_rules! entry {
 macro_rules! ml_kem {
     ($entry:ident, $secret:ident, $public:ident, $kem:ty) => {
         struct $entry(&'static str);
-        entry!($entry);
+        impl_entry!($entry, NAME, version_of);
         struct $secret(<$kem as ml_kem::KemCore>::DecapsulationKey);
         struct $public(<$kem as ml_kem::KemCore>::EncapsulationKey);
 
@@ -155,7 +145,7 @@ pub fn kems() -> Vec<Box<dyn Kem>> {
 // ---------------------------------------------------------- key agreement
 
 struct X25519(&'static str);
-entry!(X25519);
+impl_entry!(X25519, NAME, version_of);
 struct X25519Secret(x25519_dalek::StaticSecret, Option<x25519_dalek::PublicKey>);
 
 impl KeyAgreement for X25519 {
@@ -211,7 +201,7 @@ fn x25519_share(peer: &[u8]) -> Result<x25519_dalek::PublicKey, PkError> {
 macro_rules! ecdh {
     ($entry:ident, $secret:ident, $curve:ident) => {
         struct $entry(&'static str);
-        entry!($entry);
+        impl_entry!($entry, NAME, version_of);
         struct $secret($curve::SecretKey, Option<$curve::PublicKey>);
 
         impl KeyAgreement for $entry {
@@ -274,12 +264,7 @@ ecdh!(EcdhP521, EcdhP521Secret, p521);
 pub fn agreements() -> Vec<Box<dyn KeyAgreement>> {
     vec![
         Box::new(X25519("X25519")),
-        Box::new(Missing::new(
-            NAME,
-            version_of("X448"),
-            "X448",
-            "RustCrypto's x448 has only pre-releases (0.14.0-pre)",
-        )),
+        Box::new(pre_release_only("X448", "x448")),
         Box::new(EcdhP256("ECDH-P256")),
         Box::new(EcdhP384("ECDH-P384")),
         Box::new(EcdhP521("ECDH-P521")),
@@ -309,7 +294,7 @@ fn ml_dsa_secret_in_range(secret: &[u8], k: usize, l: usize, eta: u32) -> bool {
 macro_rules! ml_dsa {
     ($entry:ident, $signing:ident, $verifying:ident, $p:ty, $k:literal, $l:literal, $eta:literal) => {
         struct $entry(&'static str);
-        entry!($entry);
+        impl_entry!($entry, NAME, version_of);
         // The FIPS 204 expanded key (what liboqs and the files carry); ml-dsa
         // 0.1 deprecates that encoding in favour of the 32-byte seed.
         struct $signing(ml_dsa::ExpandedSigningKey<$p>, Option<Vec<u8>>);
@@ -415,7 +400,7 @@ ml_dsa!(
 macro_rules! slh_dsa {
     ($entry:ident, $signing:ident, $verifying:ident, $p:ty) => {
         struct $entry(&'static str);
-        entry!($entry);
+        impl_entry!($entry, NAME, version_of);
         struct $signing(slh_dsa::SigningKey<$p>);
         struct $verifying(slh_dsa::VerifyingKey<$p>);
 
@@ -498,7 +483,7 @@ slh_dsa!(
 );
 
 struct Ed25519(&'static str);
-entry!(Ed25519);
+impl_entry!(Ed25519, NAME, version_of);
 struct Ed25519Signing(ed25519_dalek::SigningKey);
 struct Ed25519Verifying(ed25519_dalek::VerifyingKey);
 
@@ -551,7 +536,7 @@ impl VerifyingKey for Ed25519Verifying {
 macro_rules! ecdsa {
     ($entry:ident, $signing:ident, $verifying:ident, $curve:ident) => {
         struct $entry(&'static str);
-        entry!($entry);
+        impl_entry!($entry, NAME, version_of);
         struct $signing($curve::ecdsa::SigningKey);
         struct $verifying($curve::ecdsa::VerifyingKey);
 
@@ -610,7 +595,7 @@ ecdsa!(EcdsaP521, EcdsaP521Signing, EcdsaP521Verifying, p521);
 
 /// RSA through the `rsa` crate: PKCS#1 v1.5 or PSS (salt = 32), SHA-256.
 struct Rsa(&'static str);
-entry!(Rsa);
+impl_entry!(Rsa, NAME, version_of);
 
 /// The padding's key objects, built once so no sign or verify clones a key.
 enum RsaSigning {
@@ -742,12 +727,7 @@ pub fn signers() -> Vec<Box<dyn Signer>> {
         Box::new(SlhShakes("SLH-DSA-SHAKE-128s")),
         Box::new(SlhShakef("SLH-DSA-SHAKE-128f")),
         Box::new(Ed25519("Ed25519")),
-        Box::new(Missing::new(
-            NAME,
-            version_of("Ed448"),
-            "Ed448",
-            "RustCrypto's ed448-goldilocks has only pre-releases (0.14.0-pre)",
-        )),
+        Box::new(pre_release_only("Ed448", "ed448-goldilocks")),
         Box::new(EcdsaP256("ECDSA-P256")),
         Box::new(EcdsaP384("ECDSA-P384")),
         Box::new(EcdsaP521("ECDSA-P521")),
