@@ -154,19 +154,39 @@ pub mod sodium {
 
 /// RustCrypto crates: the version is the list of crates a suite uses.
 pub mod rustcrypto {
-    use super::BackendInfo;
 
     /// Backend name.
     pub const NAME: &str = "rustcrypto";
 
-    /// RustCrypto as a backend, versioned by the crates in use
-    /// (e.g. `[("sha2", "0.11")]` gives `RustCrypto sha2 0.11`).
-    pub fn info(crates: &[(&str, &str)]) -> BackendInfo {
-        let list: Vec<String> = crates.iter().map(|(n, v)| format!("{n} {v}")).collect();
-        BackendInfo {
-            name: NAME.into(),
-            version: format!("RustCrypto {}", list.join(", ")),
-            unavailable: None,
+    /// The crates a suite uses and their versions, e.g. `[("sha2", "0.11")]`.
+    pub type Crates = &'static [(&'static str, &'static str)];
+
+    /// RustCrypto as a suite's backend: one library name, versioned by the
+    /// crates that suite uses. A suite keeps one `const` of it and
+    /// implements its family trait for this type.
+    pub struct RustCrypto {
+        crates: Crates,
+    }
+
+    impl RustCrypto {
+        /// RustCrypto through `crates`.
+        pub const fn new(crates: Crates) -> Self {
+            Self { crates }
+        }
+    }
+
+    impl cryptobench_core::Library for RustCrypto {
+        fn name(&self) -> &'static str {
+            NAME
+        }
+        /// `RustCrypto sha2 0.11, sha3 0.10`.
+        fn version(&self) -> String {
+            let list: Vec<String> = self
+                .crates
+                .iter()
+                .map(|(n, v)| format!("{n} {v}"))
+                .collect();
+            format!("RustCrypto {}", list.join(", "))
         }
     }
 }

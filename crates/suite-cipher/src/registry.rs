@@ -12,7 +12,7 @@ pub fn all() -> &'static [Backend] {
     &[
         &openssl_backend::OpenSsl,
         &mcrypt::Mcrypt,
-        &rustcrypto::RustCrypto,
+        &rustcrypto::RUST_CRYPTO,
     ]
 }
 

@@ -17,7 +17,7 @@ use cipher::{
     BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, BlockSizeUser,
     InnerIvInit, KeyInit, KeyIvInit, StreamCipher, StreamCipherCoreWrapper, StreamCipherSeek,
 };
-use cryptobench_core::Library;
+use cryptobench_backends::rustcrypto::RustCrypto;
 
 /// Crate versions, for the backend's version string.
 pub const CRATES: [(&str, &str); 11] = [
@@ -42,7 +42,7 @@ fn desc(name: String, family: &str, mode: Mode, key_len: usize, block: usize) ->
     };
     CipherDesc {
         name,
-        backend: &RustCrypto,
+        backend: &RUST_CRYPTO,
         native: String::new(),
         family: family.into(),
         mode,
@@ -357,16 +357,7 @@ impl Engine for ChaChaEngine {
 }
 
 /// The RustCrypto block and stream cipher crates.
-pub struct RustCrypto;
-
-impl Library for RustCrypto {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::rustcrypto::NAME
-    }
-    fn version(&self) -> String {
-        cryptobench_backends::rustcrypto::info(&CRATES).version
-    }
-}
+pub const RUST_CRYPTO: RustCrypto = RustCrypto::new(&CRATES);
 
 impl CipherBackend for RustCrypto {
     fn ciphers(&self) -> Vec<CipherDesc> {

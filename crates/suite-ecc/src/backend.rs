@@ -8,6 +8,7 @@ use crate::curves::{Curve, Kind};
 use crate::ops::{CurveOps, Op};
 use crate::ossl::Api;
 use crate::{ossl, rc, sodium};
+use cryptobench_backends::rustcrypto::RustCrypto;
 use cryptobench_core::Library;
 use cryptobench_core::{Availability, CaseError, Offer};
 
@@ -36,7 +37,7 @@ pub type Backend = &'static dyn EccBackend;
 /// Every backend, in table order (the first one files the rows of an
 /// operation a curve does not have at all).
 pub fn all() -> &'static [Backend] {
-    &[&OpenSsl, &RustCrypto, &Sodium]
+    &[&OpenSsl, &RUST_CRYPTO, &Sodium]
 }
 
 /// OpenSSL: every named curve it lists, EC_KEY and EVP.
@@ -75,16 +76,7 @@ impl EccBackend for OpenSsl {
 }
 
 /// RustCrypto's curve crates and the dalek crates.
-struct RustCrypto;
-
-impl Library for RustCrypto {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::rustcrypto::NAME
-    }
-    fn version(&self) -> String {
-        cryptobench_backends::rustcrypto::info(&rc::CRATES).version
-    }
-}
+const RUST_CRYPTO: RustCrypto = RustCrypto::new(&rc::CRATES);
 
 impl EccBackend for RustCrypto {
     fn offers(&self, curve: &Curve, op: Op) -> Offer {

@@ -111,7 +111,7 @@ pub fn all() -> &'static [Backend] {
     &[
         &openssl_evp::OpenSsl,
         &sodium::Sodium,
-        &rustcrypto::RustCrypto,
+        &rustcrypto::RUST_CRYPTO,
         &libaegis::LibAegis,
     ]
 }

@@ -526,7 +526,9 @@ mod tests {
                     nonce_len: nonce.len(),
                     tag_len,
                 };
-                let mut rc = super::super::rustcrypto::RustCrypto.build(alg, &p).unwrap();
+                let mut rc = super::super::rustcrypto::RUST_CRYPTO
+                    .build(alg, &p)
+                    .unwrap();
                 return seal_vec(&mut rc, nonce, aad, msg).unwrap();
             }
             "AES-128-OCB" => SymmCipher::aes_128_ocb(),

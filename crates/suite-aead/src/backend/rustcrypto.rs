@@ -13,12 +13,18 @@ use aead::consts::{U10, U11, U12, U13, U14, U16, U4, U6, U7, U8, U9};
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit};
 use aes::{Aes128, Aes192, Aes256};
-use cryptobench_core::Library;
+use cryptobench_backends::rustcrypto::{Crates, RustCrypto};
 use cryptobench_core::Offer;
 
 /// The crates and versions behind this backend.
-const VERSION: &str = "RustCrypto aes-gcm 0.11, ccm 0.6, ocb3 0.2, aes-gcm-siv 0.12, aes-siv 0.8, \
-                       chacha20poly1305 0.11";
+const CRATES: Crates = &[
+    ("aes-gcm", "0.11"),
+    ("ccm", "0.6"),
+    ("ocb3", "0.2"),
+    ("aes-gcm-siv", "0.12"),
+    ("aes-siv", "0.8"),
+    ("chacha20poly1305", "0.11"),
+];
 
 /// A RustCrypto cipher instance (its key schedule).
 struct RustCryptoKeyed<A>(A);
@@ -137,16 +143,7 @@ type Ccm<A, N, T> = ccm::Ccm<A, T, N>;
 type Ocb<A, N, T> = ocb3::Ocb3<A, N, T>;
 
 /// RustCrypto's pure-Rust crates.
-pub(super) struct RustCrypto;
-
-impl Library for RustCrypto {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::rustcrypto::NAME
-    }
-    fn version(&self) -> String {
-        VERSION.to_string()
-    }
-}
+pub(super) const RUST_CRYPTO: RustCrypto = RustCrypto::new(CRATES);
 
 impl AeadBackend for RustCrypto {
     fn offers(&self, alg: &Algorithm) -> Offer {

@@ -36,5 +36,5 @@ impl fmt::Debug for dyn DigestBackend {
 
 /// Every backend, in table order.
 pub fn all() -> &'static [Backend] {
-    &[&openssl::OpenSsl, &rustcrypto::RustCrypto]
+    &[&openssl::OpenSsl, &rustcrypto::RUST_CRYPTO]
 }

@@ -2,14 +2,14 @@
 
 use super::{DigestBackend, Digester};
 use crate::Algorithm;
-use cryptobench_core::Library;
+use cryptobench_backends::rustcrypto::RustCrypto;
 use cryptobench_core::{CaseError, Offer};
 
 /// RustCrypto crates in use, for the backend version string.
 const CRATES: [(&str, &str); 3] = [("sha2", "0.10"), ("sha3", "0.10"), ("blake2", "0.10")];
 
 /// The RustCrypto crates.
-pub(super) struct RustCrypto;
+pub(super) const RUST_CRYPTO: RustCrypto = RustCrypto::new(&CRATES);
 
 /// A one-shot digest function.
 type DigestFn = fn(&[u8]) -> Vec<u8>;
@@ -24,15 +24,6 @@ fn digest_fn(alg: &Algorithm) -> Option<DigestFn> {
         "BLAKE2b-512" => |d| blake2::Blake2b512::digest(d).to_vec(),
         _ => return None,
     })
-}
-
-impl Library for RustCrypto {
-    fn name(&self) -> &'static str {
-        cryptobench_backends::rustcrypto::NAME
-    }
-    fn version(&self) -> String {
-        cryptobench_backends::rustcrypto::info(&CRATES).version
-    }
 }
 
 impl DigestBackend for RustCrypto {
