@@ -67,42 +67,44 @@ fn runs_carry_groups_and_a_canary_and_compare_reports_the_machine() {
         );
 }
 
+/// Whether the machine has address randomisation off for every process.
+fn randomization_off_everywhere() -> bool {
+    std::fs::read_to_string("/proc/sys/kernel/randomize_va_space").is_ok_and(|s| s.trim() == "0")
+}
+
 /// Whether this kernel lets a process turn address randomisation off:
 /// `setarch -R` makes the same call the binary makes.
 fn layout_can_be_fixed() -> bool {
-    let everywhere_off = std::fs::read_to_string("/proc/sys/kernel/randomize_va_space")
-        .is_ok_and(|s| s.trim() == "0");
     let setarch = std::process::Command::new("setarch")
         .args(["-R", "true"])
         .status()
         .unwrap_or_else(|e| panic!("setarch (apt-get install util-linux): {e}"));
-    everywhere_off || setarch.success()
+    randomization_off_everywhere() || setarch.success()
 }
 
 #[test]
 fn a_run_records_a_fixed_address_layout_unless_asked_to_keep_it_random() {
-    let fixed_here = layout_can_be_fixed();
+    let layout_of_latest =
+        |db: &std::path::Path| latest_run(db)["machine"]["address_layout"].clone();
     let (_dir, db) = temp_db();
     store_quick_run(&db);
-    let layout = latest_run(&db)["machine"]["address_layout"].clone();
-    let expected = if fixed_here { "fixed" } else { "randomized" };
     assert_eq!(
-        layout, expected,
+        layout_of_latest(&db),
+        if layout_can_be_fixed() {
+            "fixed"
+        } else {
+            "randomized"
+        },
         "the binary re-executes itself with one layout"
     );
-    // A second database: two runs of one second share `latest`'s order.
-    let (_kept_dir, db) = temp_db();
     common::quick_hash(&db)
         .arg("--quiet")
         .env("CRYPTOBENCH_ASLR", "keep")
         .assert()
         .success();
-    let everywhere_off = std::fs::read_to_string("/proc/sys/kernel/randomize_va_space")
-        .is_ok_and(|s| s.trim() == "0");
-    let kept = latest_run(&db)["machine"]["address_layout"].clone();
     assert_eq!(
-        kept,
-        if everywhere_off {
+        layout_of_latest(&db),
+        if randomization_off_everywhere() {
             "fixed"
         } else {
             "randomized"

@@ -18,10 +18,16 @@
 /// Environment variable that keeps the random layout when set to `keep`.
 pub const KEEP_ENV: &str = "CRYPTOBENCH_ASLR";
 
+/// This process's persona flags, `None` when the kernel will not say.
 #[cfg(target_os = "linux")]
-const ADDR_NO_RANDOMIZE: libc::c_ulong = 0x0040000;
+fn persona() -> Option<libc::c_ulong> {
+    // SAFETY: 0xffffffff only queries this process's persona.
+    let current = unsafe { libc::personality(0xffff_ffff) };
+    (current >= 0).then_some(current as libc::c_ulong)
+}
+
 #[cfg(target_os = "linux")]
-const QUERY: libc::c_ulong = 0xffff_ffff;
+const NO_RANDOMIZE: libc::c_ulong = libc::ADDR_NO_RANDOMIZE as libc::c_ulong;
 
 /// Re-executes this process once with address randomisation off, unless it
 /// is off already, `CRYPTOBENCH_ASLR=keep` is set or the kernel refuses.
@@ -33,22 +39,19 @@ pub fn fix_for_this_process() {
         if std::env::var_os(KEEP_ENV).is_some_and(|v| v == "keep") {
             return;
         }
-        // SAFETY: personality only reads or sets this process's persona.
-        let current = unsafe { libc::personality(QUERY) };
-        if current < 0 || (current as libc::c_ulong) & ADDR_NO_RANDOMIZE != 0 {
+        let Some(current) = persona().filter(|p| p & NO_RANDOMIZE == 0) else {
             return;
-        }
-        // SAFETY: as above; a refusal returns -1 and changes nothing.
-        let set = unsafe { libc::personality(current as libc::c_ulong | ADDR_NO_RANDOMIZE) };
-        if set < 0 {
+        };
+        // SAFETY: sets this process's persona; a refusal returns -1 and
+        // changes nothing.
+        if unsafe { libc::personality(current | NO_RANDOMIZE) } < 0 {
             return;
         }
         use std::os::unix::process::CommandExt;
         let mut args = std::env::args_os();
-        let argv0 = args.next();
         let mut cmd = std::process::Command::new("/proc/self/exe");
-        if let Some(a) = argv0 {
-            cmd.arg0(a);
+        if let Some(argv0) = args.next() {
+            cmd.arg0(argv0);
         }
         // exec only returns on failure: go on in this process, whose
         // children at least get the fixed layout.
@@ -61,12 +64,10 @@ pub fn fix_for_this_process() {
 pub fn is_fixed() -> bool {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: a query; it changes nothing.
-        let current = unsafe { libc::personality(QUERY) };
-        let off_here = current >= 0 && (current as libc::c_ulong) & ADDR_NO_RANDOMIZE != 0;
-        let off_everywhere = std::fs::read_to_string("/proc/sys/kernel/randomize_va_space")
-            .is_ok_and(|s| s.trim() == "0");
-        off_here || off_everywhere
+        let off_here = persona().is_some_and(|p| p & NO_RANDOMIZE != 0);
+        off_here
+            || std::fs::read_to_string("/proc/sys/kernel/randomize_va_space")
+                .is_ok_and(|s| s.trim() == "0")
     }
     #[cfg(not(target_os = "linux"))]
     {
