@@ -1,5 +1,5 @@
-//! The libraries cryptobench measures, as [`BackendInfo`]s, and the one-time
-//! initialisation they need.
+//! The libraries cryptobench measures, as `core::Library` types several
+//! suites share, and the one-time initialisation they need.
 //!
 //! Suites build their cases on these libraries directly; this crate only
 //! holds what several suites share, so that "which OpenSSL is this" or "is
@@ -7,8 +7,6 @@
 //! ([`openssl_lib`]), libsodium's version and `sodium_init` ([`sodium`]),
 //! RustCrypto crate versions ([`rustcrypto`]) and CPU features ([`cpu`]).
 #![deny(missing_docs)]
-
-pub use cryptobench_core::BackendInfo;
 
 /// Why a library cannot be initialised.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -33,7 +31,7 @@ impl From<BackendError> for String {
 
 /// OpenSSL through the `openssl` crate (the system libssl).
 pub mod openssl_lib {
-    use super::{BackendError, BackendInfo};
+    use super::BackendError;
     use std::sync::OnceLock;
 
     /// Backend name used on the command line and in results.
@@ -54,15 +52,6 @@ pub mod openssl_lib {
         }
         fn version(&self) -> String {
             version()
-        }
-    }
-
-    /// OpenSSL as a backend.
-    pub fn info() -> BackendInfo {
-        BackendInfo {
-            name: NAME.into(),
-            version: version(),
-            unavailable: None,
         }
     }
 
@@ -89,7 +78,7 @@ pub mod openssl_lib {
 
 /// libsodium through `libsodium-sys-stable` (vendored, not the system one).
 pub mod sodium {
-    use super::{BackendError, BackendInfo};
+    use super::BackendError;
     use std::ffi::CStr;
     use std::sync::OnceLock;
 
@@ -139,15 +128,6 @@ pub mod sodium {
         }
         fn availability(&self) -> cryptobench_core::Availability {
             availability()
-        }
-    }
-
-    /// libsodium as a backend.
-    pub fn info() -> BackendInfo {
-        BackendInfo {
-            name: NAME.into(),
-            version: version(),
-            unavailable: init().err().map(|e| e.to_string()),
         }
     }
 }
