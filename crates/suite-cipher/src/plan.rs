@@ -119,8 +119,15 @@ pub fn selected_names(o: &Options, cfg: &RunConfig, reg: &Registry) -> Result<Ve
         // A name is judged against every backend: `--backend java` admits
         // no native one, yet its twins are planned from this suite's cells
         // (the caller re-plans without the filter). Names the admitted
-        // backends do not offer are left out here.
-        let every = Registry::load(|_| true);
+        // backends do not offer are left out here. Without a filter `reg`
+        // already holds every backend.
+        let loaded;
+        let every = if cfg.backends.is_some() {
+            loaded = Registry::load(|_| true);
+            &loaded
+        } else {
+            reg
+        };
         let known: Vec<String> = if o.lenient {
             list.split(',')
                 .filter_map(|n| every.resolve(n.trim()).ok())
