@@ -430,6 +430,12 @@ pub struct Fingerprint {
     pub git_revision: String,
 }
 
+/// [`Fingerprint::address_layout`] of a run whose process had address
+/// randomisation off; anything else ("randomized", absent) is not fixed.
+pub const LAYOUT_FIXED: &str = "fixed";
+/// [`Fingerprint::address_layout`] of a run with a random layout.
+pub const LAYOUT_RANDOMIZED: &str = "randomized";
+
 /// Backend-name prefix of a peer: an outside program (`openssl speed`, the
 /// `argon2` CLI) measured in the same run as a reference, not a library the
 /// suites call.

@@ -77,9 +77,11 @@ pub fn is_fixed() -> bool {
 
 /// The run's layout in words, as the fingerprint records it.
 pub fn describe() -> String {
+    use cryptobench_core::model::{LAYOUT_FIXED, LAYOUT_RANDOMIZED};
     if is_fixed() {
-        "fixed".into()
+        LAYOUT_FIXED
     } else {
-        "randomized".into()
+        LAYOUT_RANDOMIZED
     }
+    .into()
 }

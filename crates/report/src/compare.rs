@@ -17,6 +17,7 @@
 //! overlap is "inconclusive".
 
 use crate::tables::{case_headers, status_free_size};
+use cryptobench_core::model::LAYOUT_FIXED;
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::verdict::{seed_of, time_ratio, Estimate};
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
@@ -343,7 +344,8 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     ));
     // With a random layout a small-message case moves between processes
     // by up to 2x on its own (crates/engine/src/layout.rs).
-    if cmp.layouts.0.as_deref() != Some("fixed") || cmp.layouts.1.as_deref() != Some("fixed") {
+    let fixed = |l: &Option<String>| l.as_deref() == Some(LAYOUT_FIXED);
+    if !fixed(&cmp.layouts.0) || !fixed(&cmp.layouts.1) {
         let shown = |l: &Option<String>| l.clone().unwrap_or_else(|| "not recorded".into());
         notes.push(format!(
             "address layout: baseline {}, candidate {}: with a randomized layout, cases of small messages can differ by where code and buffers landed alone",
