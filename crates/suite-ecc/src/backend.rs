@@ -9,8 +9,7 @@ use crate::ops::{CurveOps, Op};
 use crate::ossl::Api;
 use crate::{ossl, rc, sodium};
 use cryptobench_backends::rustcrypto::RustCrypto;
-use cryptobench_core::Library;
-use cryptobench_core::{Availability, CaseError, Offer};
+use cryptobench_core::{Availability, CaseError, Library, Offer};
 
 /// One ECC library.
 pub trait EccBackend: Library {

@@ -10,8 +10,7 @@
 
 use super::{zero_ok, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
-use cryptobench_core::Library;
-use cryptobench_core::Offer;
+use cryptobench_core::{Library, Offer};
 use std::ffi::c_int;
 use std::sync::Once;
 

@@ -11,8 +11,7 @@
 //! planner turns them into "skipped: reason" cells.
 
 use crate::algorithms::{Algorithm, Family};
-use cryptobench_core::Library;
-use cryptobench_core::Offer;
+use cryptobench_core::{Library, Offer};
 use std::fmt;
 
 mod libaegis;

@@ -10,8 +10,7 @@
 
 use super::{zero_ok, AeadBackend, Keyed, Opening, Params, Rejected, Sealing, Unsupported};
 use crate::algorithms::{Algorithm, Family};
-use cryptobench_core::Library;
-use cryptobench_core::{Availability, Offer};
+use cryptobench_core::{Availability, Library, Offer};
 use libsodium_sys as ffi;
 
 /// libsodium's detached encryption; `K` is what it takes as the key (see

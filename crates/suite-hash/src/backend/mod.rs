@@ -4,8 +4,7 @@
 //! is one module plus one line there.
 
 use crate::Algorithm;
-use cryptobench_core::Library;
-use cryptobench_core::{CaseError, Offer};
+use cryptobench_core::{CaseError, Library, Offer};
 use std::fmt;
 
 mod openssl;
