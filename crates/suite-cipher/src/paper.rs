@@ -147,20 +147,13 @@ use loops::{five_thousand_cell, loops_of, FIVE_THOUSAND_MAX_BYTES};
 /// The paper entry.
 pub struct OpensslVsMcrypt;
 
-/// The cell of a published row: with `--method seed`'s two loop counts,
-/// the shorter loop (the seed's 1000-loop column).
-fn here<'a>(
-    ms: &'a [Measurement],
-    cipher: &str,
-    backend: Backend,
-    op: Op,
-    bytes: u64,
-) -> Option<&'a Measurement> {
-    cells(ms, cipher, backend, op, bytes)
-        .into_iter()
-        .min_by_key(|m| loops_of(m).unwrap_or(0))
+/// Of one published row's cells, the shorter loop count: with `--method
+/// seed`'s two loop counts, the seed's 1000-loop column.
+fn shorter_loop(cells: Vec<&Measurement>) -> Option<&Measurement> {
+    cells.into_iter().min_by_key(|m| loops_of(m).unwrap_or(0))
 }
 
+/// The measurements of one published row (one or two loop counts).
 fn cells<'a>(
     ms: &'a [Measurement],
     cipher: &str,
@@ -335,7 +328,7 @@ impl Paper for OpensslVsMcrypt {
         )
         .right(&[4, 5, 6, 8]);
         for p in &PUBLISHED {
-            let m = here(ms, p.cipher, p.backend, p.op, p.bytes);
+            let m = shorter_loop(cells(ms, p.cipher, p.backend, p.op, p.bytes));
             let mut row = vec![
                 p.test.to_string(),
                 p.seed_size.to_string(),
@@ -390,12 +383,12 @@ impl Paper for OpensslVsMcrypt {
         for bytes in [4u64, 4096, 200_000, 20_000_000] {
             for op in [E, R] {
                 let mc_then = published(BF, op, bytes);
-                let mc_now = secs(here(ms, BF, MC, op, bytes));
+                let mc_now = secs(shorter_loop(cells(ms, BF, MC, op, bytes)));
                 let mut row = vec![format_size(bytes), op.name().to_string()];
                 for aes in [A256, A128] {
                     let then = mc_then.zip(published(aes, op, bytes)).map(|(m, o)| m / o);
                     let now = mc_now
-                        .zip(secs(here(ms, aes, OS, op, bytes)))
+                        .zip(secs(shorter_loop(cells(ms, aes, OS, op, bytes))))
                         .map(|(m, o)| m / o);
                     if let Some(n) = now {
                         compared += 1;
@@ -458,12 +451,16 @@ impl Paper for OpensslVsMcrypt {
         }
 
         let big = [20_000_000u64, 200_000].into_iter().find(|&b| {
-            secs(here(ms, A256, OS, E, b)).is_some() && secs(here(ms, A128, OS, E, b)).is_some()
+            secs(shorter_loop(cells(ms, A256, OS, E, b))).is_some()
+                && secs(shorter_loop(cells(ms, A128, OS, E, b))).is_some()
         });
         // "Insignificant" is read as at most 1.5x the time, decided on the
         // interval of the ratio.
         let v2 = match big.and_then(|b| {
-            let (x, y) = (here(ms, A256, OS, E, b)?, here(ms, A128, OS, E, b)?);
+            let (x, y) = (
+                shorter_loop(cells(ms, A256, OS, E, b))?,
+                shorter_loop(cells(ms, A128, OS, E, b))?,
+            );
             Some((b, time_ratio(x, y)?))
         }) {
             Some((b, est)) => {

