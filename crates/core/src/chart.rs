@@ -48,6 +48,10 @@ pub struct Chart {
     pub notes: Vec<String>,
 }
 
+/// The ratio of largest to smallest value beyond which a chart's value
+/// axis becomes logarithmic.
+pub const WIDE_RANGE: f64 = 200.0;
+
 impl Chart {
     /// An empty chart of `kind`.
     pub fn new(
@@ -68,6 +72,17 @@ impl Chart {
             marked: Vec::new(),
             notes: Vec::new(),
         }
+    }
+    /// Puts the value axis on a logarithmic scale when `values` span more
+    /// than [`WIDE_RANGE`]: on a linear axis the small bars would vanish.
+    /// The renderer marks a logarithmic axis on its label.
+    pub fn log_y_when_wide(&mut self, values: impl IntoIterator<Item = f64>) {
+        let (lo, hi) = values
+            .into_iter()
+            .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+        self.log_y = hi / lo > WIDE_RANGE;
     }
     /// An empty bar chart: its categories name the x axis, so the axis has
     /// no label of its own.

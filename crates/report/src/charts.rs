@@ -180,14 +180,7 @@ fn ranking_chart(title: &str, members: &[&Measurement]) -> Option<Chart> {
                 .into(),
         );
     }
-    // Throughputs spanning orders of magnitude read better on a log axis.
-    let vals: Vec<f64> = measured.iter().map(|(_, v)| *v).collect();
-    let (lo, hi) = vals
-        .iter()
-        .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(*v), b.max(*v)));
-    if hi / lo > 200.0 {
-        chart.log_y = true;
-    }
+    chart.log_y_when_wide(measured.iter().map(|(_, v)| *v));
     if hidden > 0 {
         chart.notes.push(format!(
             "{hidden} slower categories are only in the table below."

@@ -171,10 +171,7 @@ fn bars(
             points,
         });
     }
-    let (lo, hi) = at.iter().fold((f64::INFINITY, 0.0f64), |(a, b), (_, v)| {
-        (a.min(*v), b.max(*v))
-    });
-    chart.log_y = hi / lo > 200.0;
+    chart.log_y_when_wide(at.iter().map(|(_, v)| *v));
     if !chart.marked.is_empty() {
         chart.notes.push(format!(
             "Shaded (bold): {REFERENCE}, the seed's reference; bars are sorted by encryption speed."

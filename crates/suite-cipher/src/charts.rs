@@ -150,16 +150,10 @@ fn ranking(op: &str, size: u64, group: &[&Measurement]) -> Option<Chart> {
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
         chart.series.push(Series { name, points });
     }
-    let (lo, hi) = best
-        .iter()
-        .fold((f64::INFINITY, 0.0f64), |(a, b), (_, v, _)| {
-            (a.min(*v), b.max(*v))
-        });
-    chart.log_y = hi / lo > 200.0;
+    chart.log_y_when_wide(best.iter().map(|(_, v, _)| *v));
     chart.notes.push(format!(
-        "Median throughput of one {op} of a {} message, MB/s = 10^6 bytes per second; key schedule once per case unless the series says otherwise; {}.",
+        "Median throughput of one {op} of a {} message, MB/s = 10^6 bytes per second; key schedule once per case unless the series says otherwise.",
         format_size(size),
-        if chart.log_y { "logarithmic axis" } else { "linear axis" }
     ));
     chart.notes.push(
         "Shaded (bold) rows are recommended: none of ECB, 64-bit block (Sweet32), broken, legacy provider; [bracketed] labels say why a cipher is not. No cipher here authenticates: use an AEAD (see the aead suite).".into(),

@@ -158,14 +158,11 @@ fn band_chart(band: &Band, per_backend: &[(String, Vec<KeygenRow>)]) -> Option<C
             });
         }
     }
-    let (lo, hi) = cats.iter().fold((f64::INFINITY, 0.0f64), |(a, b), c| {
-        (a.min(c.1), b.max(c.1))
-    });
-    chart.log_y = hi / lo > 200.0;
-    chart.notes.push(format!(
-        "Median time to generate one key pair, microseconds, each library at its fastest API; sorted by the fastest library{}.",
-        if chart.log_y { "; logarithmic axis" } else { "" }
-    ));
+    chart.log_y_when_wide(cats.iter().map(|c| c.1));
+    chart.notes.push(
+        "Median time to generate one key pair, microseconds, each library at its fastest API; sorted by the fastest library."
+            .into(),
+    );
     chart.notes.push(
         "Shaded (bold): curves recommended for new designs (NIST SP 800-186 prime and Edwards/Montgomery curves, Brainpool r1 of 256 bits and more, secp256k1); the others are for interoperability only."
             .into(),
