@@ -451,6 +451,7 @@ pub fn bench_as(
             }
             recorder.add(m.clone());
         }
+        runner::Event::Remeasured { replaced, by } => recorder.replace(replaced, by.clone()),
     });
     bar.finish_and_clear();
     let run = recorder.finish(g, ran.stopped, also_json_next_to_db)?;
@@ -469,8 +470,14 @@ fn time_line(ran: &runner::Ran, since_planning: std::time::Duration) -> String {
     let measuring = secs(ran.spent.measuring_ns);
     let checking = secs(ran.spent.checking_ns);
     let other = (total - measuring - checking).max(0.0);
+    let again = match ran.remeasured {
+        (0, _) => String::new(),
+        (n, kept) => format!(
+            "; {n} group(s) measured in a disturbed moment were measured again, the faster try kept ({kept} replaced)"
+        ),
+    };
     format!(
-        "time: {measuring:.1} s measuring (calibration, warm-up, sampling), {checking:.1} s building and checking cases, {other:.1} s planning, statistics and storing; {total:.1} s in all"
+        "time: {measuring:.1} s measuring (calibration, warm-up, sampling), {checking:.1} s building and checking cases, {other:.1} s planning, statistics and storing; {total:.1} s in all{again}"
     )
 }
 
@@ -491,6 +498,8 @@ pub fn suite_backends(suites: &[Box<dyn Suite>]) -> Vec<cryptobench_core::Backen
 /// moment it is added, so an interruption loses nothing already measured.
 pub struct Recorder {
     run: Run,
+    /// Each measurement's position in the store, beside `run.measurements`.
+    seqs: Vec<i64>,
     store: Option<Store>,
     targets: Vec<OutputTarget>,
     outputs: Outputs,
@@ -531,6 +540,7 @@ impl Recorder {
         }
         Ok(Self {
             run,
+            seqs: Vec::new(),
             store,
             targets,
             outputs: outputs(g),
@@ -540,13 +550,43 @@ impl Recorder {
 
     /// Stores and keeps one measurement; a storage failure stops the engine.
     pub fn add(&mut self, m: Measurement) {
-        if let (Some(st), None) = (&self.store, &self.store_error) {
-            if let Err(e) = st.add_measurement(&self.run.id, &m) {
-                self.store_error = Some(e);
-                interrupt::request_stop();
-            }
-        }
+        let seq = self.store_with(|st, run| st.add_measurement(run, &m));
         self.run.measurements.push(m);
+        self.seqs.push(seq);
+    }
+
+    /// Runs one write on the store, if there is one and none failed yet;
+    /// a failure stops the engine. Returns the measurement's position, or
+    /// -1 when nothing was written.
+    fn store_with(&mut self, write: impl FnOnce(&Store, &str) -> Result<i64, StoreError>) -> i64 {
+        let (Some(st), None) = (&self.store, &self.store_error) else {
+            return -1;
+        };
+        write(st, &self.run.id).unwrap_or_else(|e| {
+            self.store_error = Some(e);
+            interrupt::request_stop();
+            -1
+        })
+    }
+
+    /// Replaces a measurement the run measured again, faster;
+    /// the new one moves to the end, as in the store.
+    pub fn replace(&mut self, replaced: &Measurement, by: Measurement) {
+        let key = replaced.case_key();
+        let Some(i) = self
+            .run
+            .measurements
+            .iter()
+            .position(|m| m.case_key() == key && !m.is_canary())
+        else {
+            return self.add(by);
+        };
+        let old = self.seqs[i];
+        let seq = self.store_with(|st, run| st.replace_measurement(run, old, &by));
+        self.run.measurements.remove(i);
+        self.seqs.remove(i);
+        self.run.measurements.push(by);
+        self.seqs.push(seq);
     }
 
     /// Marks the run, writes the JSON next to the database when asked, and

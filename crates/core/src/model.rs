@@ -326,6 +326,11 @@ pub struct MachineLoad {
     /// The canary's time per operation around this case, ns, when sampled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canary_ns: Option<f64>,
+    /// The canary's time around this case's first measurement, when that
+    /// one was disturbed and this second one, taken at the end of the run,
+    /// replaced it as the faster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_canary_ns: Option<f64>,
 }
 
 fn one() -> u32 {

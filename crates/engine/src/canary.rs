@@ -12,6 +12,7 @@
 
 use crate::clock::Clock;
 use cryptobench_core::{Case, CaseError, CaseFactory, CaseSpec, CaseStatus, Measurement};
+use std::ops::Range;
 use std::sync::Arc;
 
 pub use cryptobench_core::model::{
@@ -47,6 +48,8 @@ pub struct Canary {
     iters: u64,
     /// ns per operation of each batch, in the order they ran.
     pub samples: Vec<f64>,
+    /// Batches timed beside measurements the run did not keep.
+    superseded: Vec<Range<usize>>,
 }
 
 impl Default for Canary {
@@ -63,6 +66,7 @@ impl Default for Canary {
             table,
             iters: 0,
             samples: Vec::new(),
+            superseded: Vec::new(),
         }
     }
 }
@@ -114,10 +118,28 @@ impl Canary {
         per_op
     }
 
-    /// The canary's measurement for the run: every batch as a sample and
-    /// the noise floor in `extra`. `None` when it never ran.
+    /// Leaves the batches `batches` (indices into `samples`) out of the
+    /// run's canary: they were timed beside measurements the run replaced
+    /// ([`crate::remeasure`]), so they describe no moment it reports.
+    pub fn supersede(&mut self, batches: Range<usize>) {
+        self.superseded.push(batches);
+    }
+
+    /// The batches of the moments the run kept, in the order they ran.
+    pub fn kept(&self) -> Vec<f64> {
+        self.samples
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.superseded.iter().any(|r| r.contains(i)))
+            .map(|(_, x)| *x)
+            .collect()
+    }
+
+    /// The canary's measurement for the run: every kept batch as a sample
+    /// and the noise floor in `extra`. `None` when it never ran.
     pub fn measurement(&self) -> Option<Measurement> {
-        if self.samples.len() < 2 {
+        let samples = self.kept();
+        if samples.len() < 2 {
             return None;
         }
         let spec = CaseSpec::new(
@@ -130,9 +152,9 @@ impl Canary {
         .param("batch", self.iters);
         let mut m = spec.measurement(CaseStatus::Measured, None);
         m.iterations_per_sample = self.iters;
-        m.samples_ns = self.samples.clone();
-        m.stats = Some(crate::measure::summarize(&self.samples, 0, 1));
-        m.extra.insert(FLOOR_KEY.into(), noise_floor(&self.samples));
+        m.stats = Some(crate::measure::summarize(&samples, 0, 1));
+        m.extra.insert(FLOOR_KEY.into(), noise_floor(&samples));
+        m.samples_ns = samples;
         Some(m)
     }
 }

@@ -21,6 +21,7 @@ pub mod load;
 pub mod measure;
 pub mod noise;
 pub mod peers;
+pub mod remeasure;
 pub mod runner;
 pub mod threads;
 

@@ -93,6 +93,7 @@ pub fn between(a: &Snapshot, b: &Snapshot, load1: f64) -> MachineLoad {
         other_cpu: (other / total).clamp(0.0, 1.0),
         steal: (steal / total).clamp(0.0, 1.0),
         canary_ns: None,
+        first_canary_ns: None,
     }
 }
 

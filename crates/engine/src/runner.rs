@@ -14,8 +14,10 @@ use crate::clock::Clock;
 use crate::clock::MonotonicClock;
 use crate::group::{measure_group, Member, Spent};
 use crate::interrupt::stop_requested;
+use crate::remeasure::{group_canary, second_is_faster, to_remeasure, widest_interval, FirstTry};
 use cryptobench_core::{Budget, CaseSpec, CaseStatus, Measurement, PlannedCase, Setup};
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 /// Most members of one group: a round of a large group takes long, and
 /// the interesting ratios are within a primitive or between a few.
@@ -37,6 +39,15 @@ pub enum Event<'a> {
     },
     /// A case finished (measured, failed, skipped or unavailable).
     Finished(&'a Measurement),
+    /// A case measured in a disturbed moment was measured again, faster
+    /// ([`crate::remeasure`]): `by` replaces `replaced`, which an earlier
+    /// `Finished` reported.
+    Remeasured {
+        /// The first measurement.
+        replaced: &'a Measurement,
+        /// The one the run keeps.
+        by: &'a Measurement,
+    },
 }
 
 /// How the engine runs a plan.
@@ -153,6 +164,19 @@ pub struct Ran {
     pub spent: Spent,
     /// Wall time of the whole plan, ns.
     pub wall_ns: u64,
+    /// Groups measured again because the machine was disturbed, and how
+    /// many of those the second measurement replaced.
+    pub remeasured: (usize, usize),
+}
+
+/// One group as first measured: where its measurements sit in the run's
+/// list, and the canary batches timed meanwhile.
+struct Measured {
+    id: String,
+    members: Vec<usize>,
+    at: Vec<usize>,
+    batches: Range<usize>,
+    first: FirstTry,
 }
 
 /// [`run_cases_with`], also saying where the time went.
@@ -174,6 +198,7 @@ pub fn run_plan(
     });
     let mut out = Vec::with_capacity(cases.len() + 1);
     let mut stopped = false;
+    let mut done: Vec<Measured> = Vec::new();
     for (id, members) in plan_groups(cases) {
         if stop_requested() {
             stopped = true;
@@ -186,6 +211,7 @@ pub fn run_plan(
                 case: &cases[index],
             });
         }
+        let before = canary.as_ref().map_or(0, |c| c.samples.len());
         let (measured, group_spent) =
             measure_members(&id, &members, cases, budget, &clock, canary.as_mut(), seed);
         spent.add(group_spent);
@@ -193,11 +219,37 @@ pub fn run_plan(
             listener(Event::Finished(m));
         }
         let incomplete = measured.iter().any(Option::is_none);
+        let first = FirstTry {
+            canary_ns: group_canary(measured.iter().flatten()),
+            imprecision: widest_interval(measured.iter().flatten()),
+            measuring_ns: group_spent.measuring_ns,
+        };
+        let at = (out.len()..out.len() + measured.len()).collect();
         out.extend(measured.into_iter().flatten());
         if incomplete {
             stopped = true;
             break;
         }
+        let batches = before..canary.as_ref().map_or(0, |c| c.samples.len());
+        done.push(Measured {
+            id,
+            members,
+            at,
+            batches,
+            first,
+        });
+    }
+    let mut remeasured = (0, 0);
+    if let (Some(c), false) = (canary.as_mut(), stopped) {
+        let again = Again {
+            cases,
+            budget,
+            clock: &clock,
+            seed,
+        };
+        let (n, replaced, interrupted) = again.run(&done, &mut out, &mut spent, c, listener);
+        remeasured = (n, replaced);
+        stopped |= interrupted;
     }
     if let Some(m) = canary.as_ref().and_then(Canary::measurement) {
         listener(Event::Finished(&m));
@@ -208,6 +260,97 @@ pub fn run_plan(
         stopped: stopped || stop_requested(),
         spent,
         wall_ns: clock.now_ns().saturating_sub(start),
+        remeasured,
+    }
+}
+
+/// What measuring a group again needs.
+struct Again<'a> {
+    cases: &'a [PlannedCase],
+    budget: &'a Budget,
+    clock: &'a MonotonicClock,
+    seed: u64,
+}
+
+impl Again<'_> {
+    /// Measures the disturbed groups again ([`crate::remeasure`]) and keeps
+    /// the faster measurement of each; replaced measurements move to the
+    /// end of `out`, which stays in the order things were measured.
+    /// Returns the groups measured again, how many were replaced, and
+    /// whether a stop was requested.
+    fn run(
+        &self,
+        done: &[Measured],
+        out: &mut Vec<Measurement>,
+        spent: &mut Spent,
+        canary: &mut Canary,
+        listener: &mut dyn FnMut(Event<'_>),
+    ) -> (usize, usize, bool) {
+        let firsts: Vec<FirstTry> = done.iter().map(|g| g.first).collect();
+        let picks = to_remeasure(&firsts, spent.measuring_ns);
+        let (mut n, mut replaced) = (0, 0);
+        let mut moved: Vec<(usize, Measurement)> = Vec::new();
+        let mut interrupted = false;
+        for g in picks.into_iter().map(|i| &done[i]) {
+            if stop_requested() {
+                interrupted = true;
+                break;
+            }
+            let before = canary.samples.len();
+            let (measured, s) = measure_members(
+                &g.id,
+                &g.members,
+                self.cases,
+                self.budget,
+                self.clock,
+                Some(&mut *canary),
+                self.seed,
+            );
+            spent.add(s);
+            n += 1;
+            let batches = before..canary.samples.len();
+            let complete = measured.iter().all(Option::is_some);
+            let (firsts, seconds): (Vec<&Measurement>, Vec<&Measurement>) =
+                g.at.iter()
+                    .zip(measured.iter().flatten())
+                    .map(|(&pos, m)| (&out[pos], m))
+                    .filter(|(a, b)| {
+                        a.status == CaseStatus::Measured && b.status == CaseStatus::Measured
+                    })
+                    .unzip();
+            if !complete || !second_is_faster(&firsts, &seconds) {
+                canary.supersede(batches);
+                interrupted |= measured.iter().any(Option::is_none);
+                continue;
+            }
+            canary.supersede(g.batches.clone());
+            replaced += 1;
+            for (m, &pos) in measured.into_iter().flatten().zip(&g.at) {
+                let first = &out[pos];
+                if first.status != CaseStatus::Measured || m.status != CaseStatus::Measured {
+                    continue;
+                }
+                let mut m = m;
+                if let Some(load) = m.machine_load.as_mut() {
+                    load.first_canary_ns = first.machine_load.as_ref().and_then(|l| l.canary_ns);
+                }
+                listener(Event::Remeasured {
+                    replaced: first,
+                    by: &m,
+                });
+                moved.push((pos, m));
+            }
+        }
+        let gone: std::collections::BTreeSet<usize> = moved.iter().map(|(p, _)| *p).collect();
+        let mut kept: Vec<Measurement> = std::mem::take(out)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !gone.contains(i))
+            .map(|(_, m)| m)
+            .collect();
+        kept.extend(moved.into_iter().map(|(_, m)| m));
+        *out = kept;
+        (n, replaced, interrupted)
     }
 }
 
@@ -363,6 +506,69 @@ mod tests {
             .map(|p| ready("cipher", &format!("P{p}"), "encrypt", 20_000_000))
             .collect();
         assert!(plan_groups(&big).iter().all(|(_, m)| m.len() <= 4));
+    }
+
+    /// Erratic (1 or 4 ms a batch) until the listener saw its first
+    /// measurement, then quick and steady.
+    struct FirstErratic(u64);
+    static SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+    impl cryptobench_core::Case for FirstErratic {
+        fn run_batch(&mut self, iters: u64) -> Result<(), cryptobench_core::CaseError> {
+            self.0 += 1;
+            if !SEEN.load(std::sync::atomic::Ordering::SeqCst) {
+                let ms = if self.0.is_multiple_of(2) { 1 } else { 4 };
+                std::thread::sleep(std::time::Duration::from_millis(ms));
+            }
+            std::hint::black_box((0..iters).sum::<u64>());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_erratic_group_is_measured_again_and_the_faster_try_kept() {
+        let erratic = PlannedCase::ready(CaseSpec::new("t", "E", "b", "1", "op"), || {
+            Ok(Box::new(FirstErratic(0)) as Box<dyn cryptobench_core::Case>)
+        });
+        // Steady groups beside it, so its second try fits the allowance.
+        let mut plan = vec![erratic];
+        for i in 0..4 {
+            let mut steady = ready("t", "S", "other", 0);
+            steady.spec.group = Some(format!("alone{i}"));
+            steady.spec.backend = format!("b{i}");
+            plan.push(steady);
+        }
+        let options = Options {
+            canary: true,
+            seed: Some(3),
+        };
+        let mut replaced = Vec::new();
+        let ran = run_plan(&plan, &Budget::quick(), options, &mut |ev| match ev {
+            Event::Finished(m) if m.primitive == "E" => {
+                SEEN.store(true, std::sync::atomic::Ordering::SeqCst)
+            }
+            Event::Remeasured {
+                replaced: first,
+                by,
+            } => replaced.push((first.median_ns(), by.median_ns())),
+            _ => {}
+        });
+        assert!(!ran.stopped);
+        assert_eq!(ran.remeasured, (1, 1), "{replaced:?}");
+        let (first, second) = replaced[0];
+        assert!(second < first, "{first:?} -> {second:?}");
+        // Measured order: the steady cases, the erratic one's second try,
+        // then the canary.
+        let order: Vec<&str> = ran
+            .measurements
+            .iter()
+            .map(|m| m.primitive.as_str())
+            .collect();
+        assert_eq!(order, ["S", "S", "S", "S", "E", crate::canary::PRIMITIVE]);
+        assert!(ran.measurements[4]
+            .machine_load
+            .as_ref()
+            .is_some_and(|l| l.first_canary_ns.is_some()));
     }
 
     #[test]

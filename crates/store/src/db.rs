@@ -365,8 +365,9 @@ impl Store {
         tx.commit().map_err(|e| self.err(e))
     }
 
-    /// Appends one measurement to a run, committed before this returns.
-    pub fn add_measurement(&self, run_id: &str, m: &Measurement) -> Result<(), StoreError> {
+    /// Appends one measurement to a run, committed before this returns;
+    /// returns its position in the run.
+    pub fn add_measurement(&self, run_id: &str, m: &Measurement) -> Result<i64, StoreError> {
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -383,15 +384,51 @@ impl Store {
                 known: ids(&conn).map_err(|e| self.err(e))?,
             });
         }
-        let seq: i64 = tx
-            .query_row(
-                "SELECT COALESCE(MAX(seq) + 1, 0) FROM measurements WHERE run_id = ?1",
-                [run_id],
-                |r| r.get(0),
+        self.append(tx, run_id, m)
+    }
+
+    /// Inserts `m` after the run's last measurement and commits `tx`;
+    /// returns its position.
+    fn append(
+        &self,
+        tx: rusqlite::Transaction<'_>,
+        run_id: &str,
+        m: &Measurement,
+    ) -> Result<i64, StoreError> {
+        let seq = next_seq(&tx, run_id).map_err(|e| self.err(e))?;
+        insert_measurement(&tx, run_id, seq, m).map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(seq)
+    }
+
+    /// Replaces the measurement at position `seq` of a run by `m`, which
+    /// moves to the end of the run (the run lists what it measured in the
+    /// order it measured it). One transaction: the run holds one of the two
+    /// at every moment. Returns the new position.
+    pub fn replace_measurement(
+        &self,
+        run_id: &str,
+        seq: i64,
+        m: &Measurement,
+    ) -> Result<i64, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        let removed = tx
+            .execute(
+                "DELETE FROM measurements WHERE run_id = ?1 AND seq = ?2",
+                rusqlite::params![run_id, seq],
             )
             .map_err(|e| self.err(e))?;
-        insert_measurement(&tx, run_id, seq, m).map_err(|e| self.err(e))?;
-        tx.commit().map_err(|e| self.err(e))
+        if removed != 1 {
+            drop(tx);
+            return Err(StoreError::NoMeasurement {
+                run: run_id.to_string(),
+                seq,
+            });
+        }
+        self.append(tx, run_id, m)
     }
 
     /// Records how and when a run ended.
@@ -726,6 +763,15 @@ fn to_json<T: serde::Serialize>(what: &str, value: &T) -> Result<String, StoreEr
         what: what.to_string(),
         source,
     })
+}
+
+/// The position the next measurement of a run takes.
+fn next_seq(conn: &Connection, run_id: &str) -> rusqlite::Result<i64> {
+    conn.query_row(
+        "SELECT COALESCE(MAX(seq) + 1, 0) FROM measurements WHERE run_id = ?1",
+        [run_id],
+        |r| r.get(0),
+    )
 }
 
 pub(crate) fn insert_measurement(

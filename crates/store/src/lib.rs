@@ -86,6 +86,14 @@ pub enum StoreError {
         /// Every run id in the store, newest first.
         known: Vec<String>,
     },
+    /// A measurement to replace is not in the run (an internal error).
+    #[error("run {run} has no measurement at position {seq} to replace")]
+    NoMeasurement {
+        /// The run id.
+        run: String,
+        /// The position asked for.
+        seq: i64,
+    },
     /// A prefix matches more than one run.
     #[error("run id prefix '{prefix}' matches {} runs: {}; type more characters of the id", matches.len(), matches.join(", "))]
     Ambiguous {

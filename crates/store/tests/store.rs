@@ -258,6 +258,27 @@ fn measurements_are_committed_one_by_one() {
     assert!(store.begin_run(&r).is_err());
 }
 
+#[test]
+fn a_replaced_measurement_moves_to_the_end_in_one_step() {
+    let (_dir, _path, store) = open_temp();
+    let r = begin(&store, "20261124-050505-again", "2026-11-24T05:05:05Z");
+    let first = store.add_measurement(&r.id, &measured()).unwrap();
+    let other = store.add_measurement(&r.id, &unavailable()).unwrap();
+    assert_eq!((first, other), (0, 1));
+    let mut calmer = measured();
+    calmer.samples_ns = vec![1.0, 2.0, 3.0];
+    assert_eq!(store.replace_measurement(&r.id, first, &calmer).unwrap(), 2);
+    let ms = store.load_run(&r.id).unwrap().measurements;
+    assert_eq!(ms, vec![unavailable(), calmer.clone()]);
+    // A position the run does not hold is an error, and changes nothing.
+    let err = store.replace_measurement(&r.id, first, &measured());
+    assert!(
+        matches!(err, Err(StoreError::NoMeasurement { seq: 0, .. })),
+        "{err:?}"
+    );
+    assert_eq!(store.load_run(&r.id).unwrap().measurements.len(), 2);
+}
+
 fn assert_refused_untouched(path: &Path, expect: &str) {
     let before = std::fs::read(path).unwrap();
     let e = match Store::open(path) {

@@ -1,0 +1,201 @@
+//! Measuring again what was measured while the machine was disturbed.
+//!
+//! On a shared host, other tenants slow this machine down in episodes of
+//! seconds to minutes. The canary, timed in every round, shows them: its
+//! time rises 10-30% above the run's usual level and falls back. A case
+//! measured in such an episode differs from the same case measured a
+//! minute later by more than any threshold worth reporting, and by
+//! different amounts for different workloads (a hash on the SHA unit
+//! slows less than Keccak on the ALUs), so dividing the canary's slowdown
+//! out cannot repair it. Other disturbances never reach the canary, which
+//! lives in L1: a memory-hard hash whose rounds stall on page faults
+//! (5 ms rounds next to 50 ms ones) leaves a median that is mostly stall.
+//! What can repair both: once every group has been measured, the groups
+//! whose canary ran more than [`DISTURBED`] over the run's calm level, or
+//! one of whose members reached an interval wider than [`ERRATIC`], are
+//! measured again, most disturbed first, within [`ALLOWANCE`] of the run's
+//! measuring time. Disturbance only ever adds time, so of a group's two
+//! measurements the faster one is kept (by the median of its members'
+//! time ratios, so a group's members stay from one moment and its paired
+//! ratios stay paired). The run's canary then keeps only the moments of
+//! the kept measurements, so its noise floor and its drift describe what
+//! the run reports.
+
+/// How far (a fraction) a group's canary may run over the run's calm
+/// level before the group counts as measured in a disturbed moment. The
+/// canary's own spread between calm groups is 2-5% on a 2-core VM.
+pub const DISTURBED: f64 = 0.08;
+
+/// The half-width of a member's 95% interval (a fraction of its median)
+/// past which its group was measured while something disturbed it.
+pub const ERRATIC: f64 = 0.10;
+
+/// The share of a run's measuring time that measuring again may add.
+pub const ALLOWANCE: f64 = 0.5;
+
+/// The quantile of a run's group canary times taken as its calm level: a
+/// low one, since disturbance only ever slows the canary down, but not the
+/// minimum, which one lucky group would set.
+const CALM_QUANTILE: f64 = 0.2;
+
+/// What the first measurement of one group cost and how fast the machine
+/// was meanwhile.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FirstTry {
+    /// Median canary time (ns) over the group's measured members; `None`
+    /// without a canary (multi-thread cases, runs without one).
+    pub canary_ns: Option<f64>,
+    /// The widest interval a member reached (half-width over median).
+    pub imprecision: f64,
+    /// Measuring time the group took, ns.
+    pub measuring_ns: u64,
+}
+
+/// The run's calm canary time from its groups' canary times.
+pub fn calm_level(canaries: &[f64]) -> Option<f64> {
+    (!canaries.is_empty()).then(|| cryptobench_stats::quantile(canaries, CALM_QUANTILE))
+}
+
+/// The groups to measure again, as indices into `groups`, most disturbed
+/// first, as many as fit in [`ALLOWANCE`] of `measuring_ns`, each costed
+/// at what its first try took.
+pub fn to_remeasure(groups: &[FirstTry], measuring_ns: u64) -> Vec<usize> {
+    let canaries: Vec<f64> = groups.iter().filter_map(|g| g.canary_ns).collect();
+    let calm = calm_level(&canaries);
+    // How disturbed: the canary's slowdown or the widest interval, in
+    // units of their limits.
+    let mut disturbed: Vec<(usize, f64)> = groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let slowdown = match (g.canary_ns, calm) {
+                (Some(c), Some(calm)) => (c / calm - 1.0) / DISTURBED,
+                _ => 0.0,
+            };
+            (i, slowdown.max(g.imprecision / ERRATIC))
+        })
+        .filter(|(_, score)| *score > 1.0)
+        .collect();
+    disturbed.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let allowance = measuring_ns as f64 * ALLOWANCE;
+    let mut used = 0.0;
+    let mut out = Vec::new();
+    for (i, _) in disturbed {
+        let cost = groups[i].measuring_ns as f64;
+        if used + cost <= allowance {
+            used += cost;
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// The widest interval of measured members (half-width over median).
+pub fn widest_interval<'a>(ms: impl IntoIterator<Item = &'a cryptobench_core::Measurement>) -> f64 {
+    ms.into_iter()
+        .filter_map(|m| m.stats.as_ref()?.precision)
+        .filter(|p| p.is_finite())
+        .fold(0.0, f64::max)
+}
+
+/// Whether a group's second measurement is the faster: the median of its
+/// members' time ratios (second over first), members measured both times.
+pub fn second_is_faster(
+    first: &[&cryptobench_core::Measurement],
+    second: &[&cryptobench_core::Measurement],
+) -> bool {
+    let ratios: Vec<f64> = first
+        .iter()
+        .zip(second)
+        .filter_map(|(a, b)| Some(b.median_ns()? / a.median_ns()?))
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .collect();
+    !ratios.is_empty() && cryptobench_stats::median(&ratios) < 1.0
+}
+
+/// The median canary time over measured members that carry one.
+pub fn group_canary<'a>(
+    ms: impl IntoIterator<Item = &'a cryptobench_core::Measurement>,
+) -> Option<f64> {
+    let times: Vec<f64> = ms
+        .into_iter()
+        .filter(|m| m.status == cryptobench_core::CaseStatus::Measured)
+        .filter_map(|m| m.machine_load.as_ref()?.canary_ns)
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .collect();
+    (!times.is_empty()).then(|| cryptobench_stats::median(&times))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(canary: Option<f64>, ms: u64) -> FirstTry {
+        FirstTry {
+            canary_ns: canary,
+            imprecision: 0.01,
+            measuring_ns: ms,
+        }
+    }
+
+    #[test]
+    fn a_calm_run_measures_nothing_again() {
+        let groups: Vec<FirstTry> = [104.0, 106.0, 105.0, 109.0, 103.0, 107.0]
+            .iter()
+            .map(|&c| g(Some(c), 10))
+            .collect();
+        assert!(to_remeasure(&groups, 60).is_empty());
+    }
+
+    #[test]
+    fn disturbed_groups_come_most_disturbed_first_within_the_allowance() {
+        let groups = vec![
+            g(Some(104.0), 10),
+            g(Some(128.0), 10),
+            g(Some(105.0), 10),
+            g(Some(135.0), 10),
+            g(None, 10),
+            g(Some(103.0), 10),
+            g(Some(120.0), 40),
+        ];
+        // 100 ns of measuring: 50 may be spent again.
+        assert_eq!(to_remeasure(&groups, 100), vec![3, 1]);
+        assert_eq!(to_remeasure(&groups, 200), vec![3, 1, 6]);
+        assert_eq!(to_remeasure(&groups, 10), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn an_erratic_member_brings_its_group_back_even_with_a_calm_canary() {
+        let mut groups = vec![g(Some(104.0), 10), g(Some(105.0), 10), g(None, 10)];
+        groups[1].imprecision = 0.4;
+        groups[2].imprecision = 0.2;
+        assert_eq!(to_remeasure(&groups, 100), vec![1, 2]);
+    }
+
+    #[test]
+    fn the_faster_try_is_kept_by_the_median_member() {
+        use cryptobench_core::{CaseSpec, CaseStatus, Summary};
+        let m = |ns: f64| {
+            let mut m =
+                CaseSpec::new("s", "p", "b", "1", "op").measurement(CaseStatus::Measured, None);
+            m.stats = Some(Summary {
+                median: ns,
+                ..Summary::default()
+            });
+            m
+        };
+        let first = [m(10.0), m(20.0), m(30.0)];
+        let second = [m(9.0), m(50.0), m(27.0)];
+        let (a, b): (Vec<_>, Vec<_>) = (first.iter().collect(), second.iter().collect());
+        assert!(second_is_faster(&a, &b));
+        assert!(!second_is_faster(&b, &a));
+        assert!(!second_is_faster(&[], &[]));
+    }
+
+    #[test]
+    fn the_calm_level_is_a_low_quantile_not_the_minimum() {
+        let calm = calm_level(&[90.0, 104.0, 105.0, 106.0, 130.0, 131.0]).unwrap();
+        assert!(calm > 90.0 && calm < 106.0, "{calm}");
+        assert_eq!(calm_level(&[]), None);
+    }
+}
