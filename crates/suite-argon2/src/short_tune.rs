@@ -18,7 +18,10 @@
 //! (`TUNE_KEEP_TOLERANCE`), twice the band a new search must meet: that
 //! hysteresis keeps the advice from flipping when a memory-bound hash
 //! lands 12% off in one process and 8% in the next, and only a setting
-//! clearly off is searched for again.
+//! clearly off is searched for again. An incumbent timed too slow is timed
+//! once more and judged by the faster time: on a shared host a hash that
+//! met a disturbed moment lands 20-30% slow, and disturbance only ever adds
+//! time, so one slow moment does not change the advice.
 
 use crate::params::Params;
 use crate::tune::{Trial, TuneError};
@@ -259,9 +262,12 @@ pub fn short_tune(
     let mut out = Vec::new();
     for target in sorted {
         let runs = short_tune_runs(target);
-        let mut timed = |p: &Params| {
-            if let Some((_, d)) = seen.iter().find(|(q, _)| q == p) {
-                return Ok(*d);
+        // `again`: time a point already timed once more and keep the
+        // faster of the two (a disturbed moment only ever adds time).
+        let mut timed = |p: &Params, again: bool| {
+            let known = seen.iter().position(|(q, _)| q == p);
+            if let (Some(i), false) = (known, again) {
+                return Ok(seen[i].1);
             }
             if elapsed() >= budget {
                 return Err(TuneError::BudgetSpent {
@@ -269,8 +275,11 @@ pub fn short_tune(
                 });
             }
             let d = measure(p, runs)?;
-            seen.push((*p, d));
-            Ok(d)
+            match known {
+                Some(i) => seen[i].1 = seen[i].1.min(d),
+                None => seen.push((*p, d)),
+            }
+            Ok(known.map_or(d, |i| seen[i].1))
         };
         let incumbent = incumbents
             .iter()
@@ -286,7 +295,13 @@ pub fn short_tune(
             .find(|(_, p)| p.m_kib <= base.m_kib && p.t >= 1 && on_ladder(p));
         let mut timed_incumbent = None;
         if let Some((i, params)) = incumbent {
-            match timed(&params) {
+            // An incumbent timed slow gets a second try before it is
+            // dropped: one slow moment must not change the advice.
+            let time = match timed(&params, false) {
+                Ok(t) if !still_holds(t, target) && t > target => timed(&params, true).or(Ok(t)),
+                other => other,
+            };
+            match time {
                 Ok(time) if still_holds(time, target) => {
                     let trial = Trial { params, time };
                     out.push(ShortTune {
@@ -311,7 +326,7 @@ pub fn short_tune(
                 }
             }
         }
-        let found = ladder_search(base, target, &mut timed);
+        let found = ladder_search(base, target, &mut |p| timed(p, false));
         out.push(ShortTune {
             target,
             found,
@@ -569,6 +584,39 @@ mod tests {
         assert!(measured
             .iter()
             .all(|p| p.m_kib != 226 * 1024 && p.lanes == 2));
+    }
+
+    #[test]
+    fn an_incumbent_timed_slow_once_gets_a_second_try() {
+        // 384 MiB, t = 2 takes ~393 ms, 98% of 400 ms; its first timing
+        // meets a disturbed moment (+30%), the second does not.
+        let target = Duration::from_millis(400);
+        let kept = incumbent(400, 384, 2);
+        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
+        let mut model = machine(1_000.0, 2);
+        let mut calls = 0;
+        let mut measure = |p: &Params, _runs: usize| {
+            calls += 1;
+            let t = model(p)?;
+            Ok(if calls == 1 { t.mul_f64(1.3) } else { t })
+        };
+        let mut clock = || Duration::ZERO;
+        let found = short_tune(
+            &[target],
+            base,
+            std::slice::from_ref(&kept),
+            Duration::from_secs(15),
+            &mut clock,
+            &mut measure,
+        );
+        assert_eq!(calls, 2, "timed twice, no search");
+        assert_eq!(found[0].kept_from.as_deref(), Some("20261124-033847-35af"));
+        let trial = found[0].found.as_ref().unwrap();
+        assert_eq!(trial.params, kept.params);
+        assert!(
+            lands_within(trial.time, target),
+            "the faster time: {trial:?}"
+        );
     }
 
     #[test]
