@@ -498,8 +498,9 @@ pub fn suite_backends(suites: &[Box<dyn Suite>]) -> Vec<cryptobench_core::Backen
 /// moment it is added, so an interruption loses nothing already measured.
 pub struct Recorder {
     run: Run,
-    /// Each measurement's position in the store, beside `run.measurements`.
-    seqs: Vec<i64>,
+    /// Each measurement's position in the store, beside `run.measurements`
+    /// (`None` when it was not stored).
+    seqs: Vec<Option<i64>>,
     store: Option<Store>,
     targets: Vec<OutputTarget>,
     outputs: Outputs,
@@ -556,17 +557,21 @@ impl Recorder {
     }
 
     /// Runs one write on the store, if there is one and none failed yet;
-    /// a failure stops the engine. Returns the measurement's position, or
-    /// -1 when nothing was written.
-    fn store_with(&mut self, write: impl FnOnce(&Store, &str) -> Result<i64, StoreError>) -> i64 {
+    /// a failure stops the engine. Returns the measurement's position when
+    /// it was written.
+    fn store_with(
+        &mut self,
+        write: impl FnOnce(&Store, &str) -> Result<i64, StoreError>,
+    ) -> Option<i64> {
         let (Some(st), None) = (&self.store, &self.store_error) else {
-            return -1;
+            return None;
         };
-        write(st, &self.run.id).unwrap_or_else(|e| {
-            self.store_error = Some(e);
-            interrupt::request_stop();
-            -1
-        })
+        write(st, &self.run.id)
+            .map_err(|e| {
+                self.store_error = Some(e);
+                interrupt::request_stop();
+            })
+            .ok()
     }
 
     /// Replaces a measurement the run measured again, faster;
@@ -581,8 +586,10 @@ impl Recorder {
         else {
             return self.add(by);
         };
-        let old = self.seqs[i];
-        let seq = self.store_with(|st, run| st.replace_measurement(run, old, &by));
+        let seq = match self.seqs[i] {
+            Some(old) => self.store_with(|st, run| st.replace_measurement(run, old, &by)),
+            None => None,
+        };
         self.run.measurements.remove(i);
         self.seqs.remove(i);
         self.run.measurements.push(by);

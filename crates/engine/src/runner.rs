@@ -171,7 +171,7 @@ pub struct Ran {
 
 /// One group as first measured: where its measurements sit in the run's
 /// list, and the canary batches timed meanwhile.
-struct Measured {
+struct FirstPass {
     id: String,
     members: Vec<usize>,
     at: Vec<usize>,
@@ -198,7 +198,7 @@ pub fn run_plan(
     });
     let mut out = Vec::with_capacity(cases.len() + 1);
     let mut stopped = false;
-    let mut done: Vec<Measured> = Vec::new();
+    let mut done: Vec<FirstPass> = Vec::new();
     for (id, members) in plan_groups(cases) {
         if stop_requested() {
             stopped = true;
@@ -231,7 +231,7 @@ pub fn run_plan(
             break;
         }
         let batches = before..canary.as_ref().map_or(0, |c| c.samples.len());
-        done.push(Measured {
+        done.push(FirstPass {
             id,
             members,
             at,
@@ -280,7 +280,7 @@ impl Again<'_> {
     /// whether a stop was requested.
     fn run(
         &self,
-        done: &[Measured],
+        done: &[FirstPass],
         out: &mut Vec<Measurement>,
         spent: &mut Spent,
         canary: &mut Canary,
@@ -310,7 +310,7 @@ impl Again<'_> {
             n += 1;
             let batches = before..canary.samples.len();
             let complete = measured.iter().all(Option::is_some);
-            let (firsts, seconds): (Vec<&Measurement>, Vec<&Measurement>) =
+            let (first_ms, second_ms): (Vec<&Measurement>, Vec<&Measurement>) =
                 g.at.iter()
                     .zip(measured.iter().flatten())
                     .map(|(&pos, m)| (&out[pos], m))
@@ -318,7 +318,7 @@ impl Again<'_> {
                         a.status == CaseStatus::Measured && b.status == CaseStatus::Measured
                     })
                     .unzip();
-            if !complete || !second_is_faster(&firsts, &seconds) {
+            if !complete || !second_is_faster(&first_ms, &second_ms) {
                 canary.supersede(batches);
                 interrupted |= measured.iter().any(Option::is_none);
                 continue;
