@@ -131,6 +131,7 @@ pub fn seed_budget(runs: usize) -> Budget {
         warmup: Duration::ZERO,
         min_slow_samples: runs,
         precision: 0.0,
+        measuring_limit: None,
     }
 }
 

@@ -34,6 +34,10 @@ pub struct Budget {
     /// Sampling stops once the 95% interval of the median (and of each
     /// paired ratio) is within this fraction of it (`--precision`, 0.01).
     pub precision: f64,
+    /// The most a whole run may spend measuring, second tries of disturbed
+    /// groups included: they stop short of it (`--quick`: 60 s). The
+    /// first pass is never cut; `None` bounds only the second tries' share.
+    pub measuring_limit: Option<Duration>,
 }
 
 impl Budget {
@@ -46,6 +50,7 @@ impl Budget {
             warmup: Duration::from_millis(30),
             min_slow_samples: 3,
             precision: DEFAULT_PRECISION,
+            measuring_limit: None,
         }
     }
     /// `--quick`: smoke runs; 2 ms samples, 15 of them, ~50 ms per case.
@@ -57,6 +62,7 @@ impl Budget {
             warmup: Duration::from_millis(5),
             min_slow_samples: 3,
             precision: DEFAULT_PRECISION,
+            measuring_limit: Some(Duration::from_secs(60)),
         }
     }
     /// `--full`: 20 ms samples, 30 of them, ~1 s per case.
@@ -68,6 +74,7 @@ impl Budget {
             warmup: Duration::from_millis(100),
             min_slow_samples: 5,
             precision: DEFAULT_PRECISION,
+            measuring_limit: None,
         }
     }
 }

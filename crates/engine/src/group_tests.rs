@@ -80,6 +80,7 @@ fn budget() -> Budget {
         warmup: Duration::from_millis(0),
         min_slow_samples: 3,
         precision: 0.01,
+        measuring_limit: None,
     }
 }
 

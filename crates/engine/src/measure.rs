@@ -342,6 +342,7 @@ mod tests {
             warmup: Duration::from_millis(30),
             min_slow_samples: 3,
             precision: 0.01,
+            measuring_limit: None,
         }
     }
 

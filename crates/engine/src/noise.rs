@@ -50,6 +50,7 @@ pub fn aa_test(duration: Duration, min_sample: Duration) -> AaReport {
         warmup: Duration::from_millis(20),
         min_slow_samples: MIN_ROUNDS,
         precision: 0.0,
+        measuring_limit: None,
     };
     let members = [
         Member {

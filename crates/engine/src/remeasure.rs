@@ -14,7 +14,8 @@
 //! whose canary ran more than [`DISTURBED`] over the run's calm level, or
 //! one of whose members reached an interval wider than [`ERRATIC`], are
 //! measured again, most disturbed first, within [`ALLOWANCE`] of the run's
-//! measuring time. Disturbance only ever adds time, so of a group's two
+//! measuring time and the budget's `measuring_limit` (`--quick` promises a
+//! minute of measuring). Disturbance only ever adds time, so of a group's two
 //! measurements the faster one is kept (by the median of its members'
 //! time ratios, so a group's members stay from one moment and its paired
 //! ratios stay paired). The run's canary then keeps only the moments of
@@ -56,10 +57,20 @@ pub fn calm_level(canaries: &[f64]) -> Option<f64> {
     (!canaries.is_empty()).then(|| cryptobench_stats::quantile(canaries, CALM_QUANTILE))
 }
 
+/// The measuring time (ns) second tries may take after a first pass of
+/// `measuring_ns`: [`ALLOWANCE`] of it, and no more than what is left
+/// under `limit_ns`.
+pub fn allowance_ns(measuring_ns: u64, limit_ns: Option<u64>) -> f64 {
+    let share = measuring_ns as f64 * ALLOWANCE;
+    limit_ns.map_or(share, |limit| {
+        share.min(limit.saturating_sub(measuring_ns) as f64)
+    })
+}
+
 /// The groups to measure again, as indices into `groups`, most disturbed
-/// first, as many as fit in [`ALLOWANCE`] of `measuring_ns`, each costed
-/// at what its first try took.
-pub fn to_remeasure(groups: &[FirstTry], measuring_ns: u64) -> Vec<usize> {
+/// first, as many as fit in `allowance_ns`, each costed at what its first
+/// try took.
+pub fn to_remeasure(groups: &[FirstTry], allowance_ns: f64) -> Vec<usize> {
     let canaries: Vec<f64> = groups.iter().filter_map(|g| g.canary_ns).collect();
     let calm = calm_level(&canaries);
     // How disturbed: the canary's slowdown or the widest interval, in
@@ -77,12 +88,11 @@ pub fn to_remeasure(groups: &[FirstTry], measuring_ns: u64) -> Vec<usize> {
         .filter(|(_, score)| *score > 1.0)
         .collect();
     disturbed.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let allowance = measuring_ns as f64 * ALLOWANCE;
     let mut used = 0.0;
     let mut out = Vec::new();
     for (i, _) in disturbed {
         let cost = groups[i].measuring_ns as f64;
-        if used + cost <= allowance {
+        if used + cost <= allowance_ns {
             used += cost;
             out.push(i);
         }
@@ -144,7 +154,7 @@ mod tests {
             .iter()
             .map(|&c| g(Some(c), 10))
             .collect();
-        assert!(to_remeasure(&groups, 60).is_empty());
+        assert!(to_remeasure(&groups, allowance_ns(60, None)).is_empty());
     }
 
     #[test]
@@ -159,9 +169,14 @@ mod tests {
             g(Some(120.0), 40),
         ];
         // 100 ns of measuring: 50 may be spent again.
-        assert_eq!(to_remeasure(&groups, 100), vec![3, 1]);
-        assert_eq!(to_remeasure(&groups, 200), vec![3, 1, 6]);
-        assert_eq!(to_remeasure(&groups, 10), Vec::<usize>::new());
+        let again = |measuring, limit| to_remeasure(&groups, allowance_ns(measuring, limit));
+        assert_eq!(again(100, None), vec![3, 1]);
+        assert_eq!(again(200, None), vec![3, 1, 6]);
+        assert_eq!(again(10, None), Vec::<usize>::new());
+        // A limit of 125 ns leaves 25 of those 50, then 10 of 100.
+        assert_eq!(again(100, Some(125)), vec![3, 1]);
+        assert_eq!(again(200, Some(210)), vec![3]);
+        assert_eq!(again(200, Some(150)), Vec::<usize>::new());
     }
 
     #[test]
@@ -169,7 +184,7 @@ mod tests {
         let mut groups = vec![g(Some(104.0), 10), g(Some(105.0), 10), g(None, 10)];
         groups[1].imprecision = 0.4;
         groups[2].imprecision = 0.2;
-        assert_eq!(to_remeasure(&groups, 100), vec![1, 2]);
+        assert_eq!(to_remeasure(&groups, allowance_ns(100, None)), vec![1, 2]);
     }
 
     #[test]
