@@ -222,6 +222,34 @@ pub mod cpu {
         }
         (present, missing)
     }
+
+    /// Size in bytes of the largest cache the kernel lists for CPU 0 (on a
+    /// VM, what the hypervisor reports: often the host's whole L3, shared
+    /// with other tenants). `None` where sysfs does not say.
+    pub fn last_level_cache_bytes() -> Option<u64> {
+        let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
+        dir.filter_map(|e| {
+            let size = std::fs::read_to_string(e.ok()?.path().join("size")).ok()?;
+            parse_cache_size(size.trim())
+        })
+        .max()
+    }
+
+    /// sysfs's cache size ("266240K", "32M", "512") in bytes.
+    pub fn parse_cache_size(s: &str) -> Option<u64> {
+        let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+            Some((i, _)) => s.split_at(i),
+            None => (s, ""),
+        };
+        let scale = match unit {
+            "" => 1,
+            "K" => 1 << 10,
+            "M" => 1 << 20,
+            "G" => 1 << 30,
+            _ => return None,
+        };
+        digits.parse::<u64>().ok()?.checked_mul(scale)
+    }
 }
 
 #[cfg(test)]
@@ -231,6 +259,16 @@ mod tests {
         assert!(super::openssl_lib::version().starts_with("OpenSSL "));
         super::sodium::init().unwrap();
         assert!(super::sodium::version().starts_with("libsodium 1."));
+    }
+
+    #[test]
+    fn cache_sizes_read_as_sysfs_writes_them() {
+        use super::cpu::parse_cache_size;
+        assert_eq!(parse_cache_size("266240K"), Some(266_240 << 10));
+        assert_eq!(parse_cache_size("32M"), Some(32 << 20));
+        assert_eq!(parse_cache_size("512"), Some(512));
+        assert_eq!(parse_cache_size("12X"), None);
+        assert_eq!(parse_cache_size("K"), None);
     }
 
     #[test]

@@ -275,3 +275,18 @@ fn gcm_vs_ccm_judges_each_operation() {
         );
     }
 }
+
+#[test]
+fn the_20_mb_note_says_whether_20_mb_fits_in_the_last_level_cache() {
+    let in_cache = where_20mb_lives(Some(266_240 << 10));
+    assert!(in_cache.starts_with("20 MB here is in cache"), "{in_cache}");
+    assert!(in_cache.contains("260 MiB"), "{in_cache}");
+    let in_memory = where_20mb_lives(Some(8 << 20));
+    assert!(
+        in_memory.starts_with("20 MB here is memory-bound"),
+        "{in_memory}"
+    );
+    assert!(where_20mb_lives(None).contains("not known"));
+    // The working set is message plus ciphertext: 40 MB.
+    assert!(where_20mb_lives(Some(30_000_000)).contains("memory-bound"));
+}
