@@ -638,8 +638,15 @@ public class Runner {
     /** Calls before stability counts: C2 compiles a method after about
      *  15,000 invocations, and one call reaches several. */
     static final long WARM_MIN_OPS = 50_000L;
-    /** Longest warm-up per case; the engine's calibration follows it. */
-    static final long WARM_BUDGET_NS = 500_000_000L;
+    /** Or this long: an operation of milliseconds (Argon2) reaches the
+     *  compile thresholds through its inner loops, not its calls. */
+    static final long WARM_MIN_NS = 200_000_000L;
+    /** Longest warm-up per case; the engine's calibration follows it. On
+     *  2 cores C2 may take over a second to reach a case queued behind the
+     *  JVM's start-up methods, and 0.5 s left some processes measuring
+     *  still-warming code (AES-128-CTR at 16 B: 620 falling to 410 ns per
+     *  call, against 85 ns in a settled process). */
+    static final long WARM_BUDGET_NS = 2_000_000_000L;
     /** An operation slower than this is left to the engine's own warm-up. */
     static final long WARM_SLOW_OP_NS = 20_000_000L;
     /** HotSpot's compilers, to see when they have stopped compiling. */
@@ -649,20 +656,35 @@ public class Runner {
         return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : -1;
     }
 
+    static final java.lang.management.OperatingSystemMXBean OS = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /** CPU time (ns) the JVM's other threads (compilers, GC) have used, or
+     *  -1 where the JVM does not say. The compile-time counter above moves
+     *  only when a compilation ends; a long C2 compilation in progress
+     *  shows here. */
+    static long othersCpuNs() {
+        if (!(OS instanceof com.sun.management.OperatingSystemMXBean) || !THREADS.isCurrentThreadCpuTimeSupported()) return -1;
+        long process = ((com.sun.management.OperatingSystemMXBean) OS).getProcessCpuTime();
+        return process < 0 ? -1 : process - THREADS.getCurrentThreadCpuTime();
+    }
+
     /** Runs the case until the JIT has settled: batches of WARM_BATCH_NS
-     *  until, past WARM_MIN_OPS calls, three in a row agree within 3% per
-     *  operation and the JIT finished no compilation during them. Three settled batches while it still
-     *  compiles are a C1 plateau, and a tier change halfway through the
-     *  samples widens their interval. Returns what it did, for the prepare
-     *  answer. */
+     *  until, past WARM_MIN_OPS calls (or WARM_MIN_NS), three in a row
+     *  agree within 3% per operation while HotSpot finishes no compilation
+     *  and its other threads use under a tenth of a core. Three settled
+     *  batches while it still compiles are a C1 plateau, and a tier change
+     *  halfway through the samples widens their interval (or, past the
+     *  samples, splits one run from the next). Returns what it did, for the
+     *  prepare answer. */
     static Map<String, Object> warmUp(Batch run) throws Exception {
         long start = System.nanoTime(), ops = 0, n = 1;
         double[] last = new double[3];
-        long[] jitAfter = new long[3];
+        long[] jitAfter = new long[3], othersAfter = new long[3], wall = new long[3];
         int seen = 0;
         boolean stable = false;
         while (System.nanoTime() - start < WARM_BUDGET_NS) {
-            long jitBefore = jitMillis();
+            long jitBefore = jitMillis(), othersBefore = othersCpuNs();
             long t0 = System.nanoTime();
             run.run(n);
             long t = System.nanoTime() - t0;
@@ -671,11 +693,14 @@ public class Runner {
             if (t < WARM_BATCH_NS) { n *= 2; continue; }
             last[seen % 3] = (double) t / n;
             jitAfter[seen % 3] = jitMillis() - jitBefore;
+            othersAfter[seen % 3] = othersBefore < 0 ? 0 : othersCpuNs() - othersBefore;
+            wall[seen % 3] = t;
             seen++;
-            if (seen >= 3 && ops >= WARM_MIN_OPS) {
+            if (seen >= 3 && (ops >= WARM_MIN_OPS || System.nanoTime() - start >= WARM_MIN_NS)) {
                 double lo = Math.min(last[0], Math.min(last[1], last[2])), hi = Math.max(last[0], Math.max(last[1], last[2]));
-                boolean quiet = jitAfter[0] == 0 && jitAfter[1] == 0 && jitAfter[2] == 0;
-                if (hi <= lo * 1.03 && quiet) { stable = true; break; }
+                boolean compiled = jitAfter[0] != 0 || jitAfter[1] != 0 || jitAfter[2] != 0;
+                boolean busy = 10 * (othersAfter[0] + othersAfter[1] + othersAfter[2]) > wall[0] + wall[1] + wall[2];
+                if (hi <= lo * 1.03 && !compiled && !busy) { stable = true; break; }
             }
         }
         return obj("ops", ops, "ms", (System.nanoTime() - start) / 1e6, "stable", stable);

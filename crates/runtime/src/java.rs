@@ -4,10 +4,14 @@
 //! installed.
 //!
 //! JIT warm-up is part of calibration: each `prepare` runs the case until,
-//! past 50,000 calls, three 5 ms batches agree within 3% per call while
-//! HotSpot finishes no compilation (at most 0.5 s; node/runner.js does the
-//! same for V8 without the compiler signal, 0.3 s), and the engine's own
-//! warm-up and calibration batches follow. The answer's `warmup` says how
+//! past 50,000 calls or 0.2 s, three 5 ms batches agree within 3% per call
+//! while HotSpot finishes no compilation and its other threads (compilers,
+//! GC) use under a tenth of a core (at most 2 s; node/runner.js does the
+//! same for V8 without the compiler signals, 0.3 s), and the engine's own
+//! warm-up and calibration batches follow. The CPU signal matters on 2
+//! cores: a C2 compilation still running ends no compilation, and with
+//! the compile counter alone half the processes measured AES at 16 B at
+//! 170-760 ns per call, still warming, against 85-95 ns settled. The answer's `warmup` says how
 //! many calls it took and whether the time settled.
 
 use crate::cell::{overhead_cell, RuntimeSpec};
