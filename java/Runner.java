@@ -641,11 +641,10 @@ public class Runner {
     /** Or this long: an operation of milliseconds (Argon2) reaches the
      *  compile thresholds through its inner loops, not its calls. */
     static final long WARM_MIN_NS = 200_000_000L;
-    /** Longest warm-up per case; the engine's calibration follows it. On
-     *  2 cores C2 may take over a second to reach a case queued behind the
-     *  JVM's start-up methods, and 0.5 s left some processes measuring
-     *  still-warming code (AES-128-CTR at 16 B: 620 falling to 410 ns per
-     *  call, against 85 ns in a settled process). */
+    /** Longest warm-up per case; the engine's calibration follows it. The
+     *  quiet-threads test below is what ends a warm-up early enough; this
+     *  ceiling leaves room for a C2 compilation that on 2 cores may take
+     *  over a second to reach a case queued behind start-up methods. */
     static final long WARM_BUDGET_NS = 2_000_000_000L;
     /** An operation slower than this is left to the engine's own warm-up. */
     static final long WARM_SLOW_OP_NS = 20_000_000L;

@@ -370,14 +370,6 @@ fn ready_specs(cases: &[PlannedCase]) -> Vec<CaseSpec> {
     cases
         .iter()
         .filter(|c| matches!(c.setup, Setup::Ready(_)))
-        // A point the Argon2 short tune chose answers the advice; the
-        // grid's cells already carry the runtimes' twins, and a twin of a
-        // one-second hash would cost seconds of the quick run's minute.
-        .filter(|c| {
-            !c.spec
-                .params
-                .contains_key(cryptobench_core::advice::TUNED_FOR_NS)
-        })
         .map(|c| c.spec.clone())
         .collect()
 }

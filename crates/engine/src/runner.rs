@@ -289,9 +289,9 @@ impl Again<'_> {
         listener: &mut dyn FnMut(Event<'_>),
     ) -> (usize, usize, bool) {
         let firsts: Vec<FirstTry> = done.iter().map(|g| g.first).collect();
-        let limit = self.budget.measuring_limit.map(|d| d.as_nanos() as u64);
-        let allowance = allowance_ns(spent.measuring_ns, limit);
         let first_pass_ns = spent.measuring_ns;
+        let limit = self.budget.measuring_limit.map(|d| d.as_nanos() as u64);
+        let allowance = allowance_ns(first_pass_ns, limit);
         let picks = to_remeasure(&firsts, allowance);
         let (mut n, mut replaced) = (0, 0);
         let mut moved: Vec<(usize, Measurement)> = Vec::new();
@@ -331,7 +331,7 @@ impl Again<'_> {
                     .unzip();
             if !complete || !second_is_faster(&first_ms, &second_ms) {
                 canary.supersede(batches);
-                interrupted |= measured.iter().any(Option::is_none);
+                interrupted |= !complete;
                 continue;
             }
             canary.supersede(g.batches.clone());

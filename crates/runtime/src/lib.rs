@@ -44,6 +44,7 @@ pub mod twin;
 pub mod vectors;
 
 pub use cryptobench_core::advice::RUNTIME_PARAM;
+use cryptobench_core::advice::TUNED_FOR_NS;
 use cryptobench_core::{BackendInfo, CaseSpec, PlannedCase, RunConfig};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -88,6 +89,11 @@ pub fn twins_every_cell(runtime: &str, cfg: &RunConfig, forced: bool) -> bool {
 /// measure), after the twin policy. Each carries the runtime's name as
 /// its [`RUNTIME_PARAM`], so reports and advice tell runtime rows from
 /// the libraries beneath without knowing any runtime.
+///
+/// A point the Argon2 short tune chose ([`TUNED_FOR_NS`]) gets no twin:
+/// it answers the advice, the grid's cells already carry the runtimes'
+/// twins, and a twin of a one-second hash would cost seconds of a quick
+/// run's minute.
 pub fn plan_twins(
     runtime: &dyn Runtime,
     suite: &str,
@@ -95,10 +101,15 @@ pub fn plan_twins(
     native: &[CaseSpec],
     forced: bool,
 ) -> Vec<PlannedCase> {
+    let native: Vec<CaseSpec> = native
+        .iter()
+        .filter(|c| !c.params.contains_key(TUNED_FOR_NS))
+        .cloned()
+        .collect();
     let mut twins = if twins_every_cell(runtime.name(), cfg, forced) {
-        runtime.plan(suite, cfg, native)
+        runtime.plan(suite, cfg, &native)
     } else {
-        runtime.plan(suite, cfg, &runtime.headline_cells(suite, native))
+        runtime.plan(suite, cfg, &runtime.headline_cells(suite, &native))
     };
     for t in &mut twins {
         t.spec
@@ -206,6 +217,53 @@ mod tests {
         assert!(
             why.contains("protocol version 0") && why.contains("speaks 1"),
             "{why}"
+        );
+    }
+
+    /// Twins every cell it is given, to show which cells reach a runtime.
+    struct EveryCell;
+
+    impl Runtime for EveryCell {
+        fn name(&self) -> &'static str {
+            "every"
+        }
+        fn backend_info(&self) -> BackendInfo {
+            BackendInfo {
+                name: "every".into(),
+                version: String::new(),
+                unavailable: None,
+            }
+        }
+        fn headline_cells(&self, _suite: &str, native: &[CaseSpec]) -> Vec<CaseSpec> {
+            native.to_vec()
+        }
+        fn plan(&self, _suite: &str, _cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCase> {
+            native
+                .iter()
+                .map(|c| PlannedCase::skipped(c.clone(), "planned"))
+                .collect()
+        }
+    }
+
+    #[test]
+    fn a_point_the_short_tune_chose_gets_no_twin() {
+        let grid = CaseSpec::new("argon2", "Argon2id", "libargon2", "", "hash");
+        let tuned = grid
+            .clone()
+            .param("m_kib", 1)
+            .param(TUNED_FOR_NS, 250_000_000);
+        let twins = plan_twins(
+            &EveryCell,
+            "argon2",
+            &RunConfig::default(),
+            &[grid, tuned],
+            true,
+        );
+        assert_eq!(twins.len(), 1);
+        assert!(!twins[0].spec.params.contains_key(TUNED_FOR_NS));
+        assert_eq!(
+            twins[0].spec.params.get(RUNTIME_PARAM).map(String::as_str),
+            Some("every")
         );
     }
 
