@@ -70,7 +70,7 @@ pub fn plan(suite: &str, cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCas
     match suite {
         "cipher" => cipher(cfg, &setup, &cells),
         "aead" => aead::aead(&setup, &cells),
-        "ecc" => ecc::ecc(cfg, &setup, &cells),
+        "ecc" => ecc::ecc(&setup, &cells),
         _ => argon2::argon2(&setup, &cells),
     }
 }

@@ -14,7 +14,7 @@ use std::time::Instant;
 struct Args {
     #[command(flatten)]
     ecc: EccArgs,
-    /// Smoke run: 10 keys per sample, short budget.
+    /// Smoke run: the quick grid and budget.
     #[arg(long)]
     quick: bool,
     /// Every curve through EVP as well.

@@ -28,7 +28,7 @@ pub struct EccArgs {
     /// Operations: keygen (default, as the seed), ecdh, sign, verify.
     #[arg(long, value_name = "LIST")]
     pub operations: Option<String>,
-    /// Keys per timed sample (the seed timed 100 keys per curve).
+    /// Keys per timed sample (default: calibrated; the seed timed 100 keys per curve).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub keys: Option<String>,
     /// OpenSSL key-generation APIs: ec_key, evp (default: EC_KEY on every

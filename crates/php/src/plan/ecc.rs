@@ -3,20 +3,15 @@
 use super::{cell, version, Setup};
 use crate::meta::curve_meta;
 use crate::NAME;
-use cryptobench_core::{CaseSpec, PlannedCase, RunConfig};
+use cryptobench_core::{CaseSpec, PlannedCase};
 use cryptobench_runtime::interop::{EcInterop, Interop};
 use cryptobench_runtime::twin::by_primitive;
 use serde_json::json;
 use std::sync::Arc;
 
-/// Keys per timed sample: the seed timed 100 keys per curve.
-const SEED_KEYS: u64 = 100;
-const QUICK_KEYS: u64 = 10;
-
 /// Key generation beside each native keygen cell (the runner measures
 /// `openssl_pkey_new`, as the seed did; other EC operations get no php cell).
-pub(super) fn ecc(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
-    let keys = if cfg.quick { QUICK_KEYS } else { SEED_KEYS };
+pub(super) fn ecc(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
     let keygen: Vec<&CaseSpec> = cells
         .iter()
         .copied()
@@ -60,7 +55,7 @@ pub(super) fn ecc(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<Pl
                 let i: Arc<dyn Interop> = Arc::new(EcInterop {
                     curve: php_curve.clone(),
                 });
-                Ok((case, Some(keys), Some((format!("ecc:{php_curve}"), i))))
+                Ok((case, None, Some((format!("ecc:{php_curve}"), i))))
             })
         })
         .collect()
