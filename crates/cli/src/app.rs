@@ -56,6 +56,8 @@ pub fn run_config(g: &Global) -> Result<RunConfig> {
     if let Some(t) = &g.time {
         budget.time_per_case =
             units::parse_duration(t).map_err(|e| Error::invalid_value("--time", e))?;
+        // Asked for by name, the time per case is not paced away.
+        budget.measuring_limit = None;
     }
     if let Some(t) = &g.min_sample {
         budget.min_sample =
@@ -456,7 +458,8 @@ pub fn bench_as(
     bar.finish_and_clear();
     let run = recorder.finish(g, ran.stopped, also_json_next_to_db)?;
     if !g.quiet {
-        eprintln!("{}", time_line(&ran, planning.elapsed()));
+        let limit = cfg.budget.measuring_limit;
+        eprintln!("{}", time_line(&ran, planning.elapsed(), limit));
     }
     Ok(Outcome { run, suites })
 }
@@ -464,12 +467,25 @@ pub fn bench_as(
 /// Where the run's time went, in one line: the budget governs the seconds
 /// of measuring; building and checking cases and planning (runtimes'
 /// handshakes, probes) come on top.
-fn time_line(ran: &runner::Ran, since_planning: std::time::Duration) -> String {
+fn time_line(
+    ran: &runner::Ran,
+    since_planning: std::time::Duration,
+    limit: Option<std::time::Duration>,
+) -> String {
     let secs = |ns: u64| ns as f64 / 1e9;
     let total = since_planning.as_secs_f64();
     let measuring = secs(ran.spent.measuring_ns);
     let checking = secs(ran.spent.checking_ns);
     let other = (total - measuring - checking).max(0.0);
+    let paced = if ran.lowest_pace < 1.0 {
+        format!(
+            "; paced to the {:.0} s measuring limit: cases got down to {:.0}% of their time per case (--time sets it and lifts the limit)",
+            limit.map_or(0.0, |l| l.as_secs_f64()),
+            ran.lowest_pace * 100.0
+        )
+    } else {
+        String::new()
+    };
     let again = match ran.remeasured {
         (0, _) => String::new(),
         (n, kept) => format!(
@@ -477,7 +493,7 @@ fn time_line(ran: &runner::Ran, since_planning: std::time::Duration) -> String {
         ),
     };
     format!(
-        "time: {measuring:.1} s measuring (calibration, warm-up, sampling), {checking:.1} s building and checking cases, {other:.1} s planning, statistics and storing; {total:.1} s in all{again}"
+        "time: {measuring:.1} s measuring (calibration, warm-up, sampling), {checking:.1} s building and checking cases, {other:.1} s planning, statistics and storing; {total:.1} s in all{paced}{again}"
     )
 }
 

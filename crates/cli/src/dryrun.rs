@@ -65,6 +65,17 @@ pub fn plan_table(cases: &[PlannedCase], suites: &[Box<dyn Suite>], budget: &Bud
          than a sample take one call per sample and add to it",
         per_case
     ));
+    if let Some(limit) = budget.measuring_limit {
+        let at_least = totals[0] as f64 * per_case;
+        if at_least > limit.as_secs_f64() {
+            t.note(format!(
+                "paced: this run measures for about {} at most, so its cases get less than \
+                 their whole time per case (down to a quarter of it); `--time` sets the time \
+                 per case and lifts the limit",
+                format_ns(limit.as_nanos() as f64)
+            ));
+        }
+    }
     t
 }
 
@@ -121,6 +132,34 @@ mod tests {
         assert_eq!(t.rows[1][..4], ["aead", "0", "1", "1"]);
         assert_eq!(t.rows[2][..4], ["total", "0", "2", "1"]);
         assert!((seconds_per_case(&Budget::standard()) - 0.39).abs() < 1e-9);
+        assert!(t.notes.iter().all(|n| !n.starts_with("paced")));
+    }
+
+    #[test]
+    fn a_plan_past_the_measuring_limit_is_said_to_be_paced() {
+        let spec = CaseSpec::new("hash", "p", "b", "v", "op");
+        let ready = |_| {
+            PlannedCase::ready(spec.clone(), || {
+                Err(cryptobench_core::CaseError::Skipped("never built".into()))
+            })
+        };
+        let budget = Budget::standard();
+        let fits = (0..10).map(ready).collect::<Vec<_>>();
+        let t = plan_table(&fits, &[], &budget);
+        assert!(
+            t.notes.iter().all(|n| !n.starts_with("paced")),
+            "{:?}",
+            t.notes
+        );
+        let limit = budget.measuring_limit.expect("the default run has a limit");
+        let n = (limit.as_secs_f64() / seconds_per_case(&budget)) as usize + 10;
+        let past = (0..n).map(ready).collect::<Vec<_>>();
+        let t = plan_table(&past, &[], &budget);
+        assert!(
+            t.notes.iter().any(|n| n.starts_with("paced")),
+            "{:?}",
+            t.notes
+        );
     }
 
     #[test]

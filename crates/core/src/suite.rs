@@ -35,13 +35,18 @@ pub struct Budget {
     /// paired ratio) is within this fraction of it (`--precision`, 0.01).
     pub precision: f64,
     /// The most a whole run may spend measuring, second tries of disturbed
-    /// groups included: they stop short of it (`--quick`: 60 s). The
-    /// first pass is never cut; `None` bounds only the second tries' share.
+    /// groups included (default 225 s, `--quick` 60 s): a plan too large
+    /// for it at `time_per_case` gets less time per case (down to a
+    /// quarter), and second tries stop short of it. `None` (`--full`, an
+    /// explicit `--time`) paces nothing and bounds only the second tries'
+    /// share.
     pub measuring_limit: Option<Duration>,
 }
 
 impl Budget {
-    /// The default: 10 ms samples, 15 of them, ~0.3 s per case.
+    /// The default: 10 ms samples, 15 of them, ~0.3 s per case, at most
+    /// 3 min 45 s of measuring in all (with building, checking and the
+    /// Argon2 short tune, a default run ends within 5 minutes).
     pub fn standard() -> Self {
         Self {
             min_sample: Duration::from_millis(10),
@@ -50,7 +55,7 @@ impl Budget {
             warmup: Duration::from_millis(30),
             min_slow_samples: 3,
             precision: DEFAULT_PRECISION,
-            measuring_limit: None,
+            measuring_limit: Some(Duration::from_secs(225)),
         }
     }
     /// `--quick`: smoke runs; 2 ms samples, 15 of them, ~50 ms per case.

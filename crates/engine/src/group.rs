@@ -77,6 +77,9 @@ pub struct Spent {
     pub checking_ns: u64,
     /// Calibrating, warming up and sampling (the canary included), ns.
     pub measuring_ns: u64,
+    /// The rounds' part of `measuring_ns`: what a longer time per case
+    /// lengthens, while calibration and warm-up stay ([`crate::pace`]).
+    pub sampling_ns: u64,
 }
 
 impl Spent {
@@ -84,6 +87,7 @@ impl Spent {
     pub fn add(&mut self, other: Spent) {
         self.checking_ns += other.checking_ns;
         self.measuring_ns += other.measuring_ns;
+        self.sampling_ns += other.sampling_ns;
     }
 }
 
@@ -274,7 +278,9 @@ pub fn measure_group(
             live[i].done = live[i].stop.is_some();
         }
     }
-    spent.measuring_ns += clock.now_ns().saturating_sub(sampling);
+    let rounds_ns = clock.now_ns().saturating_sub(sampling);
+    spent.measuring_ns += rounds_ns;
+    spent.sampling_ns += rounds_ns;
     let after = load::snapshot();
     let mut machine = match (before, after) {
         (Some(a), Some(b)) => Some(load::between(&a, &b, load::load1())),

@@ -20,6 +20,7 @@ pub mod layout;
 pub mod load;
 pub mod measure;
 pub mod noise;
+pub mod pace;
 pub mod peers;
 pub mod remeasure;
 pub mod runner;

@@ -14,6 +14,7 @@ use crate::clock::Clock;
 use crate::clock::MonotonicClock;
 use crate::group::{measure_group, Member, Spent};
 use crate::interrupt::stop_requested;
+use crate::pace::{Pace, Planned};
 use crate::remeasure::{
     allowance_ns, group_canary, second_is_faster, to_remeasure, widest_interval, FirstTry,
 };
@@ -169,6 +170,9 @@ pub struct Ran {
     /// Groups measured again because the machine was disturbed, and how
     /// many of those the second measurement replaced.
     pub remeasured: (usize, usize),
+    /// The smallest share of its time per case a group was given to keep
+    /// the run within the budget's measuring limit (1: not paced).
+    pub lowest_pace: f64,
 }
 
 /// One group as first measured: where its measurements sit in the run's
@@ -179,6 +183,8 @@ struct FirstPass {
     at: Vec<usize>,
     batches: Range<usize>,
     first: FirstTry,
+    /// The group's budget, as paced: a second try gets the same.
+    budget: Budget,
 }
 
 /// [`run_cases_with`], also saying where the time went.
@@ -201,7 +207,16 @@ pub fn run_plan(
     let mut out = Vec::with_capacity(cases.len() + 1);
     let mut stopped = false;
     let mut done: Vec<FirstPass> = Vec::new();
-    for (id, members) in plan_groups(cases) {
+    let groups = plan_groups(cases);
+    let nominal = |members: &[usize]| nominal_ns(members, cases, budget);
+    let mut pace = Pace::new(
+        budget.measuring_limit,
+        Planned {
+            nominal_ns: groups.iter().map(|(_, m)| nominal(m)).sum(),
+            members: groups.iter().map(|(_, m)| ready_members(m, cases)).sum(),
+        },
+    );
+    for (id, members) in groups {
         if stop_requested() {
             stopped = true;
             break;
@@ -214,8 +229,18 @@ pub fn run_plan(
             });
         }
         let before = canary.as_ref().map_or(0, |c| c.samples.len());
+        let scale = pace.scale();
+        let paced = paced(budget, scale);
         let (measured, group_spent) =
-            measure_members(&id, &members, cases, budget, &clock, canary.as_mut(), seed);
+            measure_members(&id, &members, cases, &paced, &clock, canary.as_mut(), seed);
+        pace.record(
+            Planned {
+                nominal_ns: nominal(&members),
+                members: ready_members(&members, cases),
+            },
+            scale,
+            group_spent,
+        );
         spent.add(group_spent);
         for m in measured.iter().flatten() {
             listener(Event::Finished(m));
@@ -239,6 +264,7 @@ pub fn run_plan(
             at,
             batches,
             first,
+            budget: paced,
         });
     }
     let mut remeasured = (0, 0);
@@ -263,6 +289,29 @@ pub fn run_plan(
         spent,
         wall_ns: clock.now_ns().saturating_sub(start),
         remeasured,
+        lowest_pace: pace.lowest(),
+    }
+}
+
+/// What a group would cost at the budget's whole time per case: its
+/// members that will be measured, each for `time_per_case`.
+fn nominal_ns(members: &[usize], cases: &[PlannedCase], budget: &Budget) -> f64 {
+    ready_members(members, cases) as f64 * budget.time_per_case.as_nanos() as f64
+}
+
+/// How many of `members` will be built and measured.
+fn ready_members(members: &[usize], cases: &[PlannedCase]) -> usize {
+    members
+        .iter()
+        .filter(|&&i| matches!(cases[i].setup, Setup::Ready(_)))
+        .count()
+}
+
+/// `budget` with `scale` of its time per case ([`crate::pace`]).
+fn paced(budget: &Budget, scale: f64) -> Budget {
+    Budget {
+        time_per_case: budget.time_per_case.mul_f64(scale),
+        ..budget.clone()
     }
 }
 
@@ -312,7 +361,7 @@ impl Again<'_> {
                 &g.id,
                 &g.members,
                 self.cases,
-                self.budget,
+                &g.budget,
                 self.clock,
                 Some(&mut *canary),
                 self.seed,
@@ -392,7 +441,10 @@ fn measure_members(
                 let m = guarded(&case.spec, || {
                     crate::threads::measure_threads(&case.spec, f, budget, clock)
                 });
-                spent.measuring_ns += clock.now_ns().saturating_sub(start);
+                // All of it grows with the time per case, as sampling does.
+                let ns = clock.now_ns().saturating_sub(start);
+                spent.measuring_ns += ns;
+                spent.sampling_ns += ns;
                 m
             }
             Setup::Ready(f) => {
