@@ -230,25 +230,10 @@ pub mod cpu {
         let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
         dir.filter_map(|e| {
             let size = std::fs::read_to_string(e.ok()?.path().join("size")).ok()?;
-            parse_cache_size(size.trim())
+            // sysfs writes "266240K", "32M" or "512": binary units.
+            cryptobench_core::units::parse_size(size.trim()).ok()
         })
         .max()
-    }
-
-    /// sysfs's cache size ("266240K", "32M", "512") in bytes.
-    pub fn parse_cache_size(s: &str) -> Option<u64> {
-        let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-            Some((i, _)) => s.split_at(i),
-            None => (s, ""),
-        };
-        let scale = match unit {
-            "" => 1,
-            "K" => 1 << 10,
-            "M" => 1 << 20,
-            "G" => 1 << 30,
-            _ => return None,
-        };
-        digits.parse::<u64>().ok()?.checked_mul(scale)
     }
 }
 
@@ -263,7 +248,7 @@ mod tests {
 
     #[test]
     fn cache_sizes_read_as_sysfs_writes_them() {
-        use super::cpu::parse_cache_size;
+        let parse_cache_size = |s: &str| cryptobench_core::units::parse_size(s).ok();
         assert_eq!(parse_cache_size("266240K"), Some(266_240 << 10));
         assert_eq!(parse_cache_size("32M"), Some(32 << 20));
         assert_eq!(parse_cache_size("512"), Some(512));

@@ -477,14 +477,13 @@ fn time_line(
     let measuring = secs(ran.spent.measuring_ns);
     let checking = secs(ran.spent.checking_ns);
     let other = (total - measuring - checking).max(0.0);
-    let paced = if ran.lowest_pace < 1.0 {
-        format!(
+    let paced = match limit {
+        Some(limit) if ran.lowest_pace < 1.0 => format!(
             "; paced to the {:.0} s measuring limit: cases got down to {:.0}% of their time per case (--time sets it and lifts the limit)",
-            limit.map_or(0.0, |l| l.as_secs_f64()),
+            limit.as_secs_f64(),
             ran.lowest_pace * 100.0
-        )
-    } else {
-        String::new()
+        ),
+        _ => String::new(),
     };
     let again = match ran.remeasured {
         (0, _) => String::new(),

@@ -208,15 +208,18 @@ pub fn run_plan(
     let mut stopped = false;
     let mut done: Vec<FirstPass> = Vec::new();
     let groups = plan_groups(cases);
-    let nominal = |members: &[usize]| nominal_ns(members, cases, budget);
+    let planned: Vec<Planned> = groups
+        .iter()
+        .map(|(_, members)| planned(members, cases, budget))
+        .collect();
     let mut pace = Pace::new(
         budget.measuring_limit,
         Planned {
-            nominal_ns: groups.iter().map(|(_, m)| nominal(m)).sum(),
-            members: groups.iter().map(|(_, m)| ready_members(m, cases)).sum(),
+            nominal_ns: planned.iter().map(|p| p.nominal_ns).sum(),
+            members: planned.iter().map(|p| p.members).sum(),
         },
     );
-    for (id, members) in groups {
+    for ((id, members), planned) in groups.into_iter().zip(planned) {
         if stop_requested() {
             stopped = true;
             break;
@@ -233,14 +236,7 @@ pub fn run_plan(
         let paced = paced(budget, scale);
         let (measured, group_spent) =
             measure_members(&id, &members, cases, &paced, &clock, canary.as_mut(), seed);
-        pace.record(
-            Planned {
-                nominal_ns: nominal(&members),
-                members: ready_members(&members, cases),
-            },
-            scale,
-            group_spent,
-        );
+        pace.record(planned, scale, group_spent);
         spent.add(group_spent);
         for m in measured.iter().flatten() {
             listener(Event::Finished(m));
@@ -294,17 +290,16 @@ pub fn run_plan(
 }
 
 /// What a group would cost at the budget's whole time per case: its
-/// members that will be measured, each for `time_per_case`.
-fn nominal_ns(members: &[usize], cases: &[PlannedCase], budget: &Budget) -> f64 {
-    ready_members(members, cases) as f64 * budget.time_per_case.as_nanos() as f64
-}
-
-/// How many of `members` will be built and measured.
-fn ready_members(members: &[usize], cases: &[PlannedCase]) -> usize {
-    members
+/// members that will be built and measured, each for `time_per_case`.
+fn planned(members: &[usize], cases: &[PlannedCase], budget: &Budget) -> Planned {
+    let ready = members
         .iter()
         .filter(|&&i| matches!(cases[i].setup, Setup::Ready(_)))
-        .count()
+        .count();
+    Planned {
+        nominal_ns: ready as f64 * budget.time_per_case.as_nanos() as f64,
+        members: ready,
+    }
 }
 
 /// `budget` with `scale` of its time per case ([`crate::pace`]).

@@ -282,7 +282,6 @@ impl Suite for EccSuite {
                 "--keys must be at least 1 (the seed used 100)",
             ));
         }
-        let keys = self.keys;
         let backends: Vec<(Backend, String)> = backend::all()
             .iter()
             .filter(|b| cfg.wants_backend(b.name()))
@@ -293,7 +292,7 @@ impl Suite for EccSuite {
         let mut plan = Vec::new();
         for curve in self.selected(cfg) {
             for op in self.operations() {
-                let per_sample = keys.filter(|_| op == Op::Keygen);
+                let per_sample = self.keys.filter(|_| op == Op::Keygen);
                 if let Some(why) = op_unsupported(curve, op) {
                     let spec = self.spec(curve, first.name(), &first_version, op);
                     plan.push(PlannedCase::unavailable(spec, why));
