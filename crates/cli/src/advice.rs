@@ -10,6 +10,7 @@ use cryptobench_core::{units, Error, PlannedCase, Run, RunConfig, Suite};
 use cryptobench_report::html::{Extras, PaperSection};
 use cryptobench_report::recommend::{self, DEFAULT_ARGON2_TARGETS_NS};
 use cryptobench_store::Store;
+use cryptobench_suite_argon2::cases::Grid;
 use cryptobench_suite_argon2::short_tune::{self, Incumbent};
 use cryptobench_suite_argon2::tune;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -224,12 +225,10 @@ impl Suite for WithTuned {
 impl TunedPoint {
     fn plan(&self, cfg: &RunConfig) -> std::result::Result<Vec<PlannedCase>, Error> {
         let p = self.trial.params;
+        // The point answers the advice; the grid's cells carry the twins.
         let grid = cryptobench_suite_argon2::cases::Grid {
-            cells: vec![(p.variant, p.t)],
-            memory_kib: vec![p.m_kib],
-            lanes: vec![p.lanes],
-            threads: None,
-            backends: Some(vec![self.backend.to_string()]),
+            twinned: false,
+            ..Grid::of(vec![(p.variant, p.t)], vec![p.m_kib], vec![p.lanes]).on(self.backend)
         };
         let mut planned = cryptobench_suite_argon2::Argon2Suite { grid: Some(grid) }.plan(cfg)?;
         for c in &mut planned {

@@ -247,6 +247,10 @@ pub struct CaseSpec {
     /// engine group it with the cases of the same suite, operation, size
     /// and thread count (the backends and primitives compared at one size).
     pub group: Option<String>,
+    /// Whether runtimes may plan their twins beside this native cell
+    /// (`false`: a point measured for the library alone, such as the
+    /// Argon2 short tune's choices or `--full`'s largest Argon2 points).
+    pub twinned: bool,
 }
 
 impl CaseSpec {
@@ -270,6 +274,7 @@ impl CaseSpec {
             threads: 1,
             expected_ns: 0.0,
             group: None,
+            twinned: true,
         }
     }
     /// Sets the bytes per operation.
@@ -300,6 +305,11 @@ impl CaseSpec {
     /// Puts the case in a named comparison group.
     pub fn group(mut self, key: impl Into<String>) -> Self {
         self.group = Some(key.into());
+        self
+    }
+    /// Keeps runtimes from planning a twin beside this cell.
+    pub fn without_twins(mut self) -> Self {
+        self.twinned = false;
         self
     }
     /// Sets the expected time of one operation (ns), for the ETA.

@@ -44,7 +44,6 @@ pub mod twin;
 pub mod vectors;
 
 pub use cryptobench_core::advice::RUNTIME_PARAM;
-use cryptobench_core::advice::TUNED_FOR_NS;
 use cryptobench_core::{BackendInfo, CaseSpec, PlannedCase, RunConfig};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -90,10 +89,11 @@ pub fn twins_every_cell(runtime: &str, cfg: &RunConfig, forced: bool) -> bool {
 /// its [`RUNTIME_PARAM`], so reports and advice tell runtime rows from
 /// the libraries beneath without knowing any runtime.
 ///
-/// A point the Argon2 short tune chose ([`TUNED_FOR_NS`]) gets no twin:
-/// it answers the advice, the grid's cells already carry the runtimes'
-/// twins, and a twin of a one-second hash would cost seconds of a quick
-/// run's minute.
+/// A cell its suite planned [`CaseSpec::without_twins`] gets none: the
+/// Argon2 short tune's choices answer the advice and the grid's cells
+/// already carry the runtimes' twins; `--full`'s Argon2 points past the
+/// shared sweep reproduce seed 000's setup, and a twin of a hash of
+/// seconds would cost minutes for a ratio the sweep already gives.
 pub fn plan_twins(
     runtime: &dyn Runtime,
     suite: &str,
@@ -101,11 +101,7 @@ pub fn plan_twins(
     native: &[CaseSpec],
     forced: bool,
 ) -> Vec<PlannedCase> {
-    let native: Vec<CaseSpec> = native
-        .iter()
-        .filter(|c| !c.params.contains_key(TUNED_FOR_NS))
-        .cloned()
-        .collect();
+    let native: Vec<CaseSpec> = native.iter().filter(|c| c.twinned).cloned().collect();
     let mut twins = if twins_every_cell(runtime.name(), cfg, forced) {
         runtime.plan(suite, cfg, &native)
     } else {
@@ -246,12 +242,9 @@ mod tests {
     }
 
     #[test]
-    fn a_point_the_short_tune_chose_gets_no_twin() {
+    fn a_cell_planned_without_twins_gets_none() {
         let grid = CaseSpec::new("argon2", "Argon2id", "libargon2", "", "hash");
-        let tuned = grid
-            .clone()
-            .param("m_kib", 1)
-            .param(TUNED_FOR_NS, 250_000_000);
+        let tuned = grid.clone().param("m_kib", 1).without_twins();
         let twins = plan_twins(
             &EveryCell,
             "argon2",
@@ -260,7 +253,7 @@ mod tests {
             true,
         );
         assert_eq!(twins.len(), 1);
-        assert!(!twins[0].spec.params.contains_key(TUNED_FOR_NS));
+        assert!(!twins[0].spec.params.contains_key("m_kib"));
         assert_eq!(
             twins[0].spec.params.get(RUNTIME_PARAM).map(String::as_str),
             Some("every")

@@ -46,7 +46,21 @@ pub struct Grid {
     pub threads: Option<u32>,
     /// Backends this grid runs on (`None`: all that `--backend` admits).
     pub backends: Option<Vec<String>>,
+    /// Whether runtimes plan their twins beside this grid's cells.
+    pub twinned: bool,
 }
+
+/// Seed 000's Table 9 (the argon2 CLI): Argon2d 1 pass, Argon2i 3 passes.
+pub const TABLE_9_CELLS: [(Variant, u32); 2] = [(Variant::D, 1), (Variant::I, 3)];
+/// Seed 000's Table 10 (PHP, i.e. libargon2): Argon2i 1, 3 and 6 passes.
+pub const TABLE_10_CELLS: [(Variant, u32); 3] = [(Variant::I, 1), (Variant::I, 3), (Variant::I, 6)];
+/// RFC 9106's two recommended settings are Argon2id at 1 and 3 passes.
+pub const RFC_9106_CELLS: [(Variant, u32); 2] = [(Variant::Id, 1), (Variant::Id, 3)];
+/// `--full`: every backend and runtime sweeps memory up to here (the
+/// default grid's top); past it, only seed 000's own setup.
+pub const FULL_SHARED_KIB: u32 = 64 << 10;
+/// `--full`: seed 000's largest memory, 1 GiB.
+pub const FULL_TOP_KIB: u32 = 1 << 20;
 
 impl Grid {
     /// Every variant with every iteration count.
@@ -63,7 +77,7 @@ impl Grid {
         Self::of(cells, memory_kib, lanes)
     }
     /// These cells at these sizes and lane counts, one thread per lane, on
-    /// every backend.
+    /// every backend, with runtime twins.
     pub fn of(cells: Vec<(Variant, u32)>, memory_kib: Vec<u32>, lanes: Vec<u32>) -> Self {
         Self {
             cells,
@@ -71,6 +85,14 @@ impl Grid {
             lanes,
             threads: None,
             backends: None,
+            twinned: true,
+        }
+    }
+    /// This grid on `backend` only.
+    pub fn on(self, backend: &str) -> Self {
+        Self {
+            backends: Some(vec![backend.to_string()]),
+            ..self
         }
     }
     /// `--quick`: a few small points, seconds in all.
@@ -89,14 +111,51 @@ impl Grid {
         let cells = vec![(Variant::D, 1), (Variant::I, 3), (Variant::Id, 3)];
         Self::of(cells, vec![16 << 10, 64 << 10], vec![1, 2])
     }
-    /// `--full`: seed 000's complete grid, all three variants.
+    /// `--full`'s shared sweep: seed 000's cells (Tables 9 and 10) and
+    /// RFC 9106's, at 16 to 64 MiB and seed 000's 1 to 8 lanes, on every
+    /// backend and runtime. [`Grid::full_beyond`] goes on to 1 GiB.
     pub fn full() -> Self {
-        Self::cross(
-            &Variant::ALL,
-            &[1, 3, 6],
-            (4..=10).map(|k| (1u32 << k) << 10).collect(),
+        Self::of(
+            Self::full_cells(),
+            doubling(16 << 10, FULL_SHARED_KIB),
             vec![1, 2, 4, 8],
         )
+    }
+    /// Seed 000's and RFC 9106's cells, in that order, once each.
+    pub fn full_cells() -> Vec<(Variant, u32)> {
+        let mut cells: Vec<(Variant, u32)> = Vec::new();
+        for c in TABLE_9_CELLS
+            .iter()
+            .chain(&TABLE_10_CELLS)
+            .chain(&RFC_9106_CELLS)
+        {
+            if !cells.contains(c) {
+                cells.push(*c);
+            }
+        }
+        cells
+    }
+    /// `--full` past the shared sweep, 128 MiB to 1 GiB: seed 000's own
+    /// setup (the CLI at Table 9's cells, libargon2, which PHP calls, at
+    /// Table 10's) and libargon2 at RFC 9106's cells, without runtime twins.
+    /// Every backend and twin at every such point would take hours (a
+    /// 1 GiB, 6-pass hash takes seconds and needs five); `argon2 --memory
+    /// 128MiB..1GiB --backend X` and `paper argon2 --full` measure more.
+    pub fn full_beyond() -> Vec<Self> {
+        let memory = doubling(FULL_SHARED_KIB * 2, FULL_TOP_KIB);
+        let lanes = vec![1, 2, 4, 8];
+        let mut libargon2 = TABLE_10_CELLS.to_vec();
+        libargon2.extend(RFC_9106_CELLS);
+        [
+            Self::of(TABLE_9_CELLS.to_vec(), memory.clone(), lanes.clone()).on(CLI),
+            Self::of(libargon2, memory, lanes).on(LIBARGON2),
+        ]
+        .into_iter()
+        .map(|g| Self {
+            twinned: false,
+            ..g
+        })
+        .collect()
     }
     /// The grid `RunConfig` asks for when no grid flag was given.
     pub fn for_config(cfg: &RunConfig) -> Self {
@@ -107,6 +166,15 @@ impl Grid {
         } else {
             Self::standard()
         }
+    }
+    /// Every grid a run plans when no grid flag was given: [`Grid::for_config`]
+    /// and, with `--full`, [`Grid::full_beyond`].
+    pub fn all_for_config(cfg: &RunConfig) -> Vec<Self> {
+        let mut grids = vec![Self::for_config(cfg)];
+        if cfg.full {
+            grids.extend(Self::full_beyond());
+        }
+        grids
     }
     /// Every point, in plan order (memory outermost so a progress bar's ETA
     /// grows steadily).
@@ -124,6 +192,13 @@ impl Grid {
         }
         out
     }
+}
+
+/// `from`, `2 from`, `4 from`, ... up to `to` (KiB).
+fn doubling(from: u32, to: u32) -> Vec<u32> {
+    std::iter::successors(Some(from), |m| m.checked_mul(2))
+        .take_while(|m| *m <= to)
+        .collect()
 }
 
 /// Checks of one backend x variant, run once and shared by its cases.
@@ -210,11 +285,9 @@ pub fn spec(p: &Params, hasher: &dyn Hasher, operation: &str) -> CaseSpec {
     s
 }
 
-/// Plans every point of `grid` on every wanted backend.
-pub fn plan(grid: &Grid, cfg: &RunConfig) -> Vec<PlannedCase> {
-    let seed = vectors::fresh_seed(cfg.seed);
-    let available = memory::available_bytes();
-    let hashers: Vec<Box<dyn Hasher>> = engines::all()
+/// The backends `grid` runs on, of those `--backend` admits.
+fn hashers_of(grid: &Grid, cfg: &RunConfig) -> Vec<Box<dyn Hasher>> {
+    engines::all()
         .into_iter()
         .filter(|h| cfg.wants_backend(h.name()))
         .filter(|h| {
@@ -222,18 +295,52 @@ pub fn plan(grid: &Grid, cfg: &RunConfig) -> Vec<PlannedCase> {
                 .as_ref()
                 .is_none_or(|b| b.iter().any(|n| n == h.name()))
         })
-        .collect();
+        .collect()
+}
+
+/// Plans every point of each grid on that grid's backends, and the CLI's
+/// start-up once when a grid runs the CLI.
+pub fn plan(grids: &[Grid], cfg: &RunConfig) -> Vec<PlannedCase> {
+    let seed = vectors::fresh_seed(cfg.seed);
+    let available = memory::available_bytes();
     let mut families: BTreeMap<(String, Variant), Family> = BTreeMap::new();
     let mut out = Vec::new();
     let inputs = point_inputs(seed);
-    for hasher in &hashers {
-        if hasher.name() == CLI {
-            out.push(startup_case(hasher.as_ref(), &inputs));
-        }
+    if let Some(cli) = grids
+        .iter()
+        .flat_map(|g| hashers_of(g, cfg))
+        .find(|h| h.name() == CLI)
+    {
+        out.push(startup_case(cli.as_ref(), &inputs));
     }
+    for grid in grids {
+        plan_grid(
+            grid,
+            cfg,
+            (seed, available),
+            &inputs,
+            &mut families,
+            &mut out,
+        );
+    }
+    out
+}
+
+fn plan_grid(
+    grid: &Grid,
+    cfg: &RunConfig,
+    (seed, available): (u64, Option<u64>),
+    inputs: &Inputs,
+    families: &mut BTreeMap<(String, Variant), Family>,
+    out: &mut Vec<PlannedCase>,
+) {
+    let hashers = hashers_of(grid, cfg);
     for params in grid.points() {
         for hasher in &hashers {
-            let spec = spec(&params, hasher.as_ref(), OP_HASH);
+            let mut spec = spec(&params, hasher.as_ref(), OP_HASH);
+            if !grid.twinned {
+                spec = spec.without_twins();
+            }
             if let Err(why) = hasher.available() {
                 out.push(PlannedCase::unavailable(spec, why.to_string()));
                 continue;
@@ -242,7 +349,7 @@ pub fn plan(grid: &Grid, cfg: &RunConfig) -> Vec<PlannedCase> {
                 out.push(PlannedCase::skipped(spec, why.to_string()));
                 continue;
             }
-            if let Err(why) = hasher.supports(&params, &inputs) {
+            if let Err(why) = hasher.supports(&params, inputs) {
                 out.push(match why {
                     HashError::Unsupported(_) => PlannedCase::unavailable(spec, why.to_string()),
                     HashError::Skipped(reason) => PlannedCase::skipped(spec, reason),
@@ -268,7 +375,6 @@ pub fn plan(grid: &Grid, cfg: &RunConfig) -> Vec<PlannedCase> {
             ));
         }
     }
-    out
 }
 
 fn ready(

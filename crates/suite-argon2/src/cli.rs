@@ -155,9 +155,15 @@ where
 /// Runs `cryptobench argon2 ...`.
 pub fn command(args: &Argon2Args, cfg: &RunConfig) -> Result<SuiteAction, Error> {
     match &args.action {
-        None => Ok(SuiteAction::Bench(vec![Box::new(Argon2Suite {
-            grid: Some(grid(args, cfg)?),
-        })])),
+        None => {
+            // No grid flag: the run's own grids (`--full`'s reach past its
+            // shared sweep included).
+            let grid = match grid(args, cfg)? {
+                g if g == Grid::for_config(cfg) => None,
+                g => Some(g),
+            };
+            Ok(SuiteAction::Bench(vec![Box::new(Argon2Suite { grid })]))
+        }
         Some(Argon2Command::Hash(h)) => {
             let password = read_password()?;
             println!("{}", hash(h, cfg, &password)?);

@@ -7,7 +7,7 @@
 //! second, comparable across pass counts. Lane speedup compares a point
 //! with the same point at one lane on the same backend.
 
-use crate::cases::{Grid, OP_HASH, OP_STARTUP};
+use crate::cases::{Grid, OP_HASH, OP_STARTUP, TABLE_10_CELLS, TABLE_9_CELLS};
 use crate::engines::{CLI, LIBARGON2};
 use crate::params::Variant;
 use crate::seed;
@@ -320,16 +320,9 @@ impl SeedPaper {
         } else {
             vec![1, 2, 4, 8]
         };
-        let grid = |cells: Vec<(Variant, u32)>, backend: &str| Grid {
-            backends: Some(vec![backend.to_string()]),
-            ..Grid::of(cells, memory.clone(), lanes.clone())
-        };
         vec![
-            grid(vec![(Variant::D, 1), (Variant::I, 3)], CLI),
-            grid(
-                vec![(Variant::I, 1), (Variant::I, 3), (Variant::I, 6)],
-                LIBARGON2,
-            ),
+            Grid::of(TABLE_9_CELLS.to_vec(), memory.clone(), lanes.clone()).on(CLI),
+            Grid::of(TABLE_10_CELLS.to_vec(), memory, lanes).on(LIBARGON2),
         ]
     }
 }

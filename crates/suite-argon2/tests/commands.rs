@@ -2,9 +2,9 @@
 
 use cryptobench_core::Suite;
 use cryptobench_core::{CaseStatus, Error, Measurement, RunConfig, Setup, Summary};
-use cryptobench_suite_argon2::cases::{self, Grid};
+use cryptobench_suite_argon2::cases::{self, Grid, TABLE_10_CELLS, TABLE_9_CELLS};
 use cryptobench_suite_argon2::cli::{self, Argon2Args, HashArgs};
-use cryptobench_suite_argon2::engines::{Cli, CLI, LIBSODIUM};
+use cryptobench_suite_argon2::engines::{Cli, CLI, LIBARGON2, LIBSODIUM};
 use cryptobench_suite_argon2::params::Variant;
 use cryptobench_suite_argon2::{papers, report, Argon2Suite};
 use std::io::Write;
@@ -193,7 +193,8 @@ fn grid_flags_replace_the_default_dimensions() {
         full: true,
         ..RunConfig::default()
     });
-    assert_eq!(full.points().len(), 3 * 7 * 4 * 3);
+    // Seed 000's cells (Tables 9 and 10) and RFC 9106's, 16 to 64 MiB, 1 to 8 lanes.
+    assert_eq!(full.points().len(), 6 * 3 * 4);
     assert!(matches!(
         cli::grid(
             &Argon2Args {
@@ -223,7 +224,7 @@ fn the_plan_gives_every_cell_a_case_or_a_reason() {
         ..RunConfig::quick()
     };
     let grid = Grid::quick();
-    let planned = cases::plan(&grid, &cfg);
+    let planned = cases::plan(std::slice::from_ref(&grid), &cfg);
     // Four backends per point, plus the CLI's start-up case.
     assert_eq!(planned.len(), grid.points().len() * 4 + 1);
     for pc in &planned {
@@ -247,7 +248,7 @@ fn the_plan_gives_every_cell_a_case_or_a_reason() {
         backends: Some(vec!["libargon2".into()]),
         ..cfg
     };
-    assert!(cases::plan(&grid, &only)
+    assert!(cases::plan(&[grid], &only)
         .iter()
         .all(|p| p.spec.backend == "libargon2"));
 }
@@ -401,11 +402,43 @@ fn the_default_grid_stops_at_64_mib_and_full_sweeps_to_1_gib() {
     let default = Grid::for_config(&RunConfig::default());
     assert_eq!(default.memory_kib, vec![16 << 10, 64 << 10]);
     assert_eq!(default.points().len(), 3 * 2 * 2);
+    assert_eq!(Grid::all_for_config(&RunConfig::default()), vec![default]);
     let full = RunConfig {
         full: true,
         ..RunConfig::default()
     };
-    let full = Grid::for_config(&full);
-    assert_eq!(full.memory_kib.first(), Some(&(16 << 10)));
-    assert_eq!(full.memory_kib.last(), Some(&(1 << 20)));
+    let grids = Grid::all_for_config(&full);
+    let shared = &grids[0];
+    assert_eq!(shared, &Grid::for_config(&full));
+    assert_eq!(shared.memory_kib, vec![16 << 10, 32 << 10, 64 << 10]);
+    assert!(shared.twinned && shared.backends.is_none());
+    // Past 64 MiB: seed 000's own setup, to 1 GiB, without runtime twins.
+    let beyond = &grids[1..];
+    assert_eq!(beyond.len(), 2);
+    for g in beyond {
+        assert!(!g.twinned);
+        assert_eq!(g.memory_kib.first(), Some(&(128 << 10)));
+        assert_eq!(g.memory_kib.last(), Some(&(1 << 20)));
+        assert_eq!(g.lanes, vec![1, 2, 4, 8]);
+    }
+    assert_eq!(beyond[0].backends, Some(vec![CLI.to_string()]));
+    assert_eq!(beyond[0].cells, TABLE_9_CELLS.to_vec());
+    assert_eq!(beyond[1].backends, Some(vec![LIBARGON2.to_string()]));
+    assert!(TABLE_10_CELLS.iter().all(|c| beyond[1].cells.contains(c)));
+    // One CLI start-up case, and the planned cells past 64 MiB say "no twins".
+    let cfg = RunConfig {
+        seed: Some(1),
+        ..full
+    };
+    let planned = cases::plan(&grids, &cfg);
+    let startups = planned.iter().filter(|c| c.spec.operation == "startup");
+    assert_eq!(startups.count(), 1);
+    for c in &planned {
+        let big = c
+            .spec
+            .params
+            .get("m_kib")
+            .is_some_and(|m| m.parse::<u32>().unwrap() > 64 << 10);
+        assert_eq!(c.spec.twinned, !big, "{:?}", c.spec.params);
+    }
 }
