@@ -2,20 +2,43 @@
 //! or timing anything: cases per suite (ready, skipped, unavailable) and a
 //! lower bound of its duration from the sampling budget. Slow operations
 //! (a 20 MB legacy cipher, a 1 GiB Argon2 hash) are timed one call per
-//! sample and last longer than the budget says, which is why the figure is
-//! a lower bound; the `--full` line of the README gives a measured one.
+//! sample, so they are costed from their suite's guess of one call
+//! (`CaseSpec::expected_ns`) at their fewest rounds: the figure stays a
+//! lower bound, and the README's timings give measured ones.
 
 use crate::app;
 use crate::args::Global;
 use anyhow::Result;
 use cryptobench_core::units::format_ns;
-use cryptobench_core::{Budget, PlannedCase, RunConfig, Setup, Suite, Table};
+use cryptobench_core::{Budget, CaseSpec, PlannedCase, RunConfig, Setup, Suite, Table};
+use cryptobench_engine::group::{MIN_ROUNDS, SLOW_ROUNDS_BUDGETS};
 use cryptobench_report::text;
 
 /// Seconds one fast case takes at least: warm-up, calibration (about a
 /// fifth of the sampling time) and sampling.
 fn seconds_per_case(b: &Budget) -> f64 {
     (b.warmup + b.time_per_case).as_secs_f64() + 0.2 * b.time_per_case.as_secs_f64()
+}
+
+/// Seconds one ready case takes at least. A slow operation (one call
+/// longer than a sample, by its suite's guess) takes a calibration call
+/// and the rounds the engine gives it at least: its time per case, and
+/// never fewer than [`MIN_ROUNDS`] calls when they fit in
+/// [`SLOW_ROUNDS_BUDGETS`] times it, else `min_slow_samples`.
+fn case_seconds(spec: &CaseSpec, b: &Budget) -> f64 {
+    let fast = seconds_per_case(b);
+    let call = spec.expected_ns / 1e9;
+    if call <= b.min_sample.as_secs_f64() {
+        return fast;
+    }
+    let per_case = b.time_per_case.as_secs_f64();
+    let floor = if MIN_ROUNDS as f64 * call <= SLOW_ROUNDS_BUDGETS * per_case {
+        MIN_ROUNDS
+    } else {
+        b.min_slow_samples.max(1)
+    };
+    let rounds = (per_case / call).ceil().max(floor as f64);
+    fast.max(call * (1.0 + rounds))
 }
 
 /// The plan of `suites` as a table, one row per suite and a total.
@@ -25,8 +48,8 @@ pub fn plan_table(cases: &[PlannedCase], suites: &[Box<dyn Suite>], budget: &Bud
         ["suite", "ready", "skipped", "unavailable", "at least"],
     )
     .right(&[1, 2, 3, 4]);
-    let per_case = seconds_per_case(budget);
     let mut totals = [0usize; 3];
+    let mut total_seconds = 0.0;
     let mut names: Vec<&str> = suites.iter().map(|s| s.name()).collect();
     for c in cases {
         if !names.contains(&c.spec.suite.as_str()) {
@@ -35,13 +58,18 @@ pub fn plan_table(cases: &[PlannedCase], suites: &[Box<dyn Suite>], budget: &Bud
     }
     for name in names {
         let mut n = [0usize; 3];
+        let mut seconds = 0.0;
         for c in cases.iter().filter(|c| c.spec.suite == name) {
             n[match c.setup {
                 Setup::Ready(_) => 0,
                 Setup::Skipped(_) => 1,
                 Setup::Unavailable(_) => 2,
             }] += 1;
+            if matches!(c.setup, Setup::Ready(_)) {
+                seconds += case_seconds(&c.spec, budget);
+            }
         }
+        total_seconds += seconds;
         for (total, k) in totals.iter_mut().zip(n) {
             *total += k;
         }
@@ -50,7 +78,7 @@ pub fn plan_table(cases: &[PlannedCase], suites: &[Box<dyn Suite>], budget: &Bud
             n[0].to_string(),
             n[1].to_string(),
             n[2].to_string(),
-            format_ns(n[0] as f64 * per_case * 1e9),
+            format_ns(seconds * 1e9),
         ]);
     }
     t.row([
@@ -58,16 +86,15 @@ pub fn plan_table(cases: &[PlannedCase], suites: &[Box<dyn Suite>], budget: &Bud
         totals[0].to_string(),
         totals[1].to_string(),
         totals[2].to_string(),
-        format_ns(totals[0] as f64 * per_case * 1e9),
+        format_ns(total_seconds * 1e9),
     ]);
     t.note(format!(
-        "\"at least\": {:.2} s per ready case (warm-up, calibration, sampling); operations slower \
-         than a sample take one call per sample and add to it",
-        per_case
+        "\"at least\": {:.2} s per ready case (warm-up, calibration, sampling); an operation \
+         slower than a sample, by its suite's guess, a calibration call and its fewest rounds",
+        seconds_per_case(budget)
     ));
     if let Some(limit) = budget.measuring_limit {
-        let at_least = totals[0] as f64 * per_case;
-        if at_least > limit.as_secs_f64() {
+        if total_seconds > limit.as_secs_f64() {
             t.note(format!(
                 "paced: this run measures for about {} at most, so its cases get less than \
                  their whole time per case (down to a quarter of it); `--time` sets the time \
@@ -92,6 +119,7 @@ fn case_json(c: &PlannedCase) -> serde_json::Value {
         "suite": s.suite, "primitive": s.primitive, "backend": s.backend,
         "operation": s.operation, "params": s.params, "input_bytes": s.input_bytes,
         "threads": s.threads, "labels": s.labels, "group": s.group,
+        "expected_ns": s.expected_ns, "twinned": s.twinned,
         "setup": setup, "reason": reason,
     })
 }
@@ -133,6 +161,22 @@ mod tests {
         assert_eq!(t.rows[2][..4], ["total", "0", "2", "1"]);
         assert!((seconds_per_case(&Budget::standard()) - 0.39).abs() < 1e-9);
         assert!(t.notes.iter().all(|n| !n.starts_with("paced")));
+    }
+
+    #[test]
+    fn a_slow_operation_is_costed_at_its_calibration_call_and_fewest_rounds() {
+        let b = Budget::standard();
+        let spec = |ns: f64| CaseSpec::new("argon2", "p", "b", "v", "hash").expect_ns(ns);
+        let fast = seconds_per_case(&b);
+        // No guess, or a call shorter than a sample: the budget's figure.
+        assert_eq!(case_seconds(&spec(0.0), &b), fast);
+        assert_eq!(case_seconds(&spec(1e6), &b), fast);
+        // 2 s a call: five would pass five case budgets, so the slow floor
+        // (3 rounds) after the calibration call.
+        assert!((case_seconds(&spec(2e9), &b) - 8.0).abs() < 1e-9);
+        // 1 s a call: a calibration call and the five rounds that fit.
+        let b = Budget::full();
+        assert!((case_seconds(&spec(1e9), &b) - 6.0).abs() < 1e-9);
     }
 
     #[test]

@@ -35,9 +35,9 @@ pub struct Budget {
     /// paired ratio) is within this fraction of it (`--precision`, 0.01).
     pub precision: f64,
     /// The most a whole run may spend measuring, second tries of disturbed
-    /// groups included (default 225 s, `--quick` 60 s): a plan too large
-    /// for it at `time_per_case` gets less time per case (down to a
-    /// quarter), and second tries stop short of it. `None` (`--full`, an
+    /// groups included (default 225 s, `--quick` 60 s, `--full` 40 min):
+    /// a plan too large for it at `time_per_case` gets less time per case
+    /// (down to a quarter), and second tries stop short of it. `None` (an
     /// explicit `--time`) paces nothing and bounds only the second tries'
     /// share.
     pub measuring_limit: Option<Duration>,
@@ -70,16 +70,17 @@ impl Budget {
             measuring_limit: Some(Duration::from_secs(60)),
         }
     }
-    /// `--full`: 20 ms samples, 30 of them, ~1 s per case.
+    /// `--full`: 20 ms samples, 30 of them, ~1 s per case, at most 40 min
+    /// of measuring (with building and checking, within the hour).
     pub fn full() -> Self {
         Self {
             min_sample: Duration::from_millis(20),
             samples: 30,
             time_per_case: Duration::from_secs(1),
-            warmup: Duration::from_millis(100),
+            warmup: Duration::from_millis(30),
             min_slow_samples: 5,
             precision: DEFAULT_PRECISION,
-            measuring_limit: None,
+            measuring_limit: Some(Duration::from_secs(40 * 60)),
         }
     }
 }

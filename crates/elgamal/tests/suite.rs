@@ -218,4 +218,14 @@ fn the_default_run_takes_the_two_shortest_seed_lengths_and_full_all_five() {
         ..default
     };
     assert_eq!(lengths(&full), Some(SEED_LENGTHS.to_vec()));
+    // secp256k1 when named: by default every run sweeps the seed's toy curve and P-256.
+    let curves = |cfg: &cryptobench_core::RunConfig| Grid::default().resolved(cfg).curves;
+    let seed_curves = Some(vec![Curve::Toy64, Curve::P256]);
+    assert_eq!(curves(&full), seed_curves);
+    assert_eq!(curves(&default), seed_curves);
+    let named = Grid {
+        curves: Some(vec![Curve::Secp256k1]),
+        ..Grid::default()
+    };
+    assert_eq!(named.resolved(&full).curves, Some(vec![Curve::Secp256k1]));
 }
