@@ -215,7 +215,7 @@ fn the_default_run_takes_the_two_shortest_seed_lengths_and_full_all_five() {
     assert_eq!(&DEFAULT_LENGTHS[..], &SEED_LENGTHS[..2]);
     let full = cryptobench_core::RunConfig {
         full: true,
-        ..default
+        ..cryptobench_core::RunConfig::default()
     };
     assert_eq!(lengths(&full), Some(SEED_LENGTHS.to_vec()));
     // secp256k1 when named: by default every run sweeps the seed's toy curve and P-256.
