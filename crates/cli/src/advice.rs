@@ -226,7 +226,7 @@ impl TunedPoint {
     fn plan(&self, cfg: &RunConfig) -> std::result::Result<Vec<PlannedCase>, Error> {
         let p = self.trial.params;
         // The point answers the advice; the grid's cells carry the twins.
-        let grid = cryptobench_suite_argon2::cases::Grid {
+        let grid = Grid {
             twinned: false,
             ..Grid::of(vec![(p.variant, p.t)], vec![p.m_kib], vec![p.lanes]).on(self.backend)
         };

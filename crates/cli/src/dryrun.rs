@@ -11,7 +11,7 @@ use crate::args::Global;
 use anyhow::Result;
 use cryptobench_core::units::format_ns;
 use cryptobench_core::{Budget, CaseSpec, PlannedCase, RunConfig, Setup, Suite, Table};
-use cryptobench_engine::group::{MIN_ROUNDS, SLOW_ROUNDS_BUDGETS};
+use cryptobench_engine::group::slow_rounds_floor;
 use cryptobench_report::text;
 
 /// Seconds one fast case takes at least: warm-up, calibration (about a
@@ -23,21 +23,17 @@ fn seconds_per_case(b: &Budget) -> f64 {
 /// Seconds one ready case takes at least. A slow operation (one call
 /// longer than a sample, by its suite's guess) takes a calibration call
 /// and the rounds the engine gives it at least: its time per case, and
-/// never fewer than [`MIN_ROUNDS`] calls when they fit in
-/// [`SLOW_ROUNDS_BUDGETS`] times it, else `min_slow_samples`.
+/// never fewer than [`slow_rounds_floor`].
 fn case_seconds(spec: &CaseSpec, b: &Budget) -> f64 {
     let fast = seconds_per_case(b);
     let call = spec.expected_ns / 1e9;
     if call <= b.min_sample.as_secs_f64() {
         return fast;
     }
-    let per_case = b.time_per_case.as_secs_f64();
-    let floor = if MIN_ROUNDS as f64 * call <= SLOW_ROUNDS_BUDGETS * per_case {
-        MIN_ROUNDS
-    } else {
-        b.min_slow_samples.max(1)
-    };
-    let rounds = (per_case / call).ceil().max(floor as f64);
+    let floor = slow_rounds_floor(spec.expected_ns, b);
+    let rounds = (b.time_per_case.as_secs_f64() / call)
+        .ceil()
+        .max(floor as f64);
     fast.max(call * (1.0 + rounds))
 }
 

@@ -350,12 +350,7 @@ fn member_stop(
     }
     let per_case = budget.time_per_case.as_nanos() as f64;
     let floor = if l.cal.slow {
-        let per_round = l.spent_ns / n.max(1) as f64;
-        if MIN_ROUNDS as f64 * per_round <= SLOW_ROUNDS_BUDGETS * per_case {
-            MIN_ROUNDS
-        } else {
-            budget.min_slow_samples.max(1)
-        }
+        slow_rounds_floor(l.spent_ns / n.max(1) as f64, budget)
     } else {
         MIN_ROUNDS
     };
@@ -363,6 +358,19 @@ fn member_stop(
         return Some(Stop::Budget);
     }
     None
+}
+
+/// The fewest rounds a slow operation (one call per round, `per_round_ns`
+/// each) samples before its time budget may stop it: [`MIN_ROUNDS`] when
+/// they fit in [`SLOW_ROUNDS_BUDGETS`] case budgets, else the budget's
+/// `min_slow_samples`. `run --dry-run` costs slow cases by the same rule.
+pub fn slow_rounds_floor(per_round_ns: f64, budget: &Budget) -> usize {
+    let per_case = budget.time_per_case.as_nanos() as f64;
+    if MIN_ROUNDS as f64 * per_round_ns <= SLOW_ROUNDS_BUDGETS * per_case {
+        MIN_ROUNDS
+    } else {
+        budget.min_slow_samples.max(1)
+    }
 }
 
 /// Records the precision reached and warns when it misses the target.

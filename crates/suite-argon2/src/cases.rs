@@ -195,7 +195,7 @@ impl Grid {
 }
 
 /// `from`, `2 from`, `4 from`, ... up to `to` (KiB).
-fn doubling(from: u32, to: u32) -> Vec<u32> {
+pub(crate) fn doubling(from: u32, to: u32) -> Vec<u32> {
     std::iter::successors(Some(from), |m| m.checked_mul(2))
         .take_while(|m| *m <= to)
         .collect()

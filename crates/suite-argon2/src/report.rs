@@ -7,7 +7,9 @@
 //! second, comparable across pass counts. Lane speedup compares a point
 //! with the same point at one lane on the same backend.
 
-use crate::cases::{Grid, OP_HASH, OP_STARTUP, TABLE_10_CELLS, TABLE_9_CELLS};
+use crate::cases::{
+    doubling, Grid, FULL_TOP_KIB, OP_HASH, OP_STARTUP, TABLE_10_CELLS, TABLE_9_CELLS,
+};
 use crate::engines::{CLI, LIBARGON2};
 use crate::params::Variant;
 use crate::seed;
@@ -311,9 +313,9 @@ impl SeedPaper {
         let memory: Vec<u32> = if cfg.quick {
             vec![16 << 10, 32 << 10]
         } else if cfg.full {
-            (4..=10).map(|k| (1u32 << k) << 10).collect()
+            doubling(16 << 10, FULL_TOP_KIB)
         } else {
-            (4..=8).map(|k| (1u32 << k) << 10).collect()
+            doubling(16 << 10, 256 << 10)
         };
         let lanes = if cfg.quick {
             vec![1, 2]
