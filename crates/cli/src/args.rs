@@ -53,7 +53,7 @@ pub struct Global {
     /// Samples per case (at least 3).
     #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "N", allow_hyphen_values = true)]
     pub samples: Option<String>,
-    /// Shortest sample after calibration (default 10ms).
+    /// Shortest sample after calibration (default 2ms; 20ms with --full).
     #[arg(
         help_heading = MEASUREMENT,
         long,

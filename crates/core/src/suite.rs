@@ -21,7 +21,7 @@ pub const DEFAULT_PRECISION: f64 = 0.01;
 /// How long and how often one case is sampled (DESIGN.md section 3.3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Budget {
-    /// A calibrated sample lasts at least this long (default 10 ms).
+    /// A calibrated sample lasts at least this long (default 2 ms).
     pub min_sample: Duration,
     /// Samples to take when the time allows (default 15, at least 15 unless slow).
     pub samples: usize,
@@ -44,12 +44,18 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The default: 10 ms samples, 15 of them, ~0.3 s per case, at most
+    /// The default: 2 ms samples, 15 of them, ~0.3 s per case, at most
     /// 3 min 45 s of measuring in all (with building, checking and the
     /// Argon2 short tune, a default run ends within 5 minutes).
+    ///
+    /// A default run's plan is paced down to a quarter of its time per
+    /// case, so a case's interval is bought with rounds, not batch length:
+    /// five times as many 2 ms batches as 10 ms ones fit in that time,
+    /// and measured here the rounds' spread barely grew with the shorter
+    /// batch (docs/methodology.md, "Noise").
     pub fn standard() -> Self {
         Self {
-            min_sample: Duration::from_millis(10),
+            min_sample: Duration::from_millis(2),
             samples: 15,
             time_per_case: Duration::from_millis(300),
             warmup: Duration::from_millis(30),
