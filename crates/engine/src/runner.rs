@@ -498,22 +498,6 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "unknown panic".into())
 }
 
-/// A rough duration estimate of a case in seconds, for the ETA.
-pub fn estimate_secs(case: &PlannedCase, budget: &Budget) -> f64 {
-    match case.setup {
-        Setup::Ready(_) => {
-            let per_case = budget.time_per_case.as_secs_f64() + budget.warmup.as_secs_f64() + 0.02;
-            let op = case.spec.expected_ns / 1e9;
-            if op * budget.samples as f64 > per_case {
-                op * (budget.min_slow_samples + 1) as f64
-            } else {
-                per_case
-            }
-        }
-        _ => 0.0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
