@@ -336,7 +336,7 @@ fn member_stop(
     keep_for_others: bool,
 ) -> Option<Stop> {
     let n = l.rounds();
-    let cap = budget.samples.max(1) * MAX_SAMPLE_FACTOR;
+    let cap = most_rounds(budget);
     if n >= cap {
         return Some(Stop::Budget);
     }
@@ -358,6 +358,14 @@ fn member_stop(
         return Some(Stop::Budget);
     }
     None
+}
+
+/// The most rounds a member samples: four times `Budget::samples`, or as
+/// many `min_sample` batches as its time per case holds, whichever is
+/// more, so that short samples do not end a case before its time does.
+fn most_rounds(budget: &Budget) -> usize {
+    let in_time = budget.time_per_case.as_nanos() / budget.min_sample.as_nanos().max(1);
+    (budget.samples.max(1) * MAX_SAMPLE_FACTOR).max(usize::try_from(in_time).unwrap_or(usize::MAX))
 }
 
 /// The fewest rounds a slow operation (one call per round, `per_round_ns`

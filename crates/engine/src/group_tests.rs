@@ -393,3 +393,17 @@ fn a_slow_operation_gets_five_rounds_when_they_fit_and_the_minimum_otherwise() {
         assert_eq!(m.samples_ns.len(), rounds, "{op_ms} ms per call");
     }
 }
+
+#[test]
+fn short_samples_may_take_as_many_rounds_as_the_time_per_case_holds() {
+    // The default: 300 ms of 2 ms batches is 150 rounds, more than 4 x 15.
+    assert_eq!(most_rounds(&Budget::standard()), 150);
+    // Quick and full: their time holds fewer rounds than 4 x --samples.
+    assert_eq!(most_rounds(&Budget::quick()), 60);
+    assert_eq!(most_rounds(&Budget::full()), 120);
+    let asked = Budget {
+        time_per_case: Duration::from_secs(2),
+        ..Budget::standard()
+    };
+    assert_eq!(most_rounds(&asked), 1000);
+}
