@@ -226,10 +226,9 @@ impl TunedPoint {
     fn plan(&self, cfg: &RunConfig) -> std::result::Result<Vec<PlannedCase>, Error> {
         let p = self.trial.params;
         // The point answers the advice; the grid's cells carry the twins.
-        let grid = Grid {
-            twinned: false,
-            ..Grid::of(vec![(p.variant, p.t)], vec![p.m_kib], vec![p.lanes]).on(self.backend)
-        };
+        let grid = Grid::of(vec![(p.variant, p.t)], vec![p.m_kib], vec![p.lanes])
+            .on(self.backend)
+            .without_twins();
         let mut planned = cryptobench_suite_argon2::Argon2Suite { grid: Some(grid) }.plan(cfg)?;
         for c in &mut planned {
             c.spec

@@ -95,6 +95,14 @@ impl Grid {
             ..self
         }
     }
+    /// This grid with no runtime twins beside its cells
+    /// ([`CaseSpec::without_twins`] on every case).
+    pub fn without_twins(self) -> Self {
+        Self {
+            twinned: false,
+            ..self
+        }
+    }
     /// `--quick`: a few small points, seconds in all.
     pub fn quick() -> Self {
         let cells = vec![(Variant::D, 1), (Variant::I, 3), (Variant::Id, 1)];
@@ -151,10 +159,7 @@ impl Grid {
             Self::of(libargon2, memory, lanes).on(LIBARGON2),
         ]
         .into_iter()
-        .map(|g| Self {
-            twinned: false,
-            ..g
-        })
+        .map(Self::without_twins)
         .collect()
     }
     /// The grid `RunConfig` asks for when no grid flag was given.
