@@ -157,11 +157,11 @@ pub fn command(args: &Argon2Args, cfg: &RunConfig) -> Result<SuiteAction, Error>
     match &args.action {
         None => {
             // No grid flag: the run's own grids (`--full`'s reach past its
-            // shared sweep included).
-            let grid = match grid(args, cfg)? {
-                g if g == Grid::for_config(cfg) => None,
-                g => Some(g),
-            };
+            // shared sweep included). Flags that happen to name the
+            // default grid still mean that grid alone.
+            let grid = names_a_grid(args, cfg)
+                .then(|| grid(args, cfg))
+                .transpose()?;
             Ok(SuiteAction::Bench(vec![Box::new(Argon2Suite { grid })]))
         }
         Some(Argon2Command::Hash(h)) => {
@@ -194,6 +194,17 @@ pub fn command(args: &Argon2Args, cfg: &RunConfig) -> Result<SuiteAction, Error>
         }
         Some(Argon2Command::Tune(t)) => run_tune(t, cfg),
     }
+}
+
+/// Whether a flag shapes the grid: `--variants`, `--iterations`,
+/// `--memory`, `--lanes`, `--workers`, or the global `--threads` above 1.
+fn names_a_grid(args: &Argon2Args, cfg: &RunConfig) -> bool {
+    args.variants.is_some()
+        || args.iterations.is_some()
+        || args.memory.is_some()
+        || args.lanes.is_some()
+        || args.workers.is_some()
+        || cfg.threads > 1
 }
 
 /// The benchmark grid: the run's default (`--quick` / `--full`) with the

@@ -442,3 +442,32 @@ fn the_default_grid_stops_at_64_mib_and_full_sweeps_to_1_gib() {
         assert_eq!(c.spec.twinned, !big, "{:?}", c.spec.params);
     }
 }
+
+#[test]
+fn full_reaches_1_gib_only_when_no_flag_names_the_grid() {
+    let full = RunConfig {
+        full: true,
+        ..RunConfig::default()
+    };
+    let largest = |args: &Argon2Args| -> u64 {
+        let cryptobench_core::SuiteAction::Bench(suites) = cli::command(args, &full).unwrap()
+        else {
+            panic!("a bench run")
+        };
+        suites[0]
+            .plan(&full)
+            .unwrap()
+            .iter()
+            .filter_map(|c| c.spec.params.get("m_kib")?.parse::<u64>().ok())
+            .max()
+            .unwrap()
+    };
+    assert_eq!(largest(&Argon2Args::default()), 1 << 20);
+    // The shared sweep's memory, named: that grid alone, though it equals the default's.
+    let named = Argon2Args {
+        memory: Some("16MiB,32MiB,64MiB".into()),
+        ..Argon2Args::default()
+    };
+    assert_eq!(cli::grid(&named, &full).unwrap(), Grid::for_config(&full));
+    assert_eq!(largest(&named), 64 << 10);
+}
