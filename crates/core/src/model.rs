@@ -21,6 +21,23 @@ pub const CANARY_PRIMITIVE: &str = "canary";
 pub const NOISE_FLOOR_KEY: &str = "noise_floor";
 /// `PairedRatio::other` of a case's ratio to the canary.
 pub const CANARY_PAIRED_KEY: &str = "canary";
+/// `Measurement::extra` key of the noise floor of the canary run on every
+/// core at once (a fraction): how far the machine's capacity for
+/// multi-core work moved between moments.
+pub const PARALLEL_NOISE_FLOOR_KEY: &str = "parallel_noise_floor";
+/// The `params` key through which a case says how many threads one of its
+/// operations runs on (Argon2's lanes, a threads executor's workers).
+pub const THREADS_PARAM: &str = "threads";
+
+/// Cores one timed operation keeps busy: the engine's threads times the
+/// threads each operation starts itself.
+pub fn cores_used(params: &BTreeMap<String, String>, threads: u32) -> u32 {
+    let own = params
+        .get(THREADS_PARAM)
+        .and_then(|t| t.parse::<u32>().ok())
+        .unwrap_or(1);
+    own.max(1).saturating_mul(threads.max(1))
+}
 
 /// State of a run as stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,6 +120,12 @@ impl Run {
     pub fn noise_floor(&self) -> Option<f64> {
         self.canary()
             .and_then(|m| m.extra.get(NOISE_FLOOR_KEY).copied())
+    }
+    /// The noise floor of the canary run on every core at once (a
+    /// fraction), when the run had multi-core cases.
+    pub fn parallel_noise_floor(&self) -> Option<f64> {
+        self.canary()
+            .and_then(|m| m.extra.get(PARALLEL_NOISE_FLOOR_KEY).copied())
     }
     /// The canary's measurement, when the run timed one.
     pub fn canary(&self) -> Option<&Measurement> {
@@ -331,6 +354,12 @@ pub struct MachineLoad {
     /// replaced it as the faster.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_canary_ns: Option<f64>,
+    /// The canary's time per operation when run on as many cores at once
+    /// as this case uses (the slowest core's), ns: the machine's speed for
+    /// multi-core work, which the one-core canary cannot see (a host that
+    /// lends the second core elsewhere). Only for multi-core cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel_canary_ns: Option<f64>,
 }
 
 fn one() -> u32 {
@@ -349,6 +378,10 @@ impl Measurement {
     /// True for the canary's own measurement.
     pub fn is_canary(&self) -> bool {
         self.suite == CANARY_SUITE && self.primitive == CANARY_PRIMITIVE
+    }
+    /// Cores one timed operation keeps busy ([`cores_used`]).
+    pub fn cores_used(&self) -> u32 {
+        cores_used(&self.params, self.threads)
     }
     /// The case's time relative to the canary in the same rounds.
     pub fn canary_ratio(&self) -> Option<&PairedRatio> {

@@ -309,6 +309,10 @@ impl CaseSpec {
         self.threads = n.max(1);
         self
     }
+    /// Cores one timed operation keeps busy ([`crate::model::cores_used`]).
+    pub fn cores_used(&self) -> u32 {
+        crate::model::cores_used(&self.params, self.threads)
+    }
     /// Puts the case in a named comparison group.
     pub fn group(mut self, key: impl Into<String>) -> Self {
         self.group = Some(key.into());

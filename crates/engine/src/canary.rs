@@ -9,6 +9,14 @@
 //! two runs, which `compare` reports apart from the cases, and (3) the
 //! run's noise floor: how far the machine's speed moved between the
 //! moments cases were measured.
+//!
+//! One core's speed says nothing about the others: a host may lend a VM's
+//! second core elsewhere for seconds while the first runs at full speed
+//! (measured here: a two-thread EC-ElGamal case 1.6x slower in one of two
+//! back-to-back runs, its one-thread twin in the same rounds unchanged and
+//! no steal time reported). So in the rounds of a group with multi-core
+//! cases the canary also runs on that many threads at once, and the
+//! slowest thread's time is that moment's speed for multi-core work.
 
 use crate::clock::Clock;
 use cryptobench_core::{Case, CaseError, CaseFactory, CaseSpec, CaseStatus, Measurement};
@@ -17,7 +25,7 @@ use std::sync::Arc;
 
 pub use cryptobench_core::model::{
     CANARY_PAIRED_KEY as PAIRED_KEY, CANARY_PRIMITIVE as PRIMITIVE, CANARY_SUITE as SUITE,
-    NOISE_FLOOR_KEY as FLOOR_KEY,
+    NOISE_FLOOR_KEY as FLOOR_KEY, PARALLEL_NOISE_FLOOR_KEY as PARALLEL_FLOOR_KEY,
 };
 /// Rounds a typical case takes; the floor compares windows this long.
 const WINDOW: usize = 5;
@@ -48,6 +56,10 @@ pub struct Canary {
     iters: u64,
     /// ns per operation of each batch, in the order they ran.
     pub samples: Vec<f64>,
+    /// The same round's batch on several threads at once (the slowest
+    /// thread's ns per operation), for the rounds that timed one; one
+    /// slot per entry of `samples`, so a superseded range covers both.
+    parallel: Vec<Option<f64>>,
     /// Batches timed beside measurements the run did not keep.
     superseded: Vec<Range<usize>>,
 }
@@ -66,6 +78,7 @@ impl Default for Canary {
             table,
             iters: 0,
             samples: Vec::new(),
+            parallel: Vec::new(),
             superseded: Vec::new(),
         }
     }
@@ -118,6 +131,40 @@ impl Canary {
         per_op
     }
 
+    /// Times one batch on each of `threads` threads at once, released
+    /// together, and keeps the slowest thread's ns per operation beside
+    /// the round's [`Canary::sample`] (call that first). `None` for fewer
+    /// than two threads or before any one-thread batch.
+    pub fn sample_parallel(&mut self, threads: usize) -> Option<f64> {
+        if threads < 2 || self.iters == 0 || self.samples.is_empty() {
+            return None;
+        }
+        let start = std::sync::Barrier::new(threads);
+        let this = &*self;
+        let slowest_ns = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| {
+                        start.wait();
+                        let t0 = std::time::Instant::now();
+                        this.batch(this.iters);
+                        t0.elapsed().as_nanos() as f64
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .filter_map(|w| w.join().ok())
+                .fold(0.0, f64::max)
+        });
+        let per_op = slowest_ns / self.iters as f64;
+        self.parallel.resize(self.samples.len(), None);
+        if let Some(slot) = self.parallel.last_mut() {
+            *slot = Some(per_op);
+        }
+        Some(per_op)
+    }
+
     /// Leaves the batches `batches` (indices into `samples`) out of the
     /// run's canary: they were timed beside measurements the run replaced
     /// ([`crate::remeasure`]), so they describe no moment it reports.
@@ -130,9 +177,23 @@ impl Canary {
         self.samples
             .iter()
             .enumerate()
-            .filter(|(i, _)| !self.superseded.iter().any(|r| r.contains(i)))
+            .filter(|(i, _)| self.is_kept(*i))
             .map(|(_, x)| *x)
             .collect()
+    }
+
+    /// The multi-core batches of the moments the run kept, in order.
+    pub fn kept_parallel(&self) -> Vec<f64> {
+        self.parallel
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.is_kept(*i))
+            .filter_map(|(_, x)| *x)
+            .collect()
+    }
+
+    fn is_kept(&self, batch: usize) -> bool {
+        !self.superseded.iter().any(|r| r.contains(&batch))
     }
 
     /// The canary's measurement for the run: every kept batch as a sample
@@ -154,6 +215,11 @@ impl Canary {
         m.iterations_per_sample = self.iters;
         m.stats = Some(crate::measure::summarize(&samples, 0, 1));
         m.extra.insert(FLOOR_KEY.into(), noise_floor(&samples));
+        let parallel = self.kept_parallel();
+        if parallel.len() >= 2 {
+            m.extra
+                .insert(PARALLEL_FLOOR_KEY.into(), noise_floor(&parallel));
+        }
         m.samples_ns = samples;
         Some(m)
     }
@@ -218,5 +284,44 @@ mod tests {
         let m = c.measurement().unwrap();
         assert_eq!(m.samples_ns.len(), 3);
         assert!(m.extra.get(FLOOR_KEY).is_some_and(|f| *f >= 0.0));
+        assert!(
+            !m.extra.contains_key(PARALLEL_FLOOR_KEY),
+            "no multi-core round, no multi-core floor"
+        );
+    }
+
+    #[test]
+    fn multi_core_batches_sit_beside_their_round_and_leave_with_it() {
+        let mut c = Canary::default();
+        let clock = MonotonicClock;
+        assert_eq!(c.sample_parallel(2), None, "needs a calibrated round");
+        c.sample(&clock);
+        assert_eq!(c.sample_parallel(1), None, "one thread is the canary");
+        for _ in 0..3 {
+            c.sample(&clock);
+            let p = c.sample_parallel(2).unwrap();
+            assert!(p > 0.0);
+        }
+        c.sample(&clock);
+        assert_eq!(
+            c.parallel.len(),
+            4,
+            "one slot per round up to the last timed"
+        );
+        assert_eq!(c.kept_parallel().len(), 3);
+        // The rounds of a replaced measurement go, both batches of each.
+        c.supersede(1..3);
+        assert_eq!(c.kept().len(), 3);
+        assert_eq!(c.kept_parallel().len(), 1);
+        c.supersede(0..5);
+        assert!(c.kept_parallel().is_empty());
+        let mut d = Canary::default();
+        d.sample(&clock);
+        for _ in 0..2 {
+            d.sample(&clock);
+            d.sample_parallel(2);
+        }
+        let m = d.measurement().unwrap();
+        assert!(m.extra.get(PARALLEL_FLOOR_KEY).is_some_and(|f| *f >= 0.0));
     }
 }

@@ -100,6 +100,9 @@ struct Live {
     sampled: Sampled,
     /// The canary's time in each round this member was sampled in.
     canary: Vec<f64>,
+    /// The canary's time on this member's cores at once, in the same
+    /// rounds (multi-core members only).
+    parallel: Vec<f64>,
     spent_ns: f64,
     /// The calibration batch stands for round 0 (an external process).
     preloaded: bool,
@@ -111,6 +114,19 @@ impl Live {
     fn rounds(&self) -> usize {
         self.sampled.wall.len()
     }
+}
+
+/// Threads for the group's multi-core canary: the most cores a member's
+/// operation keeps busy, at most the machine's; 1 (none) for a group of
+/// one-core cases.
+fn parallel_canary_threads(members: &[Member<'_>]) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    members
+        .iter()
+        .map(|m| m.spec.cores_used() as usize)
+        .max()
+        .unwrap_or(1)
+        .min(cores)
 }
 
 /// Measures `members` as one comparison group named `id`. With a canary,
@@ -183,6 +199,7 @@ pub fn measure_group(
                     cal,
                     sampled,
                     canary: Vec::new(),
+                    parallel: Vec::new(),
                     preloaded,
                     done: false,
                     stop: None,
@@ -199,6 +216,10 @@ pub fn measure_group(
         }
     }
     let reference = live.iter().position(|l| !l.cal.slow);
+    let parallel_threads = parallel_canary_threads(members);
+    let time_canary = |canary: Option<&mut Canary>| {
+        canary.map(|c| (c.sample(clock), c.sample_parallel(parallel_threads)))
+    };
     let mut rng = SplitMix64::new(seed ^ seed_of(id));
     let mut interrupted = false;
     let mut round = 0usize;
@@ -210,7 +231,7 @@ pub fn measure_group(
         let mut canary_ns = None;
         for (pos, &i) in order.iter().enumerate() {
             if pos == canary_at {
-                canary_ns = canary.as_deref_mut().map(|c| c.sample(clock));
+                canary_ns = time_canary(canary.as_deref_mut());
             }
             if stop_requested() {
                 interrupted = true;
@@ -239,13 +260,16 @@ pub fn measure_group(
             }
         }
         if canary_ns.is_none() && !interrupted {
-            canary_ns = canary.as_deref_mut().map(|c| c.sample(clock));
+            canary_ns = time_canary(canary.as_deref_mut());
         }
         for &i in &order {
-            if let (Some(c), false) = (canary_ns, live[i].sampled.wall.is_empty()) {
+            if let (Some((one, many)), false) = (canary_ns, live[i].sampled.wall.is_empty()) {
                 let l = &mut live[i];
                 if l.canary.len() < l.rounds() {
-                    l.canary.push(c);
+                    l.canary.push(one);
+                    if let Some(many) = many.filter(|_| members[l.index].spec.cores_used() > 1) {
+                        l.parallel.push(many);
+                    }
                 }
             }
         }
@@ -306,6 +330,7 @@ pub fn measure_group(
         if let Some(machine) = machine.as_mut() {
             let mut here = machine.clone();
             here.canary_ns = (!l.canary.is_empty()).then(|| median(&l.canary));
+            here.parallel_canary_ns = (!l.parallel.is_empty()).then(|| median(&l.parallel));
             m.warnings.extend(load::busy_warning(&here));
             m.machine_load = Some(here);
         }

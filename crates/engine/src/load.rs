@@ -94,8 +94,14 @@ pub fn between(a: &Snapshot, b: &Snapshot, load1: f64) -> MachineLoad {
         steal: (steal / total).clamp(0.0, 1.0),
         canary_ns: None,
         first_canary_ns: None,
+        parallel_canary_ns: None,
     }
 }
+
+/// How much slower the canary on several cores at once may run than on
+/// one before a multi-core case warns that its cores were shared: the
+/// two stay within 5-10% of each other when both cores are free.
+pub const SHARED_CORES: f64 = 1.25;
 
 /// A warning when the machine was busy, else `None`.
 pub fn busy_warning(load: &MachineLoad) -> Option<String> {
@@ -107,9 +113,22 @@ pub fn busy_warning(load: &MachineLoad) -> Option<String> {
             load.steal * 100.0,
             load.load1
         ))
+    } else if let Some(shared) = shared_cores(load) {
+        Some(format!(
+            "cores shared while measured: the canary on this case's cores at once took \
+             {shared:.2}x its time on one core (the host lent a core elsewhere; the guest \
+             sees no steal for it), so a multi-core figure here is low"
+        ))
     } else {
         None
     }
+}
+
+/// The multi-core canary's slowdown over the one-core canary, when past
+/// [`SHARED_CORES`].
+fn shared_cores(load: &MachineLoad) -> Option<f64> {
+    let ratio = load.parallel_canary_ns? / load.canary_ns?;
+    (ratio.is_finite() && ratio > SHARED_CORES).then_some(ratio)
 }
 
 #[cfg(test)]
@@ -126,6 +145,19 @@ mod tests {
         assert!((l.other_cpu - 0.5).abs() < 1e-12, "{l:?}");
         assert!(busy_warning(&l).unwrap().contains("50%"));
         assert!(busy_warning(&MachineLoad::default()).is_none());
+    }
+
+    #[test]
+    fn a_multi_core_canary_far_slower_than_one_core_warns_of_shared_cores() {
+        let with = |one: f64, many: Option<f64>| MachineLoad {
+            canary_ns: Some(one),
+            parallel_canary_ns: many,
+            ..MachineLoad::default()
+        };
+        assert!(busy_warning(&with(100.0, None)).is_none());
+        assert!(busy_warning(&with(100.0, Some(108.0))).is_none());
+        let w = busy_warning(&with(100.0, Some(160.0))).expect("1.6x warns");
+        assert!(w.contains("1.60x"), "{w}");
     }
 
     #[test]

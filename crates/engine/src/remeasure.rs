@@ -46,6 +46,9 @@ pub struct FirstTry {
     /// Median canary time (ns) over the group's measured members; `None`
     /// without a canary (multi-thread cases, runs without one).
     pub canary_ns: Option<f64>,
+    /// Median time (ns) of the canary on several cores at once over the
+    /// group's multi-core members; `None` for a group of one-core cases.
+    pub parallel_canary_ns: Option<f64>,
     /// The widest interval a member reached (half-width over median).
     pub imprecision: f64,
     /// Measuring time the group took, ns.
@@ -73,17 +76,21 @@ pub fn allowance_ns(measuring_ns: u64, limit_ns: Option<u64>) -> f64 {
 pub fn to_remeasure(groups: &[FirstTry], allowance_ns: f64) -> Vec<usize> {
     let canaries: Vec<f64> = groups.iter().filter_map(|g| g.canary_ns).collect();
     let calm = calm_level(&canaries);
-    // How disturbed: the canary's slowdown or the widest interval, in
+    let parallel: Vec<f64> = groups.iter().filter_map(|g| g.parallel_canary_ns).collect();
+    let calm_parallel = calm_level(&parallel);
+    let slowdown = |ns: Option<f64>, calm: Option<f64>| match (ns, calm) {
+        (Some(c), Some(calm)) => (c / calm - 1.0) / DISTURBED,
+        _ => 0.0,
+    };
+    // How disturbed: either canary's slowdown or the widest interval, in
     // units of their limits.
     let mut disturbed: Vec<(usize, f64)> = groups
         .iter()
         .enumerate()
         .map(|(i, g)| {
-            let slowdown = match (g.canary_ns, calm) {
-                (Some(c), Some(calm)) => (c / calm - 1.0) / DISTURBED,
-                _ => 0.0,
-            };
-            (i, slowdown.max(g.imprecision / ERRATIC))
+            let slower =
+                slowdown(g.canary_ns, calm).max(slowdown(g.parallel_canary_ns, calm_parallel));
+            (i, slower.max(g.imprecision / ERRATIC))
         })
         .filter(|(_, score)| *score > 1.0)
         .collect();
@@ -127,10 +134,25 @@ pub fn second_is_faster(
 pub fn group_canary<'a>(
     ms: impl IntoIterator<Item = &'a cryptobench_core::Measurement>,
 ) -> Option<f64> {
+    median_load(ms, |l| l.canary_ns)
+}
+
+/// The median time of the canary on several cores over measured members
+/// that carry one (the multi-core members).
+pub fn group_parallel_canary<'a>(
+    ms: impl IntoIterator<Item = &'a cryptobench_core::Measurement>,
+) -> Option<f64> {
+    median_load(ms, |l| l.parallel_canary_ns)
+}
+
+fn median_load<'a>(
+    ms: impl IntoIterator<Item = &'a cryptobench_core::Measurement>,
+    field: impl Fn(&cryptobench_core::model::MachineLoad) -> Option<f64>,
+) -> Option<f64> {
     let times: Vec<f64> = ms
         .into_iter()
         .filter(|m| m.status == cryptobench_core::CaseStatus::Measured)
-        .filter_map(|m| m.machine_load.as_ref()?.canary_ns)
+        .filter_map(|m| field(m.machine_load.as_ref()?))
         .filter(|t| t.is_finite() && *t > 0.0)
         .collect();
     (!times.is_empty()).then(|| cryptobench_stats::median(&times))
@@ -143,6 +165,7 @@ mod tests {
     fn g(canary: Option<f64>, ms: u64) -> FirstTry {
         FirstTry {
             canary_ns: canary,
+            parallel_canary_ns: None,
             imprecision: 0.01,
             measuring_ns: ms,
         }
@@ -185,6 +208,18 @@ mod tests {
         groups[1].imprecision = 0.4;
         groups[2].imprecision = 0.2;
         assert_eq!(to_remeasure(&groups, allowance_ns(100, None)), vec![1, 2]);
+    }
+
+    #[test]
+    fn a_group_whose_second_core_was_away_comes_back_though_one_core_was_calm() {
+        let mut groups: Vec<FirstTry> = [104.0, 105.0, 106.0, 104.0]
+            .iter()
+            .map(|&c| g(Some(c), 10))
+            .collect();
+        for (i, p) in [(1, 110.0), (2, 111.0), (3, 180.0)] {
+            groups[i].parallel_canary_ns = Some(p);
+        }
+        assert_eq!(to_remeasure(&groups, allowance_ns(100, None)), vec![3]);
     }
 
     #[test]

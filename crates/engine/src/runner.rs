@@ -16,7 +16,8 @@ use crate::group::{measure_group, Member, Spent};
 use crate::interrupt::stop_requested;
 use crate::pace::{Pace, Planned};
 use crate::remeasure::{
-    allowance_ns, group_canary, second_is_faster, to_remeasure, widest_interval, FirstTry,
+    allowance_ns, group_canary, group_parallel_canary, second_is_faster, to_remeasure,
+    widest_interval, FirstTry,
 };
 use cryptobench_core::{Budget, CaseSpec, CaseStatus, Measurement, PlannedCase, Setup};
 use std::collections::BTreeMap;
@@ -244,6 +245,7 @@ pub fn run_plan(
         let incomplete = measured.iter().any(Option::is_none);
         let first = FirstTry {
             canary_ns: group_canary(measured.iter().flatten()),
+            parallel_canary_ns: group_parallel_canary(measured.iter().flatten()),
             imprecision: widest_interval(measured.iter().flatten()),
             measuring_ns: group_spent.measuring_ns,
         };

@@ -15,6 +15,11 @@
 //! both the threshold and the noise floor either run measured, and the two
 //! intervals do not overlap; a change past the threshold whose intervals
 //! overlap is "inconclusive".
+//!
+//! A multi-core case (Argon2 with two lanes, a threads executor) is judged
+//! by the canary run on its cores at once, drift and floor: a host can
+//! take a VM's second core away for minutes while the first runs at full
+//! speed, which the one-core canary never sees.
 
 use crate::tables::{case_headers, status_free_size};
 use cryptobench_core::model::LAYOUT_FIXED;
@@ -63,6 +68,9 @@ pub struct RunComparison {
     pub drift_kept: Vec<String>,
     /// Noise floors the two runs measured (fractions), when they did.
     pub floors: (Option<f64>, Option<f64>),
+    /// Floors of the canary on several cores at once, when the runs had
+    /// multi-core cases: what a multi-core case must also exceed.
+    pub parallel_floors: (Option<f64>, Option<f64>),
     /// The threshold the user asked for.
     pub threshold: f64,
     /// Each run's address layout ("fixed" or "randomized"), when recorded.
@@ -78,6 +86,16 @@ impl RunComparison {
             .unwrap_or(0.0)
             .max(self.floors.1.unwrap_or(0.0));
         self.threshold.max(f)
+    }
+    /// The change a multi-core case must exceed: [`Self::effective_threshold`]
+    /// or the larger floor of the canary on several cores.
+    pub fn multi_core_threshold(&self) -> f64 {
+        let f = self
+            .parallel_floors
+            .0
+            .unwrap_or(0.0)
+            .max(self.parallel_floors.1.unwrap_or(0.0));
+        self.effective_threshold().max(f)
     }
     /// How many cases have each verdict: (faster, slower, unchanged, inconclusive).
     pub fn counts(&self) -> (usize, usize, usize, usize) {
@@ -133,12 +151,28 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         .map(|d| d.value)
         .filter(|d| d.is_finite() && *d > 0.0);
     // Each case's drift: the canary around it in the two runs, else the
-    // whole run's canary ratio (a run stored before per-case canaries).
+    // whole run's canary ratio (a run stored before per-case canaries); a
+    // multi-core case's from the canary on its cores, where both runs
+    // timed that one.
     let (near_b, near_c) = (local_canary(baseline), local_canary(candidate));
+    let (many_b, many_c) = (
+        group_parallel_canary(baseline),
+        group_parallel_canary(candidate),
+    );
+    let multi_core: Vec<bool> = pairs
+        .iter()
+        .map(|(b, c)| many_b.contains_key(&b.case_key()) && many_c.contains_key(&c.case_key()))
+        .collect();
     let local: Vec<Option<f64>> = pairs
         .iter()
-        .map(|(b, c)| {
-            let around = near_c.get(&c.case_key())? / near_b.get(&b.case_key())?;
+        .zip(&multi_core)
+        .map(|((b, c), &many)| {
+            let (on_b, on_c) = if many {
+                (&many_b, &many_c)
+            } else {
+                (&near_b, &near_c)
+            };
+            let around = on_c.get(&c.case_key())? / on_b.get(&b.case_key())?;
             Some(around).filter(|d| d.is_finite() && *d > 0.0)
         })
         .map(|d| d.or(whole_run))
@@ -163,6 +197,10 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         drift_removed: false,
         drift_kept: Vec::new(),
         floors: (baseline.noise_floor(), candidate.noise_floor()),
+        parallel_floors: (
+            baseline.parallel_noise_floor(),
+            candidate.parallel_noise_floor(),
+        ),
         threshold,
         layouts: (
             baseline.machine.address_layout.clone(),
@@ -178,8 +216,10 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         .map(|(suite, _)| suite.to_string())
         .collect();
     out.drift_removed = drift_from_canary && !per_suite.is_empty() && out.drift_kept.is_empty();
-    for ((b, c), d) in pairs.into_iter().zip(local) {
+    let multi_core_limit = out.multi_core_threshold();
+    for (((b, c), d), many) in pairs.into_iter().zip(local).zip(multi_core) {
         let d = d.filter(|_| drift_from_canary && !out.drift_kept.contains(&c.suite));
+        let limit = if many { multi_core_limit } else { limit };
         let comparison = compare_case(b, c, limit, d);
         out.cases.push(ComparedCase {
             key: c.case_key(),
@@ -208,6 +248,33 @@ fn local_canary(run: &Run) -> HashMap<String, f64> {
                 &timed[i.saturating_sub(LOCAL_WINDOW)..(i + LOCAL_WINDOW + 1).min(timed.len())];
             let times: Vec<f64> = window.iter().map(|(_, ns)| *ns).collect();
             (timed[i].0.case_key(), median(&times))
+        })
+        .collect()
+}
+
+/// The canary on several cores around each multi-core case of a run, by
+/// case key: the median over the members of its group that carry one. Not
+/// smoothed over neighbouring cases like [`local_canary`]: few cases are
+/// multi-core, their neighbours in the run can be minutes apart, and a
+/// core taken away comes and goes within that.
+fn group_parallel_canary(run: &Run) -> HashMap<String, f64> {
+    let timed: Vec<(&Measurement, f64)> = run
+        .measurements
+        .iter()
+        .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
+        .filter_map(|m| Some((m, m.machine_load.as_ref()?.parallel_canary_ns?)))
+        .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
+        .collect();
+    let mut by_group: HashMap<String, Vec<f64>> = HashMap::new();
+    for (m, ns) in &timed {
+        let group = m.group.clone().unwrap_or_else(|| m.case_key());
+        by_group.entry(group).or_default().push(*ns);
+    }
+    timed
+        .iter()
+        .map(|(m, _)| {
+            let group = m.group.clone().unwrap_or_else(|| m.case_key());
+            (m.case_key(), median(&by_group[&group]))
         })
         .collect()
 }
@@ -342,6 +409,14 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
         floor(cmp.floors.0),
         floor(cmp.floors.1)
     ));
+    if cmp.parallel_floors.0.is_some() || cmp.parallel_floors.1.is_some() {
+        notes.push(format!(
+            "a multi-core case changed only past {:.1}%, judged by the canary on as many cores at once (its floors: baseline {}, candidate {})",
+            cmp.multi_core_threshold() * 100.0,
+            floor(cmp.parallel_floors.0),
+            floor(cmp.parallel_floors.1)
+        ));
+    }
     // With a random layout a small-message case moves between processes
     // by up to 2x on its own (crates/engine/src/layout.rs).
     let fixed = |l: &Option<String>| l.as_deref() == Some(LAYOUT_FIXED);

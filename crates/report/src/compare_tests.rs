@@ -247,3 +247,53 @@ fn a_randomized_address_layout_is_named_and_two_fixed_ones_are_not() {
     let note = layout_note(&with_layout("a", None), &fixed).expect("an old run is named");
     assert!(note.contains("baseline not recorded"), "{note}");
 }
+
+/// A two-lane case measured while the canary took `one_core` per
+/// operation alone and `all_cores` on two cores at once.
+fn two_lanes(primitive: &str, centre: f64, one_core: f64, all_cores: f64) -> Measurement {
+    let mut m = measured_near(primitive, centre, one_core);
+    m.params.insert("threads".into(), "2".into());
+    if let Some(load) = m.machine_load.as_mut() {
+        load.parallel_canary_ns = Some(all_cores);
+    }
+    m
+}
+
+#[test]
+fn a_multi_core_case_is_judged_by_the_canary_on_its_cores() {
+    // The candidate's host took the second core away while its two-lane
+    // cases ran: they and the two-core canary took 1.6x, the one-core
+    // canary and the one-lane cases did not move.
+    let build = |slow: f64, slow_lanes_too: bool| {
+        let mut ms: Vec<Measurement> = (0..6)
+            .map(|i| measured_near(&format!("one-{i}"), 100.0, 50.0))
+            .collect();
+        ms.push(two_lanes("both", 100.0 * slow, 50.0, 50.0 * slow));
+        let lanes_alone = if slow_lanes_too { slow } else { 1.0 };
+        ms.push(two_lanes("moved", 100.0 * slow, 50.0, 50.0 * lanes_alone));
+        let mut c = canary(&series(50.0), 0.005);
+        c.extra.insert(
+            cryptobench_core::model::PARALLEL_NOISE_FLOOR_KEY.into(),
+            0.03,
+        );
+        ms.push(c);
+        run(if slow > 1.0 { "b" } else { "a" }, ms)
+    };
+    let cmp = compare_full(&build(1.0, true), &build(1.6, false), 0.02);
+    let both = case_of(&cmp, "both");
+    assert_eq!(both.comparison.verdict, Verdict::Unchanged, "{both:?}");
+    assert!((both.comparison.ratio - 1.0).abs() < 0.01);
+    // Slower on two cores while two cores were as fast as before: the code.
+    assert_eq!(case_of(&cmp, "moved").comparison.verdict, Verdict::Slower);
+    assert_eq!(
+        case_of(&cmp, "one-0").comparison.verdict,
+        Verdict::Unchanged
+    );
+    assert!((cmp.multi_core_threshold() - 0.03).abs() < 1e-9);
+    assert!((cmp.effective_threshold() - 0.02).abs() < 1e-9);
+    let notes = comparison_notes(&cmp).join("\n");
+    assert!(
+        notes.contains("a multi-core case changed only past 3.0%"),
+        "{notes}"
+    );
+}
