@@ -362,6 +362,21 @@ pub struct MachineLoad {
     pub parallel_canary_ns: Option<f64>,
 }
 
+/// How much slower the canary on several cores at once may run than on
+/// one before a multi-core case counts as measured with its cores shared:
+/// the two stay within 5-10% of each other when every core is free.
+pub const SHARED_CORES: f64 = 1.25;
+
+impl MachineLoad {
+    /// The multi-core canary's time over the one-core canary's when past
+    /// [`SHARED_CORES`]: the case's cores were not all its own (a host
+    /// lending a core elsewhere shows no steal time in the guest).
+    pub fn cores_shared(&self) -> Option<f64> {
+        let ratio = self.parallel_canary_ns? / self.canary_ns?;
+        (ratio.is_finite() && ratio > SHARED_CORES).then_some(ratio)
+    }
+}
+
 fn one() -> u32 {
     1
 }

@@ -126,6 +126,22 @@ struct Speedup<'a> {
     distributed: bool,
     parallel: &'a Measurement,
     est: Estimate,
+    /// The multi-core canary's slowdown over the one-core canary while the
+    /// parallel side ran, when its cores were shared
+    /// ([`cryptobench_core::model::MachineLoad::cores_shared`]).
+    shared: Option<f64>,
+}
+
+impl Speedup<'_> {
+    /// A verdict on this speedup: measured with its cores shared, the
+    /// speedup is low for the machine's sake, so it cannot refute a claim.
+    fn judge(&self, v: Verdict) -> Verdict {
+        if v == Verdict::Differs && self.shared.is_some() {
+            Verdict::Inconclusive
+        } else {
+            v
+        }
+    }
 }
 
 fn program_of(m: &Measurement) -> Option<Program> {
@@ -173,6 +189,7 @@ fn measured_speedups(ms: &[Measurement]) -> Vec<Speedup<'_>> {
             distributed,
             parallel: m,
             est,
+            shared: m.machine_load.as_ref().and_then(|l| l.cores_shared()),
         });
     }
     out
@@ -340,7 +357,7 @@ fn conclusions(here: &[Speedup], cores: usize) -> Vec<String> {
         .expect("not empty");
     out.push(format!(
         "\"all speedups are greater than 1\": {} (smallest {} at {}; {} speedups)",
-        Verdict::all(here.iter().map(|s| s.est.at_least(1.0, 0.0))),
+        Verdict::all(here.iter().map(|s| s.judge(s.est.at_least(1.0, 0.0)))),
         show_ratio(&smallest.est),
         where_(smallest),
         here.len()
@@ -357,7 +374,7 @@ fn conclusions(here: &[Speedup], cores: usize) -> Vec<String> {
         });
         out.push(format!(
             "seed: 2 threads give {lo}-{hi} on its dual core (Tables V-VIII): {} (here {min:.2}-{max:.2} on {cores} logical CPUs, {} cells)",
-            Verdict::all(two.iter().map(|s| s.est.within(lo, hi, 0.0))),
+            Verdict::all(two.iter().map(|s| s.judge(s.est.within(lo, hi, 0.0)))),
             two.len()
         ));
     }
@@ -378,7 +395,22 @@ fn conclusions(here: &[Speedup], cores: usize) -> Vec<String> {
         }
     ));
     out.push(more_threads_claim(here));
+    out.extend(shared_cores(here));
     out
+}
+
+/// Says which speedups were measured while the machine's cores were not
+/// all ours, when any were.
+fn shared_cores(here: &[Speedup]) -> Option<String> {
+    let shared: Vec<f64> = here.iter().filter_map(|s| s.shared).collect();
+    let worst = shared.iter().copied().fold(f64::NAN, f64::max);
+    (!shared.is_empty()).then(|| {
+        format!(
+            "cores shared while {} of {} parallel cells ran (the canary on their cores took up to {worst:.2}x its time on one core: the host lent a core elsewhere): their speedups are low, and a claim only they refute is inconclusive; run again when two processes get twice one process's work done",
+            shared.len(),
+            here.len()
+        )
+    })
 }
 
 fn length_claim(here: &[Speedup]) -> String {

@@ -106,6 +106,29 @@ fn speedups_are_decided_on_their_intervals() {
 }
 
 #[test]
+fn a_speedup_measured_on_shared_cores_cannot_refute_a_claim() {
+    let mut ms = threads_at(&[(1024, 1.1)], 0.01);
+    let calm = lines_for(&ms);
+    assert!(
+        !calm.iter().any(|l| l.starts_with("cores shared")),
+        "{calm:#?}"
+    );
+    let two = line(&calm, "seed: 2 threads give 1.59-2.32");
+    assert!(two.contains(": differs here"), "{two}");
+    // The two-core canary took 1.7x the one-core canary's time meanwhile.
+    ms[1].machine_load = Some(cryptobench_core::model::MachineLoad {
+        canary_ns: Some(100.0),
+        parallel_canary_ns: Some(170.0),
+        ..Default::default()
+    });
+    let shared = lines_for(&ms);
+    let two = line(&shared, "seed: 2 threads give 1.59-2.32");
+    assert!(two.contains(": inconclusive"), "{two}");
+    let note = line(&shared, "cores shared while 1 of 1 parallel cells ran");
+    assert!(note.contains("1.70x"), "{note}");
+}
+
+#[test]
 fn ranking_without_mpirun_says_how_to_start_it() {
     let lines = lines_for(&threads_at(&[(1024, 1.8)], 0.01));
     let rank = line(&lines, "seed: \"shared memory > distributed > hybrid\"");

@@ -98,11 +98,6 @@ pub fn between(a: &Snapshot, b: &Snapshot, load1: f64) -> MachineLoad {
     }
 }
 
-/// How much slower the canary on several cores at once may run than on
-/// one before a multi-core case warns that its cores were shared: the
-/// two stay within 5-10% of each other when both cores are free.
-pub const SHARED_CORES: f64 = 1.25;
-
 /// A warning when the machine was busy, else `None`.
 pub fn busy_warning(load: &MachineLoad) -> Option<String> {
     if load.other_cpu > BUSY_OTHER_CPU || load.steal > BUSY_STEAL {
@@ -113,7 +108,7 @@ pub fn busy_warning(load: &MachineLoad) -> Option<String> {
             load.steal * 100.0,
             load.load1
         ))
-    } else if let Some(shared) = shared_cores(load) {
+    } else if let Some(shared) = load.cores_shared() {
         Some(format!(
             "cores shared while measured: the canary on this case's cores at once took \
              {shared:.2}x its time on one core (the host lent a core elsewhere; the guest \
@@ -122,13 +117,6 @@ pub fn busy_warning(load: &MachineLoad) -> Option<String> {
     } else {
         None
     }
-}
-
-/// The multi-core canary's slowdown over the one-core canary, when past
-/// [`SHARED_CORES`].
-fn shared_cores(load: &MachineLoad) -> Option<f64> {
-    let ratio = load.parallel_canary_ns? / load.canary_ns?;
-    (ratio.is_finite() && ratio > SHARED_CORES).then_some(ratio)
 }
 
 #[cfg(test)]
