@@ -108,14 +108,14 @@ pub fn busy_warning(load: &MachineLoad) -> Option<String> {
             load.steal * 100.0,
             load.load1
         ))
-    } else if let Some(shared) = load.cores_shared() {
-        Some(format!(
-            "cores shared while measured: the canary on this case's cores at once took \
-             {shared:.2}x its time on one core (the host lent a core elsewhere; the guest \
-             sees no steal for it), so a multi-core figure here is low"
-        ))
     } else {
-        None
+        load.cores_shared().map(|shared| {
+            format!(
+                "cores shared while measured: the canary on this case's cores at once took \
+                 {shared:.2}x its time on one core (the host lent a core elsewhere; the guest \
+                 sees no steal for it), so a multi-core figure here is low"
+            )
+        })
     }
 }
 
