@@ -16,6 +16,12 @@
 //! intervals do not overlap; a change past the threshold whose intervals
 //! overlap is "inconclusive".
 //!
+//! A case is changed only when its own medians moved past the limit too,
+//! in the same direction: on a noisy host the canary's local time can move
+//! 20% while the cases around it do not, and dividing that out alone then
+//! called cases changed whose medians were within 6% (13 of 61 flagged
+//! cases in one A/A pair here); such a case is inconclusive.
+//!
 //! A multi-core case (Argon2 with two lanes, a threads executor) is judged
 //! by the canary run on its cores at once, drift and floor: a host can
 //! take a VM's second core away for minutes while the first runs at full
@@ -305,7 +311,19 @@ pub(crate) fn compare_case(
             intervals_overlap: true,
         }
     };
-    let verdict = judge(raw.ratio, raw.intervals_overlap, limit);
+    let mut verdict = judge(raw.ratio, raw.intervals_overlap, limit);
+    // A change that only the drift correction makes: the canary around the
+    // case moved and the case did not, or the other way round. Which one
+    // the machine did cannot be told from two runs.
+    let undrifted = c.median_ns().unwrap_or(f64::NAN) / b.median_ns().unwrap_or(f64::NAN);
+    let moved_itself = match verdict {
+        Verdict::Slower => undrifted > 1.0 + limit,
+        Verdict::Faster => undrifted < 1.0 - limit,
+        _ => true,
+    };
+    if !moved_itself && undrifted.is_finite() {
+        verdict = Verdict::Inconclusive;
+    }
     Comparison { verdict, ..raw }
 }
 

@@ -297,3 +297,28 @@ fn a_multi_core_case_is_judged_by_the_canary_on_its_cores() {
         "{notes}"
     );
 }
+
+#[test]
+fn a_change_only_the_drift_correction_makes_is_inconclusive() {
+    // The canary around the first ten cases ran 20% faster in the
+    // candidate; those cases, and all the others, did not move.
+    let build = |canary_first: f64| {
+        let mut ms: Vec<Measurement> = (0..40)
+            .map(|i| {
+                let canary_ns = if i < 10 { 50.0 * canary_first } else { 50.0 };
+                measured_near(&format!("H{i}"), 100.0, canary_ns)
+            })
+            .collect();
+        ms.push(canary(&series(50.0), 0.005));
+        ms
+    };
+    let cmp = compare_full(&run("a", build(1.0)), &run("b", build(0.8)), 0.02);
+    assert!(
+        cmp.drift_removed,
+        "the suite as a whole agrees with its canary"
+    );
+    let h2 = case_of(&cmp, "H2");
+    assert!(h2.comparison.ratio > 1.2, "{h2:?}");
+    assert_eq!(h2.comparison.verdict, Verdict::Inconclusive);
+    assert_eq!(case_of(&cmp, "H30").comparison.verdict, Verdict::Unchanged);
+}
