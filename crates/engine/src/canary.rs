@@ -174,26 +174,21 @@ impl Canary {
 
     /// The batches of the moments the run kept, in the order they ran.
     pub fn kept(&self) -> Vec<f64> {
-        self.samples
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| self.is_kept(*i))
-            .map(|(_, x)| *x)
-            .collect()
+        self.kept_slots(&self.samples).collect()
     }
 
     /// The multi-core batches of the moments the run kept, in order.
     pub fn kept_parallel(&self) -> Vec<f64> {
-        self.parallel
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| self.is_kept(*i))
-            .filter_map(|(_, x)| *x)
-            .collect()
+        self.kept_slots(&self.parallel).flatten().collect()
     }
 
-    fn is_kept(&self, batch: usize) -> bool {
-        !self.superseded.iter().any(|r| r.contains(&batch))
+    /// The entries of a per-batch list whose batch was not superseded.
+    fn kept_slots<'s, T: Copy>(&'s self, slots: &'s [T]) -> impl Iterator<Item = T> + 's {
+        slots
+            .iter()
+            .enumerate()
+            .filter(|(batch, _)| !self.superseded.iter().any(|r| r.contains(batch)))
+            .map(|(_, x)| *x)
     }
 
     /// The canary's measurement for the run: every kept batch as a sample

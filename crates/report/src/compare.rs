@@ -28,7 +28,7 @@
 //! speed, which the one-core canary never sees.
 
 use crate::tables::{case_headers, status_free_size};
-use cryptobench_core::model::LAYOUT_FIXED;
+use cryptobench_core::model::{MachineLoad, LAYOUT_FIXED};
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::verdict::{seed_of, time_ratio, Estimate};
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
@@ -237,17 +237,25 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     out
 }
 
+/// The measured cases of a run that carry a canary time (`which` of
+/// their load), with it, in the order the run measured them.
+fn canary_times(
+    run: &Run,
+    which: impl Fn(&MachineLoad) -> Option<f64>,
+) -> Vec<(&Measurement, f64)> {
+    run.measurements
+        .iter()
+        .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
+        .filter_map(|m| Some((m, which(m.machine_load.as_ref()?)?)))
+        .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
+        .collect()
+}
+
 /// The canary's time around each case of a run, by case key: the median
 /// of the per-case canary times within [`LOCAL_WINDOW`] cases of it, in
 /// the order the run measured them.
 fn local_canary(run: &Run) -> HashMap<String, f64> {
-    let timed: Vec<(&Measurement, f64)> = run
-        .measurements
-        .iter()
-        .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
-        .filter_map(|m| Some((m, m.machine_load.as_ref()?.canary_ns?)))
-        .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
-        .collect();
+    let timed = canary_times(run, |l| l.canary_ns);
     (0..timed.len())
         .map(|i| {
             let window =
@@ -264,13 +272,7 @@ fn local_canary(run: &Run) -> HashMap<String, f64> {
 /// multi-core, their neighbours in the run can be minutes apart, and a
 /// core taken away comes and goes within that.
 fn group_parallel_canary(run: &Run) -> HashMap<String, f64> {
-    let timed: Vec<(&Measurement, f64)> = run
-        .measurements
-        .iter()
-        .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
-        .filter_map(|m| Some((m, m.machine_load.as_ref()?.parallel_canary_ns?)))
-        .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
-        .collect();
+    let timed = canary_times(run, |l| l.parallel_canary_ns);
     let mut by_group: HashMap<String, Vec<f64>> = HashMap::new();
     for (m, ns) in &timed {
         let group = m.group.clone().unwrap_or_else(|| m.case_key());
