@@ -282,6 +282,19 @@ fn elgamal(ms: &[Measurement]) -> Vec<Recommendation> {
             }
         }
     }
+    // A parallel mode timed while the host had lent a core elsewhere is
+    // slow for the machine's sake: it cannot show serial to be as fast.
+    let shared: Vec<f64> = cases
+        .iter()
+        .filter(|m| m.param("mode") != Some("serial") && m.primitive == best.primitive)
+        .filter_map(|m| m.machine_load.as_ref()?.cores_shared())
+        .collect();
+    if best.param("mode") == Some("serial") && !shared.is_empty() {
+        let worst = shared.iter().copied().fold(f64::NAN, f64::max);
+        advice.push_str(&format!(
+            "; the parallel modes were timed with their cores shared (the canary on their cores took up to {worst:.2}x its time on one core), so this run cannot tell whether they are faster here"
+        ));
+    }
     advice.push('.');
     vec![Recommendation {
         topic: "EC-ElGamal mode".into(),

@@ -224,9 +224,22 @@ fn elgamal_mode_cites_its_speedup_over_serial_and_skips_toy_curves() {
         e("serial", "1", 4e9, "P-256", ""),
         e("threads", "2", 3.9e9, "P-256", ""),
     ];
-    let recs = recommend(&run_of(close), &[]);
+    let recs = recommend(&run_of(close.clone()), &[]);
     let r = topic(&recs, "EC-ElGamal mode");
     says(&r.advice, "use mode serial with 1 worker(s)");
+    assert!(!r.advice.contains("cores shared"), "{}", r.advice);
+    // The same, but the two workers ran while a core was lent elsewhere.
+    let mut shared = close;
+    shared[1].machine_load = Some(cryptobench_core::model::MachineLoad {
+        canary_ns: Some(100.0),
+        parallel_canary_ns: Some(180.0),
+        ..Default::default()
+    });
+    let recs = recommend(&run_of(shared), &[]);
+    let r = topic(&recs, "EC-ElGamal mode");
+    says(&r.advice, "use mode serial with 1 worker(s)");
+    says(&r.advice, "timed with their cores shared");
+    says(&r.advice, "1.80x its time on one core");
 }
 
 #[test]
