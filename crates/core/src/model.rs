@@ -118,14 +118,15 @@ impl Run {
     }
     /// The noise floor this run's canary measured (a fraction), if any.
     pub fn noise_floor(&self) -> Option<f64> {
-        self.canary()
-            .and_then(|m| m.extra.get(NOISE_FLOOR_KEY).copied())
+        self.canary_extra(NOISE_FLOOR_KEY)
     }
     /// The noise floor of the canary run on every core at once (a
     /// fraction), when the run had multi-core cases.
     pub fn parallel_noise_floor(&self) -> Option<f64> {
-        self.canary()
-            .and_then(|m| m.extra.get(PARALLEL_NOISE_FLOOR_KEY).copied())
+        self.canary_extra(PARALLEL_NOISE_FLOOR_KEY)
+    }
+    fn canary_extra(&self, key: &str) -> Option<f64> {
+        self.canary().and_then(|m| m.extra.get(key).copied())
     }
     /// The canary's measurement, when the run timed one.
     pub fn canary(&self) -> Option<&Measurement> {

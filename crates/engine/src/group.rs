@@ -103,6 +103,8 @@ struct Live {
     /// The canary's time on this member's cores at once, in the same
     /// rounds (multi-core members only).
     parallel: Vec<f64>,
+    /// One operation keeps more than one core busy.
+    multi_core: bool,
     spent_ns: f64,
     /// The calibration batch stands for round 0 (an external process).
     preloaded: bool,
@@ -200,6 +202,7 @@ pub fn measure_group(
                     sampled,
                     canary: Vec::new(),
                     parallel: Vec::new(),
+                    multi_core: member.spec.cores_used() > 1,
                     preloaded,
                     done: false,
                     stop: None,
@@ -267,7 +270,7 @@ pub fn measure_group(
                 let l = &mut live[i];
                 if l.canary.len() < l.rounds() {
                     l.canary.push(one);
-                    if let Some(many) = many.filter(|_| members[l.index].spec.cores_used() > 1) {
+                    if let Some(many) = many.filter(|_| l.multi_core) {
                         l.parallel.push(many);
                     }
                 }

@@ -86,22 +86,12 @@ pub struct RunComparison {
 impl RunComparison {
     /// The change a case must exceed: the threshold or the larger floor.
     pub fn effective_threshold(&self) -> f64 {
-        let f = self
-            .floors
-            .0
-            .unwrap_or(0.0)
-            .max(self.floors.1.unwrap_or(0.0));
-        self.threshold.max(f)
+        self.threshold.max(larger(self.floors))
     }
     /// The change a multi-core case must exceed: [`Self::effective_threshold`]
     /// or the larger floor of the canary on several cores.
     pub fn multi_core_threshold(&self) -> f64 {
-        let f = self
-            .parallel_floors
-            .0
-            .unwrap_or(0.0)
-            .max(self.parallel_floors.1.unwrap_or(0.0));
-        self.effective_threshold().max(f)
+        self.effective_threshold().max(larger(self.parallel_floors))
     }
     /// How many cases have each verdict: (faster, slower, unchanged, inconclusive).
     pub fn counts(&self) -> (usize, usize, usize, usize) {
@@ -118,6 +108,11 @@ impl RunComparison {
             n(Verdict::Inconclusive),
         )
     }
+}
+
+/// The larger of the two runs' floors; 0 where neither measured one.
+fn larger(floors: (Option<f64>, Option<f64>)) -> f64 {
+    floors.0.unwrap_or(0.0).max(floors.1.unwrap_or(0.0))
 }
 
 /// Pairs the measured cases of two runs by case key and compares them.
@@ -165,30 +160,29 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         group_parallel_canary(baseline),
         group_parallel_canary(candidate),
     );
-    let multi_core: Vec<bool> = pairs
+    // Per pair (both sides share the case key): the drift, and whether
+    // the case is judged as multi-core.
+    let local: Vec<(Option<f64>, bool)> = pairs
         .iter()
-        .map(|(b, c)| many_b.contains_key(&b.case_key()) && many_c.contains_key(&c.case_key()))
-        .collect();
-    let local: Vec<Option<f64>> = pairs
-        .iter()
-        .zip(&multi_core)
-        .map(|((b, c), &many)| {
+        .map(|(_, c)| {
+            let key = c.case_key();
+            let many = many_b.contains_key(&key) && many_c.contains_key(&key);
             let (on_b, on_c) = if many {
                 (&many_b, &many_c)
             } else {
                 (&near_b, &near_c)
             };
-            let around = on_c.get(&c.case_key())? / on_b.get(&b.case_key())?;
-            Some(around).filter(|d| d.is_finite() && *d > 0.0)
+            let around = on_c.get(&key).zip(on_b.get(&key)).map(|(c, b)| c / b);
+            let drift = around.filter(|d| d.is_finite() && *d > 0.0).or(whole_run);
+            (drift, many)
         })
-        .map(|d| d.or(whole_run))
         .collect();
     // Only the canary tells the machine from the code (a median of the
     // cases would also swallow a change that slowed every case), but only
     // a drift the cases share is the machine's: a suite whose cases did
     // not move with the canary around them keeps its raw ratios.
     let mut per_suite: BTreeMap<&str, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
-    for ((b, c), d) in pairs.iter().zip(&local) {
+    for ((b, c), (d, _)) in pairs.iter().zip(&local) {
         if let (Some(d), Some(cm), Some(bm)) = (d, c.median_ns(), b.median_ns()) {
             let entry = per_suite.entry(c.suite.as_str()).or_default();
             entry.0.push(cm / bm);
@@ -223,7 +217,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         .collect();
     out.drift_removed = drift_from_canary && !per_suite.is_empty() && out.drift_kept.is_empty();
     let multi_core_limit = out.multi_core_threshold();
-    for (((b, c), d), many) in pairs.into_iter().zip(local).zip(multi_core) {
+    for ((b, c), (d, many)) in pairs.into_iter().zip(local) {
         let d = d.filter(|_| drift_from_canary && !out.drift_kept.contains(&c.suite));
         let limit = if many { multi_core_limit } else { limit };
         let comparison = compare_case(b, c, limit, d);
@@ -273,17 +267,14 @@ fn local_canary(run: &Run) -> HashMap<String, f64> {
 /// core taken away comes and goes within that.
 fn group_parallel_canary(run: &Run) -> HashMap<String, f64> {
     let timed = canary_times(run, |l| l.parallel_canary_ns);
+    let group_of = |m: &Measurement| m.group.clone().unwrap_or_else(|| m.case_key());
     let mut by_group: HashMap<String, Vec<f64>> = HashMap::new();
     for (m, ns) in &timed {
-        let group = m.group.clone().unwrap_or_else(|| m.case_key());
-        by_group.entry(group).or_default().push(*ns);
+        by_group.entry(group_of(m)).or_default().push(*ns);
     }
     timed
         .iter()
-        .map(|(m, _)| {
-            let group = m.group.clone().unwrap_or_else(|| m.case_key());
-            (m.case_key(), median(&by_group[&group]))
-        })
+        .map(|(m, _)| (m.case_key(), median(&by_group[&group_of(m)])))
         .collect()
 }
 
