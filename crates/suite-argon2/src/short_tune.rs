@@ -11,7 +11,10 @@
 //! gaps between their products (3, 5 and 7 passes give 1.125x, 1.25x and
 //! 1.75x steps), so a target nearly always has a rung within +-10%. Among
 //! the rungs whose time lands within +-10% of the target, RFC 9106
-//! section 4's order decides: the most memory, then the most passes.
+//! section 4's order decides: the most memory; then the passes that land
+//! nearest the target, not the most passes, which sat at the band's upper
+//! edge (+5-10%), where a slower moment in the run's own measurement
+//! pushed the setting out of the +-20% that keeps it.
 //!
 //! A setting an earlier run chose for the same target (the incumbent) is
 //! timed first and kept while it still lands within +-20%
@@ -87,9 +90,10 @@ fn off_by(time: Duration, target: Duration) -> f64 {
 }
 
 /// The setting for `target`: memory on the ladder below `base.m_kib`,
-/// `base`'s variant and lanes, the first point in RFC 9106 order (most
-/// memory, then most passes) whose measured time lands within +-10% of the
-/// target. `measure` returns the time of one hash at a point.
+/// `base`'s variant and lanes; the rung with the most memory (RFC 9106
+/// order) on which a measured point lands within +-10% of the target, and
+/// on it the passes nearest the target ([`nearer_neighbour`]). `measure`
+/// returns the time of one hash at a point.
 pub fn ladder_search(
     base: Params,
     target: Duration,
@@ -114,7 +118,7 @@ pub fn ladder_search(
         let trial = Trial { params: next, time };
         trials.push(trial);
         if lands_within(time, target) {
-            return Ok(trial);
+            return Ok(nearer_neighbour(trial, goal, &trials, measure).unwrap_or(trial));
         }
         match next_candidate(&ladder, base, goal, &trials) {
             Some(p) => next = p,
@@ -154,23 +158,55 @@ pub fn ladder_search(
     })
 }
 
-/// The first point in RFC order not measured yet whose predicted time lies
-/// within [`PROBE`] of the target.
+/// The next point to measure: on the rung with the most memory that has
+/// one, the passes not measured yet whose predicted time lies within
+/// [`PROBE`] of the target, the nearest to it first.
 fn next_candidate(ladder: &[u32], base: Params, goal: f64, trials: &[Trial]) -> Option<Params> {
     for &m_kib in ladder {
         let one_pass = predicted_one_pass(m_kib, trials)?;
-        let most = (goal * (1.0 + PROBE) / one_pass).floor();
-        let fewest = (goal * (1.0 - PROBE) / one_pass).ceil().max(1.0);
-        let mut t = most.min(f64::from(u32::MAX)) as u32;
-        while f64::from(t) >= fewest && t >= 1 {
-            let p = Params { m_kib, t, ..base };
-            if !trials.iter().any(|tr| tr.params == p) {
-                return Some(p);
-            }
-            t -= 1;
+        let most = (goal * (1.0 + PROBE) / one_pass)
+            .floor()
+            .min(f64::from(u32::MAX)) as u32;
+        let fewest = (goal * (1.0 - PROBE) / one_pass).ceil().max(1.0) as u32;
+        let off = |t: u32| (f64::from(t) * one_pass - goal).abs();
+        let nearest = (fewest..=most)
+            .map(|t| Params { m_kib, t, ..base })
+            .filter(|p| !trials.iter().any(|tr| tr.params == *p))
+            .min_by(|a, b| off(a.t).total_cmp(&off(b.t)));
+        if nearest.is_some() {
+            return nearest;
         }
     }
     None
+}
+
+/// After `landed` lands within +-10%: one pass more or fewer on the same
+/// memory, when `landed`'s own time per pass predicts it nearer the
+/// target, is measured too, and the nearer of the two that land is the
+/// setting. A setting near the band's edge is the one a slower moment
+/// pushes outside the +-20% that keeps it. `None` when no neighbour is
+/// nearer, or it did not land or could not be measured.
+fn nearer_neighbour(
+    landed: Trial,
+    goal: f64,
+    trials: &[Trial],
+    measure: &mut dyn FnMut(&Params) -> Result<Duration, TuneError>,
+) -> Option<Trial> {
+    let p = landed.params;
+    let per_pass = landed.time.as_secs_f64() / f64::from(p.t.max(1));
+    let off = |t: u32| (f64::from(t) * per_pass - goal).abs();
+    let t = [p.t.saturating_sub(1), p.t.saturating_add(1)]
+        .into_iter()
+        .filter(|&t| t >= 1 && off(t) < off(p.t))
+        .min_by(|&a, &b| off(a).total_cmp(&off(b)))?;
+    let next = Params { t, ..p };
+    if trials.iter().any(|tr| tr.params == next) {
+        return None;
+    }
+    let time = measure(&next).ok()?;
+    let target = Duration::from_secs_f64(goal);
+    let nearer = (time.as_secs_f64() - goal).abs() < (landed.time.as_secs_f64() - goal).abs();
+    (lands_within(time, target) && nearer).then_some(Trial { params: next, time })
 }
 
 /// Seconds of one pass at `m_kib`, scaled from the measured point nearest
@@ -442,7 +478,7 @@ mod tests {
     }
 
     #[test]
-    fn the_search_names_the_first_ladder_point_in_rfc_order_that_lands() {
+    fn the_search_names_the_most_memory_that_lands_and_the_passes_nearest_the_target() {
         for ns in [400.0, 1_000.0, 2_500.0] {
             for target_ms in [250, 500, 1000] {
                 let target = Duration::from_millis(target_ms);
@@ -451,18 +487,49 @@ mod tests {
                 let p = found.params;
                 assert!(on_ladder(&p), "{ns} {target_ms}: {p:?}");
                 assert!(lands_within(found.time, target), "{found:?}");
-                // No point with more memory, or more passes on the same memory, lands.
-                for &m in rungs(1 << 20, 2).iter().filter(|&&m| m >= p.m_kib) {
-                    let first_t = if m == p.m_kib { p.t + 1 } else { 1 };
-                    for t in first_t..=64 {
+                // No point with more memory lands.
+                for &m in rungs(1 << 20, 2).iter().filter(|&&m| m > p.m_kib) {
+                    for t in 1..=64 {
                         assert!(
                             !lands_on_model(ns, m, t, target),
                             "{ns} ns, {target_ms} ms: chose {p:?} but {m} KiB, t = {t} lands"
                         );
                     }
                 }
+                // On its memory, no other number of passes lands nearer.
+                let off = |t: u32| {
+                    let time = machine(ns, 2)(&Params { t, ..p }).unwrap();
+                    (time.as_secs_f64() / target.as_secs_f64() - 1.0).abs()
+                };
+                for t in (1..=64).filter(|&t| t != p.t) {
+                    assert!(
+                        off(t) >= off(p.t),
+                        "{ns} ns, {target_ms} ms: chose {p:?} but t = {t} lands nearer"
+                    );
+                }
             }
         }
+    }
+
+    #[test]
+    fn the_passes_nearest_the_target_win_over_the_most_that_land() {
+        // 192 MiB at 792 ns per KiB-pass on 2 lanes: 77.9 ms per pass, so
+        // t = 14 lands at 109% of 1 s (inside +-10%, at its edge) and
+        // t = 13 at 101%.
+        let base = Params::new(Variant::Id, 192 * 1024, 1, 2);
+        let target = Duration::from_secs(1);
+        let found = ladder_search(base, target, &mut machine(792.0, 2)).unwrap();
+        assert_eq!((found.params.m_kib, found.params.t), (192 * 1024, 13));
+        // A prediction that was off: the point landed at the edge is
+        // corrected by one pass on its own time per pass.
+        let mut skewed = machine(792.0, 2);
+        let mut measure = |p: &Params| {
+            let t = skewed(p)?;
+            // One pass runs 8% slow (first touch of the memory).
+            Ok(if p.t == 1 { t.mul_f64(1.08) } else { t })
+        };
+        let found = ladder_search(base, target, &mut measure).unwrap();
+        assert_eq!(found.params.t, 13, "{found:?}");
     }
 
     #[test]
