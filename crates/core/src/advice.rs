@@ -9,6 +9,7 @@
 //! a fixed backend order. Speed decides only between candidates that are
 //! clearly apart.
 
+use crate::disturbance::CalmLevels;
 use crate::model::{is_caution_label, CaseStatus, CheckOutcome, Measurement};
 use crate::units::{format_ns, format_per_s, format_rate, format_size};
 use crate::verdict::{speedup, time_ratio};
@@ -326,8 +327,10 @@ fn num(m: &Measurement, k: &str) -> u64 {
 /// grid's largest point is far under the target, the advice says where the
 /// grid stops and points to `cryptobench argon2 tune`. A point the run's
 /// short tune chose for the target ([`TUNED_FOR_NS`]) answers it while it
-/// lands within [`TUNE_KEEP_TOLERANCE`]; otherwise the line says how far it
-/// landed and falls back to the grid.
+/// lands within [`TUNE_KEEP_TOLERANCE`], judged at the run's calm speed
+/// when its canary shows it was timed in a disturbed moment
+/// ([`CalmLevels::slowdown`]); otherwise the line says how far it landed
+/// and falls back to the grid.
 pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> {
     let points: Vec<&Measurement> = ms
         .iter()
@@ -343,6 +346,7 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
             .map_or(f64::MAX, |s| s.ci95[1].max(s.median))
     };
     let grid_max_kib = points.iter().map(|m| num(m, "m_kib")).max().unwrap_or(0);
+    let calm = CalmLevels::of(ms);
     let mut out = Vec::new();
     for &target in targets_ns {
         let shown = format_ns(target);
@@ -362,7 +366,20 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
                 num(m, "p"),
                 m.backend
             );
-            if (share - 1.0).abs() <= TUNE_KEEP_TOLERANCE {
+            // A hash timed while the machine ran slow (its canary past
+            // `DISTURBED`) is judged at the run's calm speed: disturbance
+            // only adds time, and falling back to the grid on such a moment
+            // made the advice flip between identical runs.
+            let slowed = calm.slowdown(m).filter(|_| share > 1.0);
+            let calm_share = share / slowed.unwrap_or(1.0);
+            if (calm_share - 1.0).abs() <= TUNE_KEEP_TOLERANCE {
+                let moment = slowed.map_or(String::new(), |f| {
+                    format!(
+                        ", timed while the machine ran {:.0}% slower than calm: {:.0}% at calm speed",
+                        (f - 1.0) * 100.0,
+                        calm_share * 100.0
+                    )
+                });
                 let origin = m
                     .labels
                     .iter()
@@ -376,7 +393,7 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
                 out.push(Advice {
                     topic: format!("Argon2id, {shown}"),
                     text: format!(
-                        "{setting}, {} per hash ({:.0}% of the target, {origin})",
+                        "{setting}, {} per hash ({:.0}% of the target{moment}, {origin})",
                         format_ns(took),
                         share * 100.0
                     ),

@@ -399,6 +399,48 @@ fn argon2_keeps_the_tuned_point_while_it_lands_within_twenty_percent() {
 }
 
 #[test]
+fn argon2_judges_a_tuned_point_timed_in_a_disturbed_moment_at_calm_speed() {
+    let with_canary = |mut m: Measurement, canary_ns: f64| {
+        m.machine_load = Some(crate::MachineLoad {
+            canary_ns: Some(canary_ns),
+            ..crate::MachineLoad::default()
+        });
+        m
+    };
+    let tuned = |ms_taken: f64, canary_ns: f64| {
+        let mut m = with_canary(argon(128, 5, ms_taken), canary_ns);
+        m.params.insert(TUNED_FOR_NS.into(), "250000000".into());
+        m
+    };
+    let grid: Vec<Measurement> = (0..6)
+        .map(|i| with_canary(argon(16, 1, 20.0), 124.0 + f64::from(i)))
+        .collect();
+    // 133% of 250 ms while the canary ran 32% over calm: about 102% at calm
+    // speed, so the tuned setting stands and the line says why.
+    let mut ms = grid.clone();
+    ms.push(tuned(333.0, 164.0));
+    let a = argon2(&ms, &[250e6]);
+    opens_with(&a[0].text, "m = 128 MiB, t = 5");
+    says(
+        &a[0].text,
+        "133% of the target, timed while the machine ran 31% slower than calm: 102% at calm speed",
+    );
+    // The same time on a calm moment: the setting missed, the grid answers.
+    let mut ms = grid.clone();
+    ms.push(tuned(333.0, 125.0));
+    let a = argon2(&ms, &[250e6]);
+    opens_with(&a[0].text, "m = 16 MiB");
+    says(&a[0].text, "outside +-20%");
+    // Too fast is never excused by a slow moment.
+    let mut ms = grid;
+    ms.push(tuned(150.0, 164.0));
+    says(
+        &argon2(&ms, &[250e6])[0].text,
+        "60% of the target: outside +-20%",
+    );
+}
+
+#[test]
 fn pq_key_share_says_about_the_same_when_the_intervals_overlap() {
     // X25519 keygen 20 + derive 38 = 58 us, every interval +-3%.
     let line = |hybrid_us: f64| {

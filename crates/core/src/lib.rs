@@ -12,6 +12,7 @@
 
 pub mod advice;
 pub mod chart;
+pub mod disturbance;
 pub mod error;
 pub mod input;
 pub mod model;

@@ -22,10 +22,7 @@
 //! the kept measurements, so its noise floor and its drift describe what
 //! the run reports.
 
-/// How far (a fraction) a group's canary may run over the run's calm
-/// level before the group counts as measured in a disturbed moment. The
-/// canary's own spread between calm groups is 2-5% on a 2-core VM.
-pub const DISTURBED: f64 = 0.08;
+pub use cryptobench_core::disturbance::{calm_level, DISTURBED};
 
 /// The half-width of a member's 95% interval (a fraction of its median)
 /// past which its group was measured while something disturbed it.
@@ -33,11 +30,6 @@ pub const ERRATIC: f64 = 0.10;
 
 /// The share of a run's measuring time that measuring again may add.
 pub const ALLOWANCE: f64 = 0.5;
-
-/// The quantile of a run's group canary times taken as its calm level: a
-/// low one, since disturbance only ever slows the canary down, but not the
-/// minimum, which one lucky group would set.
-const CALM_QUANTILE: f64 = 0.2;
 
 /// What the first measurement of one group cost and how fast the machine
 /// was meanwhile.
@@ -53,11 +45,6 @@ pub struct FirstTry {
     pub imprecision: f64,
     /// Measuring time the group took, ns.
     pub measuring_ns: u64,
-}
-
-/// The run's calm canary time from its groups' canary times.
-pub fn calm_level(canaries: &[f64]) -> Option<f64> {
-    (!canaries.is_empty()).then(|| cryptobench_stats::quantile(canaries, CALM_QUANTILE))
 }
 
 /// The measuring time (ns) second tries may take after a first pass of
@@ -240,12 +227,5 @@ mod tests {
         assert!(second_is_faster(&a, &b));
         assert!(!second_is_faster(&b, &a));
         assert!(!second_is_faster(&[], &[]));
-    }
-
-    #[test]
-    fn the_calm_level_is_a_low_quantile_not_the_minimum() {
-        let calm = calm_level(&[90.0, 104.0, 105.0, 106.0, 130.0, 131.0]).unwrap();
-        assert!(calm > 90.0 && calm < 106.0, "{calm}");
-        assert_eq!(calm_level(&[]), None);
     }
 }

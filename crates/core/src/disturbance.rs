@@ -1,0 +1,116 @@
+//! Whether a measurement met a disturbed moment: its canary ran well over
+//! the run's calm level.
+//!
+//! The engine uses this to pick the groups it measures again at the end of
+//! a run; the advice uses it to tell a setting that missed its target
+//! because it is wrong from one that missed because the machine slowed down
+//! while it was timed. One rule for both, so a run never calls a moment
+//! calm in one place and disturbed in the other.
+
+use crate::model::Measurement;
+
+/// How far (a fraction) a canary may run over the run's calm level before
+/// the moment counts as disturbed. The canary's own spread between calm
+/// groups is 2-5% on a 2-core VM.
+pub const DISTURBED: f64 = 0.08;
+
+/// The quantile of a run's canary times taken as its calm level: a low
+/// one, since disturbance only ever slows the canary down, but not the
+/// minimum, which one lucky moment would set.
+const CALM_QUANTILE: f64 = 0.2;
+
+/// The calm canary time (ns) of a run from its canary times.
+pub fn calm_level(canaries: &[f64]) -> Option<f64> {
+    (!canaries.is_empty()).then(|| cryptobench_stats::quantile(canaries, CALM_QUANTILE))
+}
+
+/// A run's calm canary levels, one-core and multi-core, from the canary
+/// times its measurements carry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CalmLevels {
+    /// The one-core canary's calm time, ns.
+    pub single: Option<f64>,
+    /// The calm time of the canary on several cores at once, ns.
+    pub parallel: Option<f64>,
+}
+
+impl CalmLevels {
+    /// The calm levels of the measurements (the canary's own excluded).
+    pub fn of(ms: &[Measurement]) -> Self {
+        let times = |pick: fn(&crate::MachineLoad) -> Option<f64>| -> Vec<f64> {
+            ms.iter()
+                .filter(|m| !m.is_canary())
+                .filter_map(|m| pick(m.machine_load.as_ref()?))
+                .filter(|t| t.is_finite() && *t > 0.0)
+                .collect()
+        };
+        CalmLevels {
+            single: calm_level(&times(|l| l.canary_ns)),
+            parallel: calm_level(&times(|l| l.parallel_canary_ns)),
+        }
+    }
+
+    /// How much slower than calm the machine ran while `m` was sampled (a
+    /// factor, the larger of the one-core and multi-core canaries'), when
+    /// past [`DISTURBED`]; `None` for a calm moment or without a canary.
+    pub fn slowdown(&self, m: &Measurement) -> Option<f64> {
+        let load = m.machine_load.as_ref()?;
+        let over = |ns: Option<f64>, calm: Option<f64>| match (ns, calm) {
+            (Some(ns), Some(calm)) if calm > 0.0 => ns / calm,
+            _ => 0.0,
+        };
+        let factor =
+            over(load.canary_ns, self.single).max(over(load.parallel_canary_ns, self.parallel));
+        (factor.is_finite() && factor > 1.0 + DISTURBED).then_some(factor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CaseSpec, CaseStatus, MachineLoad};
+
+    fn blank() -> Measurement {
+        CaseSpec::new("argon2", "Argon2id", "libargon2", "v", "hash")
+            .measurement(CaseStatus::Measured, None)
+    }
+
+    fn at(canary: f64, parallel: Option<f64>) -> Measurement {
+        let mut m = blank();
+        m.machine_load = Some(MachineLoad {
+            canary_ns: Some(canary),
+            parallel_canary_ns: parallel,
+            ..MachineLoad::default()
+        });
+        m
+    }
+
+    #[test]
+    fn the_calm_level_is_a_low_quantile_not_the_minimum() {
+        let calm = calm_level(&[90.0, 104.0, 105.0, 106.0, 130.0, 131.0]).unwrap();
+        assert!((104.0..=105.0).contains(&calm), "{calm}");
+        assert_eq!(calm_level(&[]), None);
+    }
+
+    #[test]
+    fn a_measurement_whose_canary_ran_past_the_limit_was_disturbed() {
+        let mut ms: Vec<Measurement> = (0..8).map(|i| at(100.0 + f64::from(i), None)).collect();
+        ms.push(at(132.0, None));
+        let calm = CalmLevels::of(&ms);
+        let factor = calm.slowdown(&ms[8]).expect("32% over calm is disturbed");
+        assert!((1.29..1.31).contains(&factor), "{factor}");
+        assert_eq!(calm.slowdown(&ms[3]), None, "a calm moment");
+        assert_eq!(calm.slowdown(&blank()), None, "no canary");
+    }
+
+    #[test]
+    fn a_multi_core_case_is_judged_by_its_canary_on_several_cores_too() {
+        let mut ms: Vec<Measurement> = (0..6).map(|_| at(100.0, Some(105.0))).collect();
+        // One-core canary calm, its cores taken away: disturbed all the same.
+        ms.push(at(100.0, Some(190.0)));
+        let calm = CalmLevels::of(&ms);
+        let factor = calm.slowdown(&ms[6]).expect("cores taken");
+        assert!((1.8..1.82).contains(&factor), "{factor}");
+        assert_eq!(calm.slowdown(&ms[0]), None);
+    }
+}
