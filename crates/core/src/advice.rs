@@ -366,13 +366,14 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
                 num(m, "p"),
                 m.backend
             );
-            // A hash timed while the machine ran slow (its canary past
-            // `DISTURBED`) is judged at the run's calm speed: disturbance
-            // only adds time, and falling back to the grid on such a moment
-            // made the advice flip between identical runs.
-            let slowed = calm.slowdown(m).filter(|_| share > 1.0);
+            let holds = |share: f64| (share - 1.0).abs() <= TUNE_KEEP_TOLERANCE;
+            // A hash timed too slow while the machine ran slow (its canary
+            // past `DISTURBED`) is judged at the run's calm speed:
+            // disturbance only adds time, and falling back to the grid on
+            // such a moment made the advice flip between identical runs.
+            let slowed = calm.slowdown(m).filter(|_| !holds(share) && share > 1.0);
             let calm_share = share / slowed.unwrap_or(1.0);
-            if (calm_share - 1.0).abs() <= TUNE_KEEP_TOLERANCE {
+            if holds(calm_share) {
                 let moment = slowed.map_or(String::new(), |f| {
                     format!(
                         ", timed while the machine ran {:.0}% slower than calm: {:.0}% at calm speed",
