@@ -219,16 +219,22 @@ def prepare_cipher(cell, kats, interop):
 # --- aead ------------------------------------------------------------------
 
 def aead_api(primitive, tag):
-    """(library label, key bytes, nonce bytes, seal, open) for an AEAD name."""
+    """(library label, key bytes, nonce bytes, keyed) for an AEAD name:
+    keyed(key) -> (seal(nonce, msg, aad), open(nonce, sealed, aad)), bound to
+    one keyed object where the library has one, as the native case keys its
+    context once and seals every message on it."""
     p = primitive.lower()
     if p == "xchacha20-poly1305":
         if not NACL:
             raise Unavailable(FAMILIES["pynacl"]["reason"])
         if tag != 16:
             raise Skipped("XChaCha20-Poly1305 has a 16-byte tag")
-        seal = lambda k, n, m, a: sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(m, a, n, k)  # noqa: E731
-        opn = lambda k, n, c, a: sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(c, a, n, k)  # noqa: E731
-        return "PyNaCl", 32, 24, seal, opn
+
+        # PyNaCl's functions take the key with every message: no keyed object.
+        def keyed(k):
+            return (lambda n, m, a: sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(m, a, n, k),
+                    lambda n, c, a: sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(c, a, n, k))
+        return "PyNaCl", 32, 24, keyed
     if not CRYPTOGRAPHY:
         raise Unavailable(FAMILIES["cryptography"]["reason"])
     if is_aes_siv(p):
@@ -252,9 +258,12 @@ def aead_api(primitive, tag):
         cls, nonce = caead.AESOCB3, 12
     else:
         raise Unavailable(f"no Python library here offers {primitive}")
-    seal = lambda k, n, m, a: cls(k).encrypt(n, m, a)  # noqa: E731
-    opn = lambda k, n, c, a: cls(k).decrypt(n, c, a)  # noqa: E731
-    return "cryptography", key_len, nonce, seal, opn
+
+    def keyed(k):
+        aead = cls(k)
+        return aead.encrypt, aead.decrypt
+
+    return "cryptography", key_len, nonce, keyed
 
 
 def is_aes_siv(primitive):
@@ -275,14 +284,19 @@ def siv_api(p, tag):
     if tag != 16:
         raise Skipped("AES-SIV's tag is its 16-byte synthetic IV")
 
-    def seal(k, n, m, a):
-        out = caead.AESSIV(k).encrypt(m, siv_components(a, n))
-        return out[16:] + out[:16]
+    def keyed(k):
+        siv = caead.AESSIV(k)
 
-    def opn(k, n, c, a):
-        return caead.AESSIV(k).decrypt(c[-16:] + c[:-16], siv_components(a, n))
+        def seal(n, m, a):
+            out = siv.encrypt(m, siv_components(a, n))
+            return out[16:] + out[:16]
 
-    return "cryptography", 32 if p.startswith("aes-128") else 64, 16, seal, opn
+        def opn(n, c, a):
+            return siv.decrypt(c[-16:] + c[:-16], siv_components(a, n))
+
+        return seal, opn
+
+    return "cryptography", 32 if p.startswith("aes-128") else 64, 16, keyed
 
 
 def opens(opn, key, nonce, sealed, aad):
@@ -296,7 +310,14 @@ def prepare_aead(cell, kats, interop):
     params = cell["params"]
     tag = int(params.get("tag", 16))
     aad_len = int(params.get("aad", 0))
-    lib, key_len, nonce_len, seal, opn = aead_api(cell["primitive"], tag)
+    lib, key_len, nonce_len, keyed = aead_api(cell["primitive"], tag)
+
+    def seal(k, n, m, a):
+        return keyed(k)[0](n, m, a)
+
+    def opn(k, n, c, a):
+        return keyed(k)[1](n, c, a)
+
     if cell["size"] == 0 and is_aes_siv(cell["primitive"]):
         # OpenSSL 3.0 beneath cryptography computes no synthetic IV for it.
         raise Skipped(f"{lib}'s AESSIV cannot seal an empty message")
@@ -346,18 +367,20 @@ def prepare_aead(cell, kats, interop):
     def nonce_at(i):
         return i.to_bytes(nonce_len, "little")
 
+    # Keyed once, as the native case: each timed message is one seal or open.
+    seal_keyed, open_keyed = keyed(key)
     if cell["operation"] == "encrypt":
         def run(iters):
             c = counter[0]
             for i in range(c, c + iters):
-                seal(key, nonce_at(i), data, aad)
+                seal_keyed(nonce_at(i), data, aad)
             counter[0] = c + iters
     else:
         fixed = seal(key, nonce, data, aad)
 
         def run(iters):
             for _ in range(iters):
-                opn(key, nonce, fixed, aad)
+                open_keyed(nonce, fixed, aad)
     return run, checks, artifacts
 
 
