@@ -20,7 +20,7 @@
 
 use crate::clock::Clock;
 use cryptobench_core::{Case, CaseError, CaseFactory, CaseSpec, CaseStatus, Measurement};
-use std::ops::Range;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 pub use cryptobench_core::model::{
@@ -58,10 +58,10 @@ pub struct Canary {
     pub samples: Vec<f64>,
     /// The same round's batch on several threads at once (the slowest
     /// thread's ns per operation), for the rounds that timed one; one
-    /// slot per entry of `samples`, so a superseded range covers both.
+    /// slot per entry of `samples`, so a superseded batch covers both.
     parallel: Vec<Option<f64>>,
     /// Batches timed beside measurements the run did not keep.
-    superseded: Vec<Range<usize>>,
+    superseded: BTreeSet<usize>,
 }
 
 impl Default for Canary {
@@ -79,7 +79,7 @@ impl Default for Canary {
             iters: 0,
             samples: Vec::new(),
             parallel: Vec::new(),
-            superseded: Vec::new(),
+            superseded: BTreeSet::new(),
         }
     }
 }
@@ -168,8 +168,8 @@ impl Canary {
     /// Leaves the batches `batches` (indices into `samples`) out of the
     /// run's canary: they were timed beside measurements the run replaced
     /// ([`crate::remeasure`]), so they describe no moment it reports.
-    pub fn supersede(&mut self, batches: Range<usize>) {
-        self.superseded.push(batches);
+    pub fn supersede(&mut self, batches: impl IntoIterator<Item = usize>) {
+        self.superseded.extend(batches);
     }
 
     /// The batches of the moments the run kept, in the order they ran.
@@ -187,7 +187,7 @@ impl Canary {
         slots
             .iter()
             .enumerate()
-            .filter(|(batch, _)| !self.superseded.iter().any(|r| r.contains(batch)))
+            .filter(|(batch, _)| !self.superseded.contains(batch))
             .map(|(_, x)| *x)
     }
 

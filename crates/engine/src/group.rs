@@ -131,117 +131,165 @@ fn parallel_canary_threads(members: &[Member<'_>]) -> usize {
         .min(cores)
 }
 
-/// Measures `members` as one comparison group named `id`. With a canary,
-/// it is timed once per round. `seed` drives the order of each round.
-pub fn measure_group(
-    id: &str,
-    members: &[Member<'_>],
-    budget: &Budget,
-    clock: &dyn Clock,
-    mut canary: Option<&mut Canary>,
-    seed: u64,
-) -> GroupResult {
-    let mut out: Vec<Option<Measurement>> = vec![None; members.len()];
-    let mut live: Vec<Live> = Vec::new();
-    let before = load::snapshot();
-    let mut spent = Spent::default();
-    for (index, member) in members.iter().enumerate() {
-        if stop_requested() {
-            return GroupResult {
-                measurements: out,
-                interrupted: true,
-                spent,
-            };
-        }
-        let building = clock.now_ns();
-        let built = build_checked(member.spec, member.factory);
-        let calibrating = clock.now_ns();
-        spent.checking_ns += calibrating.saturating_sub(building);
-        let (mut case, m) = match built {
-            Ok(x) => x,
-            // A stop kills external runners mid-request: interrupted, not failed.
-            Err(_) if stop_requested() => {
-                return GroupResult {
-                    measurements: out,
-                    interrupted: true,
-                    spent,
-                }
-            }
-            Err(done) => {
-                out[index] = Some(*done);
-                continue;
-            }
+/// A group being measured: its members built, checked and calibrated,
+/// sampled one round at a time ([`GroupRun::round`]), so the runner can
+/// interleave the rounds of several groups ([`crate::interleave`]).
+pub struct GroupRun<'a> {
+    id: String,
+    members: Vec<Member<'a>>,
+    budget: Budget,
+    out: Vec<Option<Measurement>>,
+    live: Vec<Live>,
+    before: Option<load::Snapshot>,
+    spent: Spent,
+    reference: Option<usize>,
+    parallel_threads: usize,
+    rng: SplitMix64,
+    interrupted: bool,
+    round: usize,
+    /// Indices of the canary batches this group's rounds timed.
+    canary_batches: Vec<usize>,
+}
+
+impl<'a> GroupRun<'a> {
+    /// Builds, checks and calibrates every member of the group `id`. A stop
+    /// requested meanwhile leaves the group interrupted, with what it has.
+    /// `seed` drives the order of each round.
+    pub fn start(
+        id: &str,
+        members: Vec<Member<'a>>,
+        budget: &Budget,
+        clock: &dyn Clock,
+        seed: u64,
+    ) -> Self {
+        let parallel_threads = parallel_canary_threads(&members);
+        let mut g = GroupRun {
+            id: id.to_string(),
+            out: vec![None; members.len()],
+            members,
+            budget: budget.clone(),
+            live: Vec::new(),
+            before: load::snapshot(),
+            spent: Spent::default(),
+            reference: None,
+            parallel_threads,
+            rng: SplitMix64::new(seed ^ seed_of(id)),
+            interrupted: false,
+            round: 0,
+            canary_batches: Vec::new(),
         };
-        let calibrated = calibrate(case.as_mut(), budget, clock);
-        spent.measuring_ns += clock.now_ns().saturating_sub(calibrating);
-        match calibrated {
-            Ok(cal) if cal.interrupted => {
-                return GroupResult {
-                    measurements: out,
-                    interrupted: true,
-                    spent,
-                }
+        for index in 0..g.members.len() {
+            if stop_requested() {
+                g.interrupted = true;
+                return g;
             }
-            Ok(cal) => {
-                let mut sampled = Sampled {
-                    iters: cal.iters,
-                    ..Sampled::default()
-                };
-                let preloaded = cal.slow && case.calibration_is_a_sample();
-                if preloaded {
-                    let (ops, wall, cpu) = cal.first;
-                    sampled.wall.push(wall / ops as f64);
-                    sampled.cpu.extend(cpu.map(|c| c / ops as f64));
+            let member = g.members[index];
+            let building = clock.now_ns();
+            let built = build_checked(member.spec, member.factory);
+            let calibrating = clock.now_ns();
+            g.spent.checking_ns += calibrating.saturating_sub(building);
+            let (mut case, m) = match built {
+                Ok(x) => x,
+                // A stop kills external runners mid-request: interrupted, not failed.
+                Err(_) if stop_requested() => {
+                    g.interrupted = true;
+                    return g;
                 }
-                live.push(Live {
-                    index,
-                    case,
-                    m,
-                    spent_ns: if preloaded { cal.batch_ns } else { 0.0 },
-                    cal,
-                    sampled,
-                    canary: Vec::new(),
-                    parallel: Vec::new(),
-                    multi_core: member.spec.cores_used() > 1,
-                    preloaded,
-                    done: false,
-                    stop: None,
-                });
-            }
-            Err(_) if stop_requested() => {
-                return GroupResult {
-                    measurements: out,
-                    interrupted: true,
-                    spent,
+                Err(done) => {
+                    g.out[index] = Some(*done);
+                    continue;
                 }
+            };
+            let calibrated = calibrate(case.as_mut(), &g.budget, clock);
+            g.spent.measuring_ns += clock.now_ns().saturating_sub(calibrating);
+            match calibrated {
+                Ok(cal) if cal.interrupted => {
+                    g.interrupted = true;
+                    return g;
+                }
+                Ok(cal) => {
+                    let mut sampled = Sampled {
+                        iters: cal.iters,
+                        ..Sampled::default()
+                    };
+                    let preloaded = cal.slow && case.calibration_is_a_sample();
+                    if preloaded {
+                        let (ops, wall, cpu) = cal.first;
+                        sampled.wall.push(wall / ops as f64);
+                        sampled.cpu.extend(cpu.map(|c| c / ops as f64));
+                    }
+                    g.live.push(Live {
+                        index,
+                        case,
+                        m,
+                        spent_ns: if preloaded { cal.batch_ns } else { 0.0 },
+                        cal,
+                        sampled,
+                        canary: Vec::new(),
+                        parallel: Vec::new(),
+                        multi_core: member.spec.cores_used() > 1,
+                        preloaded,
+                        done: false,
+                        stop: None,
+                    });
+                }
+                Err(_) if stop_requested() => {
+                    g.interrupted = true;
+                    return g;
+                }
+                Err(e) => g.out[index] = Some(from_case_error(member.spec, e, m.checks)),
             }
-            Err(e) => out[index] = Some(from_case_error(member.spec, e, m.checks)),
         }
+        g.reference = g.live.iter().position(|l| !l.cal.slow);
+        g
     }
-    let reference = live.iter().position(|l| !l.cal.slow);
-    let parallel_threads = parallel_canary_threads(members);
-    let time_canary = |canary: Option<&mut Canary>| {
-        canary.map(|c| (c.sample(clock), c.sample_parallel(parallel_threads)))
-    };
-    let mut rng = SplitMix64::new(seed ^ seed_of(id));
-    let mut interrupted = false;
-    let mut round = 0usize;
-    let sampling = clock.now_ns();
-    while live.iter().any(|l| !l.done) {
+
+    /// Whether sampling is over: every member stopped, or a stop was requested.
+    pub fn done(&self) -> bool {
+        self.interrupted || self.live.iter().all(|l| l.done)
+    }
+
+    /// The group's name.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The canary batches this group's rounds timed, as indices into the
+    /// canary's samples.
+    pub fn canary_batches(&self) -> &[usize] {
+        &self.canary_batches
+    }
+
+    /// One round: a batch of every member still sampling, in a fresh random
+    /// order, and one canary batch at a random place among them.
+    pub fn round(&mut self, clock: &dyn Clock, mut canary: Option<&mut Canary>) {
+        if self.done() {
+            return;
+        }
+        let started = clock.now_ns();
+        let threads = self.parallel_threads;
+        let time_canary = |canary: Option<&mut Canary>, batches: &mut Vec<usize>| {
+            canary.map(|c| {
+                let one = c.sample(clock);
+                batches.push(c.samples.len() - 1);
+                (one, c.sample_parallel(threads))
+            })
+        };
+        let live = &mut self.live;
         let mut order: Vec<usize> = (0..live.len()).filter(|&i| !live[i].done).collect();
-        shuffle(&mut order, &mut rng);
-        let canary_at = rng.below(order.len() + 1);
+        shuffle(&mut order, &mut self.rng);
+        let canary_at = self.rng.below(order.len() + 1);
         let mut canary_ns = None;
         for (pos, &i) in order.iter().enumerate() {
             if pos == canary_at {
-                canary_ns = time_canary(canary.as_deref_mut());
+                canary_ns = time_canary(canary.as_deref_mut(), &mut self.canary_batches);
             }
             if stop_requested() {
-                interrupted = true;
+                self.interrupted = true;
                 break;
             }
             let l = &mut live[i];
-            if round == 0 && l.preloaded {
+            if self.round == 0 && l.preloaded {
                 continue;
             }
             match time_batch(l.case.as_mut(), l.cal.iters, clock) {
@@ -251,19 +299,20 @@ pub fn measure_group(
                     l.spent_ns += wall;
                 }
                 Err(_) if stop_requested() => {
-                    interrupted = true;
+                    self.interrupted = true;
                     break;
                 }
                 Err(e) => {
                     let checks = std::mem::take(&mut l.m.checks);
-                    out[l.index] = Some(from_case_error(members[l.index].spec, e, checks));
+                    self.out[l.index] =
+                        Some(from_case_error(self.members[l.index].spec, e, checks));
                     l.done = true;
                     l.sampled.wall.clear();
                 }
             }
         }
-        if canary_ns.is_none() && !interrupted {
-            canary_ns = time_canary(canary.as_deref_mut());
+        if canary_ns.is_none() && !self.interrupted {
+            canary_ns = time_canary(canary, &mut self.canary_batches);
         }
         for &i in &order {
             if let (Some((one, many)), false) = (canary_ns, live[i].sampled.wall.is_empty()) {
@@ -276,10 +325,13 @@ pub fn measure_group(
                 }
             }
         }
-        if interrupted {
-            break;
+        let rounds_ns = clock.now_ns().saturating_sub(started);
+        self.spent.measuring_ns += rounds_ns;
+        self.spent.sampling_ns += rounds_ns;
+        if self.interrupted {
+            return;
         }
-        round += 1;
+        self.round += 1;
         let others_active = |live: &[Live], me: usize| {
             live.iter()
                 .enumerate()
@@ -289,71 +341,106 @@ pub fn measure_group(
             if live[i].done || live[i].sampled.wall.is_empty() {
                 continue;
             }
-            let ratio_to_reference = match reference {
+            let ratio_to_reference = match self.reference {
                 Some(r) if r != i && !live[r].sampled.wall.is_empty() => {
                     Some(round_ratios(&live[i].sampled.wall, &live[r].sampled.wall))
                 }
                 _ => None,
             };
-            let keep_for_others = Some(i) == reference && others_active(&live, i);
+            let keep_for_others = Some(i) == self.reference && others_active(live, i);
             live[i].stop = member_stop(
                 &live[i],
-                budget,
+                &self.budget,
                 ratio_to_reference.as_deref(),
                 keep_for_others,
             );
             live[i].done = live[i].stop.is_some();
         }
     }
-    let rounds_ns = clock.now_ns().saturating_sub(sampling);
-    spent.measuring_ns += rounds_ns;
-    spent.sampling_ns += rounds_ns;
-    let after = load::snapshot();
-    let mut machine = match (before, after) {
-        (Some(a), Some(b)) => Some(load::between(&a, &b, load::load1())),
-        _ => None,
-    };
-    let grouped = live.iter().filter(|l| !l.sampled.wall.is_empty()).count() > 1;
-    for mut l in live {
-        if l.sampled.wall.is_empty() || out[l.index].is_some() {
-            continue;
-        }
-        let enough = l.rounds() >= 3 || !interrupted;
-        if !enough {
-            continue;
-        }
-        l.sampled.interrupted = interrupted;
-        let warning = slow_warning(&l.cal, l.rounds(), budget);
-        l.sampled.warnings.extend(warning);
-        let mut m = l.m;
-        if grouped {
-            m.group = Some(id.to_string());
-        }
-        finish(&mut m, l.sampled);
-        if let Some(machine) = machine.as_mut() {
-            let mut here = machine.clone();
-            here.canary_ns = (!l.canary.is_empty()).then(|| median(&l.canary));
-            here.parallel_canary_ns = (!l.parallel.is_empty()).then(|| median(&l.parallel));
-            m.warnings.extend(load::busy_warning(&here));
-            m.machine_load = Some(here);
-        }
-        let seed = seed_of(&m.case_key());
-        if let Some(p) = paired_ratio(&m.samples_ns, &l.canary, seed) {
-            m.paired.push(PairedRatio {
-                other: canary::PAIRED_KEY.into(),
-                ratio: p.ratio,
-                ci95: [p.ci95.0, p.ci95.1],
-                rounds: p.rounds,
-            });
-        }
-        precision_note(&mut m, budget, l.stop);
-        out[l.index] = Some(m);
+
+    /// Marks the group interrupted: [`Self::finish`] then keeps only
+    /// members with enough rounds to say something.
+    pub fn interrupt(&mut self) {
+        self.interrupted = true;
     }
-    GroupResult {
-        measurements: out,
-        interrupted,
-        spent,
+
+    /// The members' measurements, in member order.
+    pub fn finish(self) -> GroupResult {
+        let GroupRun {
+            id,
+            budget,
+            mut out,
+            live,
+            before,
+            spent,
+            interrupted,
+            ..
+        } = self;
+        let after = load::snapshot();
+        let mut machine = match (before, after) {
+            (Some(a), Some(b)) => Some(load::between(&a, &b, load::load1())),
+            _ => None,
+        };
+        let grouped = live.iter().filter(|l| !l.sampled.wall.is_empty()).count() > 1;
+        for mut l in live {
+            if l.sampled.wall.is_empty() || out[l.index].is_some() {
+                continue;
+            }
+            let enough = l.rounds() >= 3 || !interrupted;
+            if !enough {
+                continue;
+            }
+            l.sampled.interrupted = interrupted;
+            let warning = slow_warning(&l.cal, l.rounds(), &budget);
+            l.sampled.warnings.extend(warning);
+            let mut m = l.m;
+            if grouped {
+                m.group = Some(id.clone());
+            }
+            finish(&mut m, l.sampled);
+            if let Some(machine) = machine.as_mut() {
+                let mut here = machine.clone();
+                here.canary_ns = (!l.canary.is_empty()).then(|| median(&l.canary));
+                here.parallel_canary_ns = (!l.parallel.is_empty()).then(|| median(&l.parallel));
+                m.warnings.extend(load::busy_warning(&here));
+                m.machine_load = Some(here);
+            }
+            let seed = seed_of(&m.case_key());
+            if let Some(p) = paired_ratio(&m.samples_ns, &l.canary, seed) {
+                m.paired.push(PairedRatio {
+                    other: canary::PAIRED_KEY.into(),
+                    ratio: p.ratio,
+                    ci95: [p.ci95.0, p.ci95.1],
+                    rounds: p.rounds,
+                });
+            }
+            precision_note(&mut m, &budget, l.stop);
+            out[l.index] = Some(m);
+        }
+        GroupResult {
+            measurements: out,
+            interrupted,
+            spent,
+        }
     }
+}
+
+/// Measures `members` as one comparison group named `id`, round after
+/// round until every member stopped. With a canary, it is timed once per
+/// round. `seed` drives the order of each round.
+pub fn measure_group(
+    id: &str,
+    members: &[Member<'_>],
+    budget: &Budget,
+    clock: &dyn Clock,
+    mut canary: Option<&mut Canary>,
+    seed: u64,
+) -> GroupResult {
+    let mut g = GroupRun::start(id, members.to_vec(), budget, clock, seed);
+    while !g.done() {
+        g.round(clock, canary.as_deref_mut());
+    }
+    g.finish()
 }
 
 /// Whether a member has sampled enough, and why.

@@ -15,6 +15,7 @@ pub mod canary;
 pub mod clock;
 pub mod fingerprint;
 pub mod group;
+pub mod interleave;
 pub mod interrupt;
 pub mod layout;
 pub mod load;

@@ -12,7 +12,8 @@
 use crate::canary::Canary;
 use crate::clock::Clock;
 use crate::clock::MonotonicClock;
-use crate::group::{measure_group, Member, Spent};
+use crate::group::Spent;
+use crate::interleave::{run_interleaved, Feed, Finished, Next};
 use crate::interrupt::stop_requested;
 use crate::pace::{Pace, Planned};
 use crate::remeasure::{
@@ -21,7 +22,6 @@ use crate::remeasure::{
 };
 use cryptobench_core::{Budget, CaseSpec, CaseStatus, Measurement, PlannedCase, Setup};
 use std::collections::BTreeMap;
-use std::ops::Range;
 
 /// Most members of one group: a round of a large group takes long, and
 /// the interesting ratios are within a primitive or between a few.
@@ -182,10 +182,98 @@ struct FirstPass {
     id: String,
     members: Vec<usize>,
     at: Vec<usize>,
-    batches: Range<usize>,
+    batches: Vec<usize>,
     first: FirstTry,
     /// The group's budget, as paced: a second try gets the same.
     budget: Budget,
+}
+
+/// A group handed to the interleaver and not yet finished.
+struct Given {
+    id: String,
+    members: Vec<usize>,
+    planned: Planned,
+    scale: f64,
+    budget: Budget,
+}
+
+/// The first pass: every group of the plan, paced, reported as it ends.
+struct FirstFeed<'a, 'l> {
+    cases: &'a [PlannedCase],
+    groups: std::vec::IntoIter<((String, Vec<usize>), Planned)>,
+    budget: &'a Budget,
+    pace: Pace,
+    given: Vec<Option<Given>>,
+    out: Vec<Measurement>,
+    done: Vec<FirstPass>,
+    stopped: bool,
+    spent: Spent,
+    listener: &'l mut dyn FnMut(Event<'_>),
+}
+
+impl Feed for FirstFeed<'_, '_> {
+    fn next(&mut self) -> Option<Next> {
+        if self.stopped || stop_requested() {
+            return None;
+        }
+        let ((id, members), planned) = self.groups.next()?;
+        for &index in &members {
+            (self.listener)(Event::Started {
+                index,
+                total: self.cases.len(),
+                case: &self.cases[index],
+            });
+        }
+        let scale = self.pace.scale();
+        let budget = paced(self.budget, scale);
+        let tag = self.given.len();
+        self.given.push(Some(Given {
+            id: id.clone(),
+            members: members.clone(),
+            planned,
+            scale,
+            budget: budget.clone(),
+        }));
+        Some(Next {
+            tag,
+            id,
+            members,
+            budget,
+        })
+    }
+
+    fn finished(&mut self, done: Finished) {
+        let Some(g) = self.given.get_mut(done.tag).and_then(Option::take) else {
+            return;
+        };
+        self.pace.record(g.planned, g.scale, done.spent);
+        self.spent.add(done.spent);
+        for m in done.measured.iter().flatten() {
+            (self.listener)(Event::Finished(m));
+        }
+        let incomplete = done.measured.iter().any(Option::is_none);
+        let first = FirstTry {
+            canary_ns: group_canary(done.measured.iter().flatten()),
+            parallel_canary_ns: group_parallel_canary(done.measured.iter().flatten()),
+            imprecision: widest_interval(done.measured.iter().flatten()),
+            measuring_ns: done.spent.measuring_ns,
+        };
+        let at =
+            (self.out.len()..self.out.len() + done.measured.iter().flatten().count()).collect();
+        self.out.extend(done.measured.into_iter().flatten());
+        if incomplete {
+            self.stopped = true;
+            return;
+        }
+        self.done.push(FirstPass {
+            id: g.id,
+            members: g.members,
+            at,
+            batches: done.canary_batches,
+            first,
+            budget: g.budget,
+        });
+    }
 }
 
 /// [`run_cases_with`], also saying where the time went.
@@ -197,7 +285,6 @@ pub fn run_plan(
 ) -> Ran {
     let clock = MonotonicClock;
     let start = clock.now_ns();
-    let mut spent = Spent::default();
     let mut canary = options.canary.then(Canary::default);
     let seed = options.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -205,66 +292,45 @@ pub fn run_plan(
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0)
     });
-    let mut out = Vec::with_capacity(cases.len() + 1);
-    let mut stopped = false;
-    let mut done: Vec<FirstPass> = Vec::new();
     let groups = plan_groups(cases);
     let planned: Vec<Planned> = groups
         .iter()
         .map(|(_, members)| planned(members, cases, budget))
         .collect();
-    let mut pace = Pace::new(
+    let pace = Pace::new(
         budget.measuring_limit,
         Planned {
             nominal_ns: planned.iter().map(|p| p.nominal_ns).sum(),
             members: planned.iter().map(|p| p.members).sum(),
         },
     );
-    for ((id, members), planned) in groups.into_iter().zip(planned) {
-        if stop_requested() {
-            stopped = true;
-            break;
-        }
-        for &index in &members {
-            listener(Event::Started {
-                index,
-                total: cases.len(),
-                case: &cases[index],
-            });
-        }
-        let before = canary.as_ref().map_or(0, |c| c.samples.len());
-        let scale = pace.scale();
-        let paced = paced(budget, scale);
-        let (measured, group_spent) =
-            measure_members(&id, &members, cases, &paced, &clock, canary.as_mut(), seed);
-        pace.record(planned, scale, group_spent);
-        spent.add(group_spent);
-        for m in measured.iter().flatten() {
-            listener(Event::Finished(m));
-        }
-        let incomplete = measured.iter().any(Option::is_none);
-        let first = FirstTry {
-            canary_ns: group_canary(measured.iter().flatten()),
-            parallel_canary_ns: group_parallel_canary(measured.iter().flatten()),
-            imprecision: widest_interval(measured.iter().flatten()),
-            measuring_ns: group_spent.measuring_ns,
-        };
-        let at = (out.len()..out.len() + measured.len()).collect();
-        out.extend(measured.into_iter().flatten());
-        if incomplete {
-            stopped = true;
-            break;
-        }
-        let batches = before..canary.as_ref().map_or(0, |c| c.samples.len());
-        done.push(FirstPass {
-            id,
-            members,
-            at,
-            batches,
-            first,
-            budget: paced,
-        });
-    }
+    let mut first = FirstFeed {
+        cases,
+        groups: groups
+            .into_iter()
+            .zip(planned)
+            .collect::<Vec<_>>()
+            .into_iter(),
+        budget,
+        pace,
+        given: Vec::new(),
+        out: Vec::with_capacity(cases.len() + 1),
+        done: Vec::new(),
+        stopped: false,
+        spent: Spent::default(),
+        listener,
+    };
+    let interrupted = run_interleaved(cases, &mut first, &clock, canary.as_mut(), seed);
+    let FirstFeed {
+        pace,
+        mut out,
+        done,
+        mut stopped,
+        mut spent,
+        listener,
+        ..
+    } = first;
+    stopped |= interrupted;
     let mut remeasured = (0, 0);
     if let (Some(c), false) = (canary.as_mut(), stopped) {
         let again = Again {
@@ -320,6 +386,89 @@ struct Again<'a> {
     seed: u64,
 }
 
+/// The second tries, interleaved like the first pass, each judged against
+/// its first when it ends.
+struct AgainFeed<'a, 'l> {
+    done: &'a [FirstPass],
+    picks: std::vec::IntoIter<usize>,
+    allowance: f64,
+    /// Measuring time the second tries have taken so far, ns.
+    used_ns: u64,
+    /// What the second tries in flight cost on their first try, ns.
+    flying_ns: u64,
+    out: &'a [Measurement],
+    moved: Vec<(usize, Measurement)>,
+    spent: Spent,
+    n: usize,
+    replaced: usize,
+    interrupted: bool,
+    superseded: Vec<usize>,
+    listener: &'l mut dyn FnMut(Event<'_>),
+}
+
+impl Feed for AgainFeed<'_, '_> {
+    fn next(&mut self) -> Option<Next> {
+        if stop_requested() {
+            return None;
+        }
+        // A second try may cost more than its first: the allowance holds
+        // for what was really spent, and for what is in flight.
+        for pick in self.picks.by_ref() {
+            let g = &self.done[pick];
+            let committed = self.used_ns + self.flying_ns + g.first.measuring_ns;
+            if committed as f64 > self.allowance {
+                continue;
+            }
+            self.flying_ns += g.first.measuring_ns;
+            return Some(Next {
+                tag: pick,
+                id: g.id.clone(),
+                members: g.members.clone(),
+                budget: g.budget.clone(),
+            });
+        }
+        None
+    }
+
+    fn finished(&mut self, done: Finished) {
+        let g = &self.done[done.tag];
+        self.flying_ns = self.flying_ns.saturating_sub(g.first.measuring_ns);
+        self.used_ns += done.spent.measuring_ns;
+        self.spent.add(done.spent);
+        self.n += 1;
+        let complete = done.measured.iter().all(Option::is_some);
+        let (first_ms, second_ms): (Vec<&Measurement>, Vec<&Measurement>) = g
+            .at
+            .iter()
+            .zip(done.measured.iter().flatten())
+            .map(|(&pos, m)| (&self.out[pos], m))
+            .filter(|(a, b)| a.status == CaseStatus::Measured && b.status == CaseStatus::Measured)
+            .unzip();
+        if !complete || !second_is_faster(&first_ms, &second_ms) {
+            self.superseded.extend(done.canary_batches);
+            self.interrupted |= !complete;
+            return;
+        }
+        self.superseded.extend(g.batches.iter().copied());
+        self.replaced += 1;
+        for (m, &pos) in done.measured.into_iter().flatten().zip(&g.at) {
+            let first = &self.out[pos];
+            if first.status != CaseStatus::Measured || m.status != CaseStatus::Measured {
+                continue;
+            }
+            let mut m = m;
+            if let Some(load) = m.machine_load.as_mut() {
+                load.first_canary_ns = first.machine_load.as_ref().and_then(|l| l.canary_ns);
+            }
+            (self.listener)(Event::Remeasured {
+                replaced: first,
+                by: &m,
+            });
+            self.moved.push((pos, m));
+        }
+    }
+}
+
 impl Again<'_> {
     /// Measures the disturbed groups again ([`crate::remeasure`]) and keeps
     /// the faster measurement of each; replaced measurements move to the
@@ -335,69 +484,36 @@ impl Again<'_> {
         listener: &mut dyn FnMut(Event<'_>),
     ) -> (usize, usize, bool) {
         let firsts: Vec<FirstTry> = done.iter().map(|g| g.first).collect();
-        let first_pass_ns = spent.measuring_ns;
         let limit = self.budget.measuring_limit.map(|d| d.as_nanos() as u64);
-        let allowance = allowance_ns(first_pass_ns, limit);
+        let allowance = allowance_ns(spent.measuring_ns, limit);
         let picks = to_remeasure(&firsts, allowance);
-        let (mut n, mut replaced) = (0, 0);
-        let mut moved: Vec<(usize, Measurement)> = Vec::new();
-        let mut interrupted = false;
-        for g in picks.into_iter().map(|i| &done[i]) {
-            if stop_requested() {
-                interrupted = true;
-                break;
-            }
-            // A second try may cost more than its first: the allowance
-            // holds for what was really spent.
-            let used = spent.measuring_ns.saturating_sub(first_pass_ns);
-            if (used + g.first.measuring_ns) as f64 > allowance {
-                continue;
-            }
-            let before = canary.samples.len();
-            let (measured, s) = measure_members(
-                &g.id,
-                &g.members,
-                self.cases,
-                &g.budget,
-                self.clock,
-                Some(&mut *canary),
-                self.seed,
-            );
-            spent.add(s);
-            n += 1;
-            let batches = before..canary.samples.len();
-            let complete = measured.iter().all(Option::is_some);
-            let (first_ms, second_ms): (Vec<&Measurement>, Vec<&Measurement>) =
-                g.at.iter()
-                    .zip(measured.iter().flatten())
-                    .map(|(&pos, m)| (&out[pos], m))
-                    .filter(|(a, b)| {
-                        a.status == CaseStatus::Measured && b.status == CaseStatus::Measured
-                    })
-                    .unzip();
-            if !complete || !second_is_faster(&first_ms, &second_ms) {
-                canary.supersede(batches);
-                interrupted |= !complete;
-                continue;
-            }
-            canary.supersede(g.batches.clone());
-            replaced += 1;
-            for (m, &pos) in measured.into_iter().flatten().zip(&g.at) {
-                let first = &out[pos];
-                if first.status != CaseStatus::Measured || m.status != CaseStatus::Measured {
-                    continue;
-                }
-                let mut m = m;
-                if let Some(load) = m.machine_load.as_mut() {
-                    load.first_canary_ns = first.machine_load.as_ref().and_then(|l| l.canary_ns);
-                }
-                listener(Event::Remeasured {
-                    replaced: first,
-                    by: &m,
-                });
-                moved.push((pos, m));
-            }
-        }
+        let mut feed = AgainFeed {
+            done,
+            picks: picks.into_iter(),
+            allowance,
+            used_ns: 0,
+            flying_ns: 0,
+            out,
+            moved: Vec::new(),
+            spent: Spent::default(),
+            n: 0,
+            replaced: 0,
+            interrupted: false,
+            superseded: Vec::new(),
+            listener,
+        };
+        let stopped = run_interleaved(self.cases, &mut feed, self.clock, Some(canary), self.seed);
+        let AgainFeed {
+            moved,
+            spent: again_spent,
+            n,
+            replaced,
+            interrupted,
+            superseded,
+            ..
+        } = feed;
+        spent.add(again_spent);
+        canary.supersede(superseded);
         let gone: std::collections::BTreeSet<usize> = moved.iter().map(|(p, _)| *p).collect();
         let mut kept: Vec<Measurement> = std::mem::take(out)
             .into_iter()
@@ -407,97 +523,8 @@ impl Again<'_> {
             .collect();
         kept.extend(moved.into_iter().map(|(_, m)| m));
         *out = kept;
-        (n, replaced, interrupted)
+        (n, replaced, interrupted || stopped)
     }
-}
-
-/// Measures one group; a member that panics fails alone, as FAILED.
-fn measure_members(
-    id: &str,
-    members: &[usize],
-    cases: &[PlannedCase],
-    budget: &Budget,
-    clock: &MonotonicClock,
-    canary: Option<&mut Canary>,
-    seed: u64,
-) -> (Vec<Option<Measurement>>, Spent) {
-    let mut spent = Spent::default();
-    let mut out: Vec<Option<Measurement>> = Vec::with_capacity(members.len());
-    let mut ready: Vec<(usize, Member<'_>)> = Vec::new();
-    for (slot, &i) in members.iter().enumerate() {
-        let case = &cases[i];
-        out.push(match &case.setup {
-            Setup::Skipped(r) => Some(case.spec.measurement(CaseStatus::Skipped, Some(r.clone()))),
-            Setup::Unavailable(r) => Some(
-                case.spec
-                    .measurement(CaseStatus::Unavailable, Some(r.clone())),
-            ),
-            Setup::Ready(f) if case.spec.threads > 1 => {
-                // Building and checking are not told apart here: all measuring.
-                let start = clock.now_ns();
-                let m = guarded(&case.spec, || {
-                    crate::threads::measure_threads(&case.spec, f, budget, clock)
-                });
-                // All of it grows with the time per case, as sampling does.
-                let ns = clock.now_ns().saturating_sub(start);
-                spent.measuring_ns += ns;
-                spent.sampling_ns += ns;
-                m
-            }
-            Setup::Ready(f) => {
-                ready.push((
-                    slot,
-                    Member {
-                        spec: &case.spec,
-                        factory: f,
-                    },
-                ));
-                None
-            }
-        });
-    }
-    if ready.is_empty() {
-        return (out, spent);
-    }
-    let group: Vec<Member<'_>> = ready.iter().map(|(_, m)| *m).collect();
-    // A panicking backend must not take the run (and what it measured) down.
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        measure_group(id, &group, budget, clock, canary, seed)
-    }));
-    match result {
-        Ok(r) => {
-            spent.add(r.spent);
-            for ((slot, _), m) in ready.iter().zip(r.measurements) {
-                out[*slot] = m;
-            }
-        }
-        Err(p) => {
-            let msg = panic_message(p);
-            for (slot, m) in &ready {
-                out[*slot] = Some(m.spec.measurement(
-                    CaseStatus::Failed,
-                    Some(format!("the case (or one of its group) panicked: {msg}")),
-                ));
-            }
-        }
-    }
-    (out, spent)
-}
-
-fn guarded(spec: &CaseSpec, f: impl FnOnce() -> Option<Measurement>) -> Option<Measurement> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
-        Some(spec.measurement(
-            CaseStatus::Failed,
-            Some(format!("the case panicked: {}", panic_message(p))),
-        ))
-    })
-}
-
-fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "unknown panic".into())
 }
 
 #[cfg(test)]
