@@ -5,7 +5,7 @@
 //! engine (groups, adaptive precision, the canary): a few fixed integer
 //! workloads of different lengths, one of which does 5% more work in the
 //! second run. The two runs are then compared exactly as `cryptobench
-//! compare` does. Run with
+//! compare` does (fastest rounds, each case against its own limit). Run with
 //! `cargo run --release -p cryptobench --example sensitivity [TRIALS] [SLOWDOWN%]`.
 
 use cryptobench_core::{Budget, Case, CaseError, CaseSpec, PlannedCase, Run};
@@ -76,12 +76,13 @@ fn main() {
             if c.candidate.primitive == "TARGET" {
                 caught += usize::from(v == Verdict::Slower);
                 println!(
-                    "trial {}: target ratio {:.3} ({:.3} .. {:.3}) {}; floor used {:.1}%",
+                    "trial {}: target ratio {:.3} ({:.3} .. {:.3}) {}; limit {:.1}% (floors {:.1}%)",
                     t + 1,
                     c.comparison.ratio,
                     c.comparison.ci95.0,
                     c.comparison.ci95.1,
                     v.as_str(),
+                    c.limit * 100.0,
                     cmp.effective_threshold() * 100.0
                 );
             } else {

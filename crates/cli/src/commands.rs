@@ -454,7 +454,7 @@ fn noise(g: &Global, a: &crate::args::NoiseArgs) -> Result<u8> {
     t.row([
         "unpaired (two moments)".to_string(),
         format!("{:.2}%", r.unpaired_floor * 100.0),
-        "changes below this are noise between two runs without a canary".into(),
+        "how far the fastest rounds move between moments: a change between two runs below this is noise".into(),
     ]);
     t.note(format!(
         "A/A ratio {:.4}; other processes used {:.0}% of the CPU time, steal {:.0}%, load {:.2}",
@@ -464,7 +464,7 @@ fn noise(g: &Global, a: &crate::args::NoiseArgs) -> Result<u8> {
         load.load1
     ));
     t.note(
-        "`cryptobench compare` uses the larger of --threshold and the floors its two runs measured",
+        "`cryptobench compare` judges each case by its fastest rounds, past the larger of --threshold, the floors its two runs measured the same way and the case's own resolution",
     );
     if !g.quiet {
         println!("{}", text::render(&t, false));

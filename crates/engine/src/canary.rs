@@ -7,8 +7,8 @@
 //! round of every comparison group, it gives (1) each case's time relative
 //! to the machine's speed at that moment, (2) the machine's drift between
 //! two runs, which `compare` reports apart from the cases, and (3) the
-//! run's noise floor: how far the machine's speed moved between the
-//! moments cases were measured.
+//! run's noise floor: how far the machine's fast end (its fastest batches)
+//! moved between the moments cases were measured.
 //!
 //! One core's speed says nothing about the others: a host may lend a VM's
 //! second core elsewhere for seconds while the first runs at full speed
@@ -27,8 +27,6 @@ pub use cryptobench_core::model::{
     CANARY_PAIRED_KEY as PAIRED_KEY, CANARY_PRIMITIVE as PRIMITIVE, CANARY_SUITE as SUITE,
     NOISE_FLOOR_KEY as FLOOR_KEY, PARALLEL_NOISE_FLOOR_KEY as PARALLEL_FLOOR_KEY,
 };
-/// Rounds a typical case takes; the floor compares windows this long.
-const WINDOW: usize = 5;
 /// Target time of one canary batch: long against the clock's resolution,
 /// short against a case's batch.
 const BATCH_NS: f64 = 500_000.0;
@@ -220,25 +218,13 @@ impl Canary {
     }
 }
 
-/// The run's noise floor: the 90th percentile of the relative change of
-/// the canary's median between consecutive windows of [`WINDOW`] batches,
-/// i.e. how far the machine's speed moved between the moments two cases
-/// were measured. 0 with fewer than two windows.
+/// The run's noise floor: how far the machine's fast end moved between
+/// the moments cases were measured ([`cryptobench_stats::fast_floor`]:
+/// the 90th percentile of the change between the fastest batches of
+/// consecutive windows). `compare` judges cases by their fastest rounds,
+/// so this is the floor those rounds face. 0 with fewer than two windows.
 pub fn noise_floor(samples: &[f64]) -> f64 {
-    let medians: Vec<f64> = samples
-        .chunks_exact(WINDOW)
-        .map(cryptobench_stats::median)
-        .collect();
-    let changes: Vec<f64> = medians
-        .windows(2)
-        .filter(|w| w[0] > 0.0)
-        .map(|w| (w[1] / w[0] - 1.0).abs())
-        .collect();
-    if changes.is_empty() {
-        0.0
-    } else {
-        cryptobench_stats::quantile(&changes, 0.9)
-    }
+    cryptobench_stats::fast_floor(samples)
 }
 
 #[cfg(test)]
@@ -248,24 +234,22 @@ mod tests {
 
     #[test]
     fn a_steady_machine_has_a_low_floor_and_a_drifting_one_a_high_floor() {
-        let steady: Vec<f64> = (0..40).map(|i| 100.0 + (i % 3) as f64 * 0.1).collect();
+        use cryptobench_stats::fast_end::FLOOR_WINDOW;
+        let steady: Vec<f64> = (0..80).map(|i| 100.0 + (i % 3) as f64 * 0.1).collect();
         assert!(noise_floor(&steady) < 0.002);
-        // Every other window 10% slower.
-        let jumpy: Vec<f64> = (0..40)
+        // Every other window 10% slower, all of its batches.
+        let jumpy: Vec<f64> = (0..80)
             .map(|i| {
-                if (i / WINDOW).is_multiple_of(2) {
+                if (i / FLOOR_WINDOW).is_multiple_of(2) {
                     100.0
                 } else {
                     110.0
                 }
             })
             .collect();
-        assert!(
-            (noise_floor(&jumpy) - 0.1).abs() < 0.01,
-            "{}",
-            noise_floor(&jumpy)
-        );
-        assert_eq!(noise_floor(&steady[..4]), 0.0);
+        let floor = noise_floor(&jumpy);
+        assert!((0.09..0.101).contains(&floor), "{floor}");
+        assert_eq!(noise_floor(&steady[..FLOOR_WINDOW]), 0.0);
     }
 
     #[test]

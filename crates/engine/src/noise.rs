@@ -4,9 +4,9 @@
 //! a few seconds. Their per-round ratio should be exactly 1; how far the
 //! ratio of a short window of rounds strays is the floor below which a
 //! paired comparison cannot tell two cases apart here. How far the
-//! workload's own median moves between consecutive windows is the floor
-//! of an unpaired comparison: two cases (or two runs) measured at
-//! different moments.
+//! workload's fastest rounds move between consecutive windows is the floor
+//! of an unpaired comparison: two runs measured at different moments,
+//! which `compare` judges by their fastest rounds.
 
 use crate::canary::noise_floor;
 use crate::clock::{Clock, MonotonicClock};
@@ -23,8 +23,9 @@ pub struct AaReport {
     pub rounds: usize,
     /// 95th percentile of |window ratio - 1|, paired (a fraction).
     pub paired_floor: f64,
-    /// 90th percentile of the change between consecutive windows of one
-    /// instance (a fraction): what an unpaired comparison faces.
+    /// 90th percentile of the change between the fastest rounds of
+    /// consecutive windows of one instance (a fraction): what an unpaired
+    /// comparison of fastest rounds faces.
     pub unpaired_floor: f64,
     /// Median A / A' ratio over all rounds.
     pub ratio: f64,

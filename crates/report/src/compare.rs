@@ -1,26 +1,32 @@
 //! Two runs, case by case, judged against the machine's own noise.
 //!
 //! Two runs of the same binary on a shared machine differ for reasons that
-//! have nothing to do with the code: the machine drifts, between the runs
-//! and within each of them, and it is noisier at some moments than others.
-//! The canary, timed in every round, measures the first. A whole-run
-//! canary ratio misjudges a run whose machine was 10% faster for its first
-//! half only (the later suites then look 10% slower), so each case is
-//! judged with the drift *around it*: the ratio of the canary's times
-//! measured near the case in the two runs, smoothed over neighbouring
-//! cases. A suite's drift is divided out only when its cases' median ratio
-//! agrees with it (a canary can move while the cases do not, e.g. when the
-//! host moves the VM). The second is the noise floor each run measured
-//! from its canary. A case counts as changed only when its change exceeds
-//! both the threshold and the noise floor either run measured, and the two
-//! intervals do not overlap; a change past the threshold whose intervals
-//! overlap is "inconclusive".
+//! have nothing to do with the code. Other tenants slow the machine in
+//! episodes of seconds to minutes, and a case measured in one has its
+//! median moved by 10-50%: between two identical quick runs here, 43-110
+//! of 294 native cases' medians moved by more than 5%. Such noise only
+//! adds time, so a case's fastest rounds stay where the code puts them:
+//! in the same pairs 5-13 of the fastest rounds moved by more than 5%. A
+//! code change moves every round, the fastest too. So each case is judged
+//! by the ratio of its fastest rounds ([`cryptobench_stats::fast_end`]),
+//! with its 95% interval.
 //!
-//! A case is changed only when its own medians moved past the limit too,
-//! in the same direction: on a noisy host the canary's local time can move
-//! 20% while the cases around it do not, and dividing that out alone then
-//! called cases changed whose medians were within 6% (13 of 61 flagged
-//! cases in one A/A pair here); such a case is inconclusive.
+//! Three things bound what counts as a change. The threshold the user
+//! gives; the noise floor each run measured from its canary (how far the
+//! machine's fast end moved between moments); and the case's own
+//! resolution, how far its fastest round's interval reaches (a case whose
+//! fastest rounds scatter by 6% cannot tell a 5% change from luck). A case
+//! is changed only when its ratio exceeds the largest of the three and the
+//! two intervals are apart; past the limit with overlapping intervals it is
+//! "inconclusive".
+//!
+//! The machine's own drift is the ratio of the canaries' fast ends,
+//! reported first and divided out of every case, but only in a suite whose
+//! cases moved with it (a canary can move while the cases do not, e.g.
+//! when the host moves the VM). A case is changed only when its own
+//! fastest rounds, before the drift is divided out, moved past the limit
+//! too, in the same direction; a change that only the correction makes is
+//! inconclusive.
 //!
 //! A multi-core case (Argon2 with two lanes, a threads executor) is judged
 //! by the canary run on its cores at once, drift and floor: a host can
@@ -28,17 +34,20 @@
 //! speed, which the one-core canary never sees.
 
 use crate::tables::{case_headers, status_free_size};
-use cryptobench_core::model::{MachineLoad, LAYOUT_FIXED};
+use cryptobench_core::model::LAYOUT_FIXED;
 use cryptobench_core::units::TimeUnit;
-use cryptobench_core::verdict::{seed_of, time_ratio, Estimate};
+use cryptobench_core::verdict::Estimate;
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
-use cryptobench_stats::{compare, median, Comparison, Verdict};
+use cryptobench_stats::{
+    compare_fastest, median, quantile, quantile_ci_rank, Comparison, Fastest, Verdict,
+};
 use std::collections::{BTreeMap, HashMap};
 
-/// Cases either side of a case whose canary times are smoothed into its
-/// local drift: a group's canary median moves with its own noise, a
-/// window of neighbours moves only with the machine.
-const LOCAL_WINDOW: usize = 6;
+/// The canary's fast end, as a quantile of its batches: a case's fastest of
+/// some twenty rounds sits near its 5th percentile, and the canary, with a
+/// thousand batches and more, is compared at the same place rather than at
+/// its own extreme.
+const CANARY_FAST_QUANTILE: f64 = 0.05;
 
 /// One case of a comparison.
 #[derive(Debug, Clone)]
@@ -49,8 +58,12 @@ pub struct ComparedCase {
     pub baseline: Measurement,
     /// The candidate's measurement.
     pub candidate: Measurement,
-    /// Time ratio (candidate / baseline), drift removed, and the verdict.
+    /// Ratio of the fastest rounds (candidate / baseline), drift removed,
+    /// its interval and the verdict.
     pub comparison: Comparison,
+    /// The change this case had to exceed: the run's limit, or the
+    /// resolution of either fastest round when that is larger.
+    pub limit: f64,
 }
 
 /// A whole comparison: the cases and what the machine did.
@@ -59,18 +72,20 @@ pub struct RunComparison {
     /// Every measured case the two runs share (the canary excluded).
     pub cases: Vec<ComparedCase>,
     /// The candidate machine's time relative to the baseline's (above 1:
-    /// slower), from the canaries, else the median ratio of all cases.
+    /// slower), from the canaries' fast ends, else the median ratio of the
+    /// cases' fastest rounds.
     pub drift: Option<Estimate>,
     /// Whether `drift` comes from the canaries.
     pub drift_from_canary: bool,
-    /// The median of the cases' raw time ratios (candidate / baseline).
+    /// The median of the cases' raw ratios of fastest rounds (candidate /
+    /// baseline).
     pub cases_median: Option<f64>,
     /// Whether the canaries' drift was divided out of every case: only when
-    /// each suite's median ratio agrees with its local drift within the
-    /// effective threshold.
+    /// each suite's median ratio agrees with it within the effective
+    /// threshold.
     pub drift_removed: bool,
-    /// Suites whose cases did not move with the canary around them: their
-    /// drift was not divided out.
+    /// Suites whose cases did not move with the canary: their drift was
+    /// not divided out.
     pub drift_kept: Vec<String>,
     /// Noise floors the two runs measured (fractions), when they did.
     pub floors: (Option<f64>, Option<f64>),
@@ -108,6 +123,12 @@ impl RunComparison {
             n(Verdict::Inconclusive),
         )
     }
+    /// How many cases had a limit of their own above the run's, because
+    /// their fastest rounds were known less precisely.
+    pub fn widened(&self) -> usize {
+        let run_limit = self.effective_threshold();
+        self.cases.iter().filter(|c| c.limit > run_limit).count()
+    }
 }
 
 /// The larger of the two runs' floors; 0 where neither measured one.
@@ -118,6 +139,28 @@ fn larger(floors: (Option<f64>, Option<f64>)) -> f64 {
 /// Pairs the measured cases of two runs by case key and compares them.
 pub fn compare_runs(baseline: &Run, candidate: &Run, threshold: f64) -> Vec<ComparedCase> {
     compare_full(baseline, candidate, threshold).cases
+}
+
+/// The fastest round of a measurement, when it has samples.
+fn fastest_ns(m: &Measurement) -> Option<f64> {
+    Fastest::of(&m.samples_ns).map(|f| f.value)
+}
+
+/// The candidate canary's fast end over the baseline's, with the interval
+/// of that quantile's ranks on both sides.
+fn canary_drift(baseline: &Measurement, candidate: &Measurement) -> Option<Estimate> {
+    let fast = |m: &Measurement| {
+        let (lo, hi) = quantile_ci_rank(&m.samples_ns, CANARY_FAST_QUANTILE);
+        let value = quantile(&m.samples_ns, CANARY_FAST_QUANTILE);
+        (value.is_finite() && lo > 0.0).then_some((value, lo, hi))
+    };
+    let ((b, blo, bhi), (c, clo, chi)) = (fast(baseline)?, fast(candidate)?);
+    Some(Estimate {
+        value: c / b,
+        lo: clo / bhi,
+        hi: chi / blo,
+        paired: false,
+    })
 }
 
 /// The full comparison of two runs.
@@ -137,55 +180,45 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             pairs.push((b, c));
         }
     }
-    let raw: Vec<f64> = pairs
-        .iter()
-        .filter_map(|(b, c)| Some(c.median_ns()? / b.median_ns()?))
-        .filter(|r| r.is_finite() && *r > 0.0)
-        .collect();
+    let raw_ratio = |b: &Measurement, c: &Measurement| {
+        Some(fastest_ns(c)? / fastest_ns(b)?).filter(|r| r.is_finite() && *r > 0.0)
+    };
+    let raw: Vec<f64> = pairs.iter().filter_map(|(b, c)| raw_ratio(b, c)).collect();
     let cases_median = (!raw.is_empty()).then(|| median(&raw));
     let (drift, drift_from_canary) = match (baseline.canary(), candidate.canary()) {
-        (Some(b), Some(c)) => (time_ratio(c, b), true),
+        (Some(b), Some(c)) => (canary_drift(b, c), true),
         _ => (cases_median.map(Estimate::exact), false),
     };
     let whole_run = drift
         .filter(|_| drift_from_canary)
         .map(|d| d.value)
         .filter(|d| d.is_finite() && *d > 0.0);
-    // Each case's drift: the canary around it in the two runs, else the
-    // whole run's canary ratio (a run stored before per-case canaries); a
-    // multi-core case's from the canary on its cores, where both runs
-    // timed that one.
-    let (near_b, near_c) = (local_canary(baseline), local_canary(candidate));
+    // A multi-core case's drift comes from the canary on its cores in its
+    // group, where both runs timed one: a core lent elsewhere for minutes
+    // slows every round of a group, its fastest included.
     let (many_b, many_c) = (
         group_parallel_canary(baseline),
         group_parallel_canary(candidate),
     );
-    // Per pair (both sides share the case key): the drift, and whether
-    // the case is judged as multi-core.
     let local: Vec<(Option<f64>, bool)> = pairs
         .iter()
         .map(|(_, c)| {
             let key = c.case_key();
-            let many = many_b.contains_key(&key) && many_c.contains_key(&key);
-            let (on_b, on_c) = if many {
-                (&many_b, &many_c)
-            } else {
-                (&near_b, &near_c)
-            };
-            let around = on_c.get(&key).zip(on_b.get(&key)).map(|(c, b)| c / b);
-            let drift = around.filter(|d| d.is_finite() && *d > 0.0).or(whole_run);
-            (drift, many)
+            match (many_b.get(&key), many_c.get(&key)) {
+                (Some(b), Some(c)) => (Some(c / b).filter(|d| d.is_finite() && *d > 0.0), true),
+                _ => (whole_run, false),
+            }
         })
         .collect();
     // Only the canary tells the machine from the code (a median of the
     // cases would also swallow a change that slowed every case), but only
     // a drift the cases share is the machine's: a suite whose cases did
-    // not move with the canary around them keeps its raw ratios.
+    // not move with the canary keeps its raw ratios.
     let mut per_suite: BTreeMap<&str, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
     for ((b, c), (d, _)) in pairs.iter().zip(&local) {
-        if let (Some(d), Some(cm), Some(bm)) = (d, c.median_ns(), b.median_ns()) {
+        if let (Some(d), Some(r)) = (d, raw_ratio(b, c)) {
             let entry = per_suite.entry(c.suite.as_str()).or_default();
-            entry.0.push(cm / bm);
+            entry.0.push(r);
             entry.1.push(*d);
         }
     }
@@ -219,54 +252,32 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     let multi_core_limit = out.multi_core_threshold();
     for ((b, c), (d, many)) in pairs.into_iter().zip(local) {
         let d = d.filter(|_| drift_from_canary && !out.drift_kept.contains(&c.suite));
-        let limit = if many { multi_core_limit } else { limit };
-        let comparison = compare_case(b, c, limit, d);
+        let run_limit = if many { multi_core_limit } else { limit };
+        let (comparison, limit) = compare_case(b, c, run_limit, d);
         out.cases.push(ComparedCase {
             key: c.case_key(),
             baseline: b.clone(),
             candidate: c.clone(),
             comparison,
+            limit,
         });
     }
     out
 }
 
-/// The measured cases of a run that carry a canary time (`which` of
-/// their load), with it, in the order the run measured them.
-fn canary_times(
-    run: &Run,
-    which: impl Fn(&MachineLoad) -> Option<f64>,
-) -> Vec<(&Measurement, f64)> {
-    run.measurements
-        .iter()
-        .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
-        .filter_map(|m| Some((m, which(m.machine_load.as_ref()?)?)))
-        .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
-        .collect()
-}
-
-/// The canary's time around each case of a run, by case key: the median
-/// of the per-case canary times within [`LOCAL_WINDOW`] cases of it, in
-/// the order the run measured them.
-fn local_canary(run: &Run) -> HashMap<String, f64> {
-    let timed = canary_times(run, |l| l.canary_ns);
-    (0..timed.len())
-        .map(|i| {
-            let window =
-                &timed[i.saturating_sub(LOCAL_WINDOW)..(i + LOCAL_WINDOW + 1).min(timed.len())];
-            let times: Vec<f64> = window.iter().map(|(_, ns)| *ns).collect();
-            (timed[i].0.case_key(), median(&times))
-        })
-        .collect()
-}
-
 /// The canary on several cores around each multi-core case of a run, by
 /// case key: the median over the members of its group that carry one. Not
-/// smoothed over neighbouring cases like [`local_canary`]: few cases are
-/// multi-core, their neighbours in the run can be minutes apart, and a
-/// core taken away comes and goes within that.
+/// smoothed over neighbouring cases: few cases are multi-core, their
+/// neighbours in the run can be minutes apart, and a core taken away comes
+/// and goes within that.
 fn group_parallel_canary(run: &Run) -> HashMap<String, f64> {
-    let timed = canary_times(run, |l| l.parallel_canary_ns);
+    let timed: Vec<(&Measurement, f64)> = run
+        .measurements
+        .iter()
+        .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
+        .filter_map(|m| Some((m, m.machine_load.as_ref()?.parallel_canary_ns?)))
+        .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
+        .collect();
     let group_of = |m: &Measurement| m.group.clone().unwrap_or_else(|| m.case_key());
     let mut by_group: HashMap<String, Vec<f64>> = HashMap::new();
     for (m, ns) in &timed {
@@ -278,81 +289,65 @@ fn group_parallel_canary(run: &Run) -> HashMap<String, f64> {
         .collect()
 }
 
-/// One case: its raw samples, with the machine's drift (from the two
-/// canaries) divided out of the candidate's.
+/// One case, judged by its fastest rounds with the machine's drift divided
+/// out of the candidate's. Returns the comparison and the limit it was
+/// judged against: `run_limit`, or the resolution of either fastest round
+/// when that is larger (a case whose fastest rounds scatter by 6% cannot
+/// tell a 5% change from luck).
 ///
-/// Each case's own ratio to the canary of its rounds is kept in the run,
-/// but dividing by it adds the canary's noise to every case: measured on
-/// a 5% slowdown (the `sensitivity` example), raw samples over the drift
-/// caught it in 9-10 of 10 comparisons, per-round canary ratios in 7-8.
+/// A change that only the drift correction makes is inconclusive: the
+/// canary moved and the case did not, or the other way round, and which
+/// one the machine did cannot be told from two runs.
 pub(crate) fn compare_case(
     b: &Measurement,
     c: &Measurement,
-    limit: f64,
+    run_limit: f64,
     drift: Option<f64>,
-) -> Comparison {
+) -> (Comparison, f64) {
     let d = drift.unwrap_or(1.0);
-    let raw = if b.samples_ns.len() >= 2 && c.samples_ns.len() >= 2 {
-        let scaled: Vec<f64> = c.samples_ns.iter().map(|x| x / d).collect();
-        compare(&b.samples_ns, &scaled, limit, seed_of(&c.case_key()))
-    } else {
-        let ratio = c.median_ns().unwrap_or(f64::NAN) / b.median_ns().unwrap_or(f64::NAN) / d;
-        Comparison {
-            ratio,
-            ci95: (ratio, ratio),
-            verdict: Verdict::Unchanged,
-            intervals_overlap: true,
-        }
-    };
-    let mut verdict = judge(raw.ratio, raw.intervals_overlap, limit);
-    // A change that only the drift correction makes: the canary around the
-    // case moved and the case did not, or the other way round. Which one
-    // the machine did cannot be told from two runs.
-    let undrifted = c.median_ns().unwrap_or(f64::NAN) / b.median_ns().unwrap_or(f64::NAN);
-    let moved_itself = match verdict {
+    let resolution = |m: &Measurement| Fastest::of(&m.samples_ns).map_or(0.0, |f| f.resolution());
+    let limit = run_limit.max(resolution(b)).max(resolution(c));
+    let scaled: Vec<f64> = c.samples_ns.iter().map(|x| x / d).collect();
+    let mut comparison = compare_fastest(&b.samples_ns, &scaled, limit);
+    let undrifted = fastest_ns(c).unwrap_or(f64::NAN) / fastest_ns(b).unwrap_or(f64::NAN);
+    let moved_itself = match comparison.verdict {
         Verdict::Slower => undrifted > 1.0 + limit,
         Verdict::Faster => undrifted < 1.0 - limit,
         _ => true,
     };
     if !moved_itself && undrifted.is_finite() {
-        verdict = Verdict::Inconclusive;
+        comparison.verdict = Verdict::Inconclusive;
     }
-    Comparison { verdict, ..raw }
+    (comparison, limit)
 }
 
-/// Unchanged within the limit; past it, changed only when the intervals
-/// are apart, else inconclusive.
-fn judge(ratio: f64, intervals_overlap: bool, limit: f64) -> Verdict {
-    if !ratio.is_finite() || (ratio - 1.0).abs() <= limit {
-        Verdict::Unchanged
-    } else if intervals_overlap {
-        Verdict::Inconclusive
-    } else if ratio > 1.0 {
-        Verdict::Slower
-    } else {
-        Verdict::Faster
-    }
-}
-
-/// The comparison as a table (ratio = candidate time / baseline time);
-/// both time columns in one unit.
+/// The comparison as a table: each run's fastest round, their ratio
+/// (candidate / baseline, drift removed) with its interval, the limit the
+/// case was judged against and the verdict; both time columns in one unit.
 pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) -> Table {
     let unit = TimeUnit::for_column(
         cmp.cases
             .iter()
-            .flat_map(|c| [c.baseline.median_ns(), c.candidate.median_ns()])
+            .flat_map(|c| [fastest_ns(&c.baseline), fastest_ns(&c.candidate)])
             .flatten(),
     );
     let base_header = format!("baseline ({})", unit.symbol());
     let cand_header = format!("candidate ({})", unit.symbol());
     let mut t = Table::new(
         format!(
-            "Compare {} (baseline) -> {}: time ratio with the machine's drift removed, lower is faster",
+            "Compare {} (baseline) -> {}: fastest rounds, their time ratio with the machine's drift removed, lower is faster",
             baseline.id, candidate.id
         ),
-        case_headers(&[&base_header, &cand_header, "ratio", "95% CI", "verdict"]),
+        case_headers(&[
+            &base_header,
+            &cand_header,
+            "ratio",
+            "95% CI",
+            "limit",
+            "verdict",
+        ]),
     )
-    .right(&[4, 6, 7, 8, 9]);
+    .right(&[4, 6, 7, 8, 9, 10]);
     let candidates: Vec<&Measurement> = cmp.cases.iter().map(|c| &c.candidate).collect();
     let variants = crate::tables::variants(&candidates);
     for (c, variant) in cmp.cases.iter().zip(variants) {
@@ -364,10 +359,11 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
             m.operation.clone(),
             status_free_size(m.input_bytes),
             variant,
-            unit.format_bare(c.baseline.median_ns().unwrap_or(f64::NAN)),
-            unit.format_bare(m.median_ns().unwrap_or(f64::NAN)),
+            unit.format_bare(fastest_ns(&c.baseline).unwrap_or(f64::NAN)),
+            unit.format_bare(fastest_ns(m).unwrap_or(f64::NAN)),
             format!("{:.3}", c.comparison.ratio),
             format!("{:.3} .. {:.3}", c.comparison.ci95.0, c.comparison.ci95.1),
+            format!("{:.1}%", c.limit * 100.0),
             c.comparison.verdict.as_str().to_string(),
         ]);
     }
@@ -383,7 +379,7 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     let mut notes = Vec::new();
     match cmp.drift {
         Some(d) if cmp.drift_removed => notes.push(format!(
-            "machine: the candidate's machine was {} overall (canary time ratio {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); each case is judged with the canary's drift around it divided out",
+            "machine: the candidate's machine was {} overall (ratio of the canaries' fast ends {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); it is divided out of each case",
             drift_words(d.value),
             d.value,
             d.lo,
@@ -391,7 +387,7 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             cmp.cases_median.unwrap_or(f64::NAN)
         )),
         Some(d) if cmp.drift_from_canary => notes.push(format!(
-            "machine: the canary was {} overall (time ratio {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); in {} the canary moved without them, so its drift is not divided out there{}",
+            "machine: the canary was {} overall (ratio of the canaries' fast ends {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); in {} the canary moved without them, so its drift is not divided out there{}",
             drift_words(d.value),
             d.value,
             d.lo,
@@ -399,13 +395,13 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             cmp.cases_median.unwrap_or(f64::NAN),
             cmp.drift_kept.join(", "),
             if cmp.cases.iter().any(|c| !cmp.drift_kept.contains(&c.candidate.suite)) {
-                "; elsewhere each case is judged with the canary's drift around it divided out"
+                "; elsewhere it is divided out of each case"
             } else {
                 ""
             }
         )),
         Some(d) => notes.push(format!(
-            "machine: the candidate's cases were {} overall (median time ratio {:.3}); one of the runs has no canary, so the machine's drift cannot be told from the code's and is not removed",
+            "machine: the candidate's cases were {} overall (median ratio of fastest rounds {:.3}); one of the runs has no canary, so the machine's drift cannot be told from the code's and is not removed",
             drift_words(d.value),
             d.value
         )),
@@ -414,11 +410,12 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     let floor =
         |f: Option<f64>| f.map_or("not measured".to_string(), |f| format!("{:.1}%", f * 100.0));
     notes.push(format!(
-        "a case changed only past {:.1}%: the larger of the threshold ({:.1}%) and the noise floors the runs measured (baseline {}, candidate {}), with intervals apart",
+        "a case changed only past {:.1}%: the larger of the threshold ({:.1}%) and the noise floors the runs measured at the machine's fast end (baseline {}, candidate {}), with intervals apart; {} case(s) past their own resolution instead (the limit column: how far the 95% interval of either fastest round reaches)",
         cmp.effective_threshold() * 100.0,
         cmp.threshold * 100.0,
         floor(cmp.floors.0),
-        floor(cmp.floors.1)
+        floor(cmp.floors.1),
+        cmp.widened()
     ));
     if cmp.parallel_floors.0.is_some() || cmp.parallel_floors.1.is_some() {
         notes.push(format!(

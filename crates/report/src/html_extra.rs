@@ -292,10 +292,11 @@ pub fn comparison_section(baseline: &Run, run: &Run) -> String {
     });
     let mut out = format!(
         "<section id=\"comparison\">\n<h2>Comparison with the baseline</h2>\n<p class=\"sub\">Baseline \
-         <strong>{}</strong> ({}) against this run <strong>{}</strong>. Ratio = this run's time / the \
-         baseline's with the machine's drift removed (lower is faster), with its 95% confidence interval; \
-         a case counts as changed only past ±{:.0}% (the threshold or the runs' noise floor) with the \
-         two intervals apart. Largest changes first.</p>\n<div class=\"card\">",
+         <strong>{}</strong> ({}) against this run <strong>{}</strong>. Ratio = this run's fastest round / the \
+         baseline's with the machine's drift removed (lower is faster; noise only adds time, so the \
+         fastest rounds are what a code change moves), with its 95% confidence interval; a case counts \
+         as changed only past ±{:.0}% (the threshold or the runs' noise floor), or its own resolution \
+         when larger, with the two intervals apart. Largest changes first.</p>\n<div class=\"card\">",
         escape(&baseline.id),
         escape(&baseline.started_at),
         escape(&run.id),

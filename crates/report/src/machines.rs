@@ -1,18 +1,18 @@
 //! Runs from several machines side by side, each case's time as a ratio to
 //! one chosen baseline run.
 //!
-//! Two runs of one machine are compared with the machine's drift divided
-//! out (see [`crate::compare`]); between machines that drift is the very
-//! difference asked about, so here the ratio is the raw time ratio, with its
-//! bootstrap interval. A case appears when the baseline and at least one
+//! Two runs of one machine are compared by their fastest rounds with the
+//! machine's drift divided out (see [`crate::compare`]); between machines
+//! the typical speed is the very difference asked about, so here the ratio
+//! is the raw ratio of medians, with its bootstrap interval. A case appears when the baseline and at least one
 //! other run measured it; each run that did gives one row, so the machine
 //! column and the parameters tell every row apart.
 
-use crate::compare::compare_case;
 use crate::tables::{case_headers, size, variants};
 use cryptobench_core::units::TimeUnit;
+use cryptobench_core::verdict::seed_of;
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
-use cryptobench_stats::{Comparison, Verdict};
+use cryptobench_stats::{compare, compare_medians_only, Comparison, Verdict};
 
 /// One run's row of a case.
 #[derive(Debug, Clone)]
@@ -48,6 +48,33 @@ pub struct Machines<'a> {
     pub threshold: f64,
 }
 
+/// The candidate's median over the baseline's with its bootstrap interval:
+/// changed past `threshold` with the medians' intervals apart,
+/// inconclusive past it with them overlapping or without samples to tell.
+fn median_ratio(b: &Measurement, c: &Measurement, threshold: f64) -> Comparison {
+    let mut cmp = if b.samples_ns.len() < 2 || c.samples_ns.len() < 2 {
+        let nan = f64::NAN;
+        let mut cmp = compare_medians_only(
+            b.median_ns().unwrap_or(nan),
+            c.median_ns().unwrap_or(nan),
+            threshold,
+        );
+        cmp.intervals_overlap = true;
+        cmp
+    } else {
+        compare(
+            &b.samples_ns,
+            &c.samples_ns,
+            threshold,
+            seed_of(&c.case_key()),
+        )
+    };
+    if cmp.intervals_overlap && cmp.ratio.is_finite() && (cmp.ratio - 1.0).abs() > threshold {
+        cmp.verdict = Verdict::Inconclusive;
+    }
+    cmp
+}
+
 fn measured(m: &Measurement) -> bool {
     m.status == CaseStatus::Measured && !m.is_canary()
 }
@@ -72,7 +99,7 @@ pub fn compare_machines(runs: &[Run], baseline: usize, threshold: f64) -> Machin
                     rows.push(MachineRow {
                         run: i,
                         measurement: c,
-                        ratio: Some(compare_case(b, c, threshold, None)),
+                        ratio: Some(median_ratio(b, c, threshold)),
                     });
                 }
             }

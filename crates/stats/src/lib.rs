@@ -20,8 +20,13 @@
 //!   type 7, the default of R and numpy).
 #![deny(missing_docs)]
 
+pub mod fast_end;
 pub mod paired;
-pub use paired::{median_ci_rank, paired_ratio, relative_half_width, round_ratios, PairedEstimate};
+pub use fast_end::{compare_fastest, fast_floor, Fastest};
+pub use paired::{
+    median_ci_rank, paired_ratio, quantile_ci_rank, relative_half_width, round_ratios,
+    PairedEstimate,
+};
 
 /// Ascending copy of `xs`, ordered with `f64::total_cmp`.
 pub fn sorted(xs: &[f64]) -> Vec<f64> {

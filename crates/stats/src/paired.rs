@@ -15,13 +15,22 @@ use crate::{bootstrap_median_ci, median, sorted, DEFAULT_RESAMPLES};
 /// evaluated after every round; the reported interval stays the bootstrap.
 /// Fewer than 6 values give `(min, max)`; an empty slice `(NaN, NaN)`.
 pub fn median_ci_rank(xs: &[f64]) -> (f64, f64) {
+    quantile_ci_rank(xs, 0.5)
+}
+
+/// Distribution-free 95% interval of the `q` quantile from order
+/// statistics: the ranks `n q +- 1.96 sqrt(n q (1 - q))` (normal
+/// approximation of the binomial count below the quantile), `(lo, hi)`.
+/// An empty slice gives `(NaN, NaN)`.
+pub fn quantile_ci_rank(xs: &[f64], q: f64) -> (f64, f64) {
     let v = sorted(xs);
     let n = v.len();
     if n == 0 {
         return (f64::NAN, f64::NAN);
     }
-    let half = 1.96 * (n as f64).sqrt() / 2.0;
-    let mid = n as f64 / 2.0;
+    let q = q.clamp(0.0, 1.0);
+    let half = 1.96 * (n as f64 * q * (1.0 - q)).sqrt();
+    let mid = n as f64 * q;
     let lo = (mid - half).floor().max(0.0) as usize;
     let hi = ((mid + half).ceil() as usize).min(n - 1);
     (v[lo.min(n - 1)], v[hi])
