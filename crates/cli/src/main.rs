@@ -29,6 +29,10 @@ fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = args::Cli::from_arg_matches(&args::command(&argv).get_matches_from(&argv))
         .unwrap_or_else(|e| e.exit());
+    if let Err(why) = cryptobench_engine::affinity::check_env() {
+        eprintln!("error: {why}");
+        return ExitCode::from(2);
+    }
     cryptobench_report::text::set_width(if cli.global.wide {
         cryptobench_report::text::Width::Unlimited
     } else {

@@ -112,3 +112,28 @@ fn a_run_records_a_fixed_address_layout_unless_asked_to_keep_it_random() {
         "CRYPTOBENCH_ASLR=keep leaves the layout random"
     );
 }
+
+#[test]
+fn one_core_cases_run_on_one_core_and_a_bad_cpu_is_a_usage_error() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpu_of_latest = |db: &std::path::Path| latest_run(db)["machine"]["measuring_cpu"].clone();
+    let (_dir, db) = temp_db();
+    store_quick_run(&db);
+    assert_eq!(
+        cpu_of_latest(&db),
+        if cores >= 2 { "cpu 0" } else { "all cpus" },
+        "the first core this process may use"
+    );
+    common::quick_hash(&db)
+        .arg("--quiet")
+        .env("CRYPTOBENCH_CPU", "all")
+        .assert()
+        .success();
+    assert_eq!(cpu_of_latest(&db), "all cpus");
+    bin()
+        .arg("runs")
+        .env("CRYPTOBENCH_CPU", "4096")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("CRYPTOBENCH_CPU").and(predicate::str::contains("`all`")));
+}

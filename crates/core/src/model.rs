@@ -474,6 +474,11 @@ pub struct Fingerprint {
     /// runs stored before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address_layout: Option<String>,
+    /// Where one-core measurements ran: "cpu N" (the measuring thread and
+    /// what it started kept to one core, multi-core cases widened) or
+    /// "all cpus"; absent in runs stored before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measuring_cpu: Option<String>,
     /// Total memory in bytes.
     pub memory_bytes: u64,
     /// Every backend's name and version.

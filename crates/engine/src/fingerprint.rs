@@ -64,6 +64,7 @@ pub fn collect(backends: Vec<BackendInfo>, tool_version: &str, git_revision: &st
         kernel: read("/proc/sys/kernel/osrelease").unwrap_or_else(|| "unknown".into()),
         governor: read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
         address_layout: Some(crate::layout::describe()),
+        measuring_cpu: Some(crate::affinity::describe()),
         memory_bytes: memory_bytes(),
         backends,
         tool_version: tool_version.to_string(),

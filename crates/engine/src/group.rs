@@ -122,7 +122,7 @@ impl Live {
 /// operation keeps busy, at most the machine's; 1 (none) for a group of
 /// one-core cases.
 fn parallel_canary_threads(members: &[Member<'_>]) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::affinity::cores();
     members
         .iter()
         .map(|m| m.spec.cores_used() as usize)
@@ -184,8 +184,11 @@ impl<'a> GroupRun<'a> {
                 return g;
             }
             let member = g.members[index];
+            // A multi-core case builds its threads (a rayon pool) on every
+            // core it will use, and calibrates there.
+            let wide = member.spec.cores_used() > 1;
             let building = clock.now_ns();
-            let built = build_checked(member.spec, member.factory);
+            let built = on_cores(wide, || build_checked(member.spec, member.factory));
             let calibrating = clock.now_ns();
             g.spent.checking_ns += calibrating.saturating_sub(building);
             let (mut case, m) = match built {
@@ -200,7 +203,7 @@ impl<'a> GroupRun<'a> {
                     continue;
                 }
             };
-            let calibrated = calibrate(case.as_mut(), &g.budget, clock);
+            let calibrated = on_cores(wide, || calibrate(case.as_mut(), &g.budget, clock));
             g.spent.measuring_ns += clock.now_ns().saturating_sub(calibrating);
             match calibrated {
                 Ok(cal) if cal.interrupted => {
@@ -261,7 +264,9 @@ impl<'a> GroupRun<'a> {
     }
 
     /// One round: a batch of every member still sampling, in a fresh random
-    /// order, and one canary batch at a random place among them.
+    /// order, and one canary batch at a random place among them. A
+    /// multi-core member's batch, and the canary on several cores, run on
+    /// every core; the rest on the measuring core ([`crate::affinity`]).
     pub fn round(&mut self, clock: &dyn Clock, mut canary: Option<&mut Canary>) {
         if self.done() {
             return;
@@ -272,7 +277,7 @@ impl<'a> GroupRun<'a> {
             canary.map(|c| {
                 let one = c.sample(clock);
                 batches.push(c.samples.len() - 1);
-                (one, c.sample_parallel(threads))
+                (one, on_cores(threads > 1, || c.sample_parallel(threads)))
             })
         };
         let live = &mut self.live;
@@ -292,7 +297,9 @@ impl<'a> GroupRun<'a> {
             if self.round == 0 && l.preloaded {
                 continue;
             }
-            match time_batch(l.case.as_mut(), l.cal.iters, clock) {
+            match on_cores(l.multi_core, || {
+                time_batch(l.case.as_mut(), l.cal.iters, clock)
+            }) {
                 Ok((ops, wall, cpu)) => {
                     l.sampled.wall.push(wall / ops as f64);
                     l.sampled.cpu.extend(cpu.map(|c| c / ops as f64));
@@ -441,6 +448,16 @@ pub fn measure_group(
         g.round(clock, canary.as_deref_mut());
     }
     g.finish()
+}
+
+/// Runs `f` on every core when `wide` (a multi-core case), else where the
+/// thread is (the measuring core, [`crate::affinity`]).
+fn on_cores<T>(wide: bool, f: impl FnOnce() -> T) -> T {
+    if wide {
+        crate::affinity::widened(f)
+    } else {
+        f()
+    }
 }
 
 /// Whether a member has sampled enough, and why.

@@ -205,7 +205,9 @@ fn start<'a>(
                 // Building and checking are not told apart here: all measuring.
                 let started = clock.now_ns();
                 let m = catch_unwind(AssertUnwindSafe(|| {
-                    crate::threads::measure_threads(&case.spec, factory, &next.budget, clock)
+                    crate::affinity::widened(|| {
+                        crate::threads::measure_threads(&case.spec, factory, &next.budget, clock)
+                    })
                 }))
                 .unwrap_or_else(|p| {
                     Some(case.spec.measurement(

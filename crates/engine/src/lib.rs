@@ -11,6 +11,7 @@
 //! runs one case instance per thread behind a barrier.
 #![deny(missing_docs)]
 
+pub mod affinity;
 pub mod canary;
 pub mod clock;
 pub mod fingerprint;

@@ -39,6 +39,8 @@ pub struct AaReport {
 pub fn aa_test(duration: Duration, min_sample: Duration) -> AaReport {
     let clock = MonotonicClock;
     let started = clock.now_ns();
+    // On the core a run's one-core cases use.
+    let _pinned = crate::affinity::pin();
     let factory = crate::canary::workload_factory();
     let (a, b) = (
         CaseSpec::new("noise", "A", "builtin", "", "mix"),

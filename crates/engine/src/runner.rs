@@ -285,6 +285,8 @@ pub fn run_plan(
 ) -> Ran {
     let clock = MonotonicClock;
     let start = clock.now_ns();
+    // One-core measurements on one core; multi-core cases widen.
+    let _pinned = crate::affinity::pin();
     let mut canary = options.canary.then(Canary::default);
     let seed = options.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()

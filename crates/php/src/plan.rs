@@ -92,13 +92,15 @@ fn cell(spec: CaseSpec, setup: &Setup, build: impl FnOnce(&Ctx) -> Build) -> Pla
         Err(why) => PlannedCase::unavailable(spec, why),
         Ok((case, fixed, interop)) => {
             let extra = extra_checks(&case);
+            let cores = spec.cores_used();
             PlannedCase::ready(spec, move || {
                 let c = RunnerCase::prepare(
                     &ctx.shared,
                     json!({ "case": case.clone() }),
                     fixed,
                     interop.clone(),
-                )?;
+                )?
+                .with_cores(cores);
                 Ok(Box::new(WithChecks(c, extra.clone())) as Box<dyn Case>)
             })
         }

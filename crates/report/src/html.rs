@@ -376,6 +376,10 @@ fn machine(run: &Run) -> String {
             f.address_layout.clone().unwrap_or_else(|| "n/a".into()),
         ),
         (
+            "one-core cases on",
+            f.measuring_cpu.clone().unwrap_or_else(|| "n/a".into()),
+        ),
+        (
             "memory",
             if f.memory_bytes > 0 {
                 format!("{:.1} GiB", f.memory_bytes as f64 / (1u64 << 30) as f64)

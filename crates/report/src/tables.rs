@@ -216,7 +216,7 @@ pub fn run_header(run: &Run) -> String {
             .unwrap_or_default()
     ));
     s.push_str(&line(format!(
-        "machine: {} ({} cores), {}; kernel {}; governor {}; TSC {}; address layout {}",
+        "machine: {} ({} cores), {}; kernel {}; governor {}; TSC {}; address layout {}; one-core cases on {}",
         f.cpu_model,
         f.cores,
         f.os,
@@ -225,7 +225,8 @@ pub fn run_header(run: &Run) -> String {
         f.tsc_hz
             .map(|h| format!("{:.3} GHz", h / 1e9))
             .unwrap_or_else(|| "n/a".into()),
-        f.address_layout.as_deref().unwrap_or("n/a")
+        f.address_layout.as_deref().unwrap_or("n/a"),
+        f.measuring_cpu.as_deref().unwrap_or("n/a")
     )));
     s.push_str(&line(format!(
         "cpu flags: {}{}",

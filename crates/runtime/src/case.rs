@@ -12,6 +12,7 @@
 use crate::interop::Interop;
 use crate::process::{Runner, RunnerCommand, RunnerError};
 use cryptobench_core::{BatchTime, Case, CaseError, CheckOutcome, CheckResult};
+use cryptobench_engine::affinity;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -25,6 +26,9 @@ pub struct RunnerSlot {
     next_id: u64,
     /// Interop checks already made, by primitive and API, so each runs once.
     interop_done: BTreeMap<String, Vec<CheckResult>>,
+    /// The runner process and whether its threads are on every core (a
+    /// multi-core case's batch) or on the measuring core, as last set.
+    placed: Option<(u32, bool)>,
 }
 
 /// One runner shared by the cases of a suite.
@@ -37,6 +41,7 @@ pub fn shared(cmd: RunnerCommand) -> SharedRunner {
         runner: None,
         next_id: 1,
         interop_done: BTreeMap::new(),
+        placed: None,
     }))
 }
 
@@ -92,6 +97,9 @@ pub struct RunnerCase {
     pid: u32,
     checks: Vec<CheckResult>,
     fixed: Option<u64>,
+    /// Cores one operation keeps busy: more than one puts the runner on
+    /// every core for this case's batches ([`affinity::set_process`]).
+    cores: u32,
     /// Last measured ns per operation, to size the next deadline.
     last_ns_per_op: Option<f64>,
 }
@@ -180,8 +188,17 @@ impl RunnerCase {
             pid,
             checks,
             fixed,
+            cores: 1,
             last_ns_per_op: None,
         })
+    }
+
+    /// The case keeps `cores` cores busy per operation (a two-lane Argon2
+    /// hash): its batches run with the runner on every core, the others'
+    /// on the measuring core.
+    pub fn with_cores(mut self, cores: u32) -> Self {
+        self.cores = cores.max(1);
+        self
     }
 
     /// How long a batch of `iters` may take before the runner counts as hung.
@@ -210,14 +227,23 @@ impl Case for RunnerCase {
 
     fn time_batch(&mut self, iters: u64) -> Option<Result<BatchTime, CaseError>> {
         let mut slot = lock(&self.shared);
-        let runner = match slot.runner.as_mut() {
-            Some(r) if !r.is_dead() && r.pid() == self.pid => r,
-            _ => {
-                return Some(Err(CaseError::Failed(format!(
-                    "the {} runner that prepared this case is gone",
-                    slot.cmd.runtime
-                ))))
-            }
+        if !slot
+            .runner
+            .as_ref()
+            .is_some_and(|r| !r.is_dead() && r.pid() == self.pid)
+        {
+            return Some(Err(CaseError::Failed(format!(
+                "the {} runner that prepared this case is gone",
+                slot.cmd.runtime
+            ))));
+        }
+        // Where the runner's threads may run, set only when it changes.
+        let place = (self.pid, self.cores > 1);
+        if slot.placed != Some(place) && affinity::set_process(place.0, place.1) {
+            slot.placed = Some(place);
+        }
+        let Some(runner) = slot.runner.as_mut() else {
+            return Some(Err(CaseError::Failed("the runner vanished".into())));
         };
         let deadline = self.deadline(iters, runner.timeout());
         let answer = runner.request_within(

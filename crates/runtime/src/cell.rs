@@ -476,8 +476,10 @@ fn ready(spec: CaseSpec, shared: SharedRunner) -> PlannedCase {
     let request = json!({"cell": cell_json(&spec), "kats": kats_for(&spec)});
     let interop = interop_for(&spec);
     let fixed = fixed_iterations(&spec);
+    let cores = spec.cores_used();
     PlannedCase::ready(spec, move || {
-        let c = RunnerCase::prepare(&shared, request.clone(), fixed, interop.clone())?;
+        let c = RunnerCase::prepare(&shared, request.clone(), fixed, interop.clone())?
+            .with_cores(cores);
         Ok(Box::new(c) as Box<dyn Case>)
     })
 }

@@ -347,11 +347,12 @@ fn markdown_header(out: &mut String, run: &Run) {
         None => "n/a".into(),
     };
     out.push_str(&format!(
-        "- Kernel: {} ({}), governor {}, TSC {tsc}, address layout {}\n",
+        "- Kernel: {} ({}), governor {}, TSC {tsc}, address layout {}, one-core cases on {}\n",
         m.kernel,
         m.os,
         m.governor.as_deref().unwrap_or("unknown"),
-        m.address_layout.as_deref().unwrap_or("unknown")
+        m.address_layout.as_deref().unwrap_or("unknown"),
+        m.measuring_cpu.as_deref().unwrap_or("unknown")
     ));
     out.push_str("- Backends:");
     if m.backends.is_empty() {

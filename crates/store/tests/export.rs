@@ -75,7 +75,7 @@ const MD_SNAPSHOT: &str = "# cryptobench run 20261122-031502-4f2a
 - Command: `cryptobench run --quick`
 - Machine: Example CPU 9000 (bench-01), 8 logical cores, 16.0 GiB memory
 - CPU flags: aes, avx2 (absent: vaes)
-- Kernel: 6.1.0 (Debian GNU/Linux 12), governor performance, TSC 2.90 GHz, address layout fixed
+- Kernel: 6.1.0 (Debian GNU/Linux 12), governor performance, TSC 2.90 GHz, address layout fixed, one-core cases on cpu 0
 - Backends:
   - openssl: OpenSSL 3.0.19 27 Jan 2026
   - libsodium: unavailable (not built)

@@ -20,6 +20,7 @@ pub fn machine() -> Fingerprint {
         kernel: "6.1.0".into(),
         governor: Some("performance".into()),
         address_layout: Some("fixed".into()),
+        measuring_cpu: Some("cpu 0".into()),
         memory_bytes: 16 << 30,
         backends: vec![
             BackendInfo {
