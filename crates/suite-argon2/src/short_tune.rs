@@ -276,11 +276,13 @@ pub fn short_tune_runs(target: Duration) -> usize {
 /// Runs one search per target with `base` as variant, lanes and memory
 /// budget, longest target first: its first trial (one pass at the top
 /// rung) is the expensive one, measured once with the fewest runs and
-/// reused by the shorter targets' searches. An incumbent for a target
+/// reused by the shorter targets' searches. The k-th of n targets starts
+/// no point after k/n of the budget, so a slow search cannot leave the
+/// targets after it none. An incumbent for a target
 /// (same lanes, on the ladder, within the budget) is timed first and kept
 /// while it lands within +-20%; otherwise the ladder is searched.
-/// `measure(params, runs)` times a point; once `elapsed()` passes `budget`
-/// no new point is measured and the remaining targets say so. Points are
+/// `measure(params, runs)` times a point; once `elapsed()` passes a
+/// target's share no new point is measured for it and it says so. Points are
 /// measured once and reused by later searches.
 pub fn short_tune(
     targets: &[Duration],
@@ -296,8 +298,14 @@ pub fn short_tune(
     sorted.reverse();
     let mut seen: Vec<(Params, Duration)> = Vec::new();
     let mut out = Vec::new();
-    for target in sorted {
+    let searches = sorted.len() as u32;
+    for (k, target) in (1..).zip(sorted) {
         let runs = short_tune_runs(target);
+        // Each target may start points until its share of the budget is
+        // used, what earlier targets left over included: searching the
+        // longer targets anew (no incumbent kept) once took all 15 s, and
+        // the 250 ms line fell back to the grid in that run alone.
+        let until = budget * k / searches;
         // `again`: time a point already timed once more and keep the
         // faster of the two (a disturbed moment only ever adds time).
         let mut timed = |p: &Params, again: bool| {
@@ -305,9 +313,10 @@ pub fn short_tune(
             if let (Some(i), false) = (known, again) {
                 return Ok(seen[i].1);
             }
-            if elapsed() >= budget {
+            if elapsed() >= until {
                 return Err(TuneError::BudgetSpent {
                     budget_s: budget.as_secs(),
+                    until_s: until.as_secs_f64(),
                 });
             }
             let d = measure(p, runs)?;
@@ -687,6 +696,41 @@ mod tests {
     }
 
     #[test]
+    fn a_search_that_never_lands_leaves_the_next_target_its_share() {
+        // A machine on which more than one pass runs 3x slow: the 1 s
+        // search keeps missing; one pass at 512 MiB lands on 250 ms.
+        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
+        let mut model = machine(1_000.0, 2);
+        let spent = std::cell::Cell::new(Duration::ZERO);
+        let mut measure = |p: &Params, runs: usize| {
+            let one = model(p)?;
+            let one = if p.t > 1 { one * 3 } else { one };
+            spent.set(spent.get() + one * runs as u32);
+            Ok(one)
+        };
+        let mut clock = || spent.get();
+        let found = short_tune(
+            &[Duration::from_millis(250), Duration::from_secs(1)],
+            base,
+            &[],
+            Duration::from_secs(15),
+            &mut clock,
+            &mut measure,
+        );
+        let long = found[0].found.as_ref().unwrap_err();
+        assert!(
+            matches!(long, TuneError::BudgetSpent { until_s, .. } if *until_s == 7.5),
+            "{long}"
+        );
+        let short = found[1].found.as_ref().unwrap();
+        assert_eq!(
+            (short.params.m_kib, short.params.t),
+            (512 * 1024, 1),
+            "{short:?}"
+        );
+    }
+
+    #[test]
     fn a_spent_budget_is_said_per_target() {
         let base = Params::new(Variant::Id, 1 << 20, 1, 2);
         let mut model = machine(1_000.0, 2);
@@ -708,7 +752,14 @@ mod tests {
         );
         let last = found.last().unwrap();
         let why = last.found.as_ref().unwrap_err();
-        assert_eq!(*why, TuneError::BudgetSpent { budget_s: 15 }, "{why}");
+        assert_eq!(
+            *why,
+            TuneError::BudgetSpent {
+                budget_s: 15,
+                until_s: 15.0
+            },
+            "{why}"
+        );
         assert_eq!(short_tune_runs(Duration::from_millis(250)), 3);
         assert_eq!(short_tune_runs(Duration::from_secs(1)), 2);
         assert_eq!(short_tune_budget(true, false), Duration::from_secs(15));

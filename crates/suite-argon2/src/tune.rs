@@ -45,11 +45,14 @@ pub enum TuneError {
         /// Points measured.
         tried: usize,
     },
-    /// The short tune's wall-clock budget ran out before this target.
-    #[error("the short tune's {budget_s} s budget was spent before this target")]
+    /// This target's share of the short tune's wall-clock budget ran out
+    /// before it found a setting.
+    #[error("the short tune's {budget_s} s budget was spent up to this target's share (the first {until_s:.1} s) before it found a setting")]
     BudgetSpent {
-        /// The budget, seconds.
+        /// The whole budget, seconds.
         budget_s: u64,
+        /// Seconds into the budget after which this target starts no point.
+        until_s: f64,
     },
     /// No library backend admitted by `--backend` can take the point.
     #[error("no Argon2 library backend is available for the short tune")]
