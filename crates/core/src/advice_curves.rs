@@ -14,7 +14,6 @@
 
 use super::{choose, is_caution_label, span, verified, Advice, Measurement, TIE_MARGIN};
 use crate::units::format_ns;
-use cryptobench_stats::fast_end::Fastest;
 
 /// Security levels of the curve advice: (name, lowest security bits,
 /// highest security bits).
@@ -243,7 +242,7 @@ fn candidates<'c, 'a>(cases: &'c [&'a Measurement]) -> Vec<Candidate<'c, 'a>> {
 /// against 631-641 us in eleven others and tied with P-521's 762 us, so
 /// the 256-bit line flipped. Its fastest rounds did not move.
 fn weight(m: &Measurement) -> Option<(f64, f64, f64)> {
-    if let Some(f) = Fastest::of(&m.samples_ns).filter(|f| f.value > 0.0) {
+    if let Some(f) = m.fastest().filter(|f| f.value > 0.0) {
         return Some((f.value, f.ci95.0, f.ci95.1));
     }
     let s = m.stats.as_ref()?;

@@ -425,6 +425,11 @@ impl Measurement {
     pub fn median_ns(&self) -> Option<f64> {
         self.stats.as_ref().map(|s| s.median)
     }
+    /// The fastest round (ns per operation) with its 95% interval, when
+    /// rounds were kept: what `compare` and the curve advice judge by.
+    pub fn fastest(&self) -> Option<cryptobench_stats::Fastest> {
+        cryptobench_stats::Fastest::of(&self.samples_ns)
+    }
     /// Orders by median time, fastest first; cases without one come last.
     pub fn cmp_median(&self, other: &Self) -> std::cmp::Ordering {
         let time = |m: &Self| m.median_ns().unwrap_or(f64::INFINITY);

@@ -159,11 +159,6 @@ pub fn widened<T>(f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// Whether the calling thread is on the measuring core now.
-pub fn on_one_core() -> bool {
-    plan().is_some_and(|p| allowed().is_some_and(|b| cpus(&b) == [p.one]))
-}
-
 /// Puts every thread of process `pid` on the measuring core (`wide`
 /// false) or on every core (`wide` true); threads it starts later inherit
 /// from the thread that starts them. Does nothing when nothing is pinned.
@@ -185,6 +180,11 @@ pub fn set_process(pid: u32, wide: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether the calling thread is on the measuring core now.
+    fn on_one_core() -> bool {
+        plan().is_some_and(|p| allowed().is_some_and(|b| cpus(&b) == [p.one]))
+    }
 
     #[test]
     fn a_pinned_thread_widens_for_a_multi_core_case_and_gets_its_cores_back() {

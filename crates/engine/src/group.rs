@@ -252,11 +252,6 @@ impl<'a> GroupRun<'a> {
         self.interrupted || self.live.iter().all(|l| l.done)
     }
 
-    /// The group's name.
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
     /// The canary batches this group's rounds timed, as indices into the
     /// canary's samples.
     pub fn canary_batches(&self) -> &[usize] {

@@ -38,9 +38,7 @@ use cryptobench_core::model::LAYOUT_FIXED;
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::verdict::Estimate;
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
-use cryptobench_stats::{
-    compare_fastest, median, quantile, quantile_ci_rank, Comparison, Fastest, Verdict,
-};
+use cryptobench_stats::{compare_fastest, median, quantile, quantile_ci_rank, Comparison, Verdict};
 use std::collections::{BTreeMap, HashMap};
 
 /// The canary's fast end, as a quantile of its batches: a case's fastest of
@@ -143,7 +141,7 @@ pub fn compare_runs(baseline: &Run, candidate: &Run, threshold: f64) -> Vec<Comp
 
 /// The fastest round of a measurement, when it has samples.
 fn fastest_ns(m: &Measurement) -> Option<f64> {
-    Fastest::of(&m.samples_ns).map(|f| f.value)
+    m.fastest().map(|f| f.value)
 }
 
 /// The candidate canary's fast end over the baseline's, with the interval
@@ -305,7 +303,7 @@ pub(crate) fn compare_case(
     drift: Option<f64>,
 ) -> (Comparison, f64) {
     let d = drift.unwrap_or(1.0);
-    let resolution = |m: &Measurement| Fastest::of(&m.samples_ns).map_or(0.0, |f| f.resolution());
+    let resolution = |m: &Measurement| m.fastest().map_or(0.0, |f| f.resolution());
     let limit = run_limit.max(resolution(b)).max(resolution(c));
     let scaled: Vec<f64> = c.samples_ns.iter().map(|x| x / d).collect();
     let mut comparison = compare_fastest(&b.samples_ns, &scaled, limit);

@@ -227,24 +227,26 @@ impl Case for RunnerCase {
 
     fn time_batch(&mut self, iters: u64) -> Option<Result<BatchTime, CaseError>> {
         let mut slot = lock(&self.shared);
-        if !slot
-            .runner
-            .as_ref()
-            .is_some_and(|r| !r.is_dead() && r.pid() == self.pid)
-        {
-            return Some(Err(CaseError::Failed(format!(
-                "the {} runner that prepared this case is gone",
-                slot.cmd.runtime
-            ))));
-        }
+        let RunnerSlot {
+            cmd,
+            runner,
+            placed,
+            ..
+        } = &mut *slot;
+        let runner = match runner.as_mut() {
+            Some(r) if !r.is_dead() && r.pid() == self.pid => r,
+            _ => {
+                return Some(Err(CaseError::Failed(format!(
+                    "the {} runner that prepared this case is gone",
+                    cmd.runtime
+                ))))
+            }
+        };
         // Where the runner's threads may run, set only when it changes.
         let place = (self.pid, self.cores > 1);
-        if slot.placed != Some(place) && affinity::set_process(place.0, place.1) {
-            slot.placed = Some(place);
+        if *placed != Some(place) && affinity::set_process(place.0, place.1) {
+            *placed = Some(place);
         }
-        let Some(runner) = slot.runner.as_mut() else {
-            return Some(Err(CaseError::Failed("the runner vanished".into())));
-        };
         let deadline = self.deadline(iters, runner.timeout());
         let answer = runner.request_within(
             &json!({"op": "time", "id": self.id, "iters": iters}),

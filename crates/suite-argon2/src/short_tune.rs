@@ -695,11 +695,26 @@ mod tests {
         );
     }
 
+    /// [`short_tune`] for 250 ms and 1 s with a 15 s budget, from 1 GiB
+    /// on two lanes, on the given clock and machine.
+    fn tune_250ms_and_1s(
+        clock: &mut dyn FnMut() -> Duration,
+        measure: &mut dyn FnMut(&Params, usize) -> Result<Duration, TuneError>,
+    ) -> Vec<ShortTune> {
+        short_tune(
+            &[Duration::from_millis(250), Duration::from_secs(1)],
+            Params::new(Variant::Id, 1 << 20, 1, 2),
+            &[],
+            Duration::from_secs(15),
+            clock,
+            measure,
+        )
+    }
+
     #[test]
     fn a_search_that_never_lands_leaves_the_next_target_its_share() {
         // A machine on which more than one pass runs 3x slow: the 1 s
         // search keeps missing; one pass at 512 MiB lands on 250 ms.
-        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
         let mut model = machine(1_000.0, 2);
         let spent = std::cell::Cell::new(Duration::ZERO);
         let mut measure = |p: &Params, runs: usize| {
@@ -709,14 +724,7 @@ mod tests {
             Ok(one)
         };
         let mut clock = || spent.get();
-        let found = short_tune(
-            &[Duration::from_millis(250), Duration::from_secs(1)],
-            base,
-            &[],
-            Duration::from_secs(15),
-            &mut clock,
-            &mut measure,
-        );
+        let found = tune_250ms_and_1s(&mut clock, &mut measure);
         let long = found[0].found.as_ref().unwrap_err();
         assert!(
             matches!(long, TuneError::BudgetSpent { until_s, .. } if *until_s == 7.5),
@@ -732,24 +740,17 @@ mod tests {
 
     #[test]
     fn a_spent_budget_is_said_per_target() {
-        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
         let mut model = machine(1_000.0, 2);
         let mut measure = |p: &Params, _runs: usize| model(p);
         let mut spent = 0u64;
         // Each look at the clock advances it 6 s: the 1 s search measures
-        // two points, then the budget is spent.
+        // one point before its share (7.5 s) is spent, and the 250 ms
+        // search finds the whole budget spent.
         let mut clock = || {
             spent += 6;
             Duration::from_secs(spent)
         };
-        let found = short_tune(
-            &[Duration::from_millis(250), Duration::from_secs(1)],
-            base,
-            &[],
-            Duration::from_secs(15),
-            &mut clock,
-            &mut measure,
-        );
+        let found = tune_250ms_and_1s(&mut clock, &mut measure);
         let last = found.last().unwrap();
         let why = last.found.as_ref().unwrap_err();
         assert_eq!(
