@@ -201,6 +201,10 @@ mod tests {
                     // A child thread inherits the narrow mask.
                     let child = std::thread::spawn(on_one_core).join().unwrap();
                     assert!(child);
+                } else {
+                    // One core: nothing to choose between, nothing pinned.
+                    assert!(!on_one_core());
+                    assert_eq!(describe(), "all cpus");
                 }
             }
             assert_eq!(allowed().map(|s| cpus(&s).len()), Some(cores));
