@@ -16,6 +16,7 @@ pub mod canary;
 pub mod clock;
 pub mod fingerprint;
 pub mod group;
+pub mod heap;
 pub mod interleave;
 pub mod interrupt;
 pub mod layout;
