@@ -430,6 +430,11 @@ impl Measurement {
     pub fn fastest(&self) -> Option<cryptobench_stats::Fastest> {
         cryptobench_stats::Fastest::of(&self.samples_ns)
     }
+    /// Whether the case's work per call is random by design
+    /// ([`LABEL_WORK_VARIES`]).
+    pub fn work_varies(&self) -> bool {
+        self.labels.iter().any(|l| l == LABEL_WORK_VARIES)
+    }
     /// Orders by median time, fastest first; cases without one come last.
     pub fn cmp_median(&self, other: &Self) -> std::cmp::Ordering {
         let time = |m: &Self| m.median_ns().unwrap_or(f64::INFINITY);
@@ -493,6 +498,12 @@ pub struct Fingerprint {
     /// git revision the binary was built from.
     pub git_revision: String,
 }
+
+/// The label of a case whose work per call is random by design (ML-DSA
+/// signing's rejections, RSA's prime search): its fastest round is a
+/// lucky batch rather than the code's speed, and `compare` judges it by
+/// its median.
+pub const LABEL_WORK_VARIES: &str = "work varies per call";
 
 /// [`Fingerprint::address_layout`] of a run whose process had address
 /// randomisation off; anything else ("randomized", absent) is not fixed.

@@ -36,9 +36,13 @@
 use crate::tables::{case_headers, status_free_size};
 use cryptobench_core::model::LAYOUT_FIXED;
 use cryptobench_core::units::TimeUnit;
+use cryptobench_core::verdict::seed_of;
 use cryptobench_core::verdict::Estimate;
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
-use cryptobench_stats::{compare_fastest, median, quantile, quantile_ci_rank, Comparison, Verdict};
+use cryptobench_stats::{
+    compare_fastest, compare_medians_past, median, median_resolution, quantile, quantile_ci_rank,
+    Comparison, Verdict,
+};
 use std::collections::{BTreeMap, HashMap};
 
 /// The canary's fast end, as a quantile of its batches: a case's fastest of
@@ -139,9 +143,15 @@ pub fn compare_runs(baseline: &Run, candidate: &Run, threshold: f64) -> Vec<Comp
     compare_full(baseline, candidate, threshold).cases
 }
 
-/// The fastest round of a measurement, when it has samples.
-fn fastest_ns(m: &Measurement) -> Option<f64> {
-    m.fastest().map(|f| f.value)
+/// The time a case is judged by: its fastest round, or its median when
+/// its work per call varies by design (a fastest round is then a lucky
+/// batch); `None` without samples.
+fn judged_ns(m: &Measurement) -> Option<f64> {
+    if m.work_varies() {
+        Some(median(&m.samples_ns)).filter(|x| x.is_finite())
+    } else {
+        m.fastest().map(|f| f.value)
+    }
 }
 
 /// The candidate canary's fast end over the baseline's, with the interval
@@ -179,7 +189,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         }
     }
     let raw_ratio = |b: &Measurement, c: &Measurement| {
-        Some(fastest_ns(c)? / fastest_ns(b)?).filter(|r| r.is_finite() && *r > 0.0)
+        Some(judged_ns(c)? / judged_ns(b)?).filter(|r| r.is_finite() && *r > 0.0)
     };
     let raw: Vec<f64> = pairs.iter().filter_map(|(b, c)| raw_ratio(b, c)).collect();
     let cases_median = (!raw.is_empty()).then(|| median(&raw));
@@ -303,11 +313,23 @@ pub(crate) fn compare_case(
     drift: Option<f64>,
 ) -> (Comparison, f64) {
     let d = drift.unwrap_or(1.0);
-    let resolution = |m: &Measurement| m.fastest().map_or(0.0, |f| f.resolution());
+    let by_median = b.work_varies() || c.work_varies();
+    let seed = seed_of(&c.case_key());
+    let resolution = |m: &Measurement| {
+        if by_median {
+            median_resolution(&m.samples_ns, seed)
+        } else {
+            m.fastest().map_or(0.0, |f| f.resolution())
+        }
+    };
     let limit = run_limit.max(resolution(b)).max(resolution(c));
     let scaled: Vec<f64> = c.samples_ns.iter().map(|x| x / d).collect();
-    let mut comparison = compare_fastest(&b.samples_ns, &scaled, limit);
-    let undrifted = fastest_ns(c).unwrap_or(f64::NAN) / fastest_ns(b).unwrap_or(f64::NAN);
+    let mut comparison = if by_median {
+        compare_medians_past(&b.samples_ns, &scaled, limit, seed)
+    } else {
+        compare_fastest(&b.samples_ns, &scaled, limit)
+    };
+    let undrifted = judged_ns(c).unwrap_or(f64::NAN) / judged_ns(b).unwrap_or(f64::NAN);
     let moved_itself = match comparison.verdict {
         Verdict::Slower => undrifted > 1.0 + limit,
         Verdict::Faster => undrifted < 1.0 - limit,
@@ -326,7 +348,7 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
     let unit = TimeUnit::for_column(
         cmp.cases
             .iter()
-            .flat_map(|c| [fastest_ns(&c.baseline), fastest_ns(&c.candidate)])
+            .flat_map(|c| [judged_ns(&c.baseline), judged_ns(&c.candidate)])
             .flatten(),
     );
     let base_header = format!("baseline ({})", unit.symbol());
@@ -357,8 +379,8 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
             m.operation.clone(),
             status_free_size(m.input_bytes),
             variant,
-            unit.format_bare(fastest_ns(&c.baseline).unwrap_or(f64::NAN)),
-            unit.format_bare(fastest_ns(m).unwrap_or(f64::NAN)),
+            unit.format_bare(judged_ns(&c.baseline).unwrap_or(f64::NAN)),
+            unit.format_bare(judged_ns(m).unwrap_or(f64::NAN)),
             format!("{:.3}", c.comparison.ratio),
             format!("{:.3} .. {:.3}", c.comparison.ci95.0, c.comparison.ci95.1),
             format!("{:.1}%", c.limit * 100.0),
@@ -415,6 +437,16 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
         floor(cmp.floors.1),
         cmp.widened()
     ));
+    let by_median = cmp
+        .cases
+        .iter()
+        .filter(|c| c.baseline.work_varies() || c.candidate.work_varies())
+        .count();
+    if by_median > 0 {
+        notes.push(format!(
+            "{by_median} case(s) whose work per call varies by design (ML-DSA signing's rejections, RSA's prime search) judged by their medians instead, against the reach of the medians' 95% intervals: their fastest rounds are lucky batches"
+        ));
+    }
     if cmp.parallel_floors.0.is_some() || cmp.parallel_floors.1.is_some() {
         notes.push(format!(
             "a multi-core case changed only past {:.1}%, judged by the canary on as many cores at once (its floors: baseline {}, candidate {})",

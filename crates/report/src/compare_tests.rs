@@ -303,3 +303,57 @@ fn a_change_only_the_drift_correction_makes_is_inconclusive() {
     assert_eq!(h2.comparison.verdict, Verdict::Inconclusive);
     assert_eq!(case_of(&cmp, "H30").comparison.verdict, Verdict::Unchanged);
 }
+
+/// Batches of ML-DSA-like signing: each round's mean over a few calls of
+/// 1 to 8 tries, so its fastest round is luck.
+fn lucky(seed: u64) -> Vec<f64> {
+    let mut rng = cryptobench_stats::SplitMix64::new(seed);
+    (0..30)
+        .map(|_| {
+            (0..4)
+                .map(|_| 100.0 * (1 + rng.below(8)) as f64)
+                .sum::<f64>()
+                / 4.0
+        })
+        .collect()
+}
+
+#[test]
+fn a_case_whose_work_varies_is_judged_by_its_median() {
+    let signing = |samples: &[f64]| {
+        let mut m = measured("ML-DSA-44", samples);
+        m.labels
+            .push(cryptobench_core::model::LABEL_WORK_VARIES.into());
+        m
+    };
+    // Two processes of the same code whose fastest rounds were unequally lucky.
+    let (mut a, b) = (lucky(7), lucky(8));
+    let lowest = a.iter().copied().fold(f64::INFINITY, f64::min);
+    a.iter_mut()
+        .filter(|x| **x == lowest)
+        .for_each(|x| *x *= 0.6);
+    let base = run("a", vec![signing(&a), canary(&series(500.0), 0.005)]);
+    let cand = run("b", vec![signing(&b), canary(&series(500.0), 0.005)]);
+    let cmp = compare_full(&base, &cand, 0.02);
+    let c = case_of(&cmp, "ML-DSA-44");
+    assert_eq!(c.comparison.verdict, Verdict::Unchanged, "{c:?}");
+    assert!(
+        c.limit > 0.02,
+        "judged against its medians' reach: {}",
+        c.limit
+    );
+    // Judged by fastest rounds, the lucky batch alone makes it a change.
+    let fastest = compare_fastest(&a, &b, 0.02);
+    assert_ne!(fastest.verdict, Verdict::Unchanged);
+    assert!(comparison_notes(&cmp)
+        .iter()
+        .any(|n| n.contains("judged by their medians")));
+    // A real doubling is still seen.
+    let slow: Vec<f64> = b.iter().map(|x| x * 2.0).collect();
+    let cand = run("c", vec![signing(&slow), canary(&series(500.0), 0.005)]);
+    let cmp = compare_full(&base, &cand, 0.02);
+    assert_eq!(
+        case_of(&cmp, "ML-DSA-44").comparison.verdict,
+        Verdict::Slower
+    );
+}

@@ -468,5 +468,39 @@ pub fn compare_medians_only(
     }
 }
 
+/// Compares two samples by their medians against `limit`, with the same
+/// three verdicts as [`compare_fastest`]: Unchanged within `1 +- limit`;
+/// past it, Faster or Slower when the medians' 95% intervals are apart and
+/// Inconclusive when they overlap. For cases whose work per call is
+/// random by design, whose fastest round is a lucky batch.
+pub fn compare_medians_past(
+    baseline: &[f64],
+    candidate: &[f64],
+    limit: f64,
+    seed: u64,
+) -> Comparison {
+    let mut c = compare(baseline, candidate, 0.0, seed);
+    c.verdict = if !c.ratio.is_finite() || (c.ratio - 1.0).abs() <= limit {
+        Verdict::Unchanged
+    } else if c.intervals_overlap {
+        Verdict::Inconclusive
+    } else {
+        verdict_by_threshold(c.ratio, 0.0)
+    };
+    c
+}
+
+/// How far the 95% interval of the median reaches above it, as a fraction
+/// of it: the smallest change a comparison of medians can resolve.
+/// Infinite for an empty sample.
+pub fn median_resolution(xs: &[f64], seed: u64) -> f64 {
+    let m = median(xs);
+    if m.is_nan() || m <= 0.0 {
+        return f64::INFINITY;
+    }
+    let (_, hi) = bootstrap_median_ci(xs, 0.95, DEFAULT_RESAMPLES, seed);
+    hi / m - 1.0
+}
+
 #[cfg(test)]
 mod tests;

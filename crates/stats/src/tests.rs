@@ -332,3 +332,41 @@ fn compare_medians_only_uses_threshold() {
         Verdict::Unchanged
     );
 }
+
+/// Batches of a rejection-sampled operation: per-call means of a geometric
+/// number of tries, so a lucky batch is far below the typical one.
+fn lucky_batches(seed: u64, n: usize) -> Vec<f64> {
+    let mut rng = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| {
+            let tries: usize = (0..4).map(|_| 1 + rng.below(8)).sum();
+            100.0 * tries as f64 / 4.0
+        })
+        .collect()
+}
+
+#[test]
+fn medians_judge_a_case_whose_fastest_round_is_luck() {
+    let (a, b) = (lucky_batches(1, 40), lucky_batches(2, 40));
+    let limit = median_resolution(&a, 1).max(median_resolution(&b, 2));
+    assert!(limit > 0.05 && limit < 0.5, "resolution {limit}");
+    // The same process twice: unchanged by medians within their resolution.
+    assert_eq!(
+        compare_medians_past(&a, &b, limit, 3).verdict,
+        Verdict::Unchanged
+    );
+    // Twice as slow is seen.
+    let slow: Vec<f64> = b.iter().map(|x| x * 2.0).collect();
+    assert_eq!(
+        compare_medians_past(&a, &slow, limit, 3).verdict,
+        Verdict::Slower
+    );
+    // Past the limit with overlapping intervals: inconclusive, not changed.
+    let c = compare_medians_past(&a, &b, 0.0, 3);
+    assert!(matches!(
+        c.verdict,
+        Verdict::Inconclusive | Verdict::Unchanged
+    ));
+    assert!(c.intervals_overlap);
+    assert_eq!(median_resolution(&[], 1), f64::INFINITY);
+}

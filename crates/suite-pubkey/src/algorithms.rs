@@ -278,6 +278,16 @@ impl Algorithm {
         let rest = self.name.strip_prefix("RSA-")?;
         rest.split('-').next()?.parse().ok()
     }
+    /// Whether `op` does a random amount of work per call by design:
+    /// ML-DSA signing rejects and retries (about 4 tries on average for
+    /// ML-DSA-44, any one call 1 to 15 or more), RSA key generation
+    /// searches for primes. Such a case's fastest round is a lucky batch,
+    /// so `compare` judges it by its median.
+    pub fn work_varies(&self, op: &str) -> bool {
+        let ml_dsa_sign = self.name.starts_with("ML-DSA") && (op == SIGN || op == SIGN_DIGEST);
+        let rsa_keygen = self.rsa_bits().is_some() && op == KEYGEN;
+        ml_dsa_sign || rsa_keygen
+    }
     /// RSA with PSS padding.
     pub fn is_pss(&self) -> bool {
         self.name.ends_with("-PSS")

@@ -33,6 +33,7 @@ pub mod vectors;
 use algorithms::{Algorithm, Kind, ALGORITHMS, KEYGEN};
 use case::PubkeyCase;
 use checks::CheckCache;
+use cryptobench_core::model::LABEL_WORK_VARIES;
 use cryptobench_core::{
     BackendInfo, CaseSpec, Error, PlannedCase, RunConfig, Setup, Suite, SuiteProfile,
 };
@@ -243,6 +244,7 @@ impl Suite for PubkeySuite {
                         .expect_ns(expected_ns(alg, op))
                         .group(format!("{SUITE}/{}/{op}", alg.name))
                         .labels(alg.post_quantum.then_some("post-quantum"))
+                        .labels(alg.work_varies(op).then_some(LABEL_WORK_VARIES))
                 };
                 if let Some(why) = unavailable {
                     plan.push(PlannedCase::unavailable(spec(ops[0]), why));
