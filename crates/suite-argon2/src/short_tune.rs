@@ -371,7 +371,13 @@ pub fn short_tune(
                 }
             }
         }
-        let found = ladder_search(base, target, &mut |p| timed(p, false));
+        let found = match ladder_search(base, target, &mut |p| timed(p, false)) {
+            // Out of time: a point already timed within the keep band
+            // answers as a kept incumbent would, rather than the grid's
+            // largest point (a fraction of the target in a first run).
+            Err(spent @ TuneError::BudgetSpent { .. }) => nearest_held(&seen, target).ok_or(spent),
+            other => other,
+        };
         out.push(ShortTune {
             target,
             found,
@@ -380,6 +386,15 @@ pub fn short_tune(
         });
     }
     out
+}
+
+/// The point timed so far that lands nearest `target`, when it lands
+/// within the keep band ([`TUNE_KEEP_TOLERANCE`]).
+fn nearest_held(seen: &[(Params, Duration)], target: Duration) -> Option<Trial> {
+    seen.iter()
+        .filter(|(_, time)| still_holds(*time, target))
+        .min_by(|a, b| off_by(a.1, target).total_cmp(&off_by(b.1, target)))
+        .map(|&(params, time)| Trial { params, time })
 }
 
 /// [`short_tune`] on this machine for Argon2id: the first library backend
@@ -736,6 +751,35 @@ mod tests {
             (512 * 1024, 1),
             "{short:?}"
         );
+    }
+
+    #[test]
+    fn a_spent_budget_keeps_the_nearest_point_within_twenty_percent() {
+        // 1 GiB, one pass, two lanes: 524 ms; then the budget is spent.
+        let tune = |target_ms: u64| {
+            let mut model = machine(1_000.0, 2);
+            let mut measure = |p: &Params, _runs: usize| model(p);
+            let mut looks = 0u64;
+            let mut clock = || {
+                looks += 1;
+                Duration::from_secs(if looks == 1 { 0 } else { 20 })
+            };
+            short_tune(
+                &[Duration::from_millis(target_ms)],
+                Params::new(Variant::Id, 1 << 20, 1, 2),
+                &[],
+                Duration::from_secs(15),
+                &mut clock,
+                &mut measure,
+            )
+        };
+        // 87% of 600 ms: outside the +-10% a search accepts, inside +-20%.
+        let found = tune(600);
+        let kept = found[0].found.as_ref().unwrap();
+        assert_eq!((kept.params.m_kib, kept.params.t), (1 << 20, 1));
+        // 66% of 800 ms: nothing answers, and the spent budget is said.
+        let found = tune(800);
+        assert!(matches!(found[0].found, Err(TuneError::BudgetSpent { .. })));
     }
 
     #[test]
