@@ -163,12 +163,13 @@ pub fn ladder_search(
 /// [`PROBE`] of the target, the nearest to it first.
 fn next_candidate(ladder: &[u32], base: Params, goal: f64, trials: &[Trial]) -> Option<Params> {
     for &m_kib in ladder {
-        let one_pass = predicted_one_pass(m_kib, trials)?;
-        let most = (goal * (1.0 + PROBE) / one_pass)
+        let model = PassModel::at(m_kib, trials)?;
+        let most = model
+            .passes_for(goal * (1.0 + PROBE))
             .floor()
             .min(f64::from(u32::MAX)) as u32;
-        let fewest = (goal * (1.0 - PROBE) / one_pass).ceil().max(1.0) as u32;
-        let off = |t: u32| (f64::from(t) * one_pass - goal).abs();
+        let fewest = model.passes_for(goal * (1.0 - PROBE)).ceil().max(1.0) as u32;
+        let off = |t: u32| (model.time(t) - goal).abs();
         let nearest = (fewest..=most)
             .map(|t| Params { m_kib, t, ..base })
             .filter(|p| !trials.iter().any(|tr| tr.params == *p))
@@ -181,7 +182,7 @@ fn next_candidate(ladder: &[u32], base: Params, goal: f64, trials: &[Trial]) -> 
 }
 
 /// After `landed` lands within +-10%: one pass more or fewer on the same
-/// memory, when `landed`'s own time per pass predicts it nearer the
+/// memory, when the model of that memory predicts it nearer the
 /// target, is measured too, and the nearer of the two that land is the
 /// setting. A setting near the band's edge is the one a slower moment
 /// pushes outside the +-20% that keeps it. `None` when no neighbour is
@@ -193,8 +194,11 @@ fn nearer_neighbour(
     measure: &mut dyn FnMut(&Params) -> Result<Duration, TuneError>,
 ) -> Option<Trial> {
     let p = landed.params;
-    let per_pass = landed.time.as_secs_f64() / f64::from(p.t.max(1));
-    let off = |t: u32| (f64::from(t) * per_pass - goal).abs();
+    let model = PassModel::at(p.m_kib, trials)?;
+    // Relative to the landed point's own time, so the model's error there
+    // does not pick the neighbour.
+    let landed_s = landed.time.as_secs_f64();
+    let off = |t: u32| (landed_s + model.time(t) - model.time(p.t) - goal).abs();
     let t = [p.t.saturating_sub(1), p.t.saturating_add(1)]
         .into_iter()
         .filter(|&t| t >= 1 && off(t) < off(p.t))
@@ -209,16 +213,74 @@ fn nearer_neighbour(
     (lands_within(time, target) && nearer).then_some(Trial { params: next, time })
 }
 
-/// Seconds of one pass at `m_kib`, scaled from the measured point nearest
-/// in memory (time per KiB changes with size: cache, page faults).
-fn predicted_one_pass(m_kib: u32, trials: &[Trial]) -> Option<f64> {
-    let distance = |t: &Trial| (f64::from(t.params.m_kib) / f64::from(m_kib)).ln().abs();
-    let nearest = trials
-        .iter()
-        .min_by(|a, b| distance(a).total_cmp(&distance(b)))?;
-    let per_kib_pass = nearest.time.as_secs_f64()
-        / (f64::from(nearest.params.m_kib) * f64::from(nearest.params.t.max(1)));
-    Some(per_kib_pass * f64::from(m_kib))
+/// Seconds of one hash at some memory as `fixed + per_pass x t`. Each
+/// hash maps its memory fresh (the heap policy of `cryptobench_engine::heap`) and
+/// pays its page faults once, in the first pass, so time is not
+/// proportional to passes: here 256 MiB on two lanes took about 130 ms of
+/// faults and 200 ms per pass, and a model of time per pass alone
+/// predicted three passes for 1 s where four were needed.
+#[derive(Debug, Clone, Copy)]
+struct PassModel {
+    fixed: f64,
+    per_pass: f64,
+}
+
+impl PassModel {
+    /// The model at `m_kib`: fitted to the trials on that memory when
+    /// they have two pass counts or more; else scaled from the memory
+    /// nearest to it that has trials (both parts grow with memory), with
+    /// no fixed part when that memory has one pass count only.
+    fn at(m_kib: u32, trials: &[Trial]) -> Option<Self> {
+        let distance = |m: u32| (f64::from(m) / f64::from(m_kib)).ln().abs();
+        let nearest = trials
+            .iter()
+            .map(|t| t.params.m_kib)
+            .min_by(|a, b| distance(*a).total_cmp(&distance(*b)))?;
+        let points: Vec<(f64, f64)> = trials
+            .iter()
+            .filter(|t| t.params.m_kib == nearest)
+            .map(|t| (f64::from(t.params.t.max(1)), t.time.as_secs_f64()))
+            .collect();
+        let scale = f64::from(m_kib) / f64::from(nearest);
+        let fitted = Self::fit(&points).unwrap_or_else(|| {
+            let per_pass = points.iter().map(|(t, s)| s / t).sum::<f64>() / points.len() as f64;
+            Self {
+                fixed: 0.0,
+                per_pass,
+            }
+        });
+        Some(Self {
+            fixed: fitted.fixed * scale,
+            per_pass: fitted.per_pass * scale,
+        })
+    }
+
+    /// Least squares through `(passes, seconds)`; `None` with fewer than
+    /// two pass counts or a fit that is not a positive cost per pass and
+    /// a fixed part of at least zero.
+    fn fit(points: &[(f64, f64)]) -> Option<Self> {
+        let n = points.len() as f64;
+        let mean_t = points.iter().map(|p| p.0).sum::<f64>() / n;
+        let mean_s = points.iter().map(|p| p.1).sum::<f64>() / n;
+        let var: f64 = points.iter().map(|p| (p.0 - mean_t).powi(2)).sum();
+        if var <= 0.0 {
+            return None;
+        }
+        let cov: f64 = points.iter().map(|p| (p.0 - mean_t) * (p.1 - mean_s)).sum();
+        let per_pass = cov / var;
+        let fixed = mean_s - per_pass * mean_t;
+        (per_pass > 0.0 && fixed >= 0.0).then_some(Self { fixed, per_pass })
+    }
+
+    /// Predicted seconds of `t` passes.
+    fn time(&self, t: u32) -> f64 {
+        self.fixed + self.per_pass * f64::from(t)
+    }
+
+    /// The (fractional) passes predicted to take `seconds`.
+    fn passes_for(&self, seconds: f64) -> f64 {
+        (seconds - self.fixed) / self.per_pass
+    }
 }
 
 /// A setting an earlier run's short tune chose for a target, to be timed
@@ -751,6 +813,54 @@ mod tests {
             (512 * 1024, 1),
             "{short:?}"
         );
+    }
+
+    #[test]
+    fn a_fixed_cost_per_hash_is_fitted_not_spread_over_the_passes() {
+        // Page faults once per hash (130 ms at 256 MiB) and 200 ms per
+        // pass: one pass takes 330 ms, and a model of time per pass alone
+        // predicts 3 passes for 1 s (730 ms, a miss).
+        let mut measured = Vec::new();
+        let mut measure = |p: &Params| {
+            measured.push(*p);
+            let scale = f64::from(p.m_kib) / f64::from(256 * 1024);
+            Ok(Duration::from_secs_f64(
+                scale * (0.13 + 0.2 * f64::from(p.t)),
+            ))
+        };
+        let found = ladder_search(
+            Params::new(Variant::Id, 256 * 1024, 1, 2),
+            Duration::from_secs(1),
+            &mut measure,
+        )
+        .unwrap();
+        assert_eq!((found.params.m_kib, found.params.t), (256 * 1024, 4));
+        assert!(measured.len() <= 3, "{measured:?}");
+        let model = PassModel::at(
+            256 * 1024,
+            &[
+                Trial {
+                    params: Params::new(Variant::Id, 256 * 1024, 1, 2),
+                    time: Duration::from_millis(330),
+                },
+                Trial {
+                    params: Params::new(Variant::Id, 256 * 1024, 3, 2),
+                    time: Duration::from_millis(730),
+                },
+            ],
+        )
+        .unwrap();
+        assert!((model.fixed - 0.13).abs() < 1e-9 && (model.per_pass - 0.2).abs() < 1e-9);
+        // Scaled to half the memory, both parts halve.
+        let half = PassModel::at(
+            128 * 1024,
+            &[Trial {
+                params: Params::new(Variant::Id, 256 * 1024, 2, 2),
+                time: Duration::from_millis(400),
+            }],
+        )
+        .unwrap();
+        assert!((half.time(2) - 0.2).abs() < 1e-9, "{half:?}");
     }
 
     #[test]
