@@ -321,6 +321,17 @@ fn num(m: &Measurement, k: &str) -> u64 {
     m.param(k).and_then(|v| v.parse().ok()).unwrap_or(0)
 }
 
+/// An Argon2 point's setting as the advice names it.
+fn setting_of(m: &Measurement) -> String {
+    format!(
+        "m = {} MiB, t = {}, p = {} ({})",
+        num(m, "m_kib") / 1024,
+        num(m, "t"),
+        num(m, "p"),
+        m.backend
+    )
+}
+
 /// Argon2id advice per latency target: the measured point with the most
 /// memory, then passes, then fewest lanes (RFC 9106 section 4) whose whole
 /// interval fits the target; the backend order breaks ties. When even the
@@ -357,17 +368,24 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
             .iter()
             .copied()
             .find(|m| num(m, TUNED_FOR_NS) == target as u64 && target >= 1.0);
+        let pick = points
+            .iter()
+            .copied()
+            .filter(|m| upper(m) <= target)
+            .min_by_key(|m| {
+                (
+                    std::cmp::Reverse(num(m, "m_kib")),
+                    std::cmp::Reverse(num(m, "t")),
+                    num(m, "p"),
+                    backend_rank(&m.backend),
+                    m.backend.clone(),
+                )
+            });
         let mut missed = String::new();
         if let Some(m) = tuned {
             let took = m.median_ns().unwrap_or(0.0);
             let share = took / target;
-            let setting = format!(
-                "m = {} MiB, t = {}, p = {} ({})",
-                num(m, "m_kib") / 1024,
-                num(m, "t"),
-                num(m, "p"),
-                m.backend
-            );
+            let setting = setting_of(m);
             let holds = |share: f64| (share - 1.0).abs() <= TUNE_KEEP_TOLERANCE;
             // A hash timed too slow while the machine ran slow (its canary
             // past `DISTURBED`) is judged at the run's calm speed:
@@ -404,30 +422,6 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
                 });
                 continue;
             }
-        }
-        let pick = points
-            .iter()
-            .copied()
-            .filter(|m| upper(m) <= target)
-            .min_by_key(|m| {
-                (
-                    std::cmp::Reverse(num(m, "m_kib")),
-                    std::cmp::Reverse(num(m, "t")),
-                    num(m, "p"),
-                    backend_rank(&m.backend),
-                    m.backend.clone(),
-                )
-            });
-        if let Some(m) = tuned {
-            let took = m.median_ns().unwrap_or(0.0);
-            let share = took / target;
-            let setting = format!(
-                "m = {} MiB, t = {}, p = {} ({})",
-                num(m, "m_kib") / 1024,
-                num(m, "t"),
-                num(m, "p"),
-                m.backend
-            );
             let why = format!(
                 "{:.0}% of the target: outside +-{:.0}%, the machine's speed changed between the tune and the measurement",
                 share * 100.0,
@@ -462,14 +456,7 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
         let advice = match pick {
             Some(m) => {
                 let took = m.median_ns().unwrap_or(0.0);
-                let mut text = format!(
-                    "m = {} MiB, t = {}, p = {} ({}), {} per hash",
-                    num(m, "m_kib") / 1024,
-                    num(m, "t"),
-                    num(m, "p"),
-                    m.backend,
-                    format_ns(took)
-                );
+                let mut text = format!("{}, {} per hash", setting_of(m), format_ns(took));
                 if num(m, "m_kib") == grid_max_kib && took < target * GRID_SHORT_SHARE {
                     text.push_str(&format!(
                         "; the measured grid stops at {} MiB, far below what {shown} allows: \
