@@ -143,11 +143,17 @@ pub fn compare_runs(baseline: &Run, candidate: &Run, threshold: f64) -> Vec<Comp
     compare_full(baseline, candidate, threshold).cases
 }
 
-/// The time a case is judged by: its fastest round, or its median when
-/// its work per call varies by design (a fastest round is then a lucky
-/// batch); `None` without samples.
-fn judged_ns(m: &Measurement) -> Option<f64> {
-    if m.work_varies() {
+/// Whether a pair of measurements of one case is judged by medians: when
+/// either says its work per call varies by design (a fastest round is then
+/// a lucky batch). One rule per pair, so both sides are read alike.
+fn by_median(b: &Measurement, c: &Measurement) -> bool {
+    b.work_varies() || c.work_varies()
+}
+
+/// The time a case is judged by: its median when `by_median`, else its
+/// fastest round; `None` without samples.
+fn judged_ns(m: &Measurement, by_median: bool) -> Option<f64> {
+    if by_median {
         Some(median(&m.samples_ns)).filter(|x| x.is_finite())
     } else {
         m.fastest().map(|f| f.value)
@@ -189,7 +195,8 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         }
     }
     let raw_ratio = |b: &Measurement, c: &Measurement| {
-        Some(judged_ns(c)? / judged_ns(b)?).filter(|r| r.is_finite() && *r > 0.0)
+        let median = by_median(b, c);
+        Some(judged_ns(c, median)? / judged_ns(b, median)?).filter(|r| r.is_finite() && *r > 0.0)
     };
     let raw: Vec<f64> = pairs.iter().filter_map(|(b, c)| raw_ratio(b, c)).collect();
     let cases_median = (!raw.is_empty()).then(|| median(&raw));
@@ -313,7 +320,7 @@ pub(crate) fn compare_case(
     drift: Option<f64>,
 ) -> (Comparison, f64) {
     let d = drift.unwrap_or(1.0);
-    let by_median = b.work_varies() || c.work_varies();
+    let by_median = by_median(b, c);
     let seed = seed_of(&c.case_key());
     let resolution = |m: &Measurement| {
         if by_median {
@@ -329,7 +336,8 @@ pub(crate) fn compare_case(
     } else {
         compare_fastest(&b.samples_ns, &scaled, limit)
     };
-    let undrifted = judged_ns(c).unwrap_or(f64::NAN) / judged_ns(b).unwrap_or(f64::NAN);
+    let undrifted =
+        judged_ns(c, by_median).unwrap_or(f64::NAN) / judged_ns(b, by_median).unwrap_or(f64::NAN);
     let moved_itself = match comparison.verdict {
         Verdict::Slower => undrifted > 1.0 + limit,
         Verdict::Faster => undrifted < 1.0 - limit,
@@ -348,7 +356,13 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
     let unit = TimeUnit::for_column(
         cmp.cases
             .iter()
-            .flat_map(|c| [judged_ns(&c.baseline), judged_ns(&c.candidate)])
+            .flat_map(|c| {
+                let median = by_median(&c.baseline, &c.candidate);
+                [
+                    judged_ns(&c.baseline, median),
+                    judged_ns(&c.candidate, median),
+                ]
+            })
             .flatten(),
     );
     let base_header = format!("baseline ({})", unit.symbol());
@@ -372,6 +386,7 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
     let variants = crate::tables::variants(&candidates);
     for (c, variant) in cmp.cases.iter().zip(variants) {
         let m = &c.candidate;
+        let median = by_median(&c.baseline, m);
         t.row([
             m.suite.clone(),
             m.primitive.clone(),
@@ -379,8 +394,8 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
             m.operation.clone(),
             status_free_size(m.input_bytes),
             variant,
-            unit.format_bare(judged_ns(&c.baseline).unwrap_or(f64::NAN)),
-            unit.format_bare(judged_ns(m).unwrap_or(f64::NAN)),
+            unit.format_bare(judged_ns(&c.baseline, median).unwrap_or(f64::NAN)),
+            unit.format_bare(judged_ns(m, median).unwrap_or(f64::NAN)),
             format!("{:.3}", c.comparison.ratio),
             format!("{:.3} .. {:.3}", c.comparison.ci95.0, c.comparison.ci95.1),
             format!("{:.1}%", c.limit * 100.0),
@@ -440,7 +455,7 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     let by_median = cmp
         .cases
         .iter()
-        .filter(|c| c.baseline.work_varies() || c.candidate.work_varies())
+        .filter(|c| by_median(&c.baseline, &c.candidate))
         .count();
     if by_median > 0 {
         notes.push(format!(
