@@ -29,6 +29,23 @@ pub const PARALLEL_NOISE_FLOOR_KEY: &str = "parallel_noise_floor";
 /// operations runs on (Argon2's lanes, a threads executor's workers).
 pub const THREADS_PARAM: &str = "threads";
 
+/// The `params` key through which a case says how much memory one of its
+/// operations fills, KiB (Argon2's `m`).
+pub const MEMORY_PARAM: &str = "m_kib";
+/// Memory per operation from which a case counts as memory-bound: its
+/// time then follows the machine's page faults and memory bandwidth,
+/// which the canary (in L1) never sees.
+pub const MEMORY_BOUND_KIB: u64 = 1024;
+
+/// Whether one operation of a case with these `params` fills at least
+/// [`MEMORY_BOUND_KIB`].
+pub fn memory_bound(params: &BTreeMap<String, String>) -> bool {
+    params
+        .get(MEMORY_PARAM)
+        .and_then(|m| m.parse::<u64>().ok())
+        .is_some_and(|m| m >= MEMORY_BOUND_KIB)
+}
+
 /// Cores one timed operation keeps busy: the engine's threads times the
 /// threads each operation starts itself.
 pub fn cores_used(params: &BTreeMap<String, String>, threads: u32) -> u32 {
@@ -361,6 +378,12 @@ pub struct MachineLoad {
     /// lends the second core elsewhere). Only for multi-core cases.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parallel_canary_ns: Option<f64>,
+    /// The fastest memory probe of the rounds this case was sampled in
+    /// (fresh pages faulted in and filled, ns): the machine's speed for
+    /// memory-bound work, which moved by 10-20% between two runs here
+    /// while the canary stayed within 0.1%. Only for memory-bound cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_probe_ns: Option<f64>,
 }
 
 /// How much slower the canary on several cores at once may run than on
@@ -394,6 +417,11 @@ impl Measurement {
     /// True for the canary's own measurement.
     pub fn is_canary(&self) -> bool {
         self.suite == CANARY_SUITE && self.primitive == CANARY_PRIMITIVE
+    }
+    /// Whether one operation fills enough memory to be memory-bound
+    /// ([`memory_bound`]).
+    pub fn memory_bound(&self) -> bool {
+        memory_bound(&self.params)
     }
     /// Cores one timed operation keeps busy ([`cores_used`]).
     pub fn cores_used(&self) -> u32 {

@@ -309,6 +309,10 @@ impl CaseSpec {
         self.threads = n.max(1);
         self
     }
+    /// Whether one operation is memory-bound ([`crate::model::memory_bound`]).
+    pub fn memory_bound(&self) -> bool {
+        crate::model::memory_bound(&self.params)
+    }
     /// Cores one timed operation keeps busy ([`crate::model::cores_used`]).
     pub fn cores_used(&self) -> u32 {
         crate::model::cores_used(&self.params, self.threads)

@@ -218,6 +218,38 @@ impl Canary {
     }
 }
 
+/// Bytes of one memory probe: 1,024 fresh pages, enough that their faults
+/// and fill outweigh the clock's resolution by far, small enough (about
+/// 2 ms here) to sit in every round of a memory-bound group.
+pub const MEMORY_PROBE_BYTES: usize = 4 << 20;
+
+/// Times one memory probe: maps [`MEMORY_PROBE_BYTES`] fresh from the
+/// kernel, fills them (every page faults in, then the bandwidth of one
+/// pass) and unmaps them, as an Argon2 hash does with its blocks. Its own
+/// mapping, so no allocator can hand back pages already faulted in.
+/// Returns ns, `None` when the kernel refuses the mapping.
+pub fn memory_probe_ns(clock: &dyn Clock) -> Option<f64> {
+    let t0 = clock.now_ns();
+    // SAFETY: a private anonymous mapping of our own, written only within
+    // its length, and unmapped once; nothing else holds its address.
+    unsafe {
+        let p = libc::mmap(
+            std::ptr::null_mut(),
+            MEMORY_PROBE_BYTES,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        if p == libc::MAP_FAILED {
+            return None;
+        }
+        std::ptr::write_bytes(p.cast::<u8>(), 0x5a, MEMORY_PROBE_BYTES);
+        libc::munmap(p, MEMORY_PROBE_BYTES);
+    }
+    Some(clock.now_ns().saturating_sub(t0) as f64)
+}
+
 /// The run's noise floor: how far the machine's fast end moved between
 /// the moments cases were measured ([`cryptobench_stats::fast_floor`]:
 /// the 90th percentile of the change between the fastest batches of
@@ -250,6 +282,24 @@ mod tests {
         let floor = noise_floor(&jumpy);
         assert!((0.09..0.101).contains(&floor), "{floor}");
         assert_eq!(noise_floor(&steady[..FLOOR_WINDOW]), 0.0);
+    }
+
+    #[test]
+    fn the_memory_probe_pays_for_fresh_pages_every_time() {
+        let clock = crate::clock::MonotonicClock;
+        let faults = || {
+            let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+            // SAFETY: getrusage writes only into the struct given.
+            unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut u) };
+            u.ru_minflt
+        };
+        for _ in 0..3 {
+            let before = faults();
+            let ns = memory_probe_ns(&clock).expect("the kernel maps 4 MiB");
+            assert!(ns > 0.0);
+            // Huge pages, where the kernel gives them, fault in 2 MiB at once.
+            assert!(faults() > before, "every probe faults its pages in afresh");
+        }
     }
 
     #[test]

@@ -103,6 +103,8 @@ struct Live {
     /// The canary's time on this member's cores at once, in the same
     /// rounds (multi-core members only).
     parallel: Vec<f64>,
+    /// The memory probe's time in the same rounds (memory-bound groups).
+    memory: Vec<f64>,
     /// One operation keeps more than one core busy.
     multi_core: bool,
     spent_ns: f64,
@@ -144,6 +146,8 @@ pub struct GroupRun<'a> {
     spent: Spent,
     reference: Option<usize>,
     parallel_threads: usize,
+    /// A member is memory-bound: each round also times a memory probe.
+    memory_probe: bool,
     rng: SplitMix64,
     interrupted: bool,
     round: usize,
@@ -163,6 +167,7 @@ impl<'a> GroupRun<'a> {
         seed: u64,
     ) -> Self {
         let parallel_threads = parallel_canary_threads(&members);
+        let memory_probe = members.iter().any(|m| m.spec.memory_bound());
         let mut g = GroupRun {
             id: id.to_string(),
             out: vec![None; members.len()],
@@ -173,6 +178,7 @@ impl<'a> GroupRun<'a> {
             spent: Spent::default(),
             reference: None,
             parallel_threads,
+            memory_probe,
             rng: SplitMix64::new(seed ^ seed_of(id)),
             interrupted: false,
             round: 0,
@@ -230,6 +236,7 @@ impl<'a> GroupRun<'a> {
                         sampled,
                         canary: Vec::new(),
                         parallel: Vec::new(),
+                        memory: Vec::new(),
                         multi_core: member.spec.cores_used() > 1,
                         preloaded,
                         done: false,
@@ -268,11 +275,14 @@ impl<'a> GroupRun<'a> {
         }
         let started = clock.now_ns();
         let threads = self.parallel_threads;
+        let probe = self.memory_probe;
         let time_canary = |canary: Option<&mut Canary>, batches: &mut Vec<usize>| {
             canary.map(|c| {
                 let one = c.sample(clock);
                 batches.push(c.samples.len() - 1);
-                (one, on_cores(threads > 1, || c.sample_parallel(threads)))
+                let many = on_cores(threads > 1, || c.sample_parallel(threads));
+                let memory = probe.then(|| canary::memory_probe_ns(clock)).flatten();
+                (one, many, memory)
             })
         };
         let live = &mut self.live;
@@ -317,13 +327,15 @@ impl<'a> GroupRun<'a> {
             canary_ns = time_canary(canary, &mut self.canary_batches);
         }
         for &i in &order {
-            if let (Some((one, many)), false) = (canary_ns, live[i].sampled.wall.is_empty()) {
+            if let (Some((one, many, memory)), false) = (canary_ns, live[i].sampled.wall.is_empty())
+            {
                 let l = &mut live[i];
                 if l.canary.len() < l.rounds() {
                     l.canary.push(one);
                     if let Some(many) = many.filter(|_| l.multi_core) {
                         l.parallel.push(many);
                     }
+                    l.memory.extend(memory);
                 }
             }
         }
@@ -404,6 +416,10 @@ impl<'a> GroupRun<'a> {
                 let mut here = machine.clone();
                 here.canary_ns = (!l.canary.is_empty()).then(|| median(&l.canary));
                 here.parallel_canary_ns = (!l.parallel.is_empty()).then(|| median(&l.parallel));
+                // The fastest probe, as cases are compared by their fastest rounds.
+                here.memory_probe_ns = (m.memory_bound())
+                    .then(|| l.memory.iter().copied().reduce(f64::min))
+                    .flatten();
                 m.warnings.extend(load::busy_warning(&here));
                 m.machine_load = Some(here);
             }

@@ -232,6 +232,37 @@ fn the_canary_is_timed_every_round_and_paired_with_each_case() {
     assert!(load.canary_ns.unwrap() > 0.0);
 }
 
+#[test]
+fn a_memory_bound_case_carries_the_fastest_memory_probe_of_its_rounds() {
+    let f = canary::workload_factory();
+    let hash = spec("hash").param("m_kib", 16384);
+    let small = spec("small").param("m_kib", 64);
+    let quick = Budget::quick();
+    let mut canary = Canary::default();
+    let r = measure_group(
+        "g",
+        &[
+            Member {
+                spec: &hash,
+                factory: &f,
+            },
+            Member {
+                spec: &small,
+                factory: &f,
+            },
+        ],
+        &quick,
+        &crate::clock::MonotonicClock,
+        Some(&mut canary),
+        1,
+    );
+    let load = |i: usize| r.measurements[i].clone().unwrap().machine_load.unwrap();
+    let probe = load(0).memory_probe_ns.expect("a 16 MiB case is probed");
+    // 4 MiB of fresh pages: past 100 us anywhere, under a second here.
+    assert!(probe > 1e5 && probe < 1e9, "{probe} ns");
+    assert_eq!(load(1).memory_probe_ns, None, "64 KiB is not memory-bound");
+}
+
 /// A case whose batches take `op_ns` per call plus a seeded, uniformly
 /// drawn extra of up to `spread` parts per thousand: an interval that
 /// narrows as the rounds grow, unlike [`Fake`]'s alternating jitter.

@@ -95,6 +95,7 @@ pub fn between(a: &Snapshot, b: &Snapshot, load1: f64) -> MachineLoad {
         canary_ns: None,
         first_canary_ns: None,
         parallel_canary_ns: None,
+        memory_probe_ns: None,
     }
 }
 

@@ -31,10 +31,14 @@
 //! A multi-core case (Argon2 with two lanes, a threads executor) is judged
 //! by the canary run on its cores at once, drift and floor: a host can
 //! take a VM's second core away for minutes while the first runs at full
-//! speed, which the one-core canary never sees.
+//! speed, which the one-core canary never sees. One-core memory-bound
+//! cases (Argon2 with one lane) are judged by the memory probe timed in
+//! their groups' rounds, the median of its drift over their groups: between
+//! two quick runs here their fastest rounds moved 5-24% with the cost of
+//! page faults while the canary moved 0.1%.
 
 use crate::tables::{case_headers, status_free_size};
-use cryptobench_core::model::LAYOUT_FIXED;
+use cryptobench_core::model::{MachineLoad, LAYOUT_FIXED};
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::verdict::seed_of;
 use cryptobench_core::verdict::Estimate;
@@ -98,6 +102,34 @@ pub struct RunComparison {
     pub threshold: f64,
     /// Each run's address layout ("fixed" or "randomized"), when recorded.
     pub layouts: (Option<String>, Option<String>),
+    /// What the memory probe says of the one-core memory-bound cases,
+    /// when both runs probed some.
+    pub memory: Option<MemoryDrift>,
+}
+
+/// The machine's memory drift between two runs, from the memory probes
+/// of the groups of one-core memory-bound cases.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MemoryDrift {
+    /// The median of those groups' probe ratios (candidate / baseline).
+    pub probe: f64,
+    /// The median of those cases' raw ratios.
+    pub cases_median: f64,
+    /// How many cases.
+    pub cases: usize,
+    /// Whether `probe` was divided out of them: only when it agrees with
+    /// `cases_median` within the limit.
+    pub removed: bool,
+}
+
+/// Where a case's drift comes from.
+enum Drift {
+    /// The canary's fast ends over the whole run.
+    Run,
+    /// The canary on the case's cores in its group (a multi-core case).
+    Cores(Option<f64>),
+    /// The memory probe ([`MemoryDrift`]).
+    Memory,
 }
 
 impl RunComparison {
@@ -211,30 +243,55 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     // A multi-core case's drift comes from the canary on its cores in its
     // group, where both runs timed one: a core lent elsewhere for minutes
     // slows every round of a group, its fastest included.
-    let (many_b, many_c) = (
-        group_parallel_canary(baseline),
-        group_parallel_canary(candidate),
-    );
-    let local: Vec<(Option<f64>, bool)> = pairs
+    let parallel = |l: &MachineLoad| l.parallel_canary_ns;
+    let (many_b, many_c) = (by_group(baseline, parallel), by_group(candidate, parallel));
+    // One-core memory-bound cases share the machine's memory drift: the
+    // median of their groups' probe ratios (one group's fastest of five
+    // probes scatters by some 5%, the median of a run's groups does not),
+    // divided out only when their own median ratio agrees with it.
+    let memory = |l: &MachineLoad| l.memory_probe_ns;
+    let (memory_b, memory_c) = (by_group(baseline, memory), by_group(candidate, memory));
+    let probe_ratio = |key: &str| {
+        Some(memory_c.get(key)? / memory_b.get(key)?).filter(|d| d.is_finite() && *d > 0.0)
+    };
+    let mut memory_bound = Vec::new();
+    let local: Vec<Drift> = pairs
         .iter()
-        .map(|(_, c)| {
+        .map(|(b, c)| {
             let key = c.case_key();
             match (many_b.get(&key), many_c.get(&key)) {
-                (Some(b), Some(c)) => (Some(c / b).filter(|d| d.is_finite() && *d > 0.0), true),
-                _ => (whole_run, false),
+                (Some(b), Some(c)) => {
+                    Drift::Cores(Some(c / b).filter(|d| d.is_finite() && *d > 0.0))
+                }
+                _ => match (probe_ratio(&key), raw_ratio(b, c)) {
+                    (Some(d), Some(r)) => {
+                        memory_bound.push((d, r));
+                        Drift::Memory
+                    }
+                    _ => Drift::Run,
+                },
             }
         })
         .collect();
+    let memory_drift = (!memory_bound.is_empty()).then(|| {
+        let (probes, raws): (Vec<f64>, Vec<f64>) = memory_bound.iter().copied().unzip();
+        (median(&probes), median(&raws))
+    });
     // Only the canary tells the machine from the code (a median of the
     // cases would also swallow a change that slowed every case), but only
     // a drift the cases share is the machine's: a suite whose cases did
     // not move with the canary keeps its raw ratios.
     let mut per_suite: BTreeMap<&str, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
-    for ((b, c), (d, _)) in pairs.iter().zip(&local) {
+    for ((b, c), drift) in pairs.iter().zip(&local) {
+        let d = match drift {
+            Drift::Cores(d) => *d,
+            Drift::Run => whole_run,
+            Drift::Memory => None,
+        };
         if let (Some(d), Some(r)) = (d, raw_ratio(b, c)) {
             let entry = per_suite.entry(c.suite.as_str()).or_default();
             entry.0.push(r);
-            entry.1.push(*d);
+            entry.1.push(d);
         }
     }
     let mut out = RunComparison {
@@ -254,19 +311,32 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             baseline.machine.address_layout.clone(),
             candidate.machine.address_layout.clone(),
         ),
+        memory: None,
     };
     // Agreement within the limit a case must pass: a disagreement the
     // noise floor covers cannot make a case changed on its own.
     let limit = out.effective_threshold();
+    let agrees = |d: f64, raw: f64| (d / raw - 1.0).abs() <= limit;
     out.drift_kept = per_suite
         .iter()
-        .filter(|(_, (raw, d))| (median(d) / median(raw) - 1.0).abs() > limit)
+        .filter(|(_, (raw, d))| !agrees(median(d), median(raw)))
         .map(|(suite, _)| suite.to_string())
         .collect();
     out.drift_removed = drift_from_canary && !per_suite.is_empty() && out.drift_kept.is_empty();
+    out.memory = memory_drift.map(|(probe, raw)| MemoryDrift {
+        probe,
+        cases_median: raw,
+        cases: memory_bound.len(),
+        removed: agrees(probe, raw),
+    });
     let multi_core_limit = out.multi_core_threshold();
-    for ((b, c), (d, many)) in pairs.into_iter().zip(local) {
-        let d = d.filter(|_| drift_from_canary && !out.drift_kept.contains(&c.suite));
+    for ((b, c), drift) in pairs.into_iter().zip(local) {
+        let kept = !drift_from_canary || out.drift_kept.contains(&c.suite);
+        let (d, many) = match drift {
+            Drift::Cores(d) => (d.filter(|_| !kept), true),
+            Drift::Run => (whole_run.filter(|_| !kept), false),
+            Drift::Memory => (out.memory.filter(|m| m.removed).map(|m| m.probe), false),
+        };
         let run_limit = if many { multi_core_limit } else { limit };
         let (comparison, limit) = compare_case(b, c, run_limit, d);
         out.cases.push(ComparedCase {
@@ -280,17 +350,17 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     out
 }
 
-/// The canary on several cores around each multi-core case of a run, by
-/// case key: the median over the members of its group that carry one. Not
-/// smoothed over neighbouring cases: few cases are multi-core, their
-/// neighbours in the run can be minutes apart, and a core taken away comes
-/// and goes within that.
-fn group_parallel_canary(run: &Run) -> HashMap<String, f64> {
+/// A machine reading around each case of a run (the canary on several
+/// cores, the memory probe), by case key: the median over the members of
+/// its group that carry one. Not smoothed over neighbouring cases: few
+/// cases carry one, their neighbours in the run can be minutes apart, and
+/// a core taken away comes and goes within that.
+fn by_group(run: &Run, reading: impl Fn(&MachineLoad) -> Option<f64>) -> HashMap<String, f64> {
     let timed: Vec<(&Measurement, f64)> = run
         .measurements
         .iter()
         .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
-        .filter_map(|m| Some((m, m.machine_load.as_ref()?.parallel_canary_ns?)))
+        .filter_map(|m| Some((m, reading(m.machine_load.as_ref()?)?)))
         .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
         .collect();
     let group_of = |m: &Measurement| m.group.clone().unwrap_or_else(|| m.case_key());
@@ -460,6 +530,20 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     if by_median > 0 {
         notes.push(format!(
             "{by_median} case(s) whose work per call varies by design (ML-DSA signing's rejections, RSA's prime search) judged by their medians instead, against the reach of the medians' 95% intervals: their fastest rounds are lucky batches"
+        ));
+    }
+    if let Some(m) = cmp.memory {
+        notes.push(format!(
+            "memory: the memory probe (fresh pages faulted in and filled, beside {} one-core memory-bound case(s)) was {} (median ratio of their groups' fastest probes {:.3}; the cases' median {:.3}); {}",
+            m.cases,
+            drift_words(m.probe),
+            m.probe,
+            m.cases_median,
+            if m.removed {
+                "it is divided out of them instead of the canary's drift"
+            } else {
+                "they did not move with it, so no drift is divided out of them"
+            }
         ));
     }
     if cmp.parallel_floors.0.is_some() || cmp.parallel_floors.1.is_some() {

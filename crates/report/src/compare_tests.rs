@@ -357,3 +357,60 @@ fn a_case_whose_work_varies_is_judged_by_its_median() {
         Verdict::Slower
     );
 }
+
+/// A one-core case filling 16 MiB per call, measured while the memory
+/// probe took `probe_ns`.
+fn memory_bound(primitive: &str, centre: f64, probe_ns: f64) -> Measurement {
+    let mut m = measured_near(primitive, centre, 50.0);
+    m.params.insert("m_kib".into(), "16384".into());
+    if let Some(load) = m.machine_load.as_mut() {
+        load.memory_probe_ns = Some(probe_ns);
+    }
+    m
+}
+
+#[test]
+fn a_memory_bound_case_is_judged_by_the_memory_probe_in_its_rounds() {
+    // Page faults cost 15% more in the candidate: its memory-bound cases
+    // and their probes took 1.15x while the canary and the other cases
+    // stayed put; one hash also slowed by 10% on its own.
+    let build = |slow: f64| {
+        let mut ms: Vec<Measurement> = (0..6)
+            .map(|i| measured_near(&format!("cpu-{i}"), 100.0, 50.0))
+            .collect();
+        for i in 0..4 {
+            ms.push(memory_bound(&format!("m-{i}"), 100.0 * slow, 2000.0 * slow));
+        }
+        let own = if slow > 1.0 { slow * 1.1 } else { 1.0 };
+        ms.push(memory_bound("own", 100.0 * own, 2000.0 * slow));
+        ms.push(canary(&series(50.0), 0.005));
+        run(if slow > 1.0 { "b" } else { "a" }, ms)
+    };
+    let cmp = compare_full(&build(1.0), &build(1.15), 0.02);
+    let m0 = case_of(&cmp, "m-0");
+    assert_eq!(m0.comparison.verdict, Verdict::Unchanged, "{m0:?}");
+    assert!((m0.comparison.ratio - 1.0).abs() < 0.01);
+    assert_eq!(case_of(&cmp, "own").comparison.verdict, Verdict::Slower);
+    assert_eq!(
+        case_of(&cmp, "cpu-0").comparison.verdict,
+        Verdict::Unchanged
+    );
+    let notes = comparison_notes(&cmp).join("\n");
+    assert!(
+        notes.contains("beside 5 one-core memory-bound case(s)) was 15.0% slower"),
+        "{notes}"
+    );
+    // Without the probe in either run the canary's (absent) drift stands.
+    let unprobed = |slow: f64| {
+        let mut r = build(slow);
+        for m in &mut r.measurements {
+            if let Some(l) = m.machine_load.as_mut() {
+                l.memory_probe_ns = None;
+            }
+        }
+        r
+    };
+    let cmp = compare_full(&unprobed(1.0), &unprobed(1.15), 0.02);
+    assert_eq!(case_of(&cmp, "m-0").comparison.verdict, Verdict::Slower);
+    assert!(cmp.memory.is_none());
+}
