@@ -13,6 +13,11 @@ use crate::model::Measurement;
 /// the moment counts as disturbed. The canary's own spread between calm
 /// groups is 2-5% on a 2-core VM.
 pub const DISTURBED: f64 = 0.08;
+/// How far the memory probe may run over the run's calm probe time before
+/// a memory-bound moment counts as disturbed. Calm groups' fastest probes
+/// spread over 2.0-2.24 ms here; disturbed ones ran 2.7-3.1 ms, and their
+/// Argon2 cases 1.4-1.7x their time in the run before.
+pub const MEMORY_DISTURBED: f64 = 0.15;
 
 /// The quantile of a run's canary times taken as its calm level: a low
 /// one, since disturbance only ever slows the canary down, but not the
@@ -32,6 +37,8 @@ pub struct CalmLevels {
     pub single: Option<f64>,
     /// The calm time of the canary on several cores at once, ns.
     pub parallel: Option<f64>,
+    /// The memory probe's calm time, ns.
+    pub memory: Option<f64>,
 }
 
 impl CalmLevels {
@@ -47,21 +54,30 @@ impl CalmLevels {
         CalmLevels {
             single: calm_level(&times(|l| l.canary_ns)),
             parallel: calm_level(&times(|l| l.parallel_canary_ns)),
+            memory: calm_level(&times(|l| l.memory_probe_ns)),
         }
     }
 
     /// How much slower than calm the machine ran while `m` was sampled (a
     /// factor, the larger of the one-core and multi-core canaries'), when
-    /// past [`DISTURBED`]; `None` for a calm moment or without a canary.
+    /// past [`DISTURBED`], or the memory probe's, when past
+    /// [`MEMORY_DISTURBED`]; `None` for a calm moment or without a canary.
     pub fn slowdown(&self, m: &Measurement) -> Option<f64> {
         let load = m.machine_load.as_ref()?;
         let over = |ns: Option<f64>, calm: Option<f64>| match (ns, calm) {
             (Some(ns), Some(calm)) if calm > 0.0 => ns / calm,
             _ => 0.0,
         };
-        let factor =
+        let past = |factor: f64, limit: f64| {
+            (factor.is_finite() && factor > 1.0 + limit).then_some(factor)
+        };
+        let canary =
             over(load.canary_ns, self.single).max(over(load.parallel_canary_ns, self.parallel));
-        (factor.is_finite() && factor > 1.0 + DISTURBED).then_some(factor)
+        let memory = over(load.memory_probe_ns, self.memory);
+        match (past(canary, DISTURBED), past(memory, MEMORY_DISTURBED)) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 
@@ -83,6 +99,27 @@ mod tests {
             ..MachineLoad::default()
         });
         m
+    }
+
+    #[test]
+    fn a_memory_bound_case_whose_probe_ran_slow_was_disturbed() {
+        let probed = |probe: f64| {
+            let mut m = at(100.0, None);
+            m.machine_load.as_mut().unwrap().memory_probe_ns = Some(probe);
+            m
+        };
+        let ms: Vec<Measurement> = [2.0e6, 2.05e6, 2.1e6, 2.2e6, 2.24e6, 3.06e6]
+            .into_iter()
+            .map(probed)
+            .collect();
+        let calm = CalmLevels::of(&ms);
+        assert_eq!(
+            calm.slowdown(&ms[4]),
+            None,
+            "12% over calm is the probe's spread"
+        );
+        let factor = calm.slowdown(&ms[5]).expect("50% over calm is disturbed");
+        assert!(factor > 1.4, "{factor}");
     }
 
     #[test]

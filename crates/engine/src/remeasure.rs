@@ -11,7 +11,9 @@
 //! lives in L1: a memory-hard hash whose rounds stall on page faults
 //! (5 ms rounds next to 50 ms ones) leaves a median that is mostly stall.
 //! What can repair both: once every group has been measured, the groups
-//! whose canary ran more than [`DISTURBED`] over the run's calm level, or
+//! whose canary ran more than [`DISTURBED`] over the run's calm level (or
+//! whose memory probe ran more than [`MEMORY_DISTURBED`] over its calm
+//! level: memory-bound groups whose faults cost 1.4-1.7x for a minute), or
 //! one of whose members reached an interval wider than [`ERRATIC`], are
 //! measured again, most disturbed first, within [`ALLOWANCE`] of the run's
 //! measuring time and the budget's `measuring_limit` (`--quick` promises a
@@ -22,7 +24,7 @@
 //! the kept measurements, so its noise floor and its drift describe what
 //! the run reports.
 
-pub use cryptobench_core::disturbance::{calm_level, DISTURBED};
+pub use cryptobench_core::disturbance::{calm_level, DISTURBED, MEMORY_DISTURBED};
 
 /// The half-width of a member's 95% interval (a fraction of its median)
 /// past which its group was measured while something disturbed it.
@@ -41,6 +43,9 @@ pub struct FirstTry {
     /// Median time (ns) of the canary on several cores at once over the
     /// group's multi-core members; `None` for a group of one-core cases.
     pub parallel_canary_ns: Option<f64>,
+    /// Median memory probe time (ns) over the group's memory-bound
+    /// members; `None` for a group without one.
+    pub memory_probe_ns: Option<f64>,
     /// The widest interval a member reached (half-width over median).
     pub imprecision: f64,
     /// Measuring time the group took, ns.
@@ -65,18 +70,22 @@ pub fn to_remeasure(groups: &[FirstTry], allowance_ns: f64) -> Vec<usize> {
     let calm = calm_level(&canaries);
     let parallel: Vec<f64> = groups.iter().filter_map(|g| g.parallel_canary_ns).collect();
     let calm_parallel = calm_level(&parallel);
-    let slowdown = |ns: Option<f64>, calm: Option<f64>| match (ns, calm) {
-        (Some(c), Some(calm)) => (c / calm - 1.0) / DISTURBED,
+    let memory: Vec<f64> = groups.iter().filter_map(|g| g.memory_probe_ns).collect();
+    let calm_memory = calm_level(&memory);
+    let over = |ns: Option<f64>, calm: Option<f64>, limit: f64| match (ns, calm) {
+        (Some(c), Some(calm)) => (c / calm - 1.0) / limit,
         _ => 0.0,
     };
+    let slowdown = |ns, calm| over(ns, calm, DISTURBED);
     // How disturbed: either canary's slowdown or the widest interval, in
     // units of their limits.
     let mut disturbed: Vec<(usize, f64)> = groups
         .iter()
         .enumerate()
         .map(|(i, g)| {
-            let slower =
-                slowdown(g.canary_ns, calm).max(slowdown(g.parallel_canary_ns, calm_parallel));
+            let slower = slowdown(g.canary_ns, calm)
+                .max(slowdown(g.parallel_canary_ns, calm_parallel))
+                .max(over(g.memory_probe_ns, calm_memory, MEMORY_DISTURBED));
             (i, slower.max(g.imprecision / ERRATIC))
         })
         .filter(|(_, score)| *score > 1.0)
@@ -124,6 +133,14 @@ pub fn group_canary<'a>(
     median_load(ms, |l| l.canary_ns)
 }
 
+/// The median memory probe time over measured members that carry one (the
+/// memory-bound members).
+pub fn group_memory_probe<'a>(
+    ms: impl IntoIterator<Item = &'a cryptobench_core::Measurement>,
+) -> Option<f64> {
+    median_load(ms, |l| l.memory_probe_ns)
+}
+
 /// The median time of the canary on several cores over measured members
 /// that carry one (the multi-core members).
 pub fn group_parallel_canary<'a>(
@@ -153,6 +170,7 @@ mod tests {
         FirstTry {
             canary_ns: canary,
             parallel_canary_ns: None,
+            memory_probe_ns: None,
             imprecision: 0.01,
             measuring_ns: ms,
         }
@@ -187,6 +205,22 @@ mod tests {
         assert_eq!(again(100, Some(125)), vec![3, 1]);
         assert_eq!(again(200, Some(210)), vec![3]);
         assert_eq!(again(200, Some(150)), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_slow_memory_probe_brings_its_group_back_even_with_a_calm_canary() {
+        let probed = |probe_ms: f64| FirstTry {
+            memory_probe_ns: Some(probe_ms * 1e6),
+            ..g(Some(100.0), 10)
+        };
+        let groups = vec![
+            probed(2.0),
+            probed(2.1),
+            probed(2.24),
+            probed(3.06),
+            g(Some(101.0), 10),
+        ];
+        assert_eq!(to_remeasure(&groups, allowance_ns(100, None)), vec![3]);
     }
 
     #[test]
