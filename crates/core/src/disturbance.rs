@@ -41,43 +41,90 @@ pub struct CalmLevels {
     pub memory: Option<f64>,
 }
 
+/// One moment's readings of the machine, ns: the canary, the canary on
+/// several cores at once and the memory probe, each when timed.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Readings {
+    /// The one-core canary.
+    pub canary: Option<f64>,
+    /// The canary on several cores at once.
+    pub parallel: Option<f64>,
+    /// The memory probe.
+    pub memory: Option<f64>,
+}
+
+impl Readings {
+    /// The readings a measurement's machine load carries.
+    pub fn of(load: &crate::MachineLoad) -> Self {
+        Readings {
+            canary: load.canary_ns,
+            parallel: load.parallel_canary_ns,
+            memory: load.memory_probe_ns,
+        }
+    }
+}
+
 impl CalmLevels {
     /// The calm levels of the measurements (the canary's own excluded).
     pub fn of(ms: &[Measurement]) -> Self {
-        let times = |pick: fn(&crate::MachineLoad) -> Option<f64>| -> Vec<f64> {
-            ms.iter()
-                .filter(|m| !m.is_canary())
-                .filter_map(|m| pick(m.machine_load.as_ref()?))
+        let readings: Vec<Readings> = ms
+            .iter()
+            .filter(|m| !m.is_canary())
+            .filter_map(|m| Some(Readings::of(m.machine_load.as_ref()?)))
+            .collect();
+        Self::of_readings(&readings)
+    }
+
+    /// The calm levels of a set of moments' readings.
+    pub fn of_readings(readings: &[Readings]) -> Self {
+        let times = |pick: fn(&Readings) -> Option<f64>| -> Vec<f64> {
+            readings
+                .iter()
+                .filter_map(pick)
                 .filter(|t| t.is_finite() && *t > 0.0)
                 .collect()
         };
         CalmLevels {
-            single: calm_level(&times(|l| l.canary_ns)),
-            parallel: calm_level(&times(|l| l.parallel_canary_ns)),
-            memory: calm_level(&times(|l| l.memory_probe_ns)),
+            single: calm_level(&times(|r| r.canary)),
+            parallel: calm_level(&times(|r| r.parallel)),
+            memory: calm_level(&times(|r| r.memory)),
         }
     }
 
+    /// Each of `r`'s readings over its calm level (a factor), beside the
+    /// fraction past which that moment counts as disturbed ([`DISTURBED`]
+    /// for the canaries, [`MEMORY_DISTURBED`] for the memory probe).
+    fn over_calm(&self, r: &Readings) -> impl Iterator<Item = (f64, f64)> {
+        [
+            (r.canary, self.single, DISTURBED),
+            (r.parallel, self.parallel, DISTURBED),
+            (r.memory, self.memory, MEMORY_DISTURBED),
+        ]
+        .into_iter()
+        .filter_map(|(ns, calm, limit)| {
+            let (ns, calm) = (ns?, calm?);
+            (calm > 0.0).then(|| (ns / calm, limit))
+        })
+    }
+
+    /// How far over calm the most disturbed of `r`'s readings ran, in units
+    /// of its limit (above 1: disturbed); 0 without readings.
+    pub fn excess(&self, r: &Readings) -> f64 {
+        self.over_calm(r)
+            .map(|(factor, limit)| (factor - 1.0) / limit)
+            .fold(0.0, f64::max)
+    }
+
     /// How much slower than calm the machine ran while `m` was sampled (a
-    /// factor, the larger of the one-core and multi-core canaries'), when
-    /// past [`DISTURBED`], or the memory probe's, when past
-    /// [`MEMORY_DISTURBED`]; `None` for a calm moment or without a canary.
+    /// factor, the largest of the readings past their limits: the canaries'
+    /// [`DISTURBED`], the memory probe's [`MEMORY_DISTURBED`]); `None` for
+    /// a calm moment or without a canary.
     pub fn slowdown(&self, m: &Measurement) -> Option<f64> {
-        let load = m.machine_load.as_ref()?;
-        let over = |ns: Option<f64>, calm: Option<f64>| match (ns, calm) {
-            (Some(ns), Some(calm)) if calm > 0.0 => ns / calm,
-            _ => 0.0,
-        };
-        let past = |factor: f64, limit: f64| {
-            (factor.is_finite() && factor > 1.0 + limit).then_some(factor)
-        };
-        let canary =
-            over(load.canary_ns, self.single).max(over(load.parallel_canary_ns, self.parallel));
-        let memory = over(load.memory_probe_ns, self.memory);
-        match (past(canary, DISTURBED), past(memory, MEMORY_DISTURBED)) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        }
+        let readings = Readings::of(m.machine_load.as_ref()?);
+        self.over_calm(&readings)
+            .filter(|(factor, limit)| factor.is_finite() && *factor > 1.0 + limit)
+            .map(|(factor, _)| factor)
+            .reduce(f64::max)
     }
 }
 

@@ -24,7 +24,7 @@
 //! the kept measurements, so its noise floor and its drift describe what
 //! the run reports.
 
-pub use cryptobench_core::disturbance::{calm_level, DISTURBED, MEMORY_DISTURBED};
+pub use cryptobench_core::disturbance::{CalmLevels, Readings, DISTURBED, MEMORY_DISTURBED};
 
 /// The half-width of a member's 95% interval (a fraction of its median)
 /// past which its group was measured while something disturbed it.
@@ -37,15 +37,9 @@ pub const ALLOWANCE: f64 = 0.5;
 /// was meanwhile.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FirstTry {
-    /// Median canary time (ns) over the group's measured members; `None`
-    /// without a canary (multi-thread cases, runs without one).
-    pub canary_ns: Option<f64>,
-    /// Median time (ns) of the canary on several cores at once over the
-    /// group's multi-core members; `None` for a group of one-core cases.
-    pub parallel_canary_ns: Option<f64>,
-    /// Median memory probe time (ns) over the group's memory-bound
-    /// members; `None` for a group without one.
-    pub memory_probe_ns: Option<f64>,
+    /// The median of each machine reading over the group's measured
+    /// members that carry it ([`group_readings`]).
+    pub readings: Readings,
     /// The widest interval a member reached (half-width over median).
     pub imprecision: f64,
     /// Measuring time the group took, ns.
@@ -66,28 +60,14 @@ pub fn allowance_ns(measuring_ns: u64, limit_ns: Option<u64>) -> f64 {
 /// first, as many as fit in `allowance_ns`, each costed at what its first
 /// try took.
 pub fn to_remeasure(groups: &[FirstTry], allowance_ns: f64) -> Vec<usize> {
-    let canaries: Vec<f64> = groups.iter().filter_map(|g| g.canary_ns).collect();
-    let calm = calm_level(&canaries);
-    let parallel: Vec<f64> = groups.iter().filter_map(|g| g.parallel_canary_ns).collect();
-    let calm_parallel = calm_level(&parallel);
-    let memory: Vec<f64> = groups.iter().filter_map(|g| g.memory_probe_ns).collect();
-    let calm_memory = calm_level(&memory);
-    let over = |ns: Option<f64>, calm: Option<f64>, limit: f64| match (ns, calm) {
-        (Some(c), Some(calm)) => (c / calm - 1.0) / limit,
-        _ => 0.0,
-    };
-    let slowdown = |ns, calm| over(ns, calm, DISTURBED);
-    // How disturbed: either canary's slowdown or the widest interval, in
+    let readings: Vec<Readings> = groups.iter().map(|g| g.readings).collect();
+    let calm = CalmLevels::of_readings(&readings);
+    // How disturbed: the most disturbed reading or the widest interval, in
     // units of their limits.
     let mut disturbed: Vec<(usize, f64)> = groups
         .iter()
         .enumerate()
-        .map(|(i, g)| {
-            let slower = slowdown(g.canary_ns, calm)
-                .max(slowdown(g.parallel_canary_ns, calm_parallel))
-                .max(over(g.memory_probe_ns, calm_memory, MEMORY_DISTURBED));
-            (i, slower.max(g.imprecision / ERRATIC))
-        })
+        .map(|(i, g)| (i, calm.excess(&g.readings).max(g.imprecision / ERRATIC)))
         .filter(|(_, score)| *score > 1.0)
         .collect();
     disturbed.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -126,27 +106,17 @@ pub fn second_is_faster(
     !ratios.is_empty() && cryptobench_stats::median(&ratios) < 1.0
 }
 
-/// The median canary time over measured members that carry one.
-pub fn group_canary<'a>(
-    ms: impl IntoIterator<Item = &'a cryptobench_core::Measurement>,
-) -> Option<f64> {
-    median_load(ms, |l| l.canary_ns)
-}
-
-/// The median memory probe time over measured members that carry one (the
-/// memory-bound members).
-pub fn group_memory_probe<'a>(
-    ms: impl IntoIterator<Item = &'a cryptobench_core::Measurement>,
-) -> Option<f64> {
-    median_load(ms, |l| l.memory_probe_ns)
-}
-
-/// The median time of the canary on several cores over measured members
-/// that carry one (the multi-core members).
-pub fn group_parallel_canary<'a>(
-    ms: impl IntoIterator<Item = &'a cryptobench_core::Measurement>,
-) -> Option<f64> {
-    median_load(ms, |l| l.parallel_canary_ns)
+/// The median of each machine reading over measured members that carry
+/// it: the canary over all, the canary on several cores over the
+/// multi-core members, the memory probe over the memory-bound ones.
+pub fn group_readings<'a>(
+    ms: impl IntoIterator<Item = &'a cryptobench_core::Measurement> + Clone,
+) -> Readings {
+    Readings {
+        canary: median_load(ms.clone(), |l| l.canary_ns),
+        parallel: median_load(ms.clone(), |l| l.parallel_canary_ns),
+        memory: median_load(ms, |l| l.memory_probe_ns),
+    }
 }
 
 fn median_load<'a>(
@@ -168,9 +138,10 @@ mod tests {
 
     fn g(canary: Option<f64>, ms: u64) -> FirstTry {
         FirstTry {
-            canary_ns: canary,
-            parallel_canary_ns: None,
-            memory_probe_ns: None,
+            readings: Readings {
+                canary,
+                ..Readings::default()
+            },
             imprecision: 0.01,
             measuring_ns: ms,
         }
@@ -209,9 +180,10 @@ mod tests {
 
     #[test]
     fn a_slow_memory_probe_brings_its_group_back_even_with_a_calm_canary() {
-        let probed = |probe_ms: f64| FirstTry {
-            memory_probe_ns: Some(probe_ms * 1e6),
-            ..g(Some(100.0), 10)
+        let probed = |probe_ms: f64| {
+            let mut g = g(Some(100.0), 10);
+            g.readings.memory = Some(probe_ms * 1e6);
+            g
         };
         let groups = vec![
             probed(2.0),
@@ -238,7 +210,7 @@ mod tests {
             .map(|&c| g(Some(c), 10))
             .collect();
         for (i, p) in [(1, 110.0), (2, 111.0), (3, 180.0)] {
-            groups[i].parallel_canary_ns = Some(p);
+            groups[i].readings.parallel = Some(p);
         }
         assert_eq!(to_remeasure(&groups, allowance_ns(100, None)), vec![3]);
     }

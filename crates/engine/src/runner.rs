@@ -17,8 +17,7 @@ use crate::interleave::{run_interleaved, Feed, Finished, Next};
 use crate::interrupt::stop_requested;
 use crate::pace::{Pace, Planned};
 use crate::remeasure::{
-    allowance_ns, group_canary, group_memory_probe, group_parallel_canary, second_is_faster,
-    to_remeasure, widest_interval, FirstTry,
+    allowance_ns, group_readings, second_is_faster, to_remeasure, widest_interval, FirstTry,
 };
 use cryptobench_core::{Budget, CaseSpec, CaseStatus, Measurement, PlannedCase, Setup};
 use std::collections::BTreeMap;
@@ -253,9 +252,7 @@ impl Feed for FirstFeed<'_, '_> {
         }
         let incomplete = done.measured.iter().any(Option::is_none);
         let first = FirstTry {
-            canary_ns: group_canary(done.measured.iter().flatten()),
-            parallel_canary_ns: group_parallel_canary(done.measured.iter().flatten()),
-            memory_probe_ns: group_memory_probe(done.measured.iter().flatten()),
+            readings: group_readings(done.measured.iter().flatten()),
             imprecision: widest_interval(done.measured.iter().flatten()),
             measuring_ns: done.spent.measuring_ns,
         };
