@@ -70,6 +70,8 @@ pub struct ComparedCase {
     /// The change this case had to exceed: the run's limit, or the
     /// resolution of either fastest round when that is larger.
     pub limit: f64,
+    /// Whether the machine's drift was divided out of this case.
+    pub drift_divided: bool,
 }
 
 /// A whole comparison: the cases and what the machine did.
@@ -91,7 +93,8 @@ pub struct RunComparison {
     /// threshold.
     pub drift_removed: bool,
     /// Suites whose cases did not move with the canary: their drift was
-    /// not divided out.
+    /// not divided out ("argon2 (multi-core)" for a suite's multi-core
+    /// cases, which follow the canary on their cores).
     pub drift_kept: Vec<String>,
     /// Noise floors the two runs measured (fractions), when they did.
     pub floors: (Option<f64>, Option<f64>),
@@ -281,7 +284,12 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     // cases would also swallow a change that slowed every case), but only
     // a drift the cases share is the machine's: a suite whose cases did
     // not move with the canary keeps its raw ratios.
-    let mut per_suite: BTreeMap<&str, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    // A suite's multi-core cases are asked apart from its one-core ones:
+    // they follow the canary on their own cores, which can move while the
+    // one-core canary stays put (a second core lent elsewhere for a run).
+    // Each case's ratio over its own drift: a multi-core case's drift is
+    // its group's.
+    let mut per_suite: BTreeMap<(&str, bool), Vec<f64>> = BTreeMap::new();
     for ((b, c), drift) in pairs.iter().zip(&local) {
         let d = match drift {
             Drift::Cores(d) => *d,
@@ -289,9 +297,11 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             Drift::Memory => None,
         };
         if let (Some(d), Some(r)) = (d, raw_ratio(b, c)) {
-            let entry = per_suite.entry(c.suite.as_str()).or_default();
-            entry.0.push(r);
-            entry.1.push(d);
+            let many = matches!(drift, Drift::Cores(_));
+            per_suite
+                .entry((c.suite.as_str(), many))
+                .or_default()
+                .push(r / d);
         }
     }
     let mut out = RunComparison {
@@ -316,11 +326,16 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     // Agreement within the limit a case must pass: a disagreement the
     // noise floor covers cannot make a case changed on its own.
     let limit = out.effective_threshold();
-    let agrees = |d: f64, raw: f64| (d / raw - 1.0).abs() <= limit;
+    let multi_core_limit = out.multi_core_threshold();
+    let agrees_within = |limit: f64, d: f64, raw: f64| (d / raw - 1.0).abs() <= limit;
+    let agrees = |d: f64, raw: f64| agrees_within(limit, d, raw);
     out.drift_kept = per_suite
         .iter()
-        .filter(|(_, (raw, d))| !agrees(median(d), median(raw)))
-        .map(|(suite, _)| suite.to_string())
+        .filter(|((_, many), corrected)| {
+            let limit = if *many { multi_core_limit } else { limit };
+            !agrees_within(limit, 1.0, median(corrected))
+        })
+        .map(|((suite, many), _)| drift_label(suite, *many))
         .collect();
     out.drift_removed = drift_from_canary && !per_suite.is_empty() && out.drift_kept.is_empty();
     out.memory = memory_drift.map(|(probe, raw)| MemoryDrift {
@@ -329,14 +344,15 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         cases: memory_bound.len(),
         removed: agrees(probe, raw),
     });
-    let multi_core_limit = out.multi_core_threshold();
     for ((b, c), drift) in pairs.into_iter().zip(local) {
-        let kept = !drift_from_canary || out.drift_kept.contains(&c.suite);
+        let many = matches!(drift, Drift::Cores(_));
+        let kept = !drift_from_canary || out.drift_kept.contains(&drift_label(&c.suite, many));
         let (d, many) = match drift {
             Drift::Cores(d) => (d.filter(|_| !kept), true),
             Drift::Run => (whole_run.filter(|_| !kept), false),
             Drift::Memory => (out.memory.filter(|m| m.removed).map(|m| m.probe), false),
         };
+        let drift_divided = d.is_some() && !matches!(drift, Drift::Memory);
         let run_limit = if many { multi_core_limit } else { limit };
         let (comparison, limit) = compare_case(b, c, run_limit, d);
         out.cases.push(ComparedCase {
@@ -345,9 +361,20 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             candidate: c.clone(),
             comparison,
             limit,
+            drift_divided,
         });
     }
     out
+}
+
+/// The cases of a suite that share a drift: its one-core cases ("argon2")
+/// or its multi-core ones ("argon2 (multi-core)").
+fn drift_label(suite: &str, many: bool) -> String {
+    if many {
+        format!("{suite} (multi-core)")
+    } else {
+        suite.to_string()
+    }
 }
 
 /// A machine reading around each case of a run (the canary on several
@@ -499,7 +526,7 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             d.hi,
             cmp.cases_median.unwrap_or(f64::NAN),
             cmp.drift_kept.join(", "),
-            if cmp.cases.iter().any(|c| !cmp.drift_kept.contains(&c.candidate.suite)) {
+            if cmp.cases.iter().any(|c| c.drift_divided) {
                 "; elsewhere it is divided out of each case"
             } else {
                 ""
