@@ -30,6 +30,13 @@ pub use cryptobench_core::disturbance::{CalmLevels, Readings, DISTURBED, MEMORY_
 /// past which its group was measured while something disturbed it.
 pub const ERRATIC: f64 = 0.10;
 
+/// The interval past which a member is erratic when the run asked for
+/// `precision`: [`ERRATIC`], or the precision asked for when looser (a
+/// run asked for 20% stops members at intervals of up to 20% by design).
+pub fn erratic_limit(precision: f64) -> f64 {
+    ERRATIC.max(precision)
+}
+
 /// The share of a run's measuring time that measuring again may add.
 pub const ALLOWANCE: f64 = 0.5;
 
@@ -58,8 +65,9 @@ pub fn allowance_ns(measuring_ns: u64, limit_ns: Option<u64>) -> f64 {
 
 /// The groups to measure again, as indices into `groups`, most disturbed
 /// first, as many as fit in `allowance_ns`, each costed at what its first
-/// try took.
-pub fn to_remeasure(groups: &[FirstTry], allowance_ns: f64) -> Vec<usize> {
+/// try took; a member whose interval is wider than `erratic` brings its
+/// group back ([`erratic_limit`]).
+pub fn to_remeasure(groups: &[FirstTry], allowance_ns: f64, erratic: f64) -> Vec<usize> {
     let readings: Vec<Readings> = groups.iter().map(|g| g.readings).collect();
     let calm = CalmLevels::of_readings(&readings);
     // How disturbed: the most disturbed reading or the widest interval, in
@@ -67,7 +75,7 @@ pub fn to_remeasure(groups: &[FirstTry], allowance_ns: f64) -> Vec<usize> {
     let mut disturbed: Vec<(usize, f64)> = groups
         .iter()
         .enumerate()
-        .map(|(i, g)| (i, calm.excess(&g.readings).max(g.imprecision / ERRATIC)))
+        .map(|(i, g)| (i, calm.excess(&g.readings).max(g.imprecision / erratic)))
         .filter(|(_, score)| *score > 1.0)
         .collect();
     disturbed.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -153,7 +161,7 @@ mod tests {
             .iter()
             .map(|&c| g(Some(c), 10))
             .collect();
-        assert!(to_remeasure(&groups, allowance_ns(60, None)).is_empty());
+        assert!(to_remeasure(&groups, allowance_ns(60, None), ERRATIC).is_empty());
     }
 
     #[test]
@@ -168,7 +176,8 @@ mod tests {
             g(Some(120.0), 40),
         ];
         // 100 ns of measuring: 50 may be spent again.
-        let again = |measuring, limit| to_remeasure(&groups, allowance_ns(measuring, limit));
+        let again =
+            |measuring, limit| to_remeasure(&groups, allowance_ns(measuring, limit), ERRATIC);
         assert_eq!(again(100, None), vec![3, 1]);
         assert_eq!(again(200, None), vec![3, 1, 6]);
         assert_eq!(again(10, None), Vec::<usize>::new());
@@ -192,7 +201,10 @@ mod tests {
             probed(3.06),
             g(Some(101.0), 10),
         ];
-        assert_eq!(to_remeasure(&groups, allowance_ns(100, None)), vec![3]);
+        assert_eq!(
+            to_remeasure(&groups, allowance_ns(100, None), ERRATIC),
+            vec![3]
+        );
     }
 
     #[test]
@@ -200,7 +212,17 @@ mod tests {
         let mut groups = vec![g(Some(104.0), 10), g(Some(105.0), 10), g(None, 10)];
         groups[1].imprecision = 0.4;
         groups[2].imprecision = 0.2;
-        assert_eq!(to_remeasure(&groups, allowance_ns(100, None)), vec![1, 2]);
+        assert_eq!(
+            to_remeasure(&groups, allowance_ns(100, None), ERRATIC),
+            vec![1, 2]
+        );
+        // A run that asked for 25% stops members that wide by design.
+        let loose = erratic_limit(0.25);
+        assert_eq!(
+            to_remeasure(&groups, allowance_ns(100, None), loose),
+            vec![1]
+        );
+        assert_eq!(erratic_limit(0.01), ERRATIC);
     }
 
     #[test]
@@ -212,7 +234,10 @@ mod tests {
         for (i, p) in [(1, 110.0), (2, 111.0), (3, 180.0)] {
             groups[i].readings.parallel = Some(p);
         }
-        assert_eq!(to_remeasure(&groups, allowance_ns(100, None)), vec![3]);
+        assert_eq!(
+            to_remeasure(&groups, allowance_ns(100, None), ERRATIC),
+            vec![3]
+        );
     }
 
     #[test]

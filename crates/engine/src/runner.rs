@@ -17,7 +17,8 @@ use crate::interleave::{run_interleaved, Feed, Finished, Next};
 use crate::interrupt::stop_requested;
 use crate::pace::{Pace, Planned};
 use crate::remeasure::{
-    allowance_ns, group_readings, second_is_faster, to_remeasure, widest_interval, FirstTry,
+    allowance_ns, erratic_limit, group_readings, second_is_faster, to_remeasure, widest_interval,
+    FirstTry,
 };
 use cryptobench_core::{Budget, CaseSpec, CaseStatus, Measurement, PlannedCase, Setup};
 use std::collections::BTreeMap;
@@ -486,7 +487,7 @@ impl Again<'_> {
         let firsts: Vec<FirstTry> = done.iter().map(|g| g.first).collect();
         let limit = self.budget.measuring_limit.map(|d| d.as_nanos() as u64);
         let allowance = allowance_ns(spent.measuring_ns, limit);
-        let picks = to_remeasure(&firsts, allowance);
+        let picks = to_remeasure(&firsts, allowance, erratic_limit(self.budget.precision));
         let mut feed = AgainFeed {
             done,
             picks: picks.into_iter(),
