@@ -22,9 +22,10 @@
 //! hysteresis keeps the advice from flipping when a memory-bound hash
 //! lands 12% off in one process and 8% in the next, and only a setting
 //! clearly off is searched for again. An incumbent timed too slow is timed
-//! once more and judged by the faster time: on a shared host a hash that
-//! met a disturbed moment lands 20-30% slow, and disturbance only ever adds
-//! time, so one slow moment does not change the advice.
+//! once more, after the other targets' incumbents, and judged by the faster
+//! time: on a shared host a hash that met a disturbed moment lands 20-30%
+//! slow, and disturbance only ever adds time, so one slow moment does not
+//! change the advice.
 
 use crate::params::Params;
 use crate::tune::{Trial, TuneError};
@@ -335,6 +336,52 @@ pub fn short_tune_runs(target: Duration) -> usize {
         .clamp(2.0, 3.0) as usize
 }
 
+/// Times `p` with `runs` hashes, unless timed already: then the time seen,
+/// or with `again` the faster of that and a new timing (a disturbed moment
+/// only ever adds time). Refuses a new point once `elapsed()` reaches
+/// `until`.
+fn time_point(
+    seen: &mut Vec<(Params, Duration)>,
+    clock: &mut Clock<'_>,
+    p: &Params,
+    runs: usize,
+    until: Duration,
+    again: bool,
+) -> Result<Duration, TuneError> {
+    let known = seen.iter().position(|(q, _)| q == p);
+    if let (Some(i), false) = (known, again) {
+        return Ok(seen[i].1);
+    }
+    if (clock.elapsed)() >= until {
+        return Err(TuneError::BudgetSpent {
+            budget_s: clock.budget.as_secs(),
+            until_s: until.as_secs_f64(),
+        });
+    }
+    let d = (clock.measure)(p, runs)?;
+    match known {
+        Some(i) => seen[i].1 = seen[i].1.min(d),
+        None => seen.push((*p, d)),
+    }
+    Ok(known.map_or(d, |i| seen[i].1))
+}
+
+/// One target of the short tune: its hashes per point and the moment of
+/// the budget after which it starts no new point.
+#[derive(Debug, Clone, Copy)]
+struct Share {
+    target: Duration,
+    runs: usize,
+    until: Duration,
+}
+
+/// The short tune's budget, its clock and its way of timing a point.
+struct Clock<'a> {
+    budget: Duration,
+    elapsed: &'a mut dyn FnMut() -> Duration,
+    measure: &'a mut dyn FnMut(&Params, usize) -> Result<Duration, TuneError>,
+}
+
 /// Runs one search per target with `base` as variant, lanes and memory
 /// budget, longest target first: its first trial (one pass at the top
 /// rung) is the expensive one, measured once with the fewest runs and
@@ -343,6 +390,10 @@ pub fn short_tune_runs(target: Duration) -> usize {
 /// targets after it none. An incumbent for a target
 /// (same lanes, on the ladder, within the budget) is timed first and kept
 /// while it lands within +-20%; otherwise the ladder is searched.
+/// An incumbent timed too slow is timed again after the other targets,
+/// not at once: the disturbed moments of a shared host last seconds (a
+/// second core lent elsewhere), and a second try straight after the first
+/// can meet the same one.
 /// `measure(params, runs)` times a point; once `elapsed()` passes a
 /// target's share no new point is measured for it and it says so. Points are
 /// measured once and reused by later searches.
@@ -358,8 +409,16 @@ pub fn short_tune(
     sorted.sort();
     sorted.dedup();
     sorted.reverse();
+    let mut clock = Clock {
+        budget,
+        elapsed,
+        measure,
+    };
     let mut seen: Vec<(Params, Duration)> = Vec::new();
     let mut out = Vec::new();
+    // Targets whose incumbent was timed slow once: (the target's share,
+    // the incumbent, its parameters, that first time).
+    let mut slow_once = Vec::new();
     let searches = sorted.len() as u32;
     for (k, target) in (1..).zip(sorted) {
         let runs = short_tune_runs(target);
@@ -368,26 +427,6 @@ pub fn short_tune(
         // longer targets anew (no incumbent kept) once took all 15 s, and
         // the 250 ms line fell back to the grid in that run alone.
         let until = budget * k / searches;
-        // `again`: time a point already timed once more and keep the
-        // faster of the two (a disturbed moment only ever adds time).
-        let mut timed = |p: &Params, again: bool| {
-            let known = seen.iter().position(|(q, _)| q == p);
-            if let (Some(i), false) = (known, again) {
-                return Ok(seen[i].1);
-            }
-            if elapsed() >= until {
-                return Err(TuneError::BudgetSpent {
-                    budget_s: budget.as_secs(),
-                    until_s: until.as_secs_f64(),
-                });
-            }
-            let d = measure(p, runs)?;
-            match known {
-                Some(i) => seen[i].1 = seen[i].1.min(d),
-                None => seen.push((*p, d)),
-            }
-            Ok(known.map_or(d, |i| seen[i].1))
-        };
         let incumbent = incumbents
             .iter()
             .filter(|i| i.target == target && i.params.lanes == base.lanes)
@@ -400,54 +439,103 @@ pub fn short_tune(
                 (i, params)
             })
             .find(|(_, p)| p.m_kib <= base.m_kib && p.t >= 1 && on_ladder(p));
-        let mut timed_incumbent = None;
-        if let Some((i, params)) = incumbent {
-            // An incumbent timed slow gets a second try before it is
-            // dropped: one slow moment must not change the advice.
-            let time = match timed(&params, false) {
-                Ok(t) if !still_holds(t, target) && t > target => timed(&params, true).or(Ok(t)),
-                other => other,
-            };
-            match time {
-                Ok(time) if still_holds(time, target) => {
-                    let trial = Trial { params, time };
-                    out.push(ShortTune {
-                        target,
-                        found: Ok(trial),
-                        kept_from: Some(i.run_id.clone()),
-                        incumbent: Some(trial),
-                    });
-                    continue;
-                }
-                // Off by more than 20% (or it failed): search again.
-                Ok(time) => timed_incumbent = Some(Trial { params, time }),
-                Err(TuneError::Hash(_) | TuneError::Memory(_)) => {}
-                Err(why) => {
-                    out.push(ShortTune {
-                        target,
-                        found: Err(why),
-                        kept_from: None,
-                        incumbent: None,
-                    });
-                    continue;
-                }
+        let share = Share {
+            target,
+            runs,
+            until,
+        };
+        let Some((i, params)) = incumbent else {
+            out.push(search(base, share, &mut seen, &mut clock, None));
+            continue;
+        };
+        match time_point(&mut seen, &mut clock, &params, runs, until, false) {
+            Ok(time) if !still_holds(time, target) && time > target => {
+                slow_once.push((share, i, params, time));
+            }
+            time => out.push(judge_incumbent(
+                base, share, i, params, time, &mut seen, &mut clock,
+            )),
+        }
+    }
+    // Their second try, after the other targets: the budget left is theirs.
+    for (share, i, params, first) in slow_once {
+        let share = Share {
+            until: budget,
+            ..share
+        };
+        let time =
+            time_point(&mut seen, &mut clock, &params, share.runs, budget, true).or(Ok(first));
+        out.push(judge_incumbent(
+            base, share, i, params, time, &mut seen, &mut clock,
+        ));
+    }
+    out.sort_by_key(|t| std::cmp::Reverse(t.target));
+    out
+}
+
+/// An incumbent timed `time` for `target`: kept while it lands within
+/// +-20%; else the ladder is searched (a failed hash too), and a budget
+/// spent is said.
+fn judge_incumbent(
+    base: Params,
+    share: Share,
+    i: &Incumbent,
+    params: Params,
+    time: Result<Duration, TuneError>,
+    seen: &mut Vec<(Params, Duration)>,
+    clock: &mut Clock<'_>,
+) -> ShortTune {
+    let target = share.target;
+    match time {
+        Ok(time) if still_holds(time, target) => {
+            let trial = Trial { params, time };
+            ShortTune {
+                target,
+                found: Ok(trial),
+                kept_from: Some(i.run_id.clone()),
+                incumbent: Some(trial),
             }
         }
-        let found = match ladder_search(base, target, &mut |p| timed(p, false)) {
-            // Out of time: a point already timed within the keep band
-            // answers as a kept incumbent would, rather than the grid's
-            // largest point (a fraction of the target in a first run).
-            Err(spent @ TuneError::BudgetSpent { .. }) => nearest_held(&seen, target).ok_or(spent),
-            other => other,
-        };
-        out.push(ShortTune {
+        // Off by more than 20%: search again.
+        Ok(time) => search(base, share, seen, clock, Some(Trial { params, time })),
+        Err(TuneError::Hash(_) | TuneError::Memory(_)) => search(base, share, seen, clock, None),
+        Err(why) => ShortTune {
             target,
-            found,
+            found: Err(why),
             kept_from: None,
-            incumbent: timed_incumbent,
-        });
+            incumbent: None,
+        },
     }
-    out
+}
+
+/// The ladder search for `target`, beside the incumbent it replaces.
+fn search(
+    base: Params,
+    share: Share,
+    seen: &mut Vec<(Params, Duration)>,
+    clock: &mut Clock<'_>,
+    incumbent: Option<Trial>,
+) -> ShortTune {
+    let Share {
+        target,
+        runs,
+        until,
+    } = share;
+    let found = match ladder_search(base, target, &mut |p| {
+        time_point(seen, clock, p, runs, until, false)
+    }) {
+        // Out of time: a point already timed within the keep band
+        // answers as a kept incumbent would, rather than the grid's
+        // largest point (a fraction of the target in a first run).
+        Err(spent @ TuneError::BudgetSpent { .. }) => nearest_held(seen, target).ok_or(spent),
+        other => other,
+    };
+    ShortTune {
+        target,
+        found,
+        kept_from: None,
+        incumbent,
+    }
 }
 
 /// The point timed so far that lands nearest `target`, when it lands
@@ -528,395 +616,5 @@ pub fn short_tune_here(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::params::Variant;
-    use crate::tune::tests::machine;
-
-    #[test]
-    fn the_ladder_holds_round_values_only() {
-        let mib: Vec<f64> = rungs(1 << 20, 2)
-            .iter()
-            .filter(|&&k| k >= 1024)
-            .map(|&k| f64::from(k) / 1024.0)
-            .collect();
-        assert_eq!(
-            mib,
-            [
-                1024.0, 768.0, 512.0, 384.0, 256.0, 192.0, 128.0, 96.0, 64.0, 48.0, 32.0, 24.0,
-                16.0, 12.0, 8.0, 6.0, 4.0, 3.0, 2.0, 1.5, 1.0
-            ]
-        );
-        // A budget between rungs tops out at the rung below it.
-        assert_eq!(rungs(250 * 1024, 2)[0], 192 * 1024);
-        // Four lanes: nothing under 32 KiB, every rung whole 16 KiB blocks.
-        let four = rungs(1 << 20, 4);
-        assert_eq!(four.last(), Some(&32));
-        assert!(four.iter().all(|k| k % 16 == 0));
-        assert!(on_ladder(&Params::new(Variant::Id, 384 * 1024, 2, 2)));
-        assert!(!on_ladder(&Params::new(Variant::Id, 226 * 1024, 2, 2)));
-    }
-
-    /// Every (rung, t) point of the model in RFC order, and whether it lands.
-    fn lands_on_model(ns: f64, m_kib: u32, t: u32, target: Duration) -> bool {
-        let time = machine(ns, 2)(&Params::new(Variant::Id, m_kib, t, 2)).unwrap();
-        lands_within(time, target)
-    }
-
-    #[test]
-    fn the_search_names_the_most_memory_that_lands_and_the_passes_nearest_the_target() {
-        for ns in [400.0, 1_000.0, 2_500.0] {
-            for target_ms in [250, 500, 1000] {
-                let target = Duration::from_millis(target_ms);
-                let base = Params::new(Variant::Id, 1 << 20, 1, 2);
-                let found = ladder_search(base, target, &mut machine(ns, 2)).unwrap();
-                let p = found.params;
-                assert!(on_ladder(&p), "{ns} {target_ms}: {p:?}");
-                assert!(lands_within(found.time, target), "{found:?}");
-                // No point with more memory lands.
-                for &m in rungs(1 << 20, 2).iter().filter(|&&m| m > p.m_kib) {
-                    for t in 1..=64 {
-                        assert!(
-                            !lands_on_model(ns, m, t, target),
-                            "{ns} ns, {target_ms} ms: chose {p:?} but {m} KiB, t = {t} lands"
-                        );
-                    }
-                }
-                // On its memory, no other number of passes lands nearer.
-                let off = |t: u32| {
-                    let time = machine(ns, 2)(&Params { t, ..p }).unwrap();
-                    (time.as_secs_f64() / target.as_secs_f64() - 1.0).abs()
-                };
-                for t in (1..=64).filter(|&t| t != p.t) {
-                    assert!(
-                        off(t) >= off(p.t),
-                        "{ns} ns, {target_ms} ms: chose {p:?} but t = {t} lands nearer"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_passes_nearest_the_target_win_over_the_most_that_land() {
-        // 192 MiB at 792 ns per KiB-pass on 2 lanes: 77.9 ms per pass, so
-        // t = 14 lands at 109% of 1 s (inside +-10%, at its edge) and
-        // t = 13 at 101%.
-        let base = Params::new(Variant::Id, 192 * 1024, 1, 2);
-        let target = Duration::from_secs(1);
-        let found = ladder_search(base, target, &mut machine(792.0, 2)).unwrap();
-        assert_eq!((found.params.m_kib, found.params.t), (192 * 1024, 13));
-        // A prediction that was off: the point landed at the edge is
-        // corrected by one pass on its own time per pass.
-        let mut skewed = machine(792.0, 2);
-        let mut measure = |p: &Params| {
-            let t = skewed(p)?;
-            // One pass runs 8% slow (first touch of the memory).
-            Ok(if p.t == 1 { t.mul_f64(1.08) } else { t })
-        };
-        let found = ladder_search(base, target, &mut measure).unwrap();
-        assert_eq!(found.params.t, 13, "{found:?}");
-    }
-
-    #[test]
-    fn a_target_no_setting_reaches_is_reported() {
-        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
-        let e = ladder_search(base, Duration::from_micros(10), &mut machine(1e6, 2)).unwrap_err();
-        assert!(
-            matches!(e, TuneError::TargetTooShort { m_kib: 16, .. }),
-            "{e}"
-        );
-    }
-
-    /// [`short_tune`] on the model machine with a clock that never runs
-    /// out; returns the results and the points measured.
-    fn tune_on_model(
-        ns: f64,
-        targets: &[Duration],
-        incumbents: &[Incumbent],
-    ) -> (Vec<ShortTune>, Vec<Params>) {
-        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
-        let mut model = machine(ns, 2);
-        let mut measured = Vec::new();
-        let mut measure = |p: &Params, _runs: usize| {
-            measured.push(*p);
-            model(p)
-        };
-        let mut clock = || Duration::ZERO;
-        let found = short_tune(
-            targets,
-            base,
-            incumbents,
-            Duration::from_secs(15),
-            &mut clock,
-            &mut measure,
-        );
-        (found, measured)
-    }
-
-    #[test]
-    fn the_short_tune_lands_each_target_on_the_ladder_and_shares_its_points() {
-        let targets = [Duration::from_millis(500), Duration::from_millis(250)];
-        let (found, measured) = tune_on_model(1_000.0, &targets, &[]);
-        assert_eq!(found[0].target, Duration::from_millis(500), "longest first");
-        for f in &found {
-            let trial = f.found.as_ref().unwrap();
-            assert!(lands_within(trial.time, f.target), "{f:?}");
-            assert!(on_ladder(&trial.params), "{f:?}");
-            assert_eq!(f.kept_from, None);
-        }
-        // The second search reuses the first one's t = 1 point at the top rung.
-        let top = Params::new(Variant::Id, 1 << 20, 1, 2);
-        assert_eq!(measured.iter().filter(|p| **p == top).count(), 1);
-    }
-
-    fn incumbent(target_ms: u64, m_mib: u32, t: u32) -> Incumbent {
-        Incumbent {
-            target: Duration::from_millis(target_ms),
-            params: Params::new(Variant::Id, m_mib * 1024, t, 2),
-            backend: "libargon2".into(),
-            run_id: "20261124-033847-35af".into(),
-        }
-    }
-
-    #[test]
-    fn an_incumbent_within_ten_percent_is_kept_and_timed_alone() {
-        // 1000 ns per KiB-pass on 2 lanes: 768 MiB, t = 1 and 384 MiB,
-        // t = 2 both take ~393 ms, 98% of 400 ms. The search names the
-        // first (more memory); an incumbent on the second stays.
-        let target = Duration::from_millis(400);
-        let (plain, _) = tune_on_model(1_000.0, &[target], &[]);
-        let plain = plain[0].found.as_ref().unwrap().params;
-        let kept = incumbent(400, 384, 2);
-        assert_ne!(
-            plain, kept.params,
-            "the test needs an incumbent the search would not pick"
-        );
-        let (found, measured) = tune_on_model(1_000.0, &[target], std::slice::from_ref(&kept));
-        let f = &found[0];
-        assert_eq!(f.found.as_ref().unwrap().params, kept.params);
-        assert_eq!(f.kept_from.as_deref(), Some("20261124-033847-35af"));
-        assert_eq!(measured, vec![kept.params], "only the incumbent is timed");
-    }
-
-    #[test]
-    fn an_incumbent_off_by_fifteen_percent_is_kept_a_new_point_would_not_be() {
-        // 384 MiB, t = 2 takes ~393 ms: 115% of a 342 ms target, outside
-        // the +-10% a search accepts, inside the +-20% that keeps.
-        let target = Duration::from_millis(342);
-        let kept = incumbent(342, 384, 2);
-        let (found, measured) = tune_on_model(1_000.0, &[target], std::slice::from_ref(&kept));
-        assert_eq!(measured, vec![kept.params]);
-        assert_eq!(found[0].found.as_ref().unwrap().params, kept.params);
-        assert!(!lands_within(found[0].found.as_ref().unwrap().time, target));
-    }
-
-    #[test]
-    fn an_incumbent_off_by_a_quarter_is_dropped_for_a_plain_search() {
-        // 384 MiB, t = 2 takes ~393 ms: 126% of a 312 ms target.
-        let target = Duration::from_millis(312);
-        let stale = incumbent(312, 384, 2);
-        let (found, measured) = tune_on_model(1_000.0, &[target], std::slice::from_ref(&stale));
-        let (plain, _) = tune_on_model(1_000.0, &[target], &[]);
-        let f = &found[0];
-        assert_eq!(measured[0], stale.params, "the incumbent is timed first");
-        assert_eq!(f.kept_from, None);
-        let timed = f.incumbent.unwrap();
-        assert_eq!(timed.params, stale.params);
-        let share = timed.time.as_secs_f64() / target.as_secs_f64();
-        assert!((1.25..1.27).contains(&share), "{share}");
-        assert_eq!(f.found, plain[0].found);
-        assert_ne!(f.found.as_ref().unwrap().params, stale.params);
-        // An incumbent off the ladder, or for other lanes, is not even timed.
-        let odd = [incumbent(312, 226, 1), {
-            let mut i = incumbent(312, 384, 2);
-            i.params.lanes = 4;
-            i
-        }];
-        let (_, measured) = tune_on_model(1_000.0, &[target], &odd);
-        assert!(measured
-            .iter()
-            .all(|p| p.m_kib != 226 * 1024 && p.lanes == 2));
-    }
-
-    #[test]
-    fn an_incumbent_timed_slow_once_gets_a_second_try() {
-        // 384 MiB, t = 2 takes ~393 ms, 98% of 400 ms; its first timing
-        // meets a disturbed moment (+30%), the second does not.
-        let target = Duration::from_millis(400);
-        let kept = incumbent(400, 384, 2);
-        let base = Params::new(Variant::Id, 1 << 20, 1, 2);
-        let mut model = machine(1_000.0, 2);
-        let mut calls = 0;
-        let mut measure = |p: &Params, _runs: usize| {
-            calls += 1;
-            let t = model(p)?;
-            Ok(if calls == 1 { t.mul_f64(1.3) } else { t })
-        };
-        let mut clock = || Duration::ZERO;
-        let found = short_tune(
-            &[target],
-            base,
-            std::slice::from_ref(&kept),
-            Duration::from_secs(15),
-            &mut clock,
-            &mut measure,
-        );
-        assert_eq!(calls, 2, "timed twice, no search");
-        assert_eq!(found[0].kept_from.as_deref(), Some("20261124-033847-35af"));
-        let trial = found[0].found.as_ref().unwrap();
-        assert_eq!(trial.params, kept.params);
-        assert!(
-            lands_within(trial.time, target),
-            "the faster time: {trial:?}"
-        );
-    }
-
-    /// [`short_tune`] for 250 ms and 1 s with a 15 s budget, from 1 GiB
-    /// on two lanes, on the given clock and machine.
-    fn tune_250ms_and_1s(
-        clock: &mut dyn FnMut() -> Duration,
-        measure: &mut dyn FnMut(&Params, usize) -> Result<Duration, TuneError>,
-    ) -> Vec<ShortTune> {
-        short_tune(
-            &[Duration::from_millis(250), Duration::from_secs(1)],
-            Params::new(Variant::Id, 1 << 20, 1, 2),
-            &[],
-            Duration::from_secs(15),
-            clock,
-            measure,
-        )
-    }
-
-    #[test]
-    fn a_search_that_never_lands_leaves_the_next_target_its_share() {
-        // A machine on which more than one pass runs 3x slow: the 1 s
-        // search keeps missing; one pass at 512 MiB lands on 250 ms.
-        let mut model = machine(1_000.0, 2);
-        let spent = std::cell::Cell::new(Duration::ZERO);
-        let mut measure = |p: &Params, runs: usize| {
-            let one = model(p)?;
-            let one = if p.t > 1 { one * 3 } else { one };
-            spent.set(spent.get() + one * runs as u32);
-            Ok(one)
-        };
-        let mut clock = || spent.get();
-        let found = tune_250ms_and_1s(&mut clock, &mut measure);
-        let long = found[0].found.as_ref().unwrap_err();
-        assert!(
-            matches!(long, TuneError::BudgetSpent { until_s, .. } if *until_s == 7.5),
-            "{long}"
-        );
-        let short = found[1].found.as_ref().unwrap();
-        assert_eq!(
-            (short.params.m_kib, short.params.t),
-            (512 * 1024, 1),
-            "{short:?}"
-        );
-    }
-
-    #[test]
-    fn a_fixed_cost_per_hash_is_fitted_not_spread_over_the_passes() {
-        // Page faults once per hash (130 ms at 256 MiB) and 200 ms per
-        // pass: one pass takes 330 ms, and a model of time per pass alone
-        // predicts 3 passes for 1 s (730 ms, a miss).
-        let mut measured = Vec::new();
-        let mut measure = |p: &Params| {
-            measured.push(*p);
-            let scale = f64::from(p.m_kib) / f64::from(256 * 1024);
-            Ok(Duration::from_secs_f64(
-                scale * (0.13 + 0.2 * f64::from(p.t)),
-            ))
-        };
-        let found = ladder_search(
-            Params::new(Variant::Id, 256 * 1024, 1, 2),
-            Duration::from_secs(1),
-            &mut measure,
-        )
-        .unwrap();
-        assert_eq!((found.params.m_kib, found.params.t), (256 * 1024, 4));
-        assert!(measured.len() <= 3, "{measured:?}");
-        let model = PassModel::at(
-            256 * 1024,
-            &[
-                Trial {
-                    params: Params::new(Variant::Id, 256 * 1024, 1, 2),
-                    time: Duration::from_millis(330),
-                },
-                Trial {
-                    params: Params::new(Variant::Id, 256 * 1024, 3, 2),
-                    time: Duration::from_millis(730),
-                },
-            ],
-        )
-        .unwrap();
-        assert!((model.fixed - 0.13).abs() < 1e-9 && (model.per_pass - 0.2).abs() < 1e-9);
-        // Scaled to half the memory, both parts halve.
-        let half = PassModel::at(
-            128 * 1024,
-            &[Trial {
-                params: Params::new(Variant::Id, 256 * 1024, 2, 2),
-                time: Duration::from_millis(400),
-            }],
-        )
-        .unwrap();
-        assert!((half.time(2) - 0.2).abs() < 1e-9, "{half:?}");
-    }
-
-    #[test]
-    fn a_spent_budget_keeps_the_nearest_point_within_twenty_percent() {
-        // 1 GiB, one pass, two lanes: 524 ms; then the budget is spent.
-        let tune = |target_ms: u64| {
-            let mut model = machine(1_000.0, 2);
-            let mut measure = |p: &Params, _runs: usize| model(p);
-            let mut looks = 0u64;
-            let mut clock = || {
-                looks += 1;
-                Duration::from_secs(if looks == 1 { 0 } else { 20 })
-            };
-            short_tune(
-                &[Duration::from_millis(target_ms)],
-                Params::new(Variant::Id, 1 << 20, 1, 2),
-                &[],
-                Duration::from_secs(15),
-                &mut clock,
-                &mut measure,
-            )
-        };
-        // 87% of 600 ms: outside the +-10% a search accepts, inside +-20%.
-        let found = tune(600);
-        let kept = found[0].found.as_ref().unwrap();
-        assert_eq!((kept.params.m_kib, kept.params.t), (1 << 20, 1));
-        // 66% of 800 ms: nothing answers, and the spent budget is said.
-        let found = tune(800);
-        assert!(matches!(found[0].found, Err(TuneError::BudgetSpent { .. })));
-    }
-
-    #[test]
-    fn a_spent_budget_is_said_per_target() {
-        let mut model = machine(1_000.0, 2);
-        let mut measure = |p: &Params, _runs: usize| model(p);
-        let mut spent = 0u64;
-        // Each look at the clock advances it 6 s: the 1 s search measures
-        // one point before its share (7.5 s) is spent, and the 250 ms
-        // search finds the whole budget spent.
-        let mut clock = || {
-            spent += 6;
-            Duration::from_secs(spent)
-        };
-        let found = tune_250ms_and_1s(&mut clock, &mut measure);
-        let last = found.last().unwrap();
-        let why = last.found.as_ref().unwrap_err();
-        assert_eq!(
-            *why,
-            TuneError::BudgetSpent {
-                budget_s: 15,
-                until_s: 15.0
-            },
-            "{why}"
-        );
-        assert_eq!(short_tune_runs(Duration::from_millis(250)), 3);
-        assert_eq!(short_tune_runs(Duration::from_secs(1)), 2);
-        assert_eq!(short_tune_budget(true, false), Duration::from_secs(15));
-    }
-}
+#[path = "short_tune_tests.rs"]
+mod tests;
