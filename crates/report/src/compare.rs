@@ -347,10 +347,10 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     for ((b, c), drift) in pairs.into_iter().zip(local) {
         let many = matches!(drift, Drift::Cores(_));
         let kept = !drift_from_canary || out.drift_kept.contains(&drift_label(&c.suite, many));
-        let (d, many) = match drift {
-            Drift::Cores(d) => (d.filter(|_| !kept), true),
-            Drift::Run => (whole_run.filter(|_| !kept), false),
-            Drift::Memory => (out.memory.filter(|m| m.removed).map(|m| m.probe), false),
+        let d = match drift {
+            Drift::Cores(d) => d.filter(|_| !kept),
+            Drift::Run => whole_run.filter(|_| !kept),
+            Drift::Memory => out.memory.filter(|m| m.removed).map(|m| m.probe),
         };
         let drift_divided = d.is_some() && !matches!(drift, Drift::Memory);
         let run_limit = if many { multi_core_limit } else { limit };

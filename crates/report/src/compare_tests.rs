@@ -238,27 +238,37 @@ fn two_lanes(primitive: &str, centre: f64, one_core: f64, all_cores: f64) -> Mea
     m
 }
 
+/// `n` one-core cases ("one-0", ...) at 100 ns beside a 50 ns canary.
+fn one_core_cases(n: usize) -> Vec<Measurement> {
+    (0..n)
+        .map(|i| measured_near(&format!("one-{i}"), 100.0, 50.0))
+        .collect()
+}
+
+/// A steady 50 ns canary whose multi-core noise floor was `floor`.
+fn canary_with_parallel_floor(floor: f64) -> Measurement {
+    let mut c = canary(&series(50.0), 0.005);
+    c.extra.insert(
+        cryptobench_core::model::PARALLEL_NOISE_FLOOR_KEY.into(),
+        floor,
+    );
+    c
+}
+
 #[test]
 fn a_multi_core_case_is_judged_by_the_canary_on_its_cores() {
     // The candidate's host took the second core away while its two-lane
     // cases ran: they and the two-core canary took 1.6x, the one-core
     // canary and the one-lane cases did not move.
     let build = |slow: f64, slow_lanes_too: bool| {
-        let mut ms: Vec<Measurement> = (0..6)
-            .map(|i| measured_near(&format!("one-{i}"), 100.0, 50.0))
-            .collect();
+        let mut ms = one_core_cases(6);
         // Most of the suite's two-lane cases follow their cores.
         for name in ["both", "both-1", "both-2", "both-3"] {
             ms.push(two_lanes(name, 100.0 * slow, 50.0, 50.0 * slow));
         }
         let lanes_alone = if slow_lanes_too { slow } else { 1.0 };
         ms.push(two_lanes("moved", 100.0 * slow, 50.0, 50.0 * lanes_alone));
-        let mut c = canary(&series(50.0), 0.005);
-        c.extra.insert(
-            cryptobench_core::model::PARALLEL_NOISE_FLOOR_KEY.into(),
-            0.03,
-        );
-        ms.push(c);
+        ms.push(canary_with_parallel_floor(0.03));
         run(if slow > 1.0 { "b" } else { "a" }, ms)
     };
     let cmp = compare_full(&build(1.0, true), &build(1.6, false), 0.02);
@@ -288,9 +298,7 @@ fn a_suite_s_multi_core_cases_follow_their_cores_apart_from_its_one_core_cases()
     // cases (median 1.45x) disagree with their drifts (median 1.35x) by
     // more than the 2% a one-core case must pass.
     let build = |lanes: f64, cores: f64| {
-        let mut ms: Vec<Measurement> = (0..3)
-            .map(|i| measured_near(&format!("one-{i}"), 100.0, 50.0))
-            .collect();
+        let mut ms = one_core_cases(3);
         for i in 0..6 {
             ms.push(two_lanes(
                 &format!("two-{i}"),
@@ -299,12 +307,7 @@ fn a_suite_s_multi_core_cases_follow_their_cores_apart_from_its_one_core_cases()
                 50.0 * cores,
             ));
         }
-        let mut c = canary(&series(50.0), 0.005);
-        c.extra.insert(
-            cryptobench_core::model::PARALLEL_NOISE_FLOOR_KEY.into(),
-            0.25,
-        );
-        ms.push(c);
+        ms.push(canary_with_parallel_floor(0.25));
         ms
     };
     let cmp = compare_full(

@@ -336,18 +336,18 @@ pub fn short_tune_runs(target: Duration) -> usize {
         .clamp(2.0, 3.0) as usize
 }
 
-/// Times `p` with `runs` hashes, unless timed already: then the time seen,
-/// or with `again` the faster of that and a new timing (a disturbed moment
-/// only ever adds time). Refuses a new point once `elapsed()` reaches
-/// `until`.
+/// Times `p` with the share's hashes, unless timed already: then the time
+/// seen, or with `again` the faster of that and a new timing (a disturbed
+/// moment only ever adds time). Refuses a new point once `elapsed()`
+/// reaches the share's `until`.
 fn time_point(
     seen: &mut Vec<(Params, Duration)>,
     clock: &mut Clock<'_>,
     p: &Params,
-    runs: usize,
-    until: Duration,
+    share: Share,
     again: bool,
 ) -> Result<Duration, TuneError> {
+    let Share { runs, until, .. } = share;
     let known = seen.iter().position(|(q, _)| q == p);
     if let (Some(i), false) = (known, again) {
         return Ok(seen[i].1);
@@ -448,7 +448,7 @@ pub fn short_tune(
             out.push(search(base, share, &mut seen, &mut clock, None));
             continue;
         };
-        match time_point(&mut seen, &mut clock, &params, runs, until, false) {
+        match time_point(&mut seen, &mut clock, &params, share, false) {
             Ok(time) if !still_holds(time, target) && time > target => {
                 slow_once.push((share, i, params, time));
             }
@@ -463,8 +463,7 @@ pub fn short_tune(
             until: budget,
             ..share
         };
-        let time =
-            time_point(&mut seen, &mut clock, &params, share.runs, budget, true).or(Ok(first));
+        let time = time_point(&mut seen, &mut clock, &params, share, true).or(Ok(first));
         out.push(judge_incumbent(
             base, share, i, params, time, &mut seen, &mut clock,
         ));
@@ -516,13 +515,9 @@ fn search(
     clock: &mut Clock<'_>,
     incumbent: Option<Trial>,
 ) -> ShortTune {
-    let Share {
-        target,
-        runs,
-        until,
-    } = share;
+    let target = share.target;
     let found = match ladder_search(base, target, &mut |p| {
-        time_point(seen, clock, p, runs, until, false)
+        time_point(seen, clock, p, share, false)
     }) {
         // Out of time: a point already timed within the keep band
         // answers as a kept incumbent would, rather than the grid's
