@@ -35,7 +35,8 @@
 //! cases (Argon2 with one lane) are judged by the memory probe timed in
 //! their groups' rounds, the median of its drift over their groups: between
 //! two quick runs here their fastest rounds moved 5-24% with the cost of
-//! page faults while the canary moved 0.1%.
+//! page faults while the canary moved 0.1%. Their limit also covers how
+//! far the probe moved within either run ([`memory_floor`]).
 
 use crate::tables::{case_headers, status_free_size};
 use cryptobench_core::model::{MachineLoad, LAYOUT_FIXED};
@@ -108,6 +109,9 @@ pub struct RunComparison {
     /// What the memory probe says of the one-core memory-bound cases,
     /// when both runs probed some.
     pub memory: Option<MemoryDrift>,
+    /// How far the memory probe moved within each run ([`memory_floor`]):
+    /// what a one-core memory-bound case must also exceed.
+    pub memory_floors: (Option<f64>, Option<f64>),
 }
 
 /// The machine's memory drift between two runs, from the memory probes
@@ -144,6 +148,11 @@ impl RunComparison {
     /// or the larger floor of the canary on several cores.
     pub fn multi_core_threshold(&self) -> f64 {
         self.effective_threshold().max(larger(self.parallel_floors))
+    }
+    /// The change a one-core memory-bound case must exceed:
+    /// [`Self::effective_threshold`] or the larger memory floor.
+    pub fn memory_threshold(&self) -> f64 {
+        self.effective_threshold().max(larger(self.memory_floors))
     }
     /// How many cases have each verdict: (faster, slower, unchanged, inconclusive).
     pub fn counts(&self) -> (usize, usize, usize, usize) {
@@ -322,11 +331,13 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             candidate.machine.address_layout.clone(),
         ),
         memory: None,
+        memory_floors: (memory_floor(baseline), memory_floor(candidate)),
     };
     // Agreement within the limit a case must pass: a disagreement the
     // noise floor covers cannot make a case changed on its own.
     let limit = out.effective_threshold();
     let multi_core_limit = out.multi_core_threshold();
+    let memory_limit = out.memory_threshold();
     let agrees_within = |limit: f64, d: f64, raw: f64| (d / raw - 1.0).abs() <= limit;
     let agrees = |d: f64, raw: f64| agrees_within(limit, d, raw);
     out.drift_kept = per_suite
@@ -353,7 +364,11 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             Drift::Memory => out.memory.filter(|m| m.removed).map(|m| m.probe),
         };
         let drift_divided = d.is_some() && !matches!(drift, Drift::Memory);
-        let run_limit = if many { multi_core_limit } else { limit };
+        let run_limit = match drift {
+            Drift::Cores(_) => multi_core_limit,
+            Drift::Memory => memory_limit,
+            Drift::Run => limit,
+        };
         let (comparison, limit) = compare_case(b, c, run_limit, d);
         out.cases.push(ComparedCase {
             key: c.case_key(),
@@ -383,22 +398,57 @@ fn drift_label(suite: &str, many: bool) -> String {
 /// cases carry one, their neighbours in the run can be minutes apart, and
 /// a core taken away comes and goes within that.
 fn by_group(run: &Run, reading: impl Fn(&MachineLoad) -> Option<f64>) -> HashMap<String, f64> {
-    let timed: Vec<(&Measurement, f64)> = run
+    let (timed, groups) = group_readings(run, reading);
+    timed
+        .into_iter()
+        .map(|(m, group)| (m.case_key(), groups[&group]))
+        .collect()
+}
+
+/// The measured cases carrying `reading`, each with its group's name, and
+/// the median reading of each group over those cases.
+fn group_readings(
+    run: &Run,
+    reading: impl Fn(&MachineLoad) -> Option<f64>,
+) -> (Vec<(&Measurement, String)>, HashMap<String, f64>) {
+    let group_of = |m: &Measurement| m.group.clone().unwrap_or_else(|| m.case_key());
+    let mut readings: HashMap<String, Vec<f64>> = HashMap::new();
+    let mut timed = Vec::new();
+    for m in run
         .measurements
         .iter()
         .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
-        .filter_map(|m| Some((m, reading(m.machine_load.as_ref()?)?)))
-        .filter(|(_, ns)| ns.is_finite() && *ns > 0.0)
-        .collect();
-    let group_of = |m: &Measurement| m.group.clone().unwrap_or_else(|| m.case_key());
-    let mut by_group: HashMap<String, Vec<f64>> = HashMap::new();
-    for (m, ns) in &timed {
-        by_group.entry(group_of(m)).or_default().push(*ns);
+    {
+        let Some(ns) = m.machine_load.as_ref().and_then(&reading) else {
+            continue;
+        };
+        if ns.is_finite() && ns > 0.0 {
+            readings.entry(group_of(m)).or_default().push(ns);
+            timed.push((m, group_of(m)));
+        }
     }
-    timed
-        .iter()
-        .map(|(m, _)| (m.case_key(), median(&by_group[&group_of(m)])))
-        .collect()
+    let medians = readings
+        .into_iter()
+        .map(|(group, ns)| (group, median(&ns)))
+        .collect();
+    (timed, medians)
+}
+
+/// How far the memory system's speed moved within a run: the slowest of
+/// its one-core memory-bound groups' fastest memory probes over the
+/// fastest, less one; `None` with fewer than two such groups. A run has a
+/// dozen such moments at most (one per group), so the whole range: within
+/// each of twenty quick runs here it spanned 5-12% (45% in a disturbed
+/// one), and those groups' Argon2 cases moved 3-10% between two runs
+/// while the canary stayed within 1%.
+fn memory_floor(run: &Run) -> Option<f64> {
+    let one_core_probe =
+        |l: &MachineLoad| l.memory_probe_ns.filter(|_| l.parallel_canary_ns.is_none());
+    let (_, groups) = group_readings(run, one_core_probe);
+    let probes: Vec<f64> = groups.into_values().collect();
+    let fastest = probes.iter().copied().reduce(f64::min)?;
+    let slowest = probes.iter().copied().reduce(f64::max)?;
+    (probes.len() >= 2).then(|| slowest / fastest - 1.0)
 }
 
 /// One case, judged by its fastest rounds with the machine's drift divided
@@ -571,6 +621,14 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             } else {
                 "they did not move with it, so no drift is divided out of them"
             }
+        ));
+    }
+    if cmp.memory_floors.0.is_some() || cmp.memory_floors.1.is_some() {
+        notes.push(format!(
+            "a one-core memory-bound case changed only past {:.1}%: how far the memory probe's fastest moved between the groups of either run (baseline {}, candidate {}); the memory system's speed moves from minute to minute by more than the canary's",
+            cmp.memory_threshold() * 100.0,
+            floor(cmp.memory_floors.0),
+            floor(cmp.memory_floors.1)
         ));
     }
     if cmp.parallel_floors.0.is_some() || cmp.parallel_floors.1.is_some() {

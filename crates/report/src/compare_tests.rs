@@ -472,3 +472,59 @@ fn a_memory_bound_case_is_judged_by_the_memory_probe_in_its_rounds() {
     assert_eq!(case_of(&cmp, "m-0").comparison.verdict, Verdict::Slower);
     assert!(cmp.memory.is_none());
 }
+
+#[test]
+fn a_memory_bound_case_must_move_past_the_memory_probes_spread_within_either_run() {
+    // Three groups of memory-bound cases whose fastest probes ran 0%, 5%
+    // and 10% over the fastest: the memory system moved by 10% within the
+    // run. A hash beside them is held to the canary's floor alone.
+    let build = |id: &str, moved: f64, jumped: f64, hash: f64| {
+        let mut ms = Vec::new();
+        for (g, probe) in [2000.0, 2100.0, 2200.0].into_iter().enumerate() {
+            for i in 0..3 {
+                let mut m = memory_bound(&format!("m-{g}-{i}"), 100.0, probe);
+                m.group = Some(format!("argon2#{g}"));
+                ms.push(m);
+            }
+        }
+        let mut m = memory_bound("moved", 100.0 * moved, 2000.0);
+        m.group = Some("argon2#0".into());
+        ms.push(m);
+        let mut m = memory_bound("jumped", 100.0 * jumped, 2100.0);
+        m.group = Some("argon2#1".into());
+        ms.push(m);
+        ms.push(measured_near("hash", 100.0 * hash, 50.0));
+        ms.push(canary(&series(50.0), 0.005));
+        run(id, ms)
+    };
+    let cmp = compare_full(
+        &build("a", 1.0, 1.0, 1.0),
+        &build("b", 1.07, 1.15, 1.07),
+        0.02,
+    );
+    for floor in [cmp.memory_floors.0, cmp.memory_floors.1] {
+        assert!(floor.is_some_and(|f| (f - 0.1).abs() < 1e-9), "{floor:?}");
+    }
+    let moved = case_of(&cmp, "moved");
+    assert_eq!(moved.comparison.verdict, Verdict::Unchanged, "{moved:?}");
+    assert!(moved.limit >= 0.1 - 1e-9, "{}", moved.limit);
+    assert_eq!(case_of(&cmp, "jumped").comparison.verdict, Verdict::Slower);
+    assert_eq!(case_of(&cmp, "hash").comparison.verdict, Verdict::Slower);
+    let notes = comparison_notes(&cmp).join("\n");
+    assert!(
+        notes.contains("a one-core memory-bound case changed only past 10.0%"),
+        "{notes}"
+    );
+    // One group alone shows no spread: no floor of its own.
+    let one = |id: &str| {
+        let mut r = build(id, 1.0, 1.0, 1.0);
+        r.measurements.retain(|m| {
+            m.group.as_deref() != Some("argon2#1") && m.group.as_deref() != Some("argon2#2")
+        });
+        r
+    };
+    assert_eq!(
+        compare_full(&one("a"), &one("b"), 0.02).memory_floors,
+        (None, None)
+    );
+}
