@@ -309,6 +309,10 @@ pub struct Measurement {
     /// CPU time per operation of each sample, ns, where recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cpu_samples_ns: Vec<f64>,
+    /// The process that timed each sample (0 or 1), for a case timed in
+    /// two processes in turn (a runtime's two runners); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples_process: Vec<u8>,
     /// Statistics over `samples_ns`; `None` when nothing was timed.
     pub stats: Option<Summary>,
     /// Measured, failed, skipped or unavailable.
@@ -458,6 +462,29 @@ impl Measurement {
     pub fn fastest(&self) -> Option<cryptobench_stats::Fastest> {
         cryptobench_stats::Fastest::of(&self.samples_ns)
     }
+    /// The fastest round timed in the case's second process over the
+    /// fastest in its first ([`Measurement::samples_process`]), when each
+    /// timed at least three: how far a fresh process alone moves the case.
+    pub fn restart_ratio(&self) -> Option<f64> {
+        if self.samples_process.len() != self.samples_ns.len() {
+            return None;
+        }
+        let fastest_in = |process: u8| {
+            let xs: Vec<f64> = self
+                .samples_ns
+                .iter()
+                .zip(&self.samples_process)
+                .filter(|(_, p)| **p == process)
+                .map(|(x, _)| *x)
+                .collect();
+            (xs.len() >= 3)
+                .then(|| cryptobench_stats::Fastest::of(&xs))
+                .flatten()
+                .map(|f| f.value)
+        };
+        let (first, second) = (fastest_in(0)?, fastest_in(1)?);
+        Some(second / first).filter(|r| r.is_finite() && *r > 0.0)
+    }
     /// Whether the case's work per call is random by design
     /// ([`LABEL_WORK_VARIES`]).
     pub fn work_varies(&self) -> bool {
@@ -589,5 +616,21 @@ mod tests {
         for l in ["AEAD", "cofactor > 1", "not for new designs"] {
             assert!(!is_caution_label(l), "{l}");
         }
+    }
+
+    #[test]
+    fn the_restart_ratio_needs_three_rounds_in_each_process() {
+        let mut m = crate::CaseSpec::new("hash", "SHA-256", "python", "3", "digest")
+            .measurement(crate::CaseStatus::Measured, None);
+        m.samples_ns = vec![100.0, 110.0, 101.0, 111.0, 102.0, 112.0];
+        m.samples_process = vec![0, 1, 0, 1, 0, 1];
+        let r = m.restart_ratio().expect("three rounds each");
+        assert!((r - 1.1).abs() < 0.01, "{r}");
+        m.samples_process = vec![0, 1, 0, 1, 0, 0];
+        assert_eq!(m.restart_ratio(), None, "two rounds in the second");
+        m.samples_process = vec![0, 1, 0];
+        assert_eq!(m.restart_ratio(), None, "tags must cover every sample");
+        m.samples_process.clear();
+        assert_eq!(m.restart_ratio(), None);
     }
 }

@@ -346,6 +346,7 @@ impl CaseSpec {
             iterations_per_sample: 0,
             samples_ns: Vec::new(),
             cpu_samples_ns: Vec::new(),
+            samples_process: Vec::new(),
             stats: None,
             status,
             reason,
@@ -361,7 +362,7 @@ impl CaseSpec {
 }
 
 /// Time of one batch when a case times itself (external peers, PHP).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct BatchTime {
     /// Operations actually performed.
     pub iters: u64,
@@ -369,6 +370,9 @@ pub struct BatchTime {
     pub wall_ns: f64,
     /// CPU time of the batch, ns, where known.
     pub cpu_ns: Option<f64>,
+    /// Which of the case's processes timed the batch (0 or 1), for a case
+    /// timed in two processes in turn (a runtime's two runners).
+    pub process: Option<u8>,
 }
 
 /// One prepared case: keys, buffers and contexts are built when the case is

@@ -223,9 +223,7 @@ impl<'a> GroupRun<'a> {
                     };
                     let preloaded = cal.slow && case.calibration_is_a_sample();
                     if preloaded {
-                        let (ops, wall, cpu) = cal.first;
-                        sampled.wall.push(wall / ops as f64);
-                        sampled.cpu.extend(cpu.map(|c| c / ops as f64));
+                        sampled.push(&cal.first);
                     }
                     g.live.push(Live {
                         index,
@@ -305,10 +303,9 @@ impl<'a> GroupRun<'a> {
             match on_cores(l.multi_core, || {
                 time_batch(l.case.as_mut(), l.cal.iters, clock)
             }) {
-                Ok((ops, wall, cpu)) => {
-                    l.sampled.wall.push(wall / ops as f64);
-                    l.sampled.cpu.extend(cpu.map(|c| c / ops as f64));
-                    l.spent_ns += wall;
+                Ok(t) => {
+                    l.sampled.push(&t);
+                    l.spent_ns += t.wall_ns;
                 }
                 Err(_) if stop_requested() => {
                     self.interrupted = true;

@@ -13,7 +13,8 @@
 use crate::clock::{process_cpu_ns, tsc_hz, Clock};
 use crate::interrupt::stop_requested;
 use cryptobench_core::{
-    Budget, Case, CaseError, CaseFactory, CaseSpec, CaseStatus, CheckOutcome, Measurement, Summary,
+    BatchTime, Budget, Case, CaseError, CaseFactory, CaseSpec, CaseStatus, CheckOutcome,
+    Measurement, Summary,
 };
 
 /// Seed of the bootstrap so the same samples always give the same CI.
@@ -29,6 +30,9 @@ pub struct Sampled {
     pub wall: Vec<f64>,
     /// CPU ns per operation, one per sample (may be empty).
     pub cpu: Vec<f64>,
+    /// The process that timed each sample, for a case timed in two
+    /// processes in turn (empty otherwise).
+    pub process: Vec<u8>,
     /// Operations per sample.
     pub iters: u64,
     /// Warnings about the sampling itself.
@@ -38,16 +42,19 @@ pub struct Sampled {
 }
 
 /// Times one batch: the case's own timing when it has one, else the clock
-/// around `run_batch`. Returns (ops, wall ns, cpu ns).
+/// around `run_batch`. At least one operation is reported.
 pub fn time_batch(
     case: &mut dyn Case,
     iters: u64,
     clock: &dyn Clock,
-) -> Result<(u64, f64, Option<f64>), CaseError> {
+) -> Result<BatchTime, CaseError> {
     case.prepare_batch(iters)?;
     if let Some(t) = case.time_batch(iters) {
         let t = t?;
-        return Ok((t.iters.max(1), t.wall_ns, t.cpu_ns));
+        return Ok(BatchTime {
+            iters: t.iters.max(1),
+            ..t
+        });
     }
     let cpu0 = process_cpu_ns();
     let t0 = clock.now_ns();
@@ -57,7 +64,22 @@ pub fn time_batch(
         (Some(a), Some(b)) => Some(b.saturating_sub(a) as f64),
         _ => None,
     };
-    Ok((iters, t1.saturating_sub(t0) as f64, cpu))
+    Ok(BatchTime {
+        iters,
+        wall_ns: t1.saturating_sub(t0) as f64,
+        cpu_ns: cpu,
+        process: None,
+    })
+}
+
+impl Sampled {
+    /// Adds one timed batch as a sample of ns per operation.
+    pub fn push(&mut self, t: &BatchTime) {
+        let ops = t.iters.max(1) as f64;
+        self.wall.push(t.wall_ns / ops);
+        self.cpu.extend(t.cpu_ns.map(|c| c / ops));
+        self.process.extend(t.process);
+    }
 }
 
 /// Largest batch calibration tries.
@@ -77,7 +99,7 @@ pub struct Calibration {
     pub batch_ns: f64,
     /// The last calibration batch (ops, wall, cpu), kept as the first sample
     /// when [`Case::calibration_is_a_sample`].
-    pub first: (u64, f64, Option<f64>),
+    pub first: BatchTime,
     /// A stop was requested during calibration.
     pub interrupted: bool,
 }
@@ -99,8 +121,9 @@ pub fn calibrate(
     let mut iters = fixed.unwrap_or(1).max(1);
     let mut cal = Calibration::default();
     loop {
-        let (ops, wall, cpu) = time_batch(case, iters, clock)?;
-        cal.first = (ops, wall, cpu);
+        let first = time_batch(case, iters, clock)?;
+        let (ops, wall) = (first.iters, first.wall_ns);
+        cal.first = first;
         cal.last_ns = wall / ops as f64;
         // A self-timed case may do more operations than asked (an external
         // tool's own loop): the batch's cost is its wall time, not ops x iters.
@@ -174,22 +197,14 @@ pub fn sample(
     let cap = wanted * MAX_SAMPLE_FACTOR;
     let sampling_start = clock.now_ns();
     if cal.slow && case.calibration_is_a_sample() {
-        let (ops, wall, cpu) = cal.first;
-        out.wall.push(wall / ops as f64);
-        if let Some(c) = cpu {
-            out.cpu.push(c / ops as f64);
-        }
+        out.push(&cal.first);
     }
     while out.wall.len() < cap {
         if stop_requested() {
             out.interrupted = true;
             break;
         }
-        let (ops, wall, cpu) = time_batch(case, cal.iters, clock)?;
-        out.wall.push(wall / ops as f64);
-        if let Some(c) = cpu {
-            out.cpu.push(c / ops as f64);
-        }
+        out.push(&time_batch(case, cal.iters, clock)?);
         let spent = (clock.now_ns() - sampling_start) as f64;
         if out.wall.len() >= wanted && (cal.slow || spent >= per_case) {
             break;
@@ -281,6 +296,10 @@ pub(crate) fn finish(m: &mut Measurement, s: Sampled) {
     }
     m.warnings.extend(s.warnings);
     m.iterations_per_sample = s.iters;
+    // Tags that do not cover every sample would pair samples wrongly.
+    if s.process.len() == s.wall.len() {
+        m.samples_process = s.process;
+    }
     m.samples_ns = s.wall;
     m.cpu_samples_ns = s.cpu;
     m.stats = Some(summary);
@@ -415,6 +434,7 @@ mod tests {
                 iters: 500_000,
                 wall_ns: 1e9,
                 cpu_ns: None,
+                process: None,
             }))
         }
         fn fixed_iterations(&self) -> Option<u64> {

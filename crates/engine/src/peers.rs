@@ -156,6 +156,7 @@ impl SpeedCase {
             iters: count,
             wall_ns: secs * 1e9,
             cpu_ns: None,
+            process: None,
         })
     }
 }

@@ -58,12 +58,12 @@ pub fn measure_threads(
                     let r = time_batch(case.as_mut(), iters, clock);
                     let end = clock.now_ns();
                     match r {
-                        Ok((ops, wall, _)) => results
+                        Ok(b) => results
                             .lock()
                             .expect("poisoned")
                             .get_mut(t)
                             .expect("thread slot")
-                            .push((start, end, ops as f64 / (wall / 1e9))),
+                            .push((start, end, b.iters as f64 / (b.wall_ns / 1e9))),
                         Err(e) => *errors.lock().expect("poisoned") = Some(e.to_string()),
                     }
                     if stop_requested() {

@@ -481,6 +481,7 @@ fn measurement<A: Arithmetic>(
         iterations_per_sample: 1,
         samples_ns,
         cpu_samples_ns: Vec::new(),
+        samples_process: Vec::new(),
         stats: Some(stats),
         status: CaseStatus::Measured,
         reason: None,

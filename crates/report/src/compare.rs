@@ -112,6 +112,10 @@ pub struct RunComparison {
     /// How far the memory probe moved within each run ([`memory_floor`]):
     /// what a one-core memory-bound case must also exceed.
     pub memory_floors: (Option<f64>, Option<f64>),
+    /// How far a fresh process alone moved each runtime's cases within
+    /// each run ([`restart_floors`]), by backend: what its cases must
+    /// also exceed.
+    pub restart_floors: BTreeMap<String, (Option<f64>, Option<f64>)>,
 }
 
 /// The machine's memory drift between two runs, from the memory probes
@@ -332,6 +336,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         ),
         memory: None,
         memory_floors: (memory_floor(baseline), memory_floor(candidate)),
+        restart_floors: restart_floors_of(baseline, candidate),
     };
     // Agreement within the limit a case must pass: a disagreement the
     // noise floor covers cannot make a case changed on its own.
@@ -369,7 +374,11 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             Drift::Memory => memory_limit,
             Drift::Run => limit,
         };
-        let (comparison, limit) = compare_case(b, c, run_limit, d);
+        let restart = out
+            .restart_floors
+            .get(&c.backend)
+            .map_or(0.0, |floors| larger(*floors));
+        let (comparison, limit) = compare_case(b, c, run_limit.max(restart), d);
         out.cases.push(ComparedCase {
             key: c.case_key(),
             baseline: b.clone(),
@@ -449,6 +458,49 @@ fn memory_floor(run: &Run) -> Option<f64> {
     let fastest = probes.iter().copied().reduce(f64::min)?;
     let slowest = probes.iter().copied().reduce(f64::max)?;
     (probes.len() >= 2).then(|| slowest / fastest - 1.0)
+}
+
+/// The quantile of a runtime's restart ratios taken as its floor: most of
+/// its cases, not the one that moved most.
+const RESTART_QUANTILE: f64 = 0.9;
+
+/// How far a fresh process alone moves a runtime's cases within a run, by
+/// backend: the 90th percentile over its cases of how far each one's
+/// fastest rounds in its two runner processes differ (the larger over the
+/// smaller, less one; [`Measurement::restart_ratio`]), from three cases
+/// up. Between two runs each runtime case meets a fresh process, so a
+/// change smaller than this cannot be told from the restart.
+fn restart_floors(run: &Run) -> BTreeMap<String, f64> {
+    let mut apart: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for m in run
+        .measurements
+        .iter()
+        .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
+    {
+        if let Some(r) = m.restart_ratio() {
+            apart
+                .entry(m.backend.clone())
+                .or_default()
+                .push(r.max(1.0 / r) - 1.0);
+        }
+    }
+    apart
+        .into_iter()
+        .filter(|(_, gaps)| gaps.len() >= 3)
+        .map(|(backend, gaps)| (backend, quantile(&gaps, RESTART_QUANTILE)))
+        .collect()
+}
+
+/// Both runs' restart floors, by backend.
+fn restart_floors_of(
+    baseline: &Run,
+    candidate: &Run,
+) -> BTreeMap<String, (Option<f64>, Option<f64>)> {
+    let (b, c) = (restart_floors(baseline), restart_floors(candidate));
+    b.keys()
+        .chain(c.keys())
+        .map(|k| (k.clone(), (b.get(k).copied(), c.get(k).copied())))
+        .collect()
 }
 
 /// One case, judged by its fastest rounds with the machine's drift divided
@@ -629,6 +681,17 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             cmp.memory_threshold() * 100.0,
             floor(cmp.memory_floors.0),
             floor(cmp.memory_floors.1)
+        ));
+    }
+    if !cmp.restart_floors.is_empty() {
+        let each: Vec<String> = cmp
+            .restart_floors
+            .iter()
+            .map(|(backend, floors)| format!("{backend} {:.1}%", larger(*floors) * 100.0))
+            .collect();
+        notes.push(format!(
+            "a case timed in a runtime's two runner processes changed only past how far its runtime's cases moved between them within either run (the 90th percentile of their gaps): {}",
+            each.join(", ")
         ));
     }
     if cmp.parallel_floors.0.is_some() || cmp.parallel_floors.1.is_some() {

@@ -528,3 +528,66 @@ fn a_memory_bound_case_must_move_past_the_memory_probes_spread_within_either_run
         (None, None)
     );
 }
+
+/// A case timed in a runtime's two runner processes in turn, its fastest
+/// rounds `gap` apart between them.
+fn in_runtime(primitive: &str, centre: f64, gap: f64) -> Measurement {
+    let mut m = measured(primitive, &series(centre));
+    m.backend = "python".into();
+    m.samples_process = (0..m.samples_ns.len()).map(|i| (i % 2) as u8).collect();
+    for (x, p) in m.samples_ns.iter_mut().zip(&m.samples_process) {
+        if *p == 1 {
+            *x *= 1.0 + gap;
+        }
+    }
+    m
+}
+
+#[test]
+fn a_runtime_case_must_move_past_what_a_fresh_process_alone_moves_its_runtime() {
+    // Ten python cases whose two runner processes were 0-9% apart, and two
+    // with no gap: the 90th percentile of those twelve gaps is 7.9%.
+    let build = |id: &str, moved: f64, jumped: f64, native: f64| {
+        let mut ms: Vec<Measurement> = (0..10)
+            .map(|i| in_runtime(&format!("py-{i}"), 100.0, 0.01 * i as f64))
+            .collect();
+        ms.push(in_runtime("moved", 100.0 * moved, 0.0));
+        ms.push(in_runtime("jumped", 100.0 * jumped, 0.0));
+        ms.push(measured("native", &series(100.0 * native)));
+        ms.push(canary(&series(50.0), 0.005));
+        run(id, ms)
+    };
+    let cmp = compare_full(
+        &build("a", 1.0, 1.0, 1.0),
+        &build("b", 1.06, 1.15, 1.06),
+        0.02,
+    );
+    let (base, cand) = cmp.restart_floors["python"];
+    for floor in [base, cand] {
+        assert!(
+            floor.is_some_and(|f| (0.075..0.085).contains(&f)),
+            "{floor:?}"
+        );
+    }
+    let moved = case_of(&cmp, "moved");
+    assert_eq!(moved.comparison.verdict, Verdict::Unchanged, "{moved:?}");
+    assert_eq!(case_of(&cmp, "jumped").comparison.verdict, Verdict::Slower);
+    // A native case is held to the run's floor alone.
+    assert_eq!(case_of(&cmp, "native").comparison.verdict, Verdict::Slower);
+    let notes = comparison_notes(&cmp).join("\n");
+    assert!(
+        notes.contains("within either run (the 90th percentile of their gaps): python 7.9%"),
+        "{notes}"
+    );
+    // Untagged samples (one process) give no floor.
+    let untagged = |id: &str| {
+        let mut r = build(id, 1.0, 1.0, 1.0);
+        for m in &mut r.measurements {
+            m.samples_process.clear();
+        }
+        r
+    };
+    assert!(compare_full(&untagged("a"), &untagged("b"), 0.02)
+        .restart_floors
+        .is_empty());
+}

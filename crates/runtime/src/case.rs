@@ -1,13 +1,22 @@
 //! Cases measured inside a runtime.
 //!
-//! A suite's cases of one runtime share one runner ([`SharedRunner`]): the
-//! first case built starts it, a runner that died is replaced by the next
-//! case built, and the process ends when the plan (and with it every
-//! factory holding the [`SharedRunner`]) is dropped. A [`RunnerCase`]
-//! prepares itself in the runner (the runtime builds keys and buffers and
-//! runs the checks), adds the native half of the interop checks, and
-//! answers [`Case::time_batch`] with the runner's own monotonic-clock
-//! measurement of the batch; the engine's clock never times the pipe.
+//! A suite's cases of one runtime share two runner processes
+//! ([`SharedRunner`]): the first case built starts them, a runner that
+//! died is replaced by the next case built, and the processes end when the
+//! plan (and with it every factory holding the [`SharedRunner`]) is
+//! dropped. A [`RunnerCase`] prepares itself in both (the runtime builds
+//! keys and buffers and runs the checks), adds the native half of the
+//! interop checks, and answers [`Case::time_batch`] with a runner's own
+//! monotonic-clock measurement of the batch; the engine's clock never
+//! times the pipe.
+//!
+//! Why two: a runtime case's speed depends on its process (hash seeds, what
+//! the JIT compiled, where the collector left the heap). Between two quick
+//! runs here runtime cases moved 3-10% each, in both directions, while the
+//! native cases of their groups stayed within 1%. A case times its batches
+//! in the two processes in turn and tags each sample with its process
+//! ([`BatchTime::process`]), so every run measures how far a fresh
+//! process alone moves its runtime's cases, and `compare` holds them to it.
 
 use crate::interop::Interop;
 use crate::process::{Runner, RunnerCommand, RunnerError};
@@ -31,21 +40,32 @@ pub struct RunnerSlot {
     placed: Option<(u32, bool)>,
 }
 
-/// One runner shared by the cases of a suite.
-pub type SharedRunner = Arc<Mutex<RunnerSlot>>;
+/// One runner process, shared by the cases of a suite.
+type Slot = Arc<Mutex<RunnerSlot>>;
 
-/// A slot that starts `cmd` when a case first needs it.
-pub fn shared(cmd: RunnerCommand) -> SharedRunner {
-    Arc::new(Mutex::new(RunnerSlot {
-        cmd,
-        runner: None,
-        next_id: 1,
-        interop_done: BTreeMap::new(),
-        placed: None,
-    }))
+/// The two runner processes the cases of a suite share.
+#[derive(Debug, Clone)]
+pub struct SharedRunner {
+    slots: [Slot; 2],
 }
 
-fn lock(s: &SharedRunner) -> MutexGuard<'_, RunnerSlot> {
+/// Two slots that each start `cmd` when a case first needs it.
+pub fn shared(cmd: RunnerCommand) -> SharedRunner {
+    let slot = |cmd: RunnerCommand| {
+        Arc::new(Mutex::new(RunnerSlot {
+            cmd,
+            runner: None,
+            next_id: 1,
+            interop_done: BTreeMap::new(),
+            placed: None,
+        }))
+    };
+    SharedRunner {
+        slots: [slot(cmd.clone()), slot(cmd)],
+    }
+}
+
+fn lock(s: &Slot) -> MutexGuard<'_, RunnerSlot> {
     s.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -89,12 +109,22 @@ pub fn parse_checks(runtime: &str, v: &Value) -> Vec<CheckResult> {
         .collect()
 }
 
-/// One case prepared inside the runner.
+/// One case prepared in one runner process.
 #[derive(Debug)]
-pub struct RunnerCase {
-    shared: SharedRunner,
+struct Prepared {
+    slot: Slot,
     id: u64,
     pid: u32,
+}
+
+/// One case prepared inside the runners.
+#[derive(Debug)]
+pub struct RunnerCase {
+    /// The case in each runner process that prepared it: two, or one when
+    /// the second could not.
+    halves: Vec<Prepared>,
+    /// The half that times the next batch.
+    turn: usize,
     checks: Vec<CheckResult>,
     fixed: Option<u64>,
     /// Cores one operation keeps busy: more than one puts the runner on
@@ -113,84 +143,133 @@ impl RunnerCase {
     /// [`CaseError::Unavailable`] with the runtime's reason (a function or
     /// algorithm it lacks), or [`CaseError::Skipped`] when a parameter rule
     /// of its API refuses it.
+    ///
+    /// The second runner prepares the case too, with the same checks; a
+    /// check failing there fails the case. When the second runner cannot
+    /// prepare it at all, the case is timed in the first alone.
     pub fn prepare(
         shared: &SharedRunner,
-        mut request: Value,
+        request: Value,
         fixed: Option<u64>,
         interop: Option<(String, Arc<dyn Interop>)>,
     ) -> Result<Self, CaseError> {
-        let mut slot = lock(shared);
-        let id = slot.next_id;
-        slot.next_id += 1;
-        let pending = match &interop {
-            Some((key, _)) if slot.interop_done.contains_key(key) => None,
-            Some((key, i)) => match i.native_artifacts() {
-                Ok(native) => {
-                    let slot_of = if request.get("case").is_some() {
-                        &mut request["case"]
-                    } else {
-                        &mut request
-                    };
-                    slot_of["interop"] = native;
-                    Some((key.clone(), Arc::clone(i)))
-                }
-                Err(why) => {
-                    slot.interop_done.insert(
-                        key.clone(),
-                        vec![CheckResult::fail("interop:native side", why.to_string())],
-                    );
-                    None
-                }
-            },
-            None => None,
-        };
-        let runtime = slot.cmd.runtime.clone();
-        let runner = slot.runner().map_err(case_error)?;
-        let pid = runner.pid();
-        request["op"] = json!("prepare");
-        request["id"] = json!(id);
-        let answer = runner.request(&request).map_err(case_error)?;
-        if let Some(why) = answer.get("unavailable").and_then(Value::as_str) {
-            return Err(CaseError::Unavailable(why.to_string()));
-        }
-        if let Some(why) = answer.get("skipped").and_then(Value::as_str) {
-            return Err(CaseError::Skipped(why.to_string()));
-        }
-        let mut checks = parse_checks(&runtime, &answer);
-        if let Some((key, i)) = pending {
-            let ours = format!("{runtime} interop:");
-            let mut made: Vec<CheckResult> = checks
-                .iter()
-                .filter(|c| c.name.starts_with(&ours))
-                .cloned()
-                .collect();
-            checks.retain(|c| !c.name.starts_with(&ours));
-            match answer.get("artifacts") {
-                Some(a) if !a.is_null() => {
-                    made.push(i.check_runtime_artifacts(&runtime, a));
-                    made.extend(i.more_runtime_checks(&runtime, a));
-                }
-                _ => made.push(CheckResult::fail(
-                    crate::interop::back_check(&runtime),
-                    "the runner returned no artifacts",
-                )),
-            }
-            slot.interop_done.insert(key, made);
-        }
-        if let Some((key, _)) = &interop {
-            if let Some(done) = slot.interop_done.get(key) {
-                checks.extend(done.iter().cloned());
-            }
+        let [first_slot, second_slot] = &shared.slots;
+        // Both runners prepare at once: nothing is timed while cases are
+        // built, and each runner has a core of its own.
+        let (first, second) = std::thread::scope(|scope| {
+            let again = request.clone();
+            let second = scope.spawn(move || prepare_in(second_slot, again, None));
+            let first = prepare_in(first_slot, request, interop);
+            (first, second.join())
+        });
+        let (first, mut checks) = first?;
+        let mut halves = vec![first];
+        if let Ok(Ok((second, again))) = second {
+            halves.push(second);
+            let failed_again = again
+                .into_iter()
+                .filter(|c| c.outcome == CheckOutcome::Fail);
+            checks.extend(failed_again.map(|c| CheckResult {
+                name: format!("{} (second runner)", c.name),
+                ..c
+            }));
         }
         Ok(Self {
-            shared: Arc::clone(shared),
-            id,
-            pid,
+            halves,
+            turn: 0,
             checks,
             fixed,
             cores: 1,
             last_ns_per_op: None,
         })
+    }
+}
+
+/// Prepares a case in one runner process: the case there and its checks
+/// ([`RunnerCase::prepare`]).
+fn prepare_in(
+    shared: &Slot,
+    mut request: Value,
+    interop: Option<(String, Arc<dyn Interop>)>,
+) -> Result<(Prepared, Vec<CheckResult>), CaseError> {
+    let mut slot = lock(shared);
+    let id = slot.next_id;
+    slot.next_id += 1;
+    let pending = match &interop {
+        Some((key, _)) if slot.interop_done.contains_key(key) => None,
+        Some((key, i)) => match i.native_artifacts() {
+            Ok(native) => {
+                let slot_of = if request.get("case").is_some() {
+                    &mut request["case"]
+                } else {
+                    &mut request
+                };
+                slot_of["interop"] = native;
+                Some((key.clone(), Arc::clone(i)))
+            }
+            Err(why) => {
+                slot.interop_done.insert(
+                    key.clone(),
+                    vec![CheckResult::fail("interop:native side", why.to_string())],
+                );
+                None
+            }
+        },
+        None => None,
+    };
+    let runtime = slot.cmd.runtime.clone();
+    let runner = slot.runner().map_err(case_error)?;
+    let pid = runner.pid();
+    request["op"] = json!("prepare");
+    request["id"] = json!(id);
+    let answer = runner.request(&request).map_err(case_error)?;
+    if let Some(why) = answer.get("unavailable").and_then(Value::as_str) {
+        return Err(CaseError::Unavailable(why.to_string()));
+    }
+    if let Some(why) = answer.get("skipped").and_then(Value::as_str) {
+        return Err(CaseError::Skipped(why.to_string()));
+    }
+    let mut checks = parse_checks(&runtime, &answer);
+    if let Some((key, i)) = pending {
+        let ours = format!("{runtime} interop:");
+        let mut made: Vec<CheckResult> = checks
+            .iter()
+            .filter(|c| c.name.starts_with(&ours))
+            .cloned()
+            .collect();
+        checks.retain(|c| !c.name.starts_with(&ours));
+        match answer.get("artifacts") {
+            Some(a) if !a.is_null() => {
+                made.push(i.check_runtime_artifacts(&runtime, a));
+                made.extend(i.more_runtime_checks(&runtime, a));
+            }
+            _ => made.push(CheckResult::fail(
+                crate::interop::back_check(&runtime),
+                "the runner returned no artifacts",
+            )),
+        }
+        slot.interop_done.insert(key, made);
+    }
+    if let Some((key, _)) = &interop {
+        if let Some(done) = slot.interop_done.get(key) {
+            checks.extend(done.iter().cloned());
+        }
+    }
+    Ok((
+        Prepared {
+            slot: Arc::clone(shared),
+            id,
+            pid,
+        },
+        checks,
+    ))
+}
+
+impl RunnerCase {
+    /// The runner processes that prepared this case, in the order its
+    /// batches take turns.
+    pub fn pids(&self) -> Vec<u32> {
+        self.halves.iter().map(|h| h.pid).collect()
     }
 
     /// The case keeps `cores` cores busy per operation (a two-lane Argon2
@@ -226,7 +305,10 @@ impl Case for RunnerCase {
     }
 
     fn time_batch(&mut self, iters: u64) -> Option<Result<BatchTime, CaseError>> {
-        let mut slot = lock(&self.shared);
+        let process = self.turn;
+        self.turn = (self.turn + 1) % self.halves.len();
+        let half = &self.halves[process];
+        let mut slot = lock(&half.slot);
         let RunnerSlot {
             cmd,
             runner,
@@ -234,7 +316,7 @@ impl Case for RunnerCase {
             ..
         } = &mut *slot;
         let runner = match runner.as_mut() {
-            Some(r) if !r.is_dead() && r.pid() == self.pid => r,
+            Some(r) if !r.is_dead() && r.pid() == half.pid => r,
             _ => {
                 return Some(Err(CaseError::Failed(format!(
                     "the {} runner that prepared this case is gone",
@@ -243,16 +325,17 @@ impl Case for RunnerCase {
             }
         };
         // Where the runner's threads may run, set only when it changes.
-        let place = (self.pid, self.cores > 1);
+        let place = (half.pid, self.cores > 1);
         if *placed != Some(place) && affinity::set_process(place.0, place.1) {
             *placed = Some(place);
         }
         let deadline = self.deadline(iters, runner.timeout());
         let answer = runner.request_within(
-            &json!({"op": "time", "id": self.id, "iters": iters}),
+            &json!({"op": "time", "id": half.id, "iters": iters}),
             deadline,
         );
         drop(slot);
+        let two = self.halves.len() == 2;
         Some(answer.map_err(case_error).and_then(|v| {
             let ns = v
                 .get("ns")
@@ -264,6 +347,7 @@ impl Case for RunnerCase {
                 iters: done,
                 wall_ns: ns,
                 cpu_ns: None,
+                process: two.then_some(process as u8),
             })
         }))
     }
@@ -275,13 +359,15 @@ impl Case for RunnerCase {
 
 impl Drop for RunnerCase {
     fn drop(&mut self) {
-        let mut slot = lock(&self.shared);
-        if let Some(r) = slot.runner.as_mut() {
-            if !r.is_dead() && r.pid() == self.pid {
-                let _ = r.request_within(
-                    &json!({"op": "release", "id": self.id}),
-                    Duration::from_secs(10),
-                );
+        for half in &self.halves {
+            let mut slot = lock(&half.slot);
+            if let Some(r) = slot.runner.as_mut() {
+                if !r.is_dead() && r.pid() == half.pid {
+                    let _ = r.request_within(
+                        &json!({"op": "release", "id": half.id}),
+                        Duration::from_secs(10),
+                    );
+                }
             }
         }
     }

@@ -208,6 +208,28 @@ fn a_wrong_vector_fails(spec: &'static RuntimeSpec) {
     );
 }
 
+/// A case is prepared in two runner processes and times its batches in
+/// each in turn, tagging every batch with the process that timed it.
+fn batches_alternate_between_two_runners(spec: &'static RuntimeSpec) {
+    let runner = shared(spec.command().expect("command"));
+    let request = json!({"cell": {"suite": "hash", "primitive": "SHA-256", "operation": "digest",
+        "params": {}, "size": 16}, "kats": []});
+    let mut c = RunnerCase::prepare(&runner, request, None, None).expect("prepare");
+    let pids = c.pids();
+    assert_eq!(pids.len(), 2, "{pids:?}");
+    assert_ne!(pids[0], pids[1], "two processes, not one twice");
+    let tags: Vec<Option<u8>> = (0..4)
+        .map(|_| {
+            let t = cryptobench_core::Case::time_batch(&mut c, 10)
+                .expect("a runner times its own batches")
+                .expect("batch");
+            assert!(t.wall_ns > 0.0 && t.iters >= 10, "{t:?}");
+            t.process
+        })
+        .collect();
+    assert_eq!(tags, [Some(0), Some(1), Some(0), Some(1)]);
+}
+
 /// The runner's outcome of its check `name` in a prepare answer.
 fn runner_outcome(answer: &Value, name: &str) -> String {
     answer["checks"]
@@ -273,6 +295,7 @@ fn python_serves_the_overhead_cells() {
     );
     assert_eq!(serve_every_cell(&rt), Vec::<(String, String)>::new());
     a_wrong_vector_fails(&python::SPEC);
+    batches_alternate_between_two_runners(&python::SPEC);
     tampered_phc_strings_are_refused_both_ways(&python::SPEC, Some("argon2-cffi"));
     tampered_phc_strings_are_refused_both_ways(&python::SPEC, Some("pynacl"));
 }

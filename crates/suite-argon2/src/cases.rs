@@ -540,6 +540,7 @@ impl Case for HashCase {
             iters,
             wall_ns: clock.now_ns().saturating_sub(start) as f64,
             cpu_ns: None,
+            process: None,
         }))
     }
     fn fixed_iterations(&self) -> Option<u64> {

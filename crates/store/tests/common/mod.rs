@@ -53,6 +53,7 @@ pub fn measured() -> Measurement {
         iterations_per_sample: 1000,
         samples_ns: vec![5120.0, 5100.0, 5140.5],
         cpu_samples_ns: vec![],
+        samples_process: vec![],
         stats: Some(Summary {
             median: 5120.0,
             ci95: [5100.0, 5140.5],
