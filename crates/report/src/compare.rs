@@ -39,6 +39,7 @@
 //! far the probe moved within either run ([`memory_floor`]).
 
 use crate::tables::{case_headers, status_free_size};
+use cryptobench_core::disturbance::{CalmLevels, DISTURBED, MEMORY_DISTURBED};
 use cryptobench_core::model::{MachineLoad, LAYOUT_FIXED};
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::verdict::seed_of;
@@ -73,6 +74,10 @@ pub struct ComparedCase {
     pub limit: f64,
     /// Whether the machine's drift was divided out of this case.
     pub drift_divided: bool,
+    /// How much slower than calm the machine ran while either run sampled
+    /// this case, when that moment counts as disturbed (a factor); the
+    /// limit covers it.
+    pub disturbed: Option<f64>,
 }
 
 /// A whole comparison: the cases and what the machine did.
@@ -360,6 +365,10 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         cases: memory_bound.len(),
         removed: agrees(probe, raw),
     });
+    let calm = (
+        CalmLevels::of(&baseline.measurements),
+        CalmLevels::of(&candidate.measurements),
+    );
     for ((b, c), drift) in pairs.into_iter().zip(local) {
         let many = matches!(drift, Drift::Cores(_));
         let kept = !drift_from_canary || out.drift_kept.contains(&drift_label(&c.suite, many));
@@ -378,7 +387,16 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             .restart_floors
             .get(&c.backend)
             .map_or(0.0, |floors| larger(*floors));
-        let (comparison, limit) = compare_case(b, c, run_limit.max(restart), d);
+        // A moment the canary says was disturbed (what measuring again
+        // could not replace) may have slowed the case by as much.
+        let disturbed = [calm.0.slowdown(b), calm.1.slowdown(c)]
+            .into_iter()
+            .flatten()
+            .reduce(f64::max);
+        let own = run_limit
+            .max(restart)
+            .max(disturbed.map_or(0.0, |f| f - 1.0));
+        let (comparison, limit) = compare_case(b, c, own, d);
         out.cases.push(ComparedCase {
             key: c.case_key(),
             baseline: b.clone(),
@@ -386,6 +404,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             comparison,
             limit,
             drift_divided,
+            disturbed,
         });
     }
     out
@@ -681,6 +700,14 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             cmp.memory_threshold() * 100.0,
             floor(cmp.memory_floors.0),
             floor(cmp.memory_floors.1)
+        ));
+    }
+    let disturbed = cmp.cases.iter().filter(|c| c.disturbed.is_some()).count();
+    if disturbed > 0 {
+        notes.push(format!(
+            "{disturbed} case(s) measured in a disturbed moment of either run that measuring again did not replace (the canary {:.0}% or more over its run's calm level, the memory probe {:.0}%): each one's limit covers how much slower the machine ran then",
+            DISTURBED * 100.0,
+            MEMORY_DISTURBED * 100.0
         ));
     }
     if !cmp.restart_floors.is_empty() {

@@ -591,3 +591,40 @@ fn a_runtime_case_must_move_past_what_a_fresh_process_alone_moves_its_runtime() 
         .restart_floors
         .is_empty());
 }
+
+#[test]
+fn a_case_measured_in_a_disturbed_moment_is_held_to_how_much_slower_the_machine_ran() {
+    // Ten calm cases; in the baseline two more were sampled while the
+    // canary ran 24% over its calm level: one took 15% longer then, one
+    // 40% longer (more than the moment explains).
+    let build = |id: &str, disturbed: bool| {
+        let mut ms: Vec<Measurement> = (0..10)
+            .map(|i| measured_near(&format!("calm-{i}"), 100.0, 50.0))
+            .collect();
+        let (canary_ns, slow, slower) = if disturbed {
+            (62.0, 1.15, 1.4)
+        } else {
+            (50.0, 1.0, 1.0)
+        };
+        ms.push(measured_near("slowed", 100.0 * slow, canary_ns));
+        ms.push(measured_near("slowed-more", 100.0 * slower, canary_ns));
+        ms.push(canary(&series(50.0), 0.005));
+        run(id, ms)
+    };
+    let cmp = compare_full(&build("a", true), &build("b", false), 0.02);
+    let slowed = case_of(&cmp, "slowed");
+    assert_eq!(slowed.comparison.verdict, Verdict::Unchanged, "{slowed:?}");
+    assert!(slowed.disturbed.is_some_and(|f| (f - 1.24).abs() < 1e-9));
+    assert!(slowed.limit >= 0.24 - 1e-9, "{}", slowed.limit);
+    assert_eq!(
+        case_of(&cmp, "slowed-more").comparison.verdict,
+        Verdict::Faster
+    );
+    assert_eq!(case_of(&cmp, "calm-0").disturbed, None);
+    assert_eq!(case_of(&cmp, "calm-0").limit, cmp.effective_threshold());
+    let notes = comparison_notes(&cmp).join("\n");
+    assert!(
+        notes.contains("2 case(s) measured in a disturbed moment"),
+        "{notes}"
+    );
+}
