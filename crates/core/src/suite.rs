@@ -46,7 +46,8 @@ pub struct Budget {
 impl Budget {
     /// The default: 2 ms samples, 15 of them, ~0.3 s per case, at most
     /// 3 min 45 s of measuring in all (with building, checking and the
-    /// Argon2 short tune, a default run ends within 5 minutes).
+    /// Argon2 short tune, a default run took 5 min 16 s here: its runtime
+    /// cases are each prepared in two runner processes).
     ///
     /// A default run's plan is paced down to a quarter of its time per
     /// case, so a case's interval is bought with rounds, not batch length:
