@@ -69,9 +69,13 @@ pub struct ComparedCase {
     /// Ratio of the fastest rounds (candidate / baseline), drift removed,
     /// its interval and the verdict.
     pub comparison: Comparison,
-    /// The change this case had to exceed: the run's limit, or the
-    /// resolution of either fastest round when that is larger.
+    /// The change this case had to exceed: `floor`, or the resolution of
+    /// either fastest round when that is larger.
     pub limit: f64,
+    /// The limit before the case's own resolution: the run's limit for
+    /// its kind (one-core, multi-core, memory-bound) and the floors that
+    /// apply to it alone (its runtime's restart gap, a disturbed moment).
+    pub floor: f64,
     /// Whether the machine's drift was divided out of this case.
     pub drift_divided: bool,
     /// How much slower than calm the machine ran while either run sampled
@@ -178,11 +182,10 @@ impl RunComparison {
             n(Verdict::Inconclusive),
         )
     }
-    /// How many cases had a limit of their own above the run's, because
+    /// How many cases had a limit of their own above their floor, because
     /// their fastest rounds were known less precisely.
     pub fn widened(&self) -> usize {
-        let run_limit = self.effective_threshold();
-        self.cases.iter().filter(|c| c.limit > run_limit).count()
+        self.cases.iter().filter(|c| c.limit > c.floor).count()
     }
 }
 
@@ -403,6 +406,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             candidate: c.clone(),
             comparison,
             limit,
+            floor: own,
             drift_divided,
             disturbed,
         });

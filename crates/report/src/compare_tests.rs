@@ -572,6 +572,8 @@ fn a_runtime_case_must_move_past_what_a_fresh_process_alone_moves_its_runtime() 
     let moved = case_of(&cmp, "moved");
     assert_eq!(moved.comparison.verdict, Verdict::Unchanged, "{moved:?}");
     assert_eq!(case_of(&cmp, "jumped").comparison.verdict, Verdict::Slower);
+    // Held to a floor, not widened by their own resolution.
+    assert_eq!(cmp.widened(), 0);
     // A native case is held to the run's floor alone.
     assert_eq!(case_of(&cmp, "native").comparison.verdict, Verdict::Slower);
     let notes = comparison_notes(&cmp).join("\n");
