@@ -97,7 +97,7 @@ pub struct Calibration {
     pub last_ns: f64,
     /// Wall time of the last calibration batch, ns.
     pub batch_ns: f64,
-    /// The last calibration batch (ops, wall, cpu), kept as the first sample
+    /// The last calibration batch, kept as the first sample
     /// when [`Case::calibration_is_a_sample`].
     pub first: BatchTime,
     /// A stop was requested during calibration.

@@ -135,7 +135,7 @@ pub struct RunnerCase {
 }
 
 impl RunnerCase {
-    /// Prepares a case in the shared runner: `request` is the prepare
+    /// Prepares a case in the shared runners: `request` is the prepare
     /// message without `op` and `id` (a `cell` with its `kats`, or a
     /// runtime's own `case` object). The first case of each `interop` key
     /// also runs the interop checks, and later cases of that key carry
@@ -182,6 +182,31 @@ impl RunnerCase {
             cores: 1,
             last_ns_per_op: None,
         })
+    }
+
+    /// The runner processes that prepared this case, in the order its
+    /// batches take turns.
+    pub fn pids(&self) -> Vec<u32> {
+        self.halves.iter().map(|h| h.pid).collect()
+    }
+
+    /// The case keeps `cores` cores busy per operation (a two-lane Argon2
+    /// hash): its batches run with the runner on every core, the others'
+    /// on the measuring core.
+    pub fn with_cores(mut self, cores: u32) -> Self {
+        self.cores = cores.max(1);
+        self
+    }
+
+    /// How long a batch of `iters` may take before the runner counts as hung.
+    fn deadline(&self, iters: u64, base: Duration) -> Duration {
+        match self.last_ns_per_op {
+            // Twenty times the expected batch, never below the base deadline.
+            Some(ns) => {
+                Duration::from_secs_f64((ns * iters as f64 * 20.0 / 1e9).min(3600.0)).max(base)
+            }
+            None => base,
+        }
     }
 }
 
@@ -263,33 +288,6 @@ fn prepare_in(
         },
         checks,
     ))
-}
-
-impl RunnerCase {
-    /// The runner processes that prepared this case, in the order its
-    /// batches take turns.
-    pub fn pids(&self) -> Vec<u32> {
-        self.halves.iter().map(|h| h.pid).collect()
-    }
-
-    /// The case keeps `cores` cores busy per operation (a two-lane Argon2
-    /// hash): its batches run with the runner on every core, the others'
-    /// on the measuring core.
-    pub fn with_cores(mut self, cores: u32) -> Self {
-        self.cores = cores.max(1);
-        self
-    }
-
-    /// How long a batch of `iters` may take before the runner counts as hung.
-    fn deadline(&self, iters: u64, base: Duration) -> Duration {
-        match self.last_ns_per_op {
-            // Twenty times the expected batch, never below the base deadline.
-            Some(ns) => {
-                Duration::from_secs_f64((ns * iters as f64 * 20.0 / 1e9).min(3600.0)).max(base)
-            }
-            None => base,
-        }
-    }
 }
 
 impl Case for RunnerCase {
