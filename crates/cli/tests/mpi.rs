@@ -81,6 +81,8 @@ fn fleet_run_under_mpirun_stores_one_run_per_rank() {
             "--suite",
             "hash",
             "--no-report",
+            "--backend",
+            "openssl,rustcrypto",
         ])
         .output()
         .unwrap();
@@ -127,6 +129,8 @@ fn run_under_mpirun_without_fleet_is_a_usage_error() {
             "--suite",
             "hash",
             "--no-report",
+            "--backend",
+            "openssl,rustcrypto",
         ])
         .output()
         .unwrap();
