@@ -5,7 +5,9 @@
 use crate::args::{Global, RecommendArgs};
 use crate::registry;
 use anyhow::Result;
-use cryptobench_core::advice::{TUNED_FOR_NS, TUNE_KEPT_FROM};
+use cryptobench_core::advice::{
+    calm_reference_label, calm_reference_of, TUNED_FOR_NS, TUNE_KEPT_FROM,
+};
 use cryptobench_core::{units, Error, PlannedCase, Run, RunConfig, Suite};
 use cryptobench_report::html::{Extras, PaperSection};
 use cryptobench_report::recommend::{self, DEFAULT_ARGON2_TARGETS_NS};
@@ -83,7 +85,11 @@ pub fn with_argon2_tune(
     let mut tuned = Vec::new();
     match short_tune::short_tune_here(&targets, &incumbents, cfg) {
         Err(why) => eprintln!("note: Argon2id advice without a short tune: {why}"),
-        Ok((backend, found)) => {
+        Ok(short_tune::TunedHere {
+            backend,
+            found,
+            calm_reference,
+        }) => {
             for f in found {
                 say_incumbent(g, &f);
                 match f.found {
@@ -92,6 +98,7 @@ pub fn with_argon2_tune(
                         trial,
                         target: f.target,
                         kept_from: f.kept_from,
+                        calm_reference,
                     }),
                     Err(why) => eprintln!(
                         "note: Argon2id {}: the short tune found no setting ({why}); the advice uses the grid",
@@ -128,11 +135,11 @@ fn say_incumbent(g: &Global, f: &short_tune::ShortTune) {
     let share = timed.time.as_secs_f64() / f.target.as_secs_f64() * 100.0;
     match &f.kept_from {
         Some(run) => eprintln!(
-            "argon2: {target}: kept {setting} from run {run} ({share:.0}% of the target here)"
+            "argon2: {target}: kept {setting} from run {run} ({share:.0}% of the target here, at calm speed)"
         ),
         None => eprintln!(
-            "argon2: {target}: the earlier run's {setting} took {share:.0}% of the target here, \
-             outside +-20%: searched again"
+            "argon2: {target}: the earlier run's {setting} took {share:.0}% of the target here \
+             at calm speed, outside +-20%: searched again"
         ),
     }
 }
@@ -145,6 +152,8 @@ struct TunedPoint {
     target: Duration,
     /// The earlier run whose setting this is, when the tune kept it.
     kept_from: Option<String>,
+    /// The tune's calmest reference hash, for the next run's tune.
+    calm_reference: Option<Duration>,
 }
 
 /// The tuned points of the newest complete run of this host that measured
@@ -191,6 +200,7 @@ fn incumbents(g: &Global) -> Vec<Incumbent> {
                 params: Params::new(Variant::Id, num(m, "m_kib")?, num(m, "t")?, num(m, "p")?),
                 backend: m.backend.clone(),
                 run_id: run.id.clone(),
+                calm_reference: calm_reference_of(m),
             })
         })
         .collect()
@@ -236,6 +246,9 @@ impl TunedPoint {
                 .insert(TUNED_FOR_NS.to_string(), self.target.as_nanos().to_string());
             if let Some(run) = &self.kept_from {
                 c.spec.labels.push(format!("{TUNE_KEPT_FROM}{run}"));
+            }
+            if let Some(calm) = self.calm_reference {
+                c.spec.labels.push(calm_reference_label(calm));
             }
         }
         Ok(planned)

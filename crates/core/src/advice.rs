@@ -317,6 +317,25 @@ pub const TUNE_KEEP_TOLERANCE: f64 = 0.20;
 /// not a param, so the case keeps its key from run to run.
 pub const TUNE_KEPT_FROM: &str = "short tune kept the setting of run ";
 
+/// Label of a tuned point giving the calmest time of the short tune's
+/// reference hash in its run (then the nanoseconds and " ns"), so the next
+/// run's tune judges the incumbents at that speed too. A label, for the
+/// same reason.
+pub const TUNE_CALM_REFERENCE: &str = "short tune's reference hash at calm speed: ";
+
+/// The [`TUNE_CALM_REFERENCE`] label for a reference time.
+pub fn calm_reference_label(calm: std::time::Duration) -> String {
+    format!("{TUNE_CALM_REFERENCE}{} ns", calm.as_nanos())
+}
+
+/// The calm reference time a tuned point's labels carry, if any.
+pub fn calm_reference_of(m: &Measurement) -> Option<std::time::Duration> {
+    m.labels.iter().find_map(|l| {
+        let ns = l.strip_prefix(TUNE_CALM_REFERENCE)?.strip_suffix(" ns")?;
+        Some(std::time::Duration::from_nanos(ns.parse().ok()?))
+    })
+}
+
 fn num(m: &Measurement, k: &str) -> u64 {
     m.param(k).and_then(|v| v.parse().ok()).unwrap_or(0)
 }

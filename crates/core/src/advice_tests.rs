@@ -520,3 +520,17 @@ fn pq_key_share_says_about_the_same_when_the_intervals_overlap() {
     // 75 us: clearly more, and by how much.
     says(&line(75.0), "costs 17.0 us more per handshake");
 }
+
+#[test]
+fn the_calm_reference_label_reads_back_and_nothing_else_reads_as_one() {
+    let calm = std::time::Duration::from_nanos(14_203_311);
+    let mut m = argon(256, 3, 500.0);
+    assert_eq!(calm_reference_of(&m), None);
+    m.labels
+        .push(format!("{TUNE_KEPT_FROM}20261127-141613-887e"));
+    m.labels.push(calm_reference_label(calm));
+    assert_eq!(calm_reference_of(&m), Some(calm));
+    // A damaged label is no reference, not a zero one.
+    m.labels = vec![format!("{TUNE_CALM_REFERENCE}14 ms")];
+    assert_eq!(calm_reference_of(&m), None);
+}

@@ -37,6 +37,7 @@
 //! parameter choice for a target time), see [`cli`].
 #![deny(missing_docs)]
 
+pub mod calm;
 pub mod cases;
 mod charts;
 pub mod cli;

@@ -296,6 +296,8 @@ pub struct Incumbent {
     pub backend: String,
     /// The run that chose it.
     pub run_id: String,
+    /// The calm reference hash time that run stored ([`crate::calm`]).
+    pub calm_reference: Option<Duration>,
 }
 
 /// The `run` summary's short tune: one ladder search per advice target
@@ -542,15 +544,31 @@ fn nearest_held(seen: &[(Params, Duration)], target: Duration) -> Option<Trial> 
         .map(|&(params, time)| Trial { params, time })
 }
 
+/// What [`short_tune_here`] found: the backend it tuned on, one result per
+/// target, and the calmest reference hash it timed (stored with the run,
+/// for the next run's tune).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TunedHere {
+    /// The library backend that timed every point.
+    pub backend: &'static str,
+    /// One result per target, longest first.
+    pub found: Vec<ShortTune>,
+    /// The fastest reference hash of this tune ([`crate::calm`]).
+    pub calm_reference: Option<Duration>,
+}
+
 /// [`short_tune`] on this machine for Argon2id: the first library backend
 /// that `--backend` admits and that can take the point (libargon2, then
 /// RustCrypto, then libsodium), lanes = cores, memory up to 1 GiB (256 MiB
-/// with `--quick`) or what is free. Returns the backend's name with the results, or why none can run.
+/// with `--quick`) or what is free. Every point is timed between reference
+/// hashes and judged at the machine's calm speed ([`crate::calm`]). Returns
+/// what it found, or why no backend can run.
 pub fn short_tune_here(
     targets: &[Duration],
     incumbents: &[Incumbent],
     cfg: &cryptobench_core::RunConfig,
-) -> Result<(&'static str, Vec<ShortTune>), TuneError> {
+) -> Result<TunedHere, TuneError> {
+    use crate::calm::{reference_point, timed_at_calm_speed, CalmReference};
     use crate::engines::{self, Inputs};
     let lanes = crate::limits::cores().min(crate::limits::MAX_LANES);
     // `--quick`: a 256 MiB budget keeps every trial short enough for 15 s.
@@ -582,32 +600,38 @@ pub fn short_tune_here(
                 .is_ok()
         })
         .ok_or(TuneError::NoBackend)?;
-    let start = std::time::Instant::now();
-    let mut elapsed = || start.elapsed();
-    let mut measure = |p: &Params, runs: usize| {
-        crate::memory::check(p.memory_bytes(), crate::memory::available_bytes())?;
-        let mut out = vec![0u8; p.tag_len];
-        let mut times = Vec::with_capacity(runs);
-        for _ in 0..runs {
-            let t0 = std::time::Instant::now();
-            hasher.hash(p, &inputs, &mut out)?;
-            times.push(t0.elapsed());
-            std::hint::black_box(&out);
-        }
-        // The fastest run, not the median: on a shared machine noise only
-        // adds time, and with two or three runs one hiccup moved the median
-        // enough that the engine, sampling the chosen point at leisure,
-        // measured it at 80% of its target (advice flipping between runs).
-        Ok(times.into_iter().min().unwrap_or_default())
-    };
-    let budget = short_tune_budget(cfg.quick, cfg.full);
     let mine: Vec<Incumbent> = incumbents
         .iter()
         .filter(|i| i.backend == hasher.name())
         .cloned()
         .collect();
+    let reference = reference_point(&base);
+    let mut calm = CalmReference::new(mine.iter().find_map(|i| i.calm_reference));
+    let start = std::time::Instant::now();
+    let mut elapsed = || start.elapsed();
+    let mut hash = |p: &Params| -> Result<Duration, TuneError> {
+        let mut out = vec![0u8; p.tag_len];
+        let t0 = std::time::Instant::now();
+        hasher.hash(p, &inputs, &mut out)?;
+        let took = t0.elapsed();
+        std::hint::black_box(&out);
+        Ok(took)
+    };
+    // The fastest run, not the median: on a shared machine noise only
+    // adds time, and with two or three runs one hiccup moved the median
+    // enough that the engine, sampling the chosen point at leisure,
+    // measured it at 80% of its target (advice flipping between runs).
+    let mut measure = |p: &Params, runs: usize| {
+        crate::memory::check(p.memory_bytes(), crate::memory::available_bytes())?;
+        timed_at_calm_speed(&mut hash, &reference, p, runs, &mut calm)
+    };
+    let budget = short_tune_budget(cfg.quick, cfg.full);
     let found = short_tune(targets, base, &mine, budget, &mut elapsed, &mut measure);
-    Ok((hasher.name(), found))
+    Ok(TunedHere {
+        backend: hasher.name(),
+        found,
+        calm_reference: calm.here(),
+    })
 }
 
 #[cfg(test)]

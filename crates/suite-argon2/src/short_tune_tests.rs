@@ -145,6 +145,7 @@ fn incumbent(target_ms: u64, m_mib: u32, t: u32) -> Incumbent {
         params: Params::new(Variant::Id, m_mib * 1024, t, 2),
         backend: "libargon2".into(),
         run_id: "20261124-033847-35af".into(),
+        calm_reference: None,
     }
 }
 

@@ -1,0 +1,200 @@
+//! The short tune's times at the machine's calm speed, by pairing each
+//! point with a small reference hash.
+//!
+//! A two-lane Argon2 hash on this shared 2-core machine ran up to 1.5x
+//! slower in one minute than in the next (the second core lent elsewhere,
+//! memory bandwidth shared). The short tune chose its setting from a few
+//! hashes, so a first run tuned in a slow minute named a setting that the
+//! next run, in a calm one, timed at 72% of its target and replaced: the
+//! advice flipped between identical runs. The same comparison problem the
+//! engine solves for cases (a ratio measured in one moment survives the
+//! machine's drift, an absolute time does not) is solved here the same way:
+//! every point is timed between reference hashes of one pass over 16 MiB on
+//! the same lanes, and its fastest time is scaled by how much slower the
+//! fastest of those references ran than the calmest reference seen. A
+//! slow minute slows the reference and the point alike, so the scaled time
+//! is what the point takes at calm speed.
+//!
+//! "Calm" is the fastest reference of this tune, or of the run the
+//! incumbents come from when that was faster, but never more than
+//! [`EARLIER_CALM_SPAN`] faster: a whole run spent in a slow stretch then
+//! still judges its incumbents at the speed they were chosen at, while a
+//! machine that really became slower (moved to other hardware) is not held
+//! to an old speed beyond that. Disturbance only ever adds time, so the
+//! fastest reference is the least disturbed one.
+
+use crate::params::Params;
+use crate::short_tune::rungs;
+use crate::tune::TuneError;
+use std::time::Duration;
+
+/// The reference hash's memory, KiB: 16 MiB, about 10-20 ms on two lanes
+/// here, small next to the points it brackets.
+pub const REFERENCE_KIB: u32 = 16 * 1024;
+
+/// How much faster than this tune's own calmest reference an earlier
+/// run's may be and still count as calm: the largest swing of a two-lane
+/// hash between minutes seen here.
+pub const EARLIER_CALM_SPAN: f64 = 1.5;
+
+/// The reference point for `base`'s variant and lanes: one pass over the
+/// largest ladder rung up to [`REFERENCE_KIB`] (and `base`'s memory).
+pub fn reference_point(base: &Params) -> Params {
+    let m_kib = rungs(REFERENCE_KIB.min(base.m_kib), base.lanes)
+        .first()
+        .copied()
+        .unwrap_or(base.m_kib);
+    Params {
+        m_kib,
+        t: 1,
+        ..*base
+    }
+}
+
+/// The calmest reference times seen: this tune's and the earlier run's.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CalmReference {
+    here: Option<Duration>,
+    earlier: Option<Duration>,
+}
+
+impl CalmReference {
+    /// Before any reference is timed; `earlier` is the calm reference the
+    /// incumbents' run stored, if any.
+    pub fn new(earlier: Option<Duration>) -> Self {
+        Self {
+            here: None,
+            earlier: earlier.filter(|d| !d.is_zero()),
+        }
+    }
+
+    /// The fastest reference timed in this tune: what this run stores for
+    /// the next one.
+    pub fn here(&self) -> Option<Duration> {
+        self.here
+    }
+
+    /// The calm reference: this tune's fastest, or the earlier run's when
+    /// faster by at most [`EARLIER_CALM_SPAN`].
+    pub fn calm(&self) -> Option<Duration> {
+        let here = self.here?;
+        Some(match self.earlier {
+            Some(e) if e < here && here.as_secs_f64() <= e.as_secs_f64() * EARLIER_CALM_SPAN => e,
+            _ => here,
+        })
+    }
+
+    /// `fastest`, the fastest time of a point timed between the reference
+    /// times `around`, at calm speed: scaled by the calm reference over the
+    /// fastest of `around` (which join the references seen). Never slower
+    /// than `fastest`; unchanged without a reference.
+    pub fn at_calm_speed(&mut self, fastest: Duration, around: &[Duration]) -> Duration {
+        let Some(local) = around.iter().copied().filter(|d| !d.is_zero()).min() else {
+            return fastest;
+        };
+        self.here = Some(self.here.map_or(local, |h| h.min(local)));
+        let calm = self.calm().unwrap_or(local);
+        fastest.mul_f64(calm.as_secs_f64() / local.as_secs_f64())
+    }
+}
+
+/// Times `p` `runs` times between reference hashes (one before, one after
+/// each) with `hash`, and returns its fastest time at calm speed.
+pub fn timed_at_calm_speed(
+    hash: &mut dyn FnMut(&Params) -> Result<Duration, TuneError>,
+    reference: &Params,
+    p: &Params,
+    runs: usize,
+    calm: &mut CalmReference,
+) -> Result<Duration, TuneError> {
+    let mut around = vec![hash(reference)?];
+    let mut fastest: Option<Duration> = None;
+    for _ in 0..runs.max(1) {
+        let d = hash(p)?;
+        fastest = Some(fastest.map_or(d, |f| f.min(d)));
+        around.push(hash(reference)?);
+    }
+    Ok(calm.at_calm_speed(fastest.unwrap_or_default(), &around))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Variant;
+
+    fn ms(v: f64) -> Duration {
+        Duration::from_secs_f64(v / 1e3)
+    }
+
+    #[test]
+    fn the_reference_is_one_pass_over_16_mib_on_the_points_lanes() {
+        let base = Params::new(Variant::Id, 256 * 1024, 1, 2);
+        let r = reference_point(&base);
+        assert_eq!((r.m_kib, r.t, r.lanes), (16 * 1024, 1, 2));
+        // A budget under 16 MiB: the largest rung under it.
+        let small = Params::new(Variant::Id, 12 * 1024, 1, 2);
+        assert_eq!(reference_point(&small).m_kib, 12 * 1024);
+    }
+
+    #[test]
+    fn a_point_timed_in_a_slow_moment_is_scaled_to_calm_speed() {
+        let mut calm = CalmReference::new(None);
+        // Calm: reference 10 ms, point 200 ms.
+        assert_eq!(
+            calm.at_calm_speed(ms(200.0), &[ms(10.0), ms(10.5)]),
+            ms(200.0)
+        );
+        // 30% slower moment: both slow; the point is 200 ms at calm speed.
+        let slow = calm.at_calm_speed(ms(260.0), &[ms(13.0), ms(13.5)]);
+        assert!((slow.as_secs_f64() * 1e3 - 200.0).abs() < 0.01, "{slow:?}");
+        // A faster reference becomes the calm one; never slower than timed.
+        let faster = calm.at_calm_speed(ms(190.0), &[ms(9.5)]);
+        assert_eq!(faster, ms(190.0));
+        assert_eq!(calm.here(), Some(ms(9.5)));
+        // No reference: the time as timed.
+        assert_eq!(calm.at_calm_speed(ms(100.0), &[]), ms(100.0));
+    }
+
+    #[test]
+    fn an_earlier_runs_calm_counts_within_its_span_only() {
+        let mut calm = CalmReference::new(Some(ms(10.0)));
+        // This whole tune runs 40% slow: judged at the earlier calm.
+        let t = calm.at_calm_speed(ms(280.0), &[ms(14.0)]);
+        assert!((t.as_secs_f64() * 1e3 - 200.0).abs() < 0.01, "{t:?}");
+        assert_eq!(calm.calm(), Some(ms(10.0)));
+        assert_eq!(calm.here(), Some(ms(14.0)), "this run stores its own");
+        // Twice as slow throughout: past the span, this tune's own calm.
+        let mut moved = CalmReference::new(Some(ms(10.0)));
+        assert_eq!(moved.at_calm_speed(ms(400.0), &[ms(20.0)]), ms(400.0));
+        // An earlier run slower than this one changes nothing.
+        let mut slower = CalmReference::new(Some(ms(12.0)));
+        assert_eq!(slower.at_calm_speed(ms(200.0), &[ms(10.0)]), ms(200.0));
+    }
+
+    #[test]
+    fn timing_brackets_every_run_with_references_and_takes_the_calm_speed() {
+        // A machine 30% slow from the fourth hash on: reference 10 ms and
+        // point 200 ms when calm.
+        let mut calls = 0;
+        let mut hash = |p: &Params| -> Result<Duration, TuneError> {
+            calls += 1;
+            let slow = if calls >= 4 { 1.3 } else { 1.0 };
+            let calm_ms = if p.m_kib == 16 * 1024 { 10.0 } else { 200.0 };
+            Ok(ms(calm_ms * slow))
+        };
+        let base = Params::new(Variant::Id, 256 * 1024, 1, 2);
+        let reference = reference_point(&base);
+        let point = Params::new(Variant::Id, 128 * 1024, 2, 2);
+        let mut calm = CalmReference::new(None);
+        let first = timed_at_calm_speed(&mut hash, &reference, &point, 1, &mut calm).unwrap();
+        assert_eq!(first, ms(200.0));
+        // Now every hash runs 30% slow: the point still reads 200 ms.
+        let again = timed_at_calm_speed(&mut hash, &reference, &point, 2, &mut calm).unwrap();
+        assert!(
+            (again.as_secs_f64() * 1e3 - 200.0).abs() < 0.01,
+            "{again:?}"
+        );
+        // 3 hashes, then 5: a reference before and after each run.
+        assert_eq!(calls, 8);
+    }
+}
