@@ -35,7 +35,7 @@ pub struct Budget {
     /// paired ratio) is within this fraction of it (`--precision`, 0.01).
     pub precision: f64,
     /// The most a whole run may spend measuring, second tries of disturbed
-    /// groups included (default 225 s, `--quick` 60 s, `--full` 40 min):
+    /// groups included (default 190 s, `--quick` 60 s, `--full` 40 min):
     /// a plan too large for it at `time_per_case` gets less time per case
     /// (down to a quarter), and second tries stop short of it. `None` (an
     /// explicit `--time`) paces nothing and bounds only the second tries'
@@ -45,9 +45,9 @@ pub struct Budget {
 
 impl Budget {
     /// The default: 2 ms samples, 15 of them, ~0.3 s per case, at most
-    /// 3 min 45 s of measuring in all (with building, checking and the
-    /// Argon2 short tune, a default run took 5 min 16 s here: its runtime
-    /// cases are each prepared in two runner processes).
+    /// 3 min 10 s of measuring in all: with building and checking (about
+    /// 90 s, each runtime case prepared in two runner processes) and the
+    /// Argon2 short tune, a default run took 4 min 50 s here.
     ///
     /// A default run's plan is paced down to a quarter of its time per
     /// case, so a case's interval is bought with rounds, not batch length:
@@ -62,7 +62,7 @@ impl Budget {
             warmup: Duration::from_millis(30),
             min_slow_samples: 3,
             precision: DEFAULT_PRECISION,
-            measuring_limit: Some(Duration::from_secs(225)),
+            measuring_limit: Some(Duration::from_secs(190)),
         }
     }
     /// `--quick`: smoke runs; 2 ms samples, 15 of them, ~50 ms per case.
