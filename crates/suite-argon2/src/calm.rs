@@ -17,11 +17,11 @@
 //!
 //! "Calm" is the fastest reference of this tune, or of the run the
 //! incumbents come from when that was faster, but never more than
-//! [`EARLIER_CALM_SPAN`] (2x) faster: a whole run spent in a slow stretch, or
-//! with a core taken by another process, then
-//! still judges its incumbents at the speed they were chosen at, while a
-//! machine that really became slower (moved to other hardware) is not held
-//! to an old speed beyond that. Disturbance only ever adds time, so the
+//! [`EARLIER_CALM_SPAN`] (2x) faster: a whole run spent in a slow stretch,
+//! or with a core taken by another process, then still judges its
+//! incumbents at the speed they were chosen at, while a machine that
+//! really became slower (moved to other hardware) is not held to an old
+//! speed beyond that. Disturbance only ever adds time, so the
 //! fastest reference is the least disturbed one.
 
 use crate::params::Params;
@@ -103,6 +103,11 @@ impl CalmReference {
 
 /// Times `p` `runs` times between reference hashes (one before, one after
 /// each) with `hash`, and returns its fastest time at calm speed.
+///
+/// The fastest run, not the median: on a shared machine noise only adds
+/// time, and with two or three runs one hiccup moved the median enough
+/// that the engine, sampling the chosen point at leisure, measured it at
+/// 80% of its target (advice flipping between runs).
 pub fn timed_at_calm_speed(
     hash: &mut dyn FnMut(&Params) -> Result<Duration, TuneError>,
     reference: &Params,
@@ -111,13 +116,12 @@ pub fn timed_at_calm_speed(
     calm: &mut CalmReference,
 ) -> Result<Duration, TuneError> {
     let mut around = vec![hash(reference)?];
-    let mut fastest: Option<Duration> = None;
+    let mut fastest = Duration::MAX;
     for _ in 0..runs.max(1) {
-        let d = hash(p)?;
-        fastest = Some(fastest.map_or(d, |f| f.min(d)));
+        fastest = fastest.min(hash(p)?);
         around.push(hash(reference)?);
     }
-    Ok(calm.at_calm_speed(fastest.unwrap_or_default(), &around))
+    Ok(calm.at_calm_speed(fastest, &around))
 }
 
 #[cfg(test)]

@@ -617,10 +617,6 @@ pub fn short_tune_here(
         std::hint::black_box(&out);
         Ok(took)
     };
-    // The fastest run, not the median: on a shared machine noise only
-    // adds time, and with two or three runs one hiccup moved the median
-    // enough that the engine, sampling the chosen point at leisure,
-    // measured it at 80% of its target (advice flipping between runs).
     let mut measure = |p: &Params, runs: usize| {
         crate::memory::check(p.memory_bytes(), crate::memory::available_bytes())?;
         timed_at_calm_speed(&mut hash, &reference, p, runs, &mut calm)
