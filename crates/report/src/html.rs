@@ -24,8 +24,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 /// Height (SVG units) of a suite's own charts shown before the rest are
-/// collapsed: about one screen per suite keeps the page readable in a minute.
-const SUITE_CHARTS_IN_VIEW_PX: f64 = 1100.0;
+/// collapsed: about one screen per suite keeps the page readable in a minute
+/// (1,100 let a realistic report reach 15,071 px, past the page's 15,000).
+const SUITE_CHARTS_IN_VIEW_PX: f64 = 1050.0;
 
 /// Noise threshold of the baseline comparison (2 %, as `compare`'s default).
 pub const COMPARE_THRESHOLD: f64 = 0.02;
@@ -555,8 +556,9 @@ fn suite_section(name: &str, suite: Option<&dyn Suite>, run: &Run) -> String {
         let _ = writeln!(out, "<p class=\"sub\">{}</p>", escape(s.about()));
         let owned: Vec<Measurement> = mine.iter().map(|m| (*m).clone()).collect();
         match guarded(|| s.charts(&owned)) {
-            Ok(cs) => {
+            Ok(mut cs) => {
                 own_charts = cs.len();
+                let shared = take_shared_notes(&mut cs);
                 // The suite's first charts in view, up to a height budget;
                 // the others one click away.
                 let (mut shown, mut used) = (String::new(), 0.0);
@@ -572,6 +574,9 @@ fn suite_section(name: &str, suite: Option<&dyn Suite>, run: &Run) -> String {
                     }
                 }
                 out.push_str(&shown);
+                for n in &shared {
+                    let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(n));
+                }
                 let hidden = cs.len() - shown.matches("<svg").count();
                 out.push_str(&collapsed(&format!("{hidden} more chart(s)"), &more));
             }
@@ -622,6 +627,25 @@ fn suite_section(name: &str, suite: Option<&dyn Suite>, run: &Run) -> String {
     }
     out.push_str("</section>\n");
     out
+}
+
+/// Removes the notes that more than one of a suite's charts carry and
+/// returns them in first-seen order: said once under the charts, not once
+/// per chart (a suite's charts often share their method and label notes).
+fn take_shared_notes(charts: &mut [Chart]) -> Vec<String> {
+    let mut shared: Vec<String> = Vec::new();
+    for (i, c) in charts.iter().enumerate() {
+        for n in &c.notes {
+            let elsewhere = charts[i + 1..].iter().any(|o| o.notes.contains(n));
+            if elsewhere && !shared.contains(n) {
+                shared.push(n.clone());
+            }
+        }
+    }
+    for c in charts.iter_mut() {
+        c.notes.retain(|n| !shared.contains(n));
+    }
+    shared
 }
 
 /// One ranking chart (or why there is none) and the table of its cases,

@@ -357,3 +357,21 @@ fn recommendations_papers_and_fleet_get_sections_and_contents_entries() {
     assert!(!plain.contains("id=\"recommendations\"") && !plain.contains("id=\"fleet\""));
     assert!(!plain.contains("id=\"machines\""));
 }
+
+#[test]
+fn a_note_several_charts_share_is_said_once_and_each_charts_own_stays() {
+    let chart = |own: &str| {
+        let mut c = Chart::bars(own, "MB/s");
+        c.notes = vec![own.to_string(), "shaded rows are recommended".to_string()];
+        c
+    };
+    let mut charts = vec![chart("16 B"), chart("1 KiB"), chart("16 KiB")];
+    let shared = take_shared_notes(&mut charts);
+    assert_eq!(shared, ["shaded rows are recommended"]);
+    for (c, own) in charts.iter().zip(["16 B", "1 KiB", "16 KiB"]) {
+        assert_eq!(c.notes, [own]);
+    }
+    let mut alone = vec![chart("16 B")];
+    assert!(take_shared_notes(&mut alone).is_empty());
+    assert_eq!(alone[0].notes.len(), 2, "one chart keeps all its notes");
+}
