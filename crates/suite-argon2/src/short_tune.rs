@@ -553,7 +553,8 @@ pub struct TunedHere {
     pub backend: &'static str,
     /// One result per target, longest first.
     pub found: Vec<ShortTune>,
-    /// The fastest reference hash of this tune ([`crate::calm`]).
+    /// The calm reference hash time this tune judged at, stored for the
+    /// next run's tune ([`crate::calm`]).
     pub calm_reference: Option<Duration>,
 }
 
@@ -626,7 +627,7 @@ pub fn short_tune_here(
     Ok(TunedHere {
         backend: hasher.name(),
         found,
-        calm_reference: calm.here(),
+        calm_reference: calm.calm(),
     })
 }
 
