@@ -6,7 +6,7 @@ use crate::args::{Global, RecommendArgs};
 use crate::registry;
 use anyhow::Result;
 use cryptobench_core::advice::{
-    calm_reference_label, calm_reference_of, TUNED_FOR_NS, TUNE_KEPT_FROM,
+    calm_reference_label, calm_reference_of, calm_time_label, TUNED_FOR_NS, TUNE_KEPT_FROM,
 };
 use cryptobench_core::{units, Error, PlannedCase, Run, RunConfig, Suite};
 use cryptobench_report::html::{Extras, PaperSection};
@@ -250,6 +250,7 @@ impl TunedPoint {
             if let Some(calm) = self.calm_reference {
                 c.spec.labels.push(calm_reference_label(calm));
             }
+            c.spec.labels.push(calm_time_label(self.trial.time));
         }
         Ok(planned)
     }

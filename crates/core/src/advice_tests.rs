@@ -505,6 +505,55 @@ fn argon2_judges_a_tuned_point_timed_in_a_disturbed_moment_at_calm_speed() {
 }
 
 #[test]
+fn argon2_judges_a_tuned_point_by_the_tunes_time_at_calm_speed() {
+    let tuned = |ms_taken: f64, tune_ms: f64| {
+        let mut m = argon(256, 11, ms_taken);
+        m.params.insert(TUNED_FOR_NS.into(), "1000000000".into());
+        m.labels
+            .push(calm_time_label(std::time::Duration::from_secs_f64(
+                tune_ms / 1e3,
+            )));
+        m
+    };
+    // The run timed it at 140% of 1 s; the tune at 103% at calm speed:
+    // the tuned setting answers, and the line quotes both.
+    let grid = [argon(256, 5, 722.0)];
+    let mut ms = grid.to_vec();
+    ms.push(tuned(1400.0, 1030.0));
+    let a = argon2(&ms, &[1e9]);
+    opens_with(&a[0].text, "m = 256 MiB, t = 11");
+    says(
+        &a[0].text,
+        "1.40 s per hash (140% of the target in this run, 103% at the machine's calm speed in the short tune, tuned in this run)",
+    );
+    // The same words when the run's time lands too.
+    let mut ms = grid.to_vec();
+    ms.push(tuned(990.0, 1030.0));
+    says(
+        &argon2(&ms, &[1e9])[0].text,
+        "(99% of the target in this run, 103% at the machine's calm speed",
+    );
+    // A tune time outside +-20% (a damaged or foreign label) decides
+    // nothing: the run's own time is judged as for an unlabelled point,
+    // and the grid's 72% point is nearer than 160%.
+    let mut ms = grid.to_vec();
+    ms.push(tuned(1600.0, 1300.0));
+    let a = argon2(&ms, &[1e9]);
+    opens_with(&a[0].text, "m = 256 MiB, t = 5");
+    says(&a[0].text, "the run's short tune chose m = 256 MiB, t = 11");
+    // The label reads back; a damaged one is no time.
+    let m = tuned(990.0, 1030.0);
+    assert_eq!(
+        calm_time_of(&m),
+        Some(std::time::Duration::from_millis(1030))
+    );
+    assert_eq!(calm_reference_of(&m), None, "one label, one meaning");
+    let mut bad = argon(256, 11, 990.0);
+    bad.labels = vec![format!("{TUNE_CALM_TIME}1.03 s")];
+    assert_eq!(calm_time_of(&bad), None);
+}
+
+#[test]
 fn pq_key_share_says_about_the_same_when_the_intervals_overlap() {
     // X25519 keygen 20 + derive 38 = 58 us, every interval +-3%.
     let line = |hybrid_us: f64| {
