@@ -79,11 +79,6 @@ impl CalmReference {
         }
     }
 
-    /// The fastest reference timed in this tune.
-    pub fn here(&self) -> Option<Duration> {
-        self.here
-    }
-
     /// The calm reference: this tune's fastest, or the earlier run's when
     /// faster by at most [`EARLIER_CALM_SPAN`]. What this run stores for
     /// the next one.
@@ -165,7 +160,7 @@ mod tests {
         // A faster reference becomes the calm one; never slower than timed.
         let faster = calm.at_calm_speed(ms(190.0), &[ms(9.5)]);
         assert_eq!(faster, ms(190.0));
-        assert_eq!(calm.here(), Some(ms(9.5)));
+        assert_eq!(calm.here, Some(ms(9.5)));
         // No reference: the time as timed.
         assert_eq!(calm.at_calm_speed(ms(100.0), &[]), ms(100.0));
     }
@@ -177,7 +172,7 @@ mod tests {
         let t = calm.at_calm_speed(ms(280.0), &[ms(14.0)]);
         assert!((t.as_secs_f64() * 1e3 - 200.0).abs() < 0.01, "{t:?}");
         assert_eq!(calm.calm(), Some(ms(10.0)));
-        assert_eq!(calm.here(), Some(ms(14.0)));
+        assert_eq!(calm.here, Some(ms(14.0)));
         // Twice as slow (a core taken): still the earlier calm.
         let mut busy = CalmReference::new(Some(ms(10.0)));
         let t = busy.at_calm_speed(ms(400.0), &[ms(20.0)]);

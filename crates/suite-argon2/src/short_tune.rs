@@ -545,8 +545,8 @@ fn nearest_held(seen: &[(Params, Duration)], target: Duration) -> Option<Trial> 
 }
 
 /// What [`short_tune_here`] found: the backend it tuned on, one result per
-/// target, and the calmest reference hash it timed (stored with the run,
-/// for the next run's tune).
+/// target, and the calm reference hash time it judged at (stored with the
+/// run, for the next run's tune).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TunedHere {
     /// The library backend that timed every point.
