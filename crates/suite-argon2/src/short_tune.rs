@@ -21,11 +21,13 @@
 //! (`TUNE_KEEP_TOLERANCE`), twice the band a new search must meet: that
 //! hysteresis keeps the advice from flipping when a memory-bound hash
 //! lands 12% off in one process and 8% in the next, and only a setting
-//! clearly off is searched for again. An incumbent timed too slow is timed
-//! once more, after the other targets' incumbents, and judged by the faster
-//! time: on a shared host a hash that met a disturbed moment lands 20-30%
-//! slow, and disturbance only ever adds time, so one slow moment does not
-//! change the advice.
+//! clearly off is searched for again. An incumbent timed off that band is
+//! timed once more, after the other targets' incumbents, and judged by the
+//! timing nearer its target: on a shared host a hash that met a disturbed
+//! moment lands 20-30% slow, and a point whose references met one more
+//! than it did is scaled to calm speed too far and reads fast (a setting
+//! chosen at 91% of 500 ms read under 80% in the next run, and was
+//! replaced), so one odd timing does not change the advice.
 
 use crate::params::Params;
 use crate::tune::{Trial, TuneError};
@@ -349,23 +351,36 @@ fn time_point(
     share: Share,
     again: bool,
 ) -> Result<Duration, TuneError> {
-    let Share { runs, until, .. } = share;
-    let known = seen.iter().position(|(q, _)| q == p);
-    if let (Some(i), false) = (known, again) {
-        return Ok(seen[i].1);
+    let known = seen.iter().find(|(q, _)| q == p).map(|(_, time)| *time);
+    match (known, again) {
+        (Some(time), false) => Ok(time),
+        _ => {
+            let d = time_again(seen, clock, p, share)?;
+            Ok(known.map_or(d, |time| time.min(d)))
+        }
     }
-    if (clock.elapsed)() >= until {
+}
+
+/// Times `p` once more and returns that timing alone; the point keeps
+/// its faster time for the searches that reuse it.
+fn time_again(
+    seen: &mut Vec<(Params, Duration)>,
+    clock: &mut Clock<'_>,
+    p: &Params,
+    share: Share,
+) -> Result<Duration, TuneError> {
+    if (clock.elapsed)() >= share.until {
         return Err(TuneError::BudgetSpent {
             budget_s: clock.budget.as_secs(),
-            until_s: until.as_secs_f64(),
+            until_s: share.until.as_secs_f64(),
         });
     }
-    let d = (clock.measure)(p, runs)?;
-    match known {
-        Some(i) => seen[i].1 = seen[i].1.min(d),
+    let d = (clock.measure)(p, share.runs)?;
+    match seen.iter_mut().find(|(q, _)| q == p) {
+        Some(known) => known.1 = known.1.min(d),
         None => seen.push((*p, d)),
     }
-    Ok(known.map_or(d, |i| seen[i].1))
+    Ok(d)
 }
 
 /// One target of the short tune: its hashes per point and the moment of
@@ -392,10 +407,10 @@ struct Clock<'a> {
 /// targets after it none. An incumbent for a target
 /// (same lanes, on the ladder, within the budget) is timed first and kept
 /// while it lands within +-20%; otherwise the ladder is searched.
-/// An incumbent timed too slow is timed again after the other targets,
-/// not at once: the disturbed moments of a shared host last seconds (a
-/// second core lent elsewhere), and a second try straight after the first
-/// can meet the same one.
+/// An incumbent timed off the keep band is timed again after the other
+/// targets, not at once: the disturbed moments of a shared host last
+/// seconds (a second core lent elsewhere), and a second try straight after
+/// the first can meet the same one.
 /// `measure(params, runs)` times a point; once `elapsed()` passes a
 /// target's share no new point is measured for it and it says so. Points are
 /// measured once and reused by later searches.
@@ -418,9 +433,9 @@ pub fn short_tune(
     };
     let mut seen: Vec<(Params, Duration)> = Vec::new();
     let mut out = Vec::new();
-    // Targets whose incumbent was timed slow once: (the target's share,
-    // the incumbent, its parameters, that first time).
-    let mut slow_once = Vec::new();
+    // Targets whose incumbent was timed off the keep band once: (the
+    // target's share, the incumbent, its parameters, that first time).
+    let mut off_once = Vec::new();
     let searches = sorted.len() as u32;
     for (k, target) in (1..).zip(sorted) {
         let runs = short_tune_runs(target);
@@ -451,21 +466,25 @@ pub fn short_tune(
             continue;
         };
         match time_point(&mut seen, &mut clock, &params, share, false) {
-            Ok(time) if !still_holds(time, target) && time > target => {
-                slow_once.push((share, i, params, time));
+            Ok(time) if !still_holds(time, target) => {
+                off_once.push((share, i, params, time));
             }
             time => out.push(judge_incumbent(
                 base, share, i, params, time, &mut seen, &mut clock,
             )),
         }
     }
-    // Their second try, after the other targets: the budget left is theirs.
-    for (share, i, params, first) in slow_once {
+    // Their second try, after the other targets: the budget left is
+    // theirs, and the timing nearer the target judges.
+    for (share, i, params, first) in off_once {
         let share = Share {
             until: budget,
             ..share
         };
-        let time = time_point(&mut seen, &mut clock, &params, share, true).or(Ok(first));
+        let time = match time_again(&mut seen, &mut clock, &params, share) {
+            Ok(again) if off_by(again, share.target) < off_by(first, share.target) => Ok(again),
+            _ => Ok(first),
+        };
         out.push(judge_incumbent(
             base, share, i, params, time, &mut seen, &mut clock,
         ));
