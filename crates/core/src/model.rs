@@ -364,7 +364,8 @@ pub struct PairedRatio {
 pub struct MachineLoad {
     /// 1-minute load average at the end of the case.
     pub load1: f64,
-    /// Share of the machine's CPU time that other processes used (0..1).
+    /// Share of the machine's CPU time that other processes used (0..1);
+    /// the processes cryptobench started count as its own.
     pub other_cpu: f64,
     /// Share of CPU time the hypervisor stole (0..1).
     pub steal: f64,

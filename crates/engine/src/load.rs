@@ -3,9 +3,14 @@
 //! On a shared machine a measurement means little without knowing whether
 //! another process took half the CPU at the time. The engine reads the
 //! kernel's CPU counters before and after each comparison group; the share
-//! of CPU time spent outside this process, the hypervisor's steal time and
-//! the load average go into every measurement, and a busy moment becomes a
-//! warning on the cases measured during it.
+//! of CPU time spent outside this process and the ones it started, the
+//! hypervisor's steal time and the load average go into every measurement,
+//! and a busy moment becomes a warning on the cases measured during it.
+//!
+//! The processes it started count as its own: a runtime case runs in a
+//! runner process that lives for the whole run, and counted as another
+//! process it made every Go, Node.js or Python group read "machine busy:
+//! other processes used 40-48% of the CPU time" on an idle machine.
 
 use crate::clock::process_cpu_ns;
 use cryptobench_core::MachineLoad;
@@ -24,7 +29,8 @@ pub struct Snapshot {
     pub idle_ticks: u64,
     /// Ticks stolen by the hypervisor.
     pub steal_ticks: u64,
-    /// This process's CPU time, ns.
+    /// CPU time of this process and of the processes it started (running
+    /// or waited for), ns.
     pub own_cpu_ns: u64,
 }
 
@@ -32,8 +38,58 @@ pub struct Snapshot {
 pub fn snapshot() -> Option<Snapshot> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
     let mut s = parse_proc_stat(&text)?;
-    s.own_cpu_ns = process_cpu_ns().unwrap_or(0);
+    let children = children_cpu_ticks() as f64 / ticks_per_second() * 1e9;
+    s.own_cpu_ns = process_cpu_ns().unwrap_or(0) + children as u64;
     Some(s)
+}
+
+/// CPU ticks of this process's children: those it waited for (its own
+/// `cutime` and `cstime`) and those still running (theirs, with their own
+/// waited-for children).
+pub fn children_cpu_ticks() -> u64 {
+    let waited = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|t| stat_ticks(&t))
+        .map_or(0, |(_, children)| children);
+    let running: u64 = child_pids()
+        .into_iter()
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/stat")).ok())
+        .filter_map(|t| stat_ticks(&t))
+        .map(|(own, children)| own + children)
+        .sum();
+    waited + running
+}
+
+/// The running children of this process, from every thread's
+/// `/proc/self/task/TID/children`.
+fn child_pids() -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    let mut pids: Vec<u32> = tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect();
+    pids.sort_unstable();
+    pids.dedup();
+    pids
+}
+
+/// From a `/proc/PID/stat` line: (utime + stime, cutime + cstime) in
+/// ticks. The command name may hold spaces and parentheses, so fields are
+/// counted from the last `)`.
+pub fn stat_ticks(text: &str) -> Option<(u64, u64)> {
+    let rest = &text[text.rfind(')')? + 1..];
+    // After the name: state is field 3, utime 14, stime 15, cutime 16,
+    // cstime 17.
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| f.get(i)?.parse::<i64>().ok().map(|v| v.max(0) as u64);
+    Some((tick(11)? + tick(12)?, tick(13)? + tick(14)?))
 }
 
 /// Parses the first (`cpu `) line of /proc/stat.
@@ -147,6 +203,41 @@ mod tests {
         assert!(busy_warning(&with(100.0, Some(108.0))).is_none());
         let w = busy_warning(&with(100.0, Some(160.0))).expect("1.6x warns");
         assert!(w.contains("1.60x"), "{w}");
+    }
+
+    #[test]
+    fn a_stat_line_gives_own_and_waited_for_childrens_ticks() {
+        let line = "4242 (a (b) c) S 1 4242 4242 0 -1 4194304 100 0 0 0 37 5 11 2 20 0 1 0 99";
+        assert_eq!(stat_ticks(line), Some((42, 13)));
+        assert_eq!(stat_ticks("4242 (cut"), None);
+    }
+
+    #[test]
+    fn a_busy_child_counts_as_this_process() {
+        let mut child = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("while :; do :; done")
+            .spawn()
+            .expect("sh runs");
+        let ticks = |pid: u32| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|t| stat_ticks(&t))
+                .map_or(0, |(own, _)| own)
+        };
+        // Until the child has used 5 ticks of CPU (50 ms), however slow
+        // the machine is at the moment.
+        let start = std::time::Instant::now();
+        while ticks(child.id()) < 5 && start.elapsed() < std::time::Duration::from_secs(60) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(child_pids().contains(&child.id()));
+        let running = children_cpu_ticks();
+        assert!(running >= 5, "a running child's ticks count: {running}");
+        child.kill().expect("kill");
+        child.wait().expect("wait");
+        let waited = children_cpu_ticks();
+        assert!(waited >= 5, "a waited-for child's ticks count: {waited}");
     }
 
     #[test]
