@@ -12,7 +12,7 @@
 //! is weighed on the same operations: the largest set some family has
 //! measured; families without it are named as not weighed.
 
-use super::{choose, is_caution_label, span, verified, Advice, Measurement, TIE_MARGIN};
+use super::{choose, is_caution_label, verified, weight, Advice, Measurement, TIE_MARGIN};
 use crate::units::format_ns;
 
 /// Security levels of the curve advice: (name, lowest security bits,
@@ -232,22 +232,6 @@ fn candidates<'c, 'a>(cases: &'c [&'a Measurement]) -> Vec<Candidate<'c, 'a>> {
         ecc_sign: name,
     }));
     out
-}
-
-/// What a use weighs: its fastest round with that round's 95% interval
-/// when the rounds were kept, else its median and interval. Families are
-/// measured in different groups, so no paired ratio joins them, and a
-/// disturbed moment moves one family's medians alone (noise only adds
-/// time): on medians the Curve448 sum came out 769 us in one quick run
-/// against 631-641 us in eleven others and tied with P-521's 762 us, so
-/// the 256-bit line flipped. Its fastest rounds did not move.
-fn weight(m: &Measurement) -> Option<(f64, f64, f64)> {
-    if let Some(f) = m.fastest().filter(|f| f.value > 0.0) {
-        return Some((f.value, f.ci95.0, f.ci95.1));
-    }
-    let s = m.stats.as_ref()?;
-    let (lo, hi) = span(s);
-    Some((s.median, lo, hi))
 }
 
 fn use_name(m: &Measurement) -> String {
