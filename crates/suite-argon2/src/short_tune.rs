@@ -345,13 +345,13 @@ pub fn short_tune_runs(target: Duration) -> usize {
 /// moment only ever adds time). Refuses a new point once `elapsed()`
 /// reaches the share's `until`.
 fn time_point(
-    seen: &mut Vec<(Params, Duration)>,
+    seen: &mut Vec<Timed>,
     clock: &mut Clock<'_>,
     p: &Params,
     share: Share,
     again: bool,
 ) -> Result<Duration, TuneError> {
-    let known = seen.iter().find(|(q, _)| q == p).map(|(_, time)| *time);
+    let known = seen.iter().find(|t| t.params == *p).map(|t| t.time);
     match (known, again) {
         (Some(time), false) => Ok(time),
         _ => {
@@ -364,7 +364,7 @@ fn time_point(
 /// Times `p` once more and returns that timing alone; the point keeps
 /// its faster time for the searches that reuse it.
 fn time_again(
-    seen: &mut Vec<(Params, Duration)>,
+    seen: &mut Vec<Timed>,
     clock: &mut Clock<'_>,
     p: &Params,
     share: Share,
@@ -376,11 +376,27 @@ fn time_again(
         });
     }
     let d = (clock.measure)(p, share.runs)?;
-    match seen.iter_mut().find(|(q, _)| q == p) {
-        Some(known) => known.1 = known.1.min(d),
-        None => seen.push((*p, d)),
+    match seen.iter_mut().find(|t| t.params == *p) {
+        Some(known) => {
+            known.time = known.time.min(d);
+            known.hashes += share.runs;
+        }
+        None => seen.push(Timed {
+            params: *p,
+            time: d,
+            hashes: share.runs,
+        }),
     }
     Ok(d)
+}
+
+/// A point the short tune timed: its fastest time at calm speed so far,
+/// and how many hashes its timings took in all.
+#[derive(Debug, Clone, Copy)]
+struct Timed {
+    params: Params,
+    time: Duration,
+    hashes: usize,
 }
 
 /// One target of the short tune: its hashes per point and the moment of
@@ -431,7 +447,7 @@ pub fn short_tune(
         elapsed,
         measure,
     };
-    let mut seen: Vec<(Params, Duration)> = Vec::new();
+    let mut seen: Vec<Timed> = Vec::new();
     let mut out = Vec::new();
     // Targets whose incumbent was timed off the keep band once: (the
     // target's share, the incumbent, its parameters, that first time).
@@ -502,7 +518,7 @@ fn judge_incumbent(
     i: &Incumbent,
     params: Params,
     time: Result<Duration, TuneError>,
-    seen: &mut Vec<(Params, Duration)>,
+    seen: &mut Vec<Timed>,
     clock: &mut Clock<'_>,
 ) -> ShortTune {
     let target = share.target;
@@ -530,21 +546,26 @@ fn judge_incumbent(
 
 /// The ladder search for `target`, beside the incumbent it replaces.
 ///
-/// A point a longer target's search timed (with fewer hashes, often the
-/// one-pass top rung, whose time is mostly page faults) is timed again
-/// with this target's hashes before it is named, and judged by the
-/// faster time, as the next run judges the incumbent it becomes:
+/// A point a longer target's search timed with fewer hashes than this
+/// target takes (often the one-pass top rung, whose time is mostly page
+/// faults) is timed again with this target's hashes before it is named,
+/// and judged by the faster time, as the next run judges the incumbent it
+/// becomes:
 /// accepted on one slow timing at 92% of 250 ms, such a point was timed
 /// at 68-75% by the engine and by the next run, which dropped it.
 fn search(
     base: Params,
     share: Share,
-    seen: &mut Vec<(Params, Duration)>,
+    seen: &mut Vec<Timed>,
     clock: &mut Clock<'_>,
     incumbent: Option<Trial>,
 ) -> ShortTune {
     let target = share.target;
-    let borrowed: Vec<Params> = seen.iter().map(|(p, _)| *p).collect();
+    let borrowed: Vec<Params> = seen
+        .iter()
+        .filter(|t| t.hashes < share.runs)
+        .map(|t| t.params)
+        .collect();
     let mut confirmed: Vec<Params> = Vec::new();
     let found = loop {
         let found = ladder_search(base, target, &mut |p| {
@@ -588,11 +609,14 @@ fn search(
 
 /// The point timed so far that lands nearest `target`, when it lands
 /// within the keep band ([`TUNE_KEEP_TOLERANCE`]).
-fn nearest_held(seen: &[(Params, Duration)], target: Duration) -> Option<Trial> {
+fn nearest_held(seen: &[Timed], target: Duration) -> Option<Trial> {
     seen.iter()
-        .filter(|(_, time)| still_holds(*time, target))
-        .min_by(|a, b| off_by(a.1, target).total_cmp(&off_by(b.1, target)))
-        .map(|&(params, time)| Trial { params, time })
+        .filter(|t| still_holds(t.time, target))
+        .min_by(|a, b| off_by(a.time, target).total_cmp(&off_by(b.time, target)))
+        .map(|t| Trial {
+            params: t.params,
+            time: t.time,
+        })
 }
 
 /// What [`short_tune_here`] found: the backend it tuned on, one result per

@@ -490,6 +490,24 @@ fn a_point_a_longer_search_timed_is_timed_again_before_a_shorter_target_names_it
     );
     assert_eq!(found[1].found.as_ref().unwrap().params, top);
     assert_eq!(calls.iter().filter(|p| **p == top).count(), 2);
+    // Timed with as many hashes as the shorter target takes (two each for
+    // 400 ms and 1 s): named as it was, not timed again.
+    let mut slower = machine(3_050.0, 2);
+    let mut calls = Vec::new();
+    let mut measure = |p: &Params, _runs: usize| {
+        calls.push(*p);
+        slower(p)
+    };
+    let found = short_tune(
+        &[Duration::from_millis(400), Duration::from_secs(1)],
+        base,
+        &[],
+        Duration::from_secs(15),
+        &mut clock,
+        &mut measure,
+    );
+    assert_eq!(found[1].found.as_ref().unwrap().params, top);
+    assert_eq!(calls.iter().filter(|p| **p == top).count(), 1);
 }
 
 #[test]
