@@ -46,7 +46,7 @@ pub fn snapshot() -> Option<Snapshot> {
 /// CPU ticks of this process's children: those it waited for (its own
 /// `cutime` and `cstime`) and those still running (theirs, with their own
 /// waited-for children).
-pub fn children_cpu_ticks() -> u64 {
+fn children_cpu_ticks() -> u64 {
     let waited = std::fs::read_to_string("/proc/self/stat")
         .ok()
         .and_then(|t| stat_ticks(&t))
@@ -83,7 +83,7 @@ fn child_pids() -> Vec<u32> {
 /// From a `/proc/PID/stat` line: (utime + stime, cutime + cstime) in
 /// ticks. The command name may hold spaces and parentheses, so fields are
 /// counted from the last `)`.
-pub fn stat_ticks(text: &str) -> Option<(u64, u64)> {
+fn stat_ticks(text: &str) -> Option<(u64, u64)> {
     let rest = &text[text.rfind(')')? + 1..];
     // After the name: state is field 3, utime 14, stime 15, cutime 16,
     // cstime 17.

@@ -561,20 +561,15 @@ fn search(
     incumbent: Option<Trial>,
 ) -> ShortTune {
     let target = share.target;
-    let borrowed: Vec<Params> = seen
-        .iter()
-        .filter(|t| t.hashes < share.runs)
-        .map(|t| t.params)
-        .collect();
-    let mut confirmed: Vec<Params> = Vec::new();
+    // Timed again, a point has this target's hashes and is borrowed no more.
+    let borrowed =
+        |seen: &[Timed], p: &Params| seen.iter().any(|t| t.params == *p && t.hashes < share.runs);
     let found = loop {
         let found = ladder_search(base, target, &mut |p| {
             time_point(seen, clock, p, share, false)
         });
         let trial = match found {
-            Ok(trial) if borrowed.contains(&trial.params) && !confirmed.contains(&trial.params) => {
-                trial
-            }
+            Ok(trial) if borrowed(seen, &trial.params) => trial,
             // Out of time: a point already timed within the keep band
             // answers as a kept incumbent would, rather than the grid's
             // largest point (a fraction of the target in a first run).
@@ -583,7 +578,6 @@ fn search(
             }
             other => break other,
         };
-        confirmed.push(trial.params);
         match time_point(seen, clock, &trial.params, share, true) {
             // Still lands: named at the faster time. Otherwise the search
             // goes on from the points it has, this one at its new time.
