@@ -35,7 +35,7 @@ pub use paper::Paper;
 pub use profile::{PaperProfile, SuiteProfile};
 pub use suite::{
     infos, Availability, BatchTime, Budget, Case, CaseFactory, CaseSpec, Library, Offer,
-    PlannedCase, RunConfig, Setup, Suite, SuiteAction,
+    PlannedCase, RunConfig, Setup, Suite, SuiteAction, EDGE_BUDGETS,
 };
 pub use table::{Align, Table};
 pub use verdict::{Estimate, Verdict};

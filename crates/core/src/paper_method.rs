@@ -132,6 +132,7 @@ pub fn seed_budget(runs: usize) -> Budget {
         min_slow_samples: runs,
         precision: 0.0,
         measuring_limit: None,
+        decision_edges: Vec::new(),
     }
 }
 

@@ -41,7 +41,19 @@ pub struct Budget {
     /// explicit `--time`) paces nothing and bounds only the second tries'
     /// share.
     pub measuring_limit: Option<Duration>,
+    /// Time ratios a paper's claims are decided against (a band's ends,
+    /// a threshold; each edge's inverse counts too). A group member whose
+    /// paired ratio to another member has an interval that still holds an
+    /// edge keeps sampling, past its precision and up to
+    /// [`EDGE_BUDGETS`] times its time per case: a ratio near an edge is
+    /// decided by more rounds, not left to straddle it in one run and
+    /// clear it in the next. Empty for runs that decide no claim.
+    pub decision_edges: Vec<f64>,
 }
+
+/// How many times its time per case a member may sample while one of its
+/// paired ratios straddles a [`Budget::decision_edges`] edge.
+pub const EDGE_BUDGETS: f64 = 4.0;
 
 impl Budget {
     /// The default: 2 ms samples, 15 of them, ~0.3 s per case, at most
@@ -63,6 +75,7 @@ impl Budget {
             min_slow_samples: 3,
             precision: DEFAULT_PRECISION,
             measuring_limit: Some(Duration::from_secs(190)),
+            decision_edges: Vec::new(),
         }
     }
     /// `--quick`: smoke runs; 2 ms samples, 15 of them, ~50 ms per case.
@@ -75,6 +88,7 @@ impl Budget {
             min_slow_samples: 3,
             precision: DEFAULT_PRECISION,
             measuring_limit: Some(Duration::from_secs(60)),
+            decision_edges: Vec::new(),
         }
     }
     /// `--full`: 20 ms samples, 30 of them, ~1 s per case, at most 40 min
@@ -88,6 +102,7 @@ impl Budget {
             min_slow_samples: 5,
             precision: DEFAULT_PRECISION,
             measuring_limit: Some(Duration::from_secs(40 * 60)),
+            decision_edges: Vec::new(),
         }
     }
 }

@@ -28,8 +28,13 @@ use crate::measure::{
     Sampled, MAX_SAMPLE_FACTOR,
 };
 use cryptobench_core::verdict::seed_of;
-use cryptobench_core::{Budget, Case, CaseFactory, CaseSpec, Measurement, PairedRatio};
-use cryptobench_stats::{median, paired_ratio, relative_half_width, round_ratios, SplitMix64};
+use cryptobench_core::{
+    Budget, Case, CaseFactory, CaseSpec, Measurement, PairedRatio, EDGE_BUDGETS,
+};
+use cryptobench_stats::{
+    bootstrap_median_ci, median, median_ci_rank, paired_ratio, relative_half_width, round_ratios,
+    SplitMix64, DEFAULT_RESAMPLES,
+};
 
 /// Fewest rounds before a member may stop for being precise enough.
 pub const MIN_ROUNDS: usize = 5;
@@ -359,11 +364,13 @@ impl<'a> GroupRun<'a> {
                 _ => None,
             };
             let keep_for_others = Some(i) == self.reference && others_active(live, i);
+            let undecided = straddles_an_edge(live, i, &self.budget.decision_edges);
             live[i].stop = member_stop(
                 &live[i],
                 &self.budget,
                 ratio_to_reference.as_deref(),
                 keep_for_others,
+                undecided,
             );
             live[i].done = live[i].stop.is_some();
         }
@@ -468,15 +475,54 @@ fn on_cores<T>(wide: bool, f: impl FnOnce() -> T) -> T {
     }
 }
 
-/// Whether a member has sampled enough, and why.
+/// Whether the interval of a paired ratio of member `i` to another sampled
+/// member holds one of `edges` (or its inverse): a claim decided on that
+/// ratio would be inconclusive if sampling stopped now. The cheap rank
+/// interval decides while it holds an edge; once it clears them, the
+/// bootstrap interval a verdict reports must clear them too (the two
+/// differ by a few tenths of a percent).
+fn straddles_an_edge(live: &[Live], i: usize, edges: &[f64]) -> bool {
+    if edges.is_empty() {
+        return false;
+    }
+    let holds_an_edge = |(lo, hi): (f64, f64)| {
+        edges
+            .iter()
+            .flat_map(|&e| [e, 1.0 / e])
+            .any(|e| lo <= e && e <= hi)
+    };
+    let mine = &live[i].sampled.wall;
+    live.iter().enumerate().any(|(j, other)| {
+        if j == i || other.sampled.wall.is_empty() {
+            return false;
+        }
+        let ratios = round_ratios(mine, &other.sampled.wall);
+        holds_an_edge(median_ci_rank(&ratios))
+            || holds_an_edge(bootstrap_median_ci(
+                &ratios,
+                0.95,
+                DEFAULT_RESAMPLES,
+                EDGE_SEED,
+            ))
+    })
+}
+
+/// The bootstrap seed of the stopping rule's edge test.
+const EDGE_SEED: u64 = 0x5eed_ed6e;
+
+/// Whether a member has sampled enough, and why. An `undecided` member (a
+/// ratio straddling a decision edge) is never precise enough and samples
+/// up to [`EDGE_BUDGETS`] times its budget.
 fn member_stop(
     l: &Live,
     budget: &Budget,
     ratios: Option<&[f64]>,
     keep_for_others: bool,
+    undecided: bool,
 ) -> Option<Stop> {
     let n = l.rounds();
-    let cap = most_rounds(budget);
+    let extension = if undecided { EDGE_BUDGETS } else { 1.0 };
+    let cap = (most_rounds(budget) as f64 * extension) as usize;
     if n >= cap {
         return Some(Stop::Budget);
     }
@@ -485,10 +531,10 @@ fn member_stop(
     }
     let target = budget.precision;
     let width = relative_half_width(&l.sampled.wall).max(ratios.map_or(0.0, relative_half_width));
-    if n >= MIN_ROUNDS && width <= target {
+    if n >= MIN_ROUNDS && width <= target && !undecided {
         return Some(Stop::Precise);
     }
-    let per_case = budget.time_per_case.as_nanos() as f64;
+    let per_case = budget.time_per_case.as_nanos() as f64 * extension;
     let floor = if l.cal.slow {
         slow_rounds_floor(l.spent_ns / n.max(1) as f64, budget)
     } else {

@@ -81,6 +81,7 @@ fn budget() -> Budget {
         min_slow_samples: 3,
         precision: 0.01,
         measuring_limit: None,
+        decision_edges: Vec::new(),
     }
 }
 
@@ -283,12 +284,12 @@ impl Case for Spread {
     }
 }
 
-fn spread_factory(machine: &Arc<Machine>, spread: u64, seed: u64) -> CaseFactory {
+fn spread_factory(machine: &Arc<Machine>, op_ns: f64, spread: u64, seed: u64) -> CaseFactory {
     let machine = machine.clone();
     Arc::new(move || {
         Ok(Box::new(Spread {
             machine: machine.clone(),
-            op_ns: 1_000.0,
+            op_ns,
             spread,
             rng: cryptobench_stats::SplitMix64::new(seed),
         }) as Box<dyn Case>)
@@ -319,7 +320,7 @@ fn a_member_whose_interval_narrows_in_time_keeps_sampling_to_the_target() {
     // Up to 6% of uniform noise: wider than 1% after 10 rounds, within it
     // some rounds later (this seed: 19); the projection must not stop it.
     let machine = Arc::new(Machine::default());
-    let f = spread_factory(&machine, 60, 2);
+    let f = spread_factory(&machine, 1_000.0, 60, 2);
     let s = spec("narrowing");
     let r = measure_on(&machine, &[(&s, &f)], 1);
     let m = r.measurements[0].clone().unwrap();
@@ -331,6 +332,67 @@ fn a_member_whose_interval_narrows_in_time_keeps_sampling_to_the_target() {
         m.warnings
     );
     assert!(m.stats.unwrap().precision.unwrap() <= 0.01);
+}
+
+/// The paired ratio b / a of two [`Spread`] members (6% of noise each, b
+/// 4.46 times as slow) measured with `edges` as the decision edges, and the
+/// rounds b took.
+fn ratio_near_an_edge(edges: Vec<f64>) -> (cryptobench_core::verdict::Estimate, usize) {
+    let machine = Arc::new(Machine::default());
+    let fa = spread_factory(&machine, 1_000.0, 60, 2);
+    let fb = spread_factory(&machine, 4_460.0, 60, 3);
+    let (sa, sb) = (spec("a"), spec("b"));
+    let members = [
+        Member {
+            spec: &sa,
+            factory: &fa,
+        },
+        Member {
+            spec: &sb,
+            factory: &fb,
+        },
+    ];
+    let budget = Budget {
+        decision_edges: edges,
+        ..budget()
+    };
+    let r = measure_group("g", &members, &budget, &machine.clock, None, 1);
+    let [a, b]: [Measurement; 2] = r
+        .measurements
+        .into_iter()
+        .map(|m| m.expect("measured"))
+        .collect::<Vec<_>>()
+        .try_into()
+        .expect("two members");
+    let rounds = b.samples_ns.len();
+    (
+        cryptobench_core::verdict::time_ratio(&b, &a).unwrap(),
+        rounds,
+    )
+}
+
+#[test]
+fn a_ratio_whose_interval_holds_a_decision_edge_samples_until_it_clears_it() {
+    // Precise to 1%, the ratio's interval still holds 4.5: a claim "at
+    // most 4.5x" would be inconclusive, in one run and not the next.
+    let (plain, plain_rounds) = ratio_near_an_edge(Vec::new());
+    assert!(
+        plain.lo <= 4.5 && 4.5 <= plain.hi,
+        "the premise: {plain:?} after {plain_rounds} rounds"
+    );
+    // With 4.5 as an edge (2.0, far off, changes nothing), sampling goes
+    // on until the interval clears it, within four times the budget.
+    let (decided, rounds) = ratio_near_an_edge(vec![2.0, 4.5]);
+    assert!(decided.hi < 4.5, "{decided:?} after {rounds} rounds");
+    assert!(
+        rounds > plain_rounds,
+        "{rounds} rounds, {plain_rounds} without the edge"
+    );
+    let most = (most_rounds(&budget()) as f64 * EDGE_BUDGETS) as usize;
+    assert!(rounds <= most, "{rounds} rounds, at most {most}");
+    // An edge far from the ratio costs no round.
+    let (_, far_rounds) = ratio_near_an_edge(vec![2.0, 6.0]);
+    assert_eq!(far_rounds, plain_rounds);
 }
 
 #[test]

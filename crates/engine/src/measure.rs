@@ -362,6 +362,7 @@ mod tests {
             min_slow_samples: 3,
             precision: 0.01,
             measuring_limit: None,
+            decision_edges: Vec::new(),
         }
     }
 

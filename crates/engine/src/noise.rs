@@ -54,6 +54,7 @@ pub fn aa_test(duration: Duration, min_sample: Duration) -> AaReport {
         min_slow_samples: MIN_ROUNDS,
         precision: 0.0,
         measuring_limit: None,
+        decision_edges: Vec::new(),
     };
     let members = [
         Member {

@@ -97,3 +97,22 @@ fn the_compared_cases_share_one_group_that_fits_at_20_mb() {
         seed004_group(&CaseSpec::new(SUITE, "AES-256-CCM", "openssl", "", "decrypt").size(BIG))
     );
 }
+
+#[test]
+fn gcm_vs_ccm_samples_on_until_its_ratio_clears_the_edges_its_verdict_turns_on() {
+    // The engine keeps a group sampling while a ratio's interval holds a
+    // decision edge; those edges must be where the claim's verdict changes.
+    let budget = GcmVsCcmPaper.budget(&RunConfig::default());
+    assert!(!budget.decision_edges.is_empty());
+    for &edge in &budget.decision_edges {
+        let below = about_three_times(&Estimate::exact(edge * 0.999));
+        let above = about_three_times(&Estimate::exact(edge * 1.001));
+        assert_ne!(
+            below, above,
+            "the verdict is the same on both sides of {edge}"
+        );
+    }
+    for inside in [2.0, 3.0, 4.5] {
+        assert_eq!(about_three_times(&Estimate::exact(inside)), Verdict::Holds);
+    }
+}
