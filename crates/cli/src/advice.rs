@@ -6,7 +6,8 @@ use crate::args::{Global, RecommendArgs};
 use crate::registry;
 use anyhow::Result;
 use cryptobench_core::advice::{
-    calm_reference_label, calm_reference_of, calm_time_label, TUNED_FOR_NS, TUNE_KEPT_FROM,
+    calm_reference_label, calm_reference_of, calm_time_label, own_time_label, own_time_of,
+    TUNED_FOR_NS, TUNE_KEPT_FROM,
 };
 use cryptobench_core::{units, Error, PlannedCase, Run, RunConfig, Suite};
 use cryptobench_report::html::{Extras, PaperSection};
@@ -97,6 +98,7 @@ pub fn with_argon2_tune(
                         backend,
                         trial,
                         target: f.target,
+                        own: f.incumbent.filter(|_| f.kept_from.is_some()).map(|i| i.time),
                         kept_from: f.kept_from,
                         calm_reference,
                     }),
@@ -132,14 +134,17 @@ fn say_incumbent(g: &Global, f: &short_tune::ShortTune) {
         timed.params.m_kib / 1024,
         timed.params.t
     );
-    let share = timed.time.as_secs_f64() / f.target.as_secs_f64() * 100.0;
-    match &f.kept_from {
-        Some(run) => eprintln!(
-            "argon2: {target}: kept {setting} from run {run} ({share:.0}% of the target here, at calm speed)"
+    let share_of = |d: Duration| d.as_secs_f64() / f.target.as_secs_f64() * 100.0;
+    let share = share_of(timed.time);
+    match (&f.kept_from, &f.found) {
+        (Some(run), Ok(named)) => eprintln!(
+            "argon2: {target}: kept {setting} from run {run} ({share:.0}% of the target here, \
+             {:.0}% with the earlier runs' timings, at calm speed)",
+            share_of(named.time)
         ),
-        None => eprintln!(
+        _ => eprintln!(
             "argon2: {target}: the earlier run's {setting} took {share:.0}% of the target here \
-             at calm speed, outside +-20%: searched again"
+             at calm speed, outside +-20% with the earlier runs' timings too: searched again"
         ),
     }
 }
@@ -152,56 +157,90 @@ struct TunedPoint {
     target: Duration,
     /// The earlier run whose setting this is, when the tune kept it.
     kept_from: Option<String>,
+    /// This run's own timing of a kept setting, before pooling.
+    own: Option<Duration>,
     /// The tune's calmest reference hash, for the next run's tune.
     calm_reference: Option<Duration>,
 }
 
 /// The tuned points of the newest complete run of this host that measured
-/// the argon2 suite: the incumbents of this run's short tune. None with
-/// `--no-db`, without a database yet, or when it cannot be read.
+/// the argon2 suite: the incumbents of this run's short tune, each with
+/// its own timings in that run's tune and in up to
+/// [`short_tune::HISTORY_RUNS`] - 1 older ones'. None with `--no-db`,
+/// without a database yet, or when it cannot be read.
 fn incumbents(g: &Global) -> Vec<Incumbent> {
-    use cryptobench_core::advice::verified;
-    use cryptobench_suite_argon2::params::{Params, Variant};
     let Some(path) = crate::app::db_path(g).filter(|p| p.exists()) else {
         return Vec::new();
     };
-    let newest = Store::open_read_only(&path).and_then(|store| {
+    let recent = Store::open_read_only(&path).and_then(|store| {
         let host = cryptobench_store::this_host();
         let rows = store.list_runs()?;
-        let Some(row) = rows.iter().find(|r| {
-            r.status == cryptobench_core::RunStatus::Complete
-                && r.host == host
-                && r.fleet.is_none()
-                && r.suites
-                    .iter()
-                    .any(|s| s == cryptobench_suite_argon2::cases::SUITE)
-        }) else {
-            return Ok(None);
-        };
-        store.load_run(&row.id).map(Some)
+        rows.iter()
+            .filter(|r| {
+                r.status == cryptobench_core::RunStatus::Complete
+                    && r.host == host
+                    && r.fleet.is_none()
+                    && r.suites
+                        .iter()
+                        .any(|s| s == cryptobench_suite_argon2::cases::SUITE)
+            })
+            .take(short_tune::HISTORY_RUNS)
+            .map(|r| store.load_run(&r.id))
+            .collect::<std::result::Result<Vec<Run>, _>>()
     });
-    let run = match newest {
-        Ok(Some(run)) => run,
-        Ok(None) => return Vec::new(),
+    match recent {
+        Ok(runs) => incumbents_of(&runs),
         Err(why) => {
             eprintln!("note: Argon2id short tune without the earlier run's settings: {why}");
-            return Vec::new();
+            Vec::new()
         }
+    }
+}
+
+/// The incumbents `runs` (newest first) give: the newest's tuned points,
+/// each with the own timings of every run in `runs` that tuned the same
+/// setting for the same target on the same backend, newest first.
+fn incumbents_of(runs: &[Run]) -> Vec<Incumbent> {
+    use cryptobench_core::advice::verified;
+    use cryptobench_core::Measurement;
+    use cryptobench_suite_argon2::params::{Params, Variant};
+    let Some(newest) = runs.first() else {
+        return Vec::new();
     };
-    let num = |m: &cryptobench_core::Measurement, k: &str| m.param(k)?.parse::<u32>().ok();
-    run.measurements
-        .iter()
-        .filter(|m| m.suite == cryptobench_suite_argon2::cases::SUITE && m.primitive == "Argon2id")
-        .filter(|m| m.operation == "hash" && verified(m))
-        .filter_map(|m| {
-            let target_ns = m.param(TUNED_FOR_NS)?.parse::<u64>().ok()?;
-            Some(Incumbent {
-                target: Duration::from_nanos(target_ns),
-                params: Params::new(Variant::Id, num(m, "m_kib")?, num(m, "t")?, num(m, "p")?),
-                backend: m.backend.clone(),
-                run_id: run.id.clone(),
-                calm_reference: calm_reference_of(m),
+    let num = |m: &Measurement, k: &str| m.param(k)?.parse::<u32>().ok();
+    let tuned = |run: &Run| -> Vec<(Incumbent, Option<Duration>)> {
+        run.measurements
+            .iter()
+            .filter(|m| {
+                m.suite == cryptobench_suite_argon2::cases::SUITE && m.primitive == "Argon2id"
             })
+            .filter(|m| m.operation == "hash" && verified(m))
+            .filter_map(|m| {
+                let target_ns = m.param(TUNED_FOR_NS)?.parse::<u64>().ok()?;
+                let incumbent = Incumbent {
+                    target: Duration::from_nanos(target_ns),
+                    params: Params::new(Variant::Id, num(m, "m_kib")?, num(m, "t")?, num(m, "p")?),
+                    backend: m.backend.clone(),
+                    run_id: run.id.clone(),
+                    calm_reference: calm_reference_of(m),
+                    history: Vec::new(),
+                };
+                Some((incumbent, own_time_of(m)))
+            })
+            .collect()
+    };
+    let earlier: Vec<Vec<(Incumbent, Option<Duration>)>> = runs.iter().map(tuned).collect();
+    let same = |a: &Incumbent, b: &Incumbent| {
+        a.target == b.target && a.params == b.params && a.backend == b.backend
+    };
+    tuned(newest)
+        .into_iter()
+        .map(|(mut i, _)| {
+            i.history = earlier
+                .iter()
+                .filter_map(|points| points.iter().find(|(p, _)| same(p, &i))?.1)
+                .collect();
+            i
         })
         .collect()
 }
@@ -251,6 +290,9 @@ impl TunedPoint {
                 c.spec.labels.push(calm_reference_label(calm));
             }
             c.spec.labels.push(calm_time_label(self.trial.time));
+            if let Some(own) = self.own {
+                c.spec.labels.push(own_time_label(own));
+            }
         }
         Ok(planned)
     }
@@ -368,6 +410,60 @@ pub fn write_run_report(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cryptobench_core::Measurement;
+
+    /// A verified libargon2 point tuned for `target_ms` in some run, with
+    /// its own timing at calm speed and, when kept, the pooled one.
+    fn tuned(
+        target_ms: u64,
+        m_mib: u32,
+        t: u32,
+        own_ms: u64,
+        pooled_ms: Option<u64>,
+    ) -> Measurement {
+        let ms = |v: u64| Duration::from_millis(v);
+        let spec = cryptobench_core::CaseSpec::new("argon2", "Argon2id", "libargon2", "", "hash")
+            .param("m_kib", m_mib * 1024)
+            .param("t", t)
+            .param("p", 2)
+            .param(TUNED_FOR_NS, ms(target_ms).as_nanos());
+        let spec = match pooled_ms {
+            Some(p) => spec
+                .label(calm_time_label(ms(p)))
+                .label(own_time_label(ms(own_ms))),
+            None => spec.label(calm_time_label(ms(own_ms))),
+        };
+        let mut m = spec.measurement(cryptobench_core::CaseStatus::Measured, None);
+        m.stats = Some(cryptobench_core::Summary {
+            median: 4.0e8,
+            ..Default::default()
+        });
+        m
+    }
+
+    #[test]
+    fn an_incumbent_carries_the_own_timings_of_the_runs_that_tuned_the_same_setting() {
+        let runs = [
+            // Newest: kept 256 MiB, t = 4 for 500 ms, its own timing 78%.
+            Run::new("r3", vec![tuned(500, 256, 4, 390, Some(450))]),
+            // Kept it too: own 90%, pooled 90.5%.
+            Run::new("r2", vec![tuned(500, 256, 4, 450, Some(452))]),
+            // A different setting for the same target: not its history.
+            Run::new("r1b", vec![tuned(500, 256, 5, 560, None)]),
+            // Searched for it: its calm time is its own.
+            Run::new("r1", vec![tuned(500, 256, 4, 455, None)]),
+        ];
+        let found = incumbents_of(&runs);
+        assert_eq!(found.len(), 1);
+        let i = &found[0];
+        assert_eq!(i.run_id, "r3");
+        assert_eq!((i.params.m_kib, i.params.t), (256 * 1024, 4));
+        let ms = |v: u64| Duration::from_millis(v);
+        // Own timings, never the pooled ones: pooling those again would
+        // count a run's timing twice.
+        assert_eq!(i.history, vec![ms(390), ms(450), ms(455)]);
+        assert!(incumbents_of(&[]).is_empty());
+    }
 
     #[test]
     fn targets_parse_and_bad_ones_are_usage_errors() {

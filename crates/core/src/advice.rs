@@ -349,6 +349,24 @@ pub fn calm_time_of(m: &Measurement) -> Option<std::time::Duration> {
     duration_of(m, TUNE_CALM_TIME)
 }
 
+/// Label of a tuned point kept from an earlier run, giving this run's own
+/// timing of it at calm speed (then the nanoseconds and " ns"): the
+/// [`TUNE_CALM_TIME`] it is judged by pools that timing with earlier runs',
+/// and the next run pools the own timings, not the pooled ones.
+pub const TUNE_OWN_TIME: &str = "short tune's own time in this run at calm speed: ";
+
+/// The [`TUNE_OWN_TIME`] label for this run's own timing of a kept point.
+pub fn own_time_label(took: std::time::Duration) -> String {
+    duration_label(TUNE_OWN_TIME, took)
+}
+
+/// A tuned point's own timing in its run's tune at calm speed: the
+/// [`TUNE_OWN_TIME`] label of a kept point, else its [`TUNE_CALM_TIME`]
+/// (a point the run searched for was judged by its own timing).
+pub fn own_time_of(m: &Measurement) -> Option<std::time::Duration> {
+    duration_of(m, TUNE_OWN_TIME).or_else(|| calm_time_of(m))
+}
+
 fn duration_label(prefix: &str, d: std::time::Duration) -> String {
     format!("{prefix}{} ns", d.as_nanos())
 }

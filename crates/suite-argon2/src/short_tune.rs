@@ -27,7 +27,9 @@
 //! moment lands 20-30% slow, and a point whose references met one more
 //! than it did is scaled to calm speed too far and reads fast (a setting
 //! chosen at 91% of 500 ms read under 80% in the next run, and was
-//! replaced), so one odd timing does not change the advice.
+//! replaced), so one odd timing does not change the advice. Nor does one
+//! run: the keep band judges this run's timing pooled with the timings
+//! earlier runs took of the same setting ([`pooled`]).
 
 use crate::params::Params;
 use crate::tune::{Trial, TuneError};
@@ -300,6 +302,29 @@ pub struct Incumbent {
     pub run_id: String,
     /// The calm reference hash time that run stored ([`crate::calm`]).
     pub calm_reference: Option<Duration>,
+    /// Its own timings at calm speed in the tunes of earlier runs (that
+    /// run's and older ones', at most [`HISTORY_RUNS`]), which this run's
+    /// timing joins before the keep band judges it ([`pooled`]).
+    pub history: Vec<Duration>,
+}
+
+/// The most earlier runs whose timings of an incumbent join this run's.
+pub const HISTORY_RUNS: usize = 4;
+
+/// An incumbent's time as judged: the median of this run's timing and
+/// the earlier runs' ([`Incumbent::history`]). One run's timing moves by
+/// 10-15% at calm speed (the reference hash tracks the points loosely), and
+/// a setting chosen at 91% of 500 ms was dropped on one run's reading under
+/// 80%; with its two earlier timings beside it, the median still holds. A
+/// machine that really changed moves the median within a few runs.
+pub fn pooled(time: Duration, history: &[Duration]) -> Duration {
+    let all: Vec<f64> = history
+        .iter()
+        .take(HISTORY_RUNS)
+        .chain(std::iter::once(&time))
+        .map(Duration::as_secs_f64)
+        .collect();
+    Duration::from_secs_f64(cryptobench_stats::median(&all))
 }
 
 /// The `run` summary's short tune: one ladder search per advice target
@@ -315,7 +340,8 @@ pub struct ShortTune {
     pub found: Result<Trial, TuneError>,
     /// The earlier run whose setting still landed within +-20% and was kept.
     pub kept_from: Option<String>,
-    /// The earlier run's setting as timed here, kept or not.
+    /// The earlier run's setting as timed here (this run's own timing,
+    /// not pooled with the earlier runs'), kept or not.
     pub incumbent: Option<Trial>,
 }
 
@@ -482,7 +508,7 @@ pub fn short_tune(
             continue;
         };
         match time_point(&mut seen, &mut clock, &params, share, false) {
-            Ok(time) if !still_holds(time, target) => {
+            Ok(time) if !still_holds(pooled(time, &i.history), target) => {
                 off_once.push((share, i, params, time));
             }
             time => out.push(judge_incumbent(
@@ -509,8 +535,9 @@ pub fn short_tune(
     out
 }
 
-/// An incumbent timed `time` for `target`: kept while it lands within
-/// +-20%; else the ladder is searched (a failed hash too), and a budget
+/// An incumbent timed `time` for `target`: kept while that time, pooled
+/// with its earlier runs' ([`pooled`]), lands within +-20%, and named at
+/// the pooled time; else the ladder is searched (a failed hash too), and a budget
 /// spent is said.
 fn judge_incumbent(
     base: Params,
@@ -523,15 +550,15 @@ fn judge_incumbent(
 ) -> ShortTune {
     let target = share.target;
     match time {
-        Ok(time) if still_holds(time, target) => {
-            let trial = Trial { params, time };
-            ShortTune {
-                target,
-                found: Ok(trial),
-                kept_from: Some(i.run_id.clone()),
-                incumbent: Some(trial),
-            }
-        }
+        Ok(time) if still_holds(pooled(time, &i.history), target) => ShortTune {
+            target,
+            found: Ok(Trial {
+                params,
+                time: pooled(time, &i.history),
+            }),
+            kept_from: Some(i.run_id.clone()),
+            incumbent: Some(Trial { params, time }),
+        },
         // Off by more than 20%: search again.
         Ok(time) => search(base, share, seen, clock, Some(Trial { params, time })),
         Err(TuneError::Hash(_) | TuneError::Memory(_)) => search(base, share, seen, clock, None),

@@ -146,6 +146,7 @@ fn incumbent(target_ms: u64, m_mib: u32, t: u32) -> Incumbent {
         backend: "libargon2".into(),
         run_id: "20261124-033847-35af".into(),
         calm_reference: None,
+        history: Vec::new(),
     }
 }
 
@@ -551,4 +552,69 @@ fn an_incumbent_timed_fast_once_gets_a_second_try_judged_by_the_nearer_timing() 
     );
     assert_eq!(found[0].kept_from, None);
     assert_ne!(found[0].found.as_ref().unwrap().params, kept.params);
+}
+
+/// The 400 ms incumbent 384 MiB, t = 2 (~393 ms here) with earlier runs'
+/// timings `history` (shares of 400 ms), timed 25% fast every time in this
+/// run: what the short tune found.
+fn fast_here_with_history(history: &[f64]) -> ShortTune {
+    let target = Duration::from_millis(400);
+    let kept = Incumbent {
+        history: history.iter().map(|s| target.mul_f64(*s)).collect(),
+        ..incumbent(400, 384, 2)
+    };
+    let base = Params::new(Variant::Id, 1 << 20, 1, 2);
+    let mut model = machine(1_000.0, 2);
+    let mut measure = |p: &Params, _runs: usize| {
+        let t = model(p)?;
+        Ok(if *p == kept.params {
+            t.mul_f64(0.75)
+        } else {
+            t
+        })
+    };
+    let mut clock = || Duration::ZERO;
+    let mut found = short_tune(
+        &[target],
+        base,
+        std::slice::from_ref(&kept),
+        Duration::from_secs(15),
+        &mut clock,
+        &mut measure,
+    );
+    found.remove(0)
+}
+
+#[test]
+fn one_run_reading_an_incumbent_fast_does_not_drop_what_earlier_runs_timed_on_target() {
+    // Earlier runs timed it at 98% and 96%: this run's 74% (twice) is one
+    // reading of three, and the median keeps it.
+    let f = fast_here_with_history(&[0.98, 0.96]);
+    let kept = incumbent(400, 384, 2);
+    assert_eq!(f.kept_from.as_deref(), Some("20261124-033847-35af"));
+    let named = f.found.as_ref().unwrap();
+    assert_eq!(named.params, kept.params);
+    // Named at the pooled time (the advice judges by it); this run's own
+    // timing is kept apart, for the next run's history.
+    let share = |d: Duration| d.as_secs_f64() / 0.4;
+    assert!((0.95..0.97).contains(&share(named.time)), "{named:?}");
+    let own = f.incumbent.unwrap().time;
+    assert!((0.73..0.75).contains(&share(own)), "{own:?}");
+    // Timed fast in earlier runs too, it is off: dropped and searched for.
+    let f = fast_here_with_history(&[0.75, 0.76]);
+    assert_eq!(f.kept_from, None);
+    assert_ne!(f.found.as_ref().unwrap().params, kept.params);
+}
+
+#[test]
+fn the_pooled_time_is_the_median_of_this_run_and_at_most_four_earlier() {
+    let ms = |v: u64| Duration::from_millis(v);
+    assert_eq!(pooled(ms(300), &[]), ms(300));
+    assert_eq!(pooled(ms(300), &[ms(400)]), ms(350));
+    assert_eq!(pooled(ms(300), &[ms(400), ms(390)]), ms(390));
+    // Newest first: the fifth earlier run no longer counts (with it,
+    // the median of six would be 400 ms).
+    let history = [ms(500), ms(500), ms(300), ms(300), ms(300)];
+    assert_eq!(pooled(ms(500), &history), ms(500));
+    assert_eq!(HISTORY_RUNS, 4);
 }
