@@ -12,7 +12,9 @@
 //! is weighed on the same operations: the largest set some family has
 //! measured; families without it are named as not weighed.
 
-use super::{choose, is_caution_label, verified, weight, Advice, Measurement, TIE_MARGIN};
+use super::{
+    choose_on_fastest_rounds, is_caution_label, verified, weight, Advice, Measurement, TIE_MARGIN,
+};
 use crate::units::format_ns;
 
 /// Security levels of the curve advice: (name, lowest security bits,
@@ -168,8 +170,9 @@ impl<'a> Candidate<'_, 'a> {
         }
     }
 
-    /// The family weighed on `basis`, each use at its fastest backend
-    /// (ties by the backend order), or `None` when a use is unmeasured.
+    /// The family weighed on `basis`, each use at its fastest backend by
+    /// fastest rounds (ties by the backend order), or `None` when a use is
+    /// unmeasured.
     fn weigh(&self, basis: &[Use]) -> Option<Weighed<'a>> {
         let mut w = Weighed {
             name: self.name.clone(),
@@ -179,7 +182,7 @@ impl<'a> Candidate<'_, 'a> {
             hi: 0.0,
         };
         for &use_ in basis {
-            let (m, _) = choose(&self.cases_for(use_), |_| 0)?;
+            let (m, _) = choose_on_fastest_rounds(&self.cases_for(use_), |_| 0)?;
             let (value, lo, hi) = weight(m)?;
             w.value += value;
             w.lo += lo;

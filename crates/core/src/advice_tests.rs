@@ -619,3 +619,45 @@ fn the_calm_reference_label_reads_back_and_nothing_else_reads_as_one() {
     m.labels = vec![format!("{TUNE_CALM_REFERENCE}14 ms")];
     assert_eq!(calm_reference_of(&m), None);
 }
+
+#[test]
+fn each_use_of_a_curve_is_at_its_fastest_backend_by_fastest_rounds() {
+    // aws-lc-rs verifies Ed25519 in 24.5 us when undisturbed; in this run
+    // half its rounds met a disturbed moment (35 us), so its median
+    // interval reaches over RustCrypto's steady 30 us. On medians the
+    // two tie and the backend order names RustCrypto.
+    let rounds = |m: &mut Measurement, xs: Vec<f64>| {
+        let mut sorted = xs.clone();
+        sorted.sort_by(f64::total_cmp);
+        let s = m.stats.as_mut().unwrap();
+        s.median = sorted[sorted.len() / 2];
+        s.ci95 = [sorted[5], sorted[sorted.len() - 6]];
+        m.samples_ns = xs;
+    };
+    let mut aws = pubkey("Ed25519", "aws-lc-rs", "verify", 30.0, 0.0);
+    rounds(
+        &mut aws,
+        (0..20)
+            .map(|i| {
+                if i % 2 == 0 {
+                    24_500.0 + i as f64
+                } else {
+                    35_000.0
+                }
+            })
+            .collect(),
+    );
+    let mut rust = pubkey("Ed25519", "rustcrypto", "verify", 30.0, 0.0);
+    rounds(
+        &mut rust,
+        (0..20).map(|i| 30_000.0 + 20.0 * i as f64).collect(),
+    );
+    assert!(tied(&rust, &aws), "the premise: tied on medians");
+    let mut ms = vec![
+        pubkey("X25519", "aws-lc-rs", "derive", 17.0, 0.01),
+        pubkey("Ed25519", "aws-lc-rs", "sign", 6.0, 0.01),
+    ];
+    ms.extend([aws, rust]);
+    let line = curves(&ms)[0].line();
+    says(&line, "Ed25519 verify (aws-lc-rs)");
+}
