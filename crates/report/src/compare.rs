@@ -95,6 +95,10 @@ pub struct RunComparison {
     pub drift: Option<Estimate>,
     /// Whether `drift` comes from the canaries.
     pub drift_from_canary: bool,
+    /// Each suite's drift from the canary in its groups' rounds
+    /// ([`suite_drifts`]): what its one-core cases are divided by instead
+    /// of `drift`.
+    pub suite_drifts: BTreeMap<String, f64>,
     /// The median of the cases' raw ratios of fastest rounds (candidate /
     /// baseline).
     pub cases_median: Option<f64>,
@@ -278,6 +282,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     let probe_ratio = |key: &str| {
         Some(memory_c.get(key)? / memory_b.get(key)?).filter(|d| d.is_finite() && *d > 0.0)
     };
+    let suite_drift = suite_drifts(baseline, candidate, &pairs);
     let mut memory_bound = Vec::new();
     let local: Vec<Drift> = pairs
         .iter()
@@ -311,10 +316,11 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     // Each case's ratio over its own drift: a multi-core case's drift is
     // its group's.
     let mut per_suite: BTreeMap<(&str, bool), Vec<f64>> = BTreeMap::new();
+    let run_drift = |suite: &str| suite_drift.get(suite).copied().or(whole_run);
     for ((b, c), drift) in pairs.iter().zip(&local) {
         let d = match drift {
             Drift::Cores(d) => *d,
-            Drift::Run => whole_run,
+            Drift::Run => run_drift(&c.suite),
             Drift::Memory => None,
         };
         if let (Some(d), Some(r)) = (d, raw_ratio(b, c)) {
@@ -329,6 +335,10 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         cases: Vec::new(),
         drift,
         drift_from_canary,
+        suite_drifts: suite_drift
+            .iter()
+            .map(|(s, d)| (s.to_string(), *d))
+            .collect(),
         cases_median,
         drift_removed: false,
         drift_kept: Vec::new(),
@@ -377,7 +387,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         let kept = !drift_from_canary || out.drift_kept.contains(&drift_label(&c.suite, many));
         let d = match drift {
             Drift::Cores(d) => d.filter(|_| !kept),
-            Drift::Run => whole_run.filter(|_| !kept),
+            Drift::Run => run_drift(&c.suite).filter(|_| !kept),
             Drift::Memory => out.memory.filter(|m| m.removed).map(|m| m.probe),
         };
         let drift_divided = d.is_some() && !matches!(drift, Drift::Memory);
@@ -412,6 +422,43 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         });
     }
     out
+}
+
+/// The drift of each suite's one-core cases: the median, over them, of
+/// the canary's time in their groups' rounds, candidate over baseline.
+///
+/// The whole run's canary says how fast the machine was overall, but a
+/// suite is measured in a stretch of it, and the machine moves between
+/// stretches: in four pairs of back-to-back quick runs here whole suites
+/// moved 2-4% one way (31 aead cases 2.0-3.9% slower in one pair, 29
+/// pubkey cases in another) while the run's canary did not, and each such
+/// suite's groups' canaries moved with it (aead 1.027 against 1.030,
+/// ecc 1.037 against 1.040). Measured in those rounds, the canary of the
+/// suite's own groups is the machine at that stretch.
+fn suite_drifts<'a>(
+    baseline: &Run,
+    candidate: &Run,
+    pairs: &[(&'a Measurement, &'a Measurement)],
+) -> BTreeMap<&'a str, f64> {
+    let one_core = |l: &MachineLoad| l.canary_ns.filter(|_| l.parallel_canary_ns.is_none());
+    let (before, after) = (by_group(baseline, one_core), by_group(candidate, one_core));
+    let mut ratios: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for (_, c) in pairs
+        .iter()
+        .filter(|(b, c)| !c.memory_bound() && !b.memory_bound())
+    {
+        let key = c.case_key();
+        if let (Some(b), Some(a)) = (before.get(&key), after.get(&key)) {
+            let r = a / b;
+            if r.is_finite() && r > 0.0 {
+                ratios.entry(c.suite.as_str()).or_default().push(r);
+            }
+        }
+    }
+    ratios
+        .into_iter()
+        .map(|(suite, rs)| (suite, median(&rs)))
+        .collect()
 }
 
 /// The cases of a suite that share a drift: its one-core cases ("argon2")
@@ -663,6 +710,17 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             d.value
         )),
         None => {}
+    }
+    if !cmp.suite_drifts.is_empty() {
+        let each: Vec<String> = cmp
+            .suite_drifts
+            .iter()
+            .map(|(suite, d)| format!("{suite} {d:.3}"))
+            .collect();
+        notes.push(format!(
+            "machine, suite by suite (the canary in each suite's groups, candidate / baseline; what its one-core cases are divided by where the drift is divided out): {}",
+            each.join(", ")
+        ));
     }
     let floor =
         |f: Option<f64>| f.map_or("not measured".to_string(), |f| format!("{:.1}%", f * 100.0));

@@ -630,3 +630,39 @@ fn a_case_measured_in_a_disturbed_moment_is_held_to_how_much_slower_the_machine_
         "{notes}"
     );
 }
+
+#[test]
+fn a_suite_measured_in_a_slower_stretch_is_judged_by_its_groups_canary() {
+    // The whole run's canary stayed at 50 ns; the cipher suite's stretch
+    // of the candidate ran 3% slower, its groups' canary and its cases
+    // alike (one cipher case also 10% slower: the code).
+    let build = |cipher_ns: f64, cipher_canary: f64, changed_ns: f64| {
+        let mut ms: Vec<Measurement> = (0..8)
+            .map(|i| measured_near(&format!("H{i}"), 100.0, 50.0))
+            .collect();
+        for i in 0..8 {
+            let mut m = measured_near(&format!("C{i}"), cipher_ns, cipher_canary);
+            m.suite = "cipher".into();
+            ms.push(m);
+        }
+        let mut m = measured_near("X", changed_ns, cipher_canary);
+        m.suite = "cipher".into();
+        ms.push(m);
+        ms.push(canary(&series(50.0), 0.005));
+        ms
+    };
+    let baseline = run("a", build(100.0, 50.0, 100.0));
+    let candidate = run("b", build(103.0, 51.5, 113.3));
+    let cmp = compare_full(&baseline, &candidate, 0.02);
+    assert_eq!(cmp.counts(), (0, 1, 16, 0), "{:?}", cmp.suite_drifts);
+    assert_eq!(case_of(&cmp, "X").comparison.verdict, Verdict::Slower);
+    assert!((cmp.suite_drifts["cipher"] - 1.03).abs() < 1e-9);
+    assert!((cmp.suite_drifts["hash"] - 1.0).abs() < 1e-9);
+    let notes = comparison_notes(&cmp);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("suite by suite") && n.contains("cipher 1.030")),
+        "{notes:?}"
+    );
+}
