@@ -666,3 +666,30 @@ fn a_suite_measured_in_a_slower_stretch_is_judged_by_its_groups_canary() {
         "{notes:?}"
     );
 }
+
+#[test]
+fn a_suite_drift_that_would_move_its_cases_away_from_one_is_not_divided_out() {
+    // One core busy: the canary in the suite's groups ran 1.9% slower
+    // while the cases' fastest rounds stayed. Divided out, a case that
+    // moved 0.7% would read 2.5% faster: "inconclusive" for nothing.
+    let build = |canary_ns: f64, y_ns: f64| {
+        let mut ms: Vec<Measurement> = (0..8)
+            .map(|i| measured_near(&format!("H{i}"), 100.0, canary_ns))
+            .collect();
+        ms.push(measured_near("Y", y_ns, canary_ns));
+        ms.push(canary(&series(50.0), 0.005));
+        ms
+    };
+    let cmp = compare_full(
+        &run("a", build(50.0, 100.0)),
+        &run("b", build(50.95, 99.3)),
+        0.02,
+    );
+    assert_eq!(cmp.drift_kept, vec!["hash".to_string()]);
+    assert_eq!(
+        cmp.counts(),
+        (0, 0, 9, 0),
+        "{:?}",
+        case_of(&cmp, "Y").comparison
+    );
+}
