@@ -693,3 +693,49 @@ fn a_suite_drift_that_would_move_its_cases_away_from_one_is_not_divided_out() {
         case_of(&cmp, "Y").comparison
     );
 }
+
+/// A case around `centre` ns whose time relative to the canary in its own
+/// rounds was `ratio` (+-0.5%), over `rounds` rounds.
+fn with_own_canary(primitive: &str, centre: f64, ratio: f64, rounds: usize) -> Measurement {
+    let mut m = measured_near(primitive, centre, 50.0);
+    m.paired.push(cryptobench_core::PairedRatio {
+        other: cryptobench_core::model::CANARY_PAIRED_KEY.into(),
+        ratio,
+        ci95: [ratio * 0.995, ratio * 1.005],
+        rounds,
+    });
+    m
+}
+
+#[test]
+fn a_case_is_judged_by_its_time_relative_to_the_canary_in_its_own_rounds() {
+    // Four steady neighbours. "Stretch" ran in a stretch of the candidate
+    // 4% slower for the machine, its canary too: relative to the canary it
+    // did not move. "Slowed" is 5% slower relative to the canary and at its
+    // fastest rounds: the code. "Canary" moved only relative to its canary.
+    let build = |stretch: f64, slowed: (f64, f64), canary_only: f64| {
+        let mut ms: Vec<Measurement> = (0..4)
+            .map(|i| with_own_canary(&format!("N{i}"), 100.0, 2.0, 20))
+            .collect();
+        ms.push(with_own_canary("Stretch", 100.0 * stretch, 2.0, 20));
+        ms.push(with_own_canary("Slowed", slowed.0, slowed.1, 20));
+        ms.push(with_own_canary("Canary", 100.0, canary_only, 20));
+        ms.push(canary(&series(50.0), 0.005));
+        ms
+    };
+    let cmp = compare_full(
+        &run("a", build(1.0, (100.0, 2.0), 2.0)),
+        &run("b", build(1.04, (105.0, 2.1), 1.94)),
+        0.02,
+    );
+    let verdict = |p: &str| case_of(&cmp, p).comparison.verdict;
+    assert_eq!(verdict("Stretch"), Verdict::Unchanged);
+    assert_eq!(verdict("Slowed"), Verdict::Slower);
+    assert!((case_of(&cmp, "Slowed").comparison.ratio - 1.05).abs() < 1e-9);
+    assert_eq!(verdict("Canary"), Verdict::Inconclusive);
+    assert_eq!(cmp.counts(), (0, 1, 5, 1));
+    // Too few rounds for a ratio: judged by fastest rounds, as before.
+    let few = |stretch: f64| vec![with_own_canary("Stretch", 100.0 * stretch, 2.0, 3)];
+    let cmp = compare_full(&run("a", few(1.0)), &run("b", few(1.04)), 0.02);
+    assert_eq!(case_of(&cmp, "Stretch").comparison.verdict, Verdict::Slower);
+}
