@@ -48,14 +48,14 @@ use crate::tables::{case_headers, status_free_size};
 use cryptobench_core::disturbance::{CalmLevels, DISTURBED, MEMORY_DISTURBED};
 use cryptobench_core::model::{MachineLoad, LAYOUT_FIXED};
 use cryptobench_core::units::TimeUnit;
-use cryptobench_core::verdict::seed_of;
 use cryptobench_core::verdict::Estimate;
-use cryptobench_core::{CaseStatus, Measurement, PairedRatio, Run, Table};
-use cryptobench_stats::{
-    compare_fastest, compare_medians_past, median, median_resolution, quantile, quantile_ci_rank,
-    Comparison, Verdict,
-};
+use cryptobench_core::{CaseStatus, Measurement, Run, Table};
+use cryptobench_stats::{median, quantile, quantile_ci_rank, Comparison, Verdict};
 use std::collections::{BTreeMap, HashMap};
+
+#[path = "compare_case.rs"]
+mod case;
+use case::{by_median, canary_in_own_rounds, compare_case, compare_in_own_rounds, judged_ns};
 
 /// The canary's fast end, as a quantile of its batches: a case's fastest of
 /// some twenty rounds sits near its 5th percentile, and the canary, with a
@@ -207,23 +207,6 @@ fn larger(floors: (Option<f64>, Option<f64>)) -> f64 {
 /// Pairs the measured cases of two runs by case key and compares them.
 pub fn compare_runs(baseline: &Run, candidate: &Run, threshold: f64) -> Vec<ComparedCase> {
     compare_full(baseline, candidate, threshold).cases
-}
-
-/// Whether a pair of measurements of one case is judged by medians: when
-/// either says its work per call varies by design (a fastest round is then
-/// a lucky batch). One rule per pair, so both sides are read alike.
-fn by_median(b: &Measurement, c: &Measurement) -> bool {
-    b.work_varies() || c.work_varies()
-}
-
-/// The time a case is judged by: its median when `by_median`, else its
-/// fastest round; `None` without samples.
-fn judged_ns(m: &Measurement, by_median: bool) -> Option<f64> {
-    if by_median {
-        Some(median(&m.samples_ns)).filter(|x| x.is_finite())
-    } else {
-        m.fastest().map(|f| f.value)
-    }
 }
 
 /// The candidate canary's fast end over the baseline's, with the interval
@@ -445,84 +428,6 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     out
 }
 
-/// Both runs' time of a one-core library case relative to the canary in
-/// its own rounds ([`Measurement::canary_ratio`]), when both have one
-/// from at least [`MIN_OWN_ROUNDS`] rounds. Not for a case timed in two
-/// runner processes (its runtime's restart gap is the floor there) or one
-/// judged by its median.
-fn canary_in_own_rounds<'m>(
-    b: &'m Measurement,
-    c: &'m Measurement,
-) -> Option<(&'m PairedRatio, &'m PairedRatio)> {
-    if by_median(b, c) || !b.samples_process.is_empty() || !c.samples_process.is_empty() {
-        return None;
-    }
-    let usable = |p: &&PairedRatio| {
-        p.rounds >= MIN_OWN_ROUNDS
-            && p.ratio.is_finite()
-            && p.ratio > 0.0
-            && p.ci95[0] > 0.0
-            && p.ci95[1] >= p.ci95[0]
-    };
-    Some((
-        b.canary_ratio().filter(usable)?,
-        c.canary_ratio().filter(usable)?,
-    ))
-}
-
-/// Fewest rounds a case's ratio to the canary must rest on to judge it.
-const MIN_OWN_ROUNDS: usize = 5;
-
-/// One case judged by its time relative to the canary in its own rounds:
-/// the candidate's median per-round ratio over the baseline's, with the
-/// interval from both ratios' intervals, against `run_limit` or the
-/// half-width of either interval when larger. A round's machine speed
-/// lands on the case and the canary alike, so this ratio carries no
-/// drift of the machine between moments, which the fastest rounds and a
-/// suite's drift leave in: on the pairs of quick runs here, 90-95% of the
-/// one-core library cases stayed within 2% by this ratio, against 41-68%
-/// by raw fastest rounds and 70-89% with each suite's drift divided out.
-/// As in [`compare_case`], a change the case's own fastest rounds do not
-/// show past the limit in the same direction is inconclusive.
-fn compare_in_own_rounds(
-    b: &Measurement,
-    c: &Measurement,
-    pb: &PairedRatio,
-    pc: &PairedRatio,
-    run_limit: f64,
-) -> (Comparison, f64) {
-    let half_width = |p: &PairedRatio| (p.ci95[1] - p.ci95[0]) / 2.0 / p.ratio;
-    let limit = run_limit.max(half_width(pb)).max(half_width(pc));
-    let ratio = pc.ratio / pb.ratio;
-    let intervals_overlap = pb.ci95[0] <= pc.ci95[1] && pc.ci95[0] <= pb.ci95[1];
-    let verdict = if (ratio - 1.0).abs() <= limit {
-        Verdict::Unchanged
-    } else if intervals_overlap {
-        Verdict::Inconclusive
-    } else if ratio > 1.0 {
-        Verdict::Slower
-    } else {
-        Verdict::Faster
-    };
-    let raw = judged_ns(c, false).unwrap_or(f64::NAN) / judged_ns(b, false).unwrap_or(f64::NAN);
-    let moved_itself = match verdict {
-        Verdict::Slower => raw > 1.0 + limit,
-        Verdict::Faster => raw < 1.0 - limit,
-        _ => true,
-    };
-    let comparison = Comparison {
-        ratio,
-        ci95: (pc.ci95[0] / pb.ci95[1], pc.ci95[1] / pb.ci95[0]),
-        verdict: if moved_itself || !raw.is_finite() {
-            verdict
-        } else {
-            Verdict::Inconclusive
-        },
-        intervals_overlap,
-    };
-    (comparison, limit)
-}
-
 /// The drift of each suite's one-core cases: the median, over them, of
 /// the canary's time in their groups' rounds, candidate over baseline.
 ///
@@ -670,51 +575,6 @@ fn restart_floors_of(
         .chain(c.keys())
         .map(|k| (k.clone(), (b.get(k).copied(), c.get(k).copied())))
         .collect()
-}
-
-/// One case, judged by its fastest rounds with the machine's drift divided
-/// out of the candidate's. Returns the comparison and the limit it was
-/// judged against: `run_limit`, or the resolution of either fastest round
-/// when that is larger (a case whose fastest rounds scatter by 6% cannot
-/// tell a 5% change from luck).
-///
-/// A change that only the drift correction makes is inconclusive: the
-/// canary moved and the case did not, or the other way round, and which
-/// one the machine did cannot be told from two runs.
-pub(crate) fn compare_case(
-    b: &Measurement,
-    c: &Measurement,
-    run_limit: f64,
-    drift: Option<f64>,
-) -> (Comparison, f64) {
-    let d = drift.unwrap_or(1.0);
-    let by_median = by_median(b, c);
-    let seed = seed_of(&c.case_key());
-    let resolution = |m: &Measurement| {
-        if by_median {
-            median_resolution(&m.samples_ns, seed)
-        } else {
-            m.fastest().map_or(0.0, |f| f.resolution())
-        }
-    };
-    let limit = run_limit.max(resolution(b)).max(resolution(c));
-    let scaled: Vec<f64> = c.samples_ns.iter().map(|x| x / d).collect();
-    let mut comparison = if by_median {
-        compare_medians_past(&b.samples_ns, &scaled, limit, seed)
-    } else {
-        compare_fastest(&b.samples_ns, &scaled, limit)
-    };
-    let undrifted =
-        judged_ns(c, by_median).unwrap_or(f64::NAN) / judged_ns(b, by_median).unwrap_or(f64::NAN);
-    let moved_itself = match comparison.verdict {
-        Verdict::Slower => undrifted > 1.0 + limit,
-        Verdict::Faster => undrifted < 1.0 - limit,
-        _ => true,
-    };
-    if !moved_itself && undrifted.is_finite() {
-        comparison.verdict = Verdict::Inconclusive;
-    }
-    (comparison, limit)
 }
 
 /// The comparison as a table: each run's fastest round, their ratio

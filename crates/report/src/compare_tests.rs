@@ -1,5 +1,6 @@
 use super::*;
 use cryptobench_core::CaseSpec;
+use cryptobench_stats::compare_fastest;
 
 fn measured(primitive: &str, samples: &[f64]) -> Measurement {
     let mut m = CaseSpec::new("hash", primitive, "openssl", "OpenSSL 3", "digest")
