@@ -11,12 +11,6 @@
 //! by the ratio of its fastest rounds ([`cryptobench_stats::fast_end`]),
 //! with its 95% interval.
 //!
-//! A one-core library case also has its time relative to the canary in
-//! each of its rounds, and is judged by that instead
-//! ([`compare_in_own_rounds`]): the machine's speed at each moment lands
-//! on both, so no drift between moments is left in the ratio, where the
-//! fastest rounds of two runs each keep their own run's luckiest moment.
-//!
 //! Three things bound what counts as a change. The threshold the user
 //! gives; the noise floor each run measured from its canary (how far the
 //! machine's fast end moved between moments); and the case's own
@@ -55,7 +49,7 @@ use std::collections::{BTreeMap, HashMap};
 
 #[path = "compare_case.rs"]
 mod case;
-use case::{by_median, canary_in_own_rounds, compare_case, compare_in_own_rounds, judged_ns};
+use case::{by_median, compare_case, judged_ns};
 
 /// The canary's fast end, as a quantile of its batches: a case's fastest of
 /// some twenty rounds sits near its 5th percentile, and the canary, with a
@@ -407,13 +401,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         let own = run_limit
             .max(restart)
             .max(disturbed.map_or(0.0, |f| f - 1.0));
-        let rounds = matches!(drift, Drift::Run)
-            .then(|| canary_in_own_rounds(b, c))
-            .flatten();
-        let (comparison, limit) = match rounds {
-            Some((pb, pc)) => compare_in_own_rounds(b, c, pb, pc, own),
-            None => compare_case(b, c, own, d),
-        };
+        let (comparison, limit) = compare_case(b, c, own, d);
         out.cases.push(ComparedCase {
             key: c.case_key(),
             baseline: b.clone(),
@@ -421,7 +409,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             comparison,
             limit,
             floor: own,
-            drift_divided: drift_divided || rounds.is_some(),
+            drift_divided,
             disturbed,
         });
     }

@@ -1,8 +1,8 @@
-//! How one case of a comparison is judged: by its fastest rounds, or by
-//! its time relative to the canary in its own rounds, against its limit.
+//! How one case of a comparison is judged: by its fastest rounds (or its
+//! median, when its work varies by design), against its limit.
 
 use cryptobench_core::verdict::seed_of;
-use cryptobench_core::{Measurement, PairedRatio};
+use cryptobench_core::Measurement;
 use cryptobench_stats::{
     compare_fastest, compare_medians_past, median, median_resolution, Comparison, Verdict,
 };
@@ -22,84 +22,6 @@ pub(super) fn judged_ns(m: &Measurement, by_median: bool) -> Option<f64> {
     } else {
         m.fastest().map(|f| f.value)
     }
-}
-
-/// Both runs' time of a one-core library case relative to the canary in
-/// its own rounds ([`Measurement::canary_ratio`]), when both have one
-/// from at least [`MIN_OWN_ROUNDS`] rounds. Not for a case timed in two
-/// runner processes (its runtime's restart gap is the floor there) or one
-/// judged by its median.
-pub(super) fn canary_in_own_rounds<'m>(
-    b: &'m Measurement,
-    c: &'m Measurement,
-) -> Option<(&'m PairedRatio, &'m PairedRatio)> {
-    if by_median(b, c) || !b.samples_process.is_empty() || !c.samples_process.is_empty() {
-        return None;
-    }
-    let usable = |p: &&PairedRatio| {
-        p.rounds >= MIN_OWN_ROUNDS
-            && p.ratio.is_finite()
-            && p.ratio > 0.0
-            && p.ci95[0] > 0.0
-            && p.ci95[1] >= p.ci95[0]
-    };
-    Some((
-        b.canary_ratio().filter(usable)?,
-        c.canary_ratio().filter(usable)?,
-    ))
-}
-
-/// Fewest rounds a case's ratio to the canary must rest on to judge it.
-pub(super) const MIN_OWN_ROUNDS: usize = 5;
-
-/// One case judged by its time relative to the canary in its own rounds:
-/// the candidate's median per-round ratio over the baseline's, with the
-/// interval from both ratios' intervals, against `run_limit` or the
-/// half-width of either interval when larger. A round's machine speed
-/// lands on the case and the canary alike, so this ratio carries no
-/// drift of the machine between moments, which the fastest rounds and a
-/// suite's drift leave in: on the pairs of quick runs here, 90-95% of the
-/// one-core library cases stayed within 2% by this ratio, against 41-68%
-/// by raw fastest rounds and 70-89% with each suite's drift divided out.
-/// As in [`compare_case`], a change the case's own fastest rounds do not
-/// show past the limit in the same direction is inconclusive.
-pub(super) fn compare_in_own_rounds(
-    b: &Measurement,
-    c: &Measurement,
-    pb: &PairedRatio,
-    pc: &PairedRatio,
-    run_limit: f64,
-) -> (Comparison, f64) {
-    let half_width = |p: &PairedRatio| (p.ci95[1] - p.ci95[0]) / 2.0 / p.ratio;
-    let limit = run_limit.max(half_width(pb)).max(half_width(pc));
-    let ratio = pc.ratio / pb.ratio;
-    let intervals_overlap = pb.ci95[0] <= pc.ci95[1] && pc.ci95[0] <= pb.ci95[1];
-    let verdict = if (ratio - 1.0).abs() <= limit {
-        Verdict::Unchanged
-    } else if intervals_overlap {
-        Verdict::Inconclusive
-    } else if ratio > 1.0 {
-        Verdict::Slower
-    } else {
-        Verdict::Faster
-    };
-    let raw = judged_ns(c, false).unwrap_or(f64::NAN) / judged_ns(b, false).unwrap_or(f64::NAN);
-    let moved_itself = match verdict {
-        Verdict::Slower => raw > 1.0 + limit,
-        Verdict::Faster => raw < 1.0 - limit,
-        _ => true,
-    };
-    let comparison = Comparison {
-        ratio,
-        ci95: (pc.ci95[0] / pb.ci95[1], pc.ci95[1] / pb.ci95[0]),
-        verdict: if moved_itself || !raw.is_finite() {
-            verdict
-        } else {
-            Verdict::Inconclusive
-        },
-        intervals_overlap,
-    };
-    (comparison, limit)
 }
 
 /// One case, judged by its fastest rounds with the machine's drift divided
