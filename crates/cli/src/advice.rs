@@ -204,9 +204,6 @@ fn incumbents_of(runs: &[Run]) -> Vec<Incumbent> {
     use cryptobench_core::advice::verified;
     use cryptobench_core::Measurement;
     use cryptobench_suite_argon2::params::{Params, Variant};
-    let Some(newest) = runs.first() else {
-        return Vec::new();
-    };
     let num = |m: &Measurement, k: &str| m.param(k)?.parse::<u32>().ok();
     let tuned = |run: &Run| -> Vec<(Incumbent, Option<Duration>)> {
         run.measurements
@@ -233,9 +230,13 @@ fn incumbents_of(runs: &[Run]) -> Vec<Incumbent> {
     let same = |a: &Incumbent, b: &Incumbent| {
         a.target == b.target && a.params == b.params && a.backend == b.backend
     };
-    tuned(newest)
-        .into_iter()
-        .map(|(mut i, _)| {
+    let Some(newest) = earlier.first() else {
+        return Vec::new();
+    };
+    newest
+        .iter()
+        .map(|(i, _)| {
+            let mut i = i.clone();
             i.history = earlier
                 .iter()
                 .filter_map(|points| points.iter().find(|(p, _)| same(p, &i))?.1)

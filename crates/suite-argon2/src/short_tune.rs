@@ -550,17 +550,23 @@ fn judge_incumbent(
 ) -> ShortTune {
     let target = share.target;
     match time {
-        Ok(time) if still_holds(pooled(time, &i.history), target) => ShortTune {
-            target,
-            found: Ok(Trial {
-                params,
-                time: pooled(time, &i.history),
-            }),
-            kept_from: Some(i.run_id.clone()),
-            incumbent: Some(Trial { params, time }),
-        },
-        // Off by more than 20%: search again.
-        Ok(time) => search(base, share, seen, clock, Some(Trial { params, time })),
+        Ok(time) => {
+            let judged = pooled(time, &i.history);
+            if still_holds(judged, target) {
+                ShortTune {
+                    target,
+                    found: Ok(Trial {
+                        params,
+                        time: judged,
+                    }),
+                    kept_from: Some(i.run_id.clone()),
+                    incumbent: Some(Trial { params, time }),
+                }
+            } else {
+                // Off by more than 20%: search again.
+                search(base, share, seen, clock, Some(Trial { params, time }))
+            }
+        }
         Err(TuneError::Hash(_) | TuneError::Memory(_)) => search(base, share, seen, clock, None),
         Err(why) => ShortTune {
             target,

@@ -104,7 +104,21 @@ fn tune_on_model(
     targets: &[Duration],
     incumbents: &[Incumbent],
 ) -> (Vec<ShortTune>, Vec<Params>) {
-    let base = Params::new(Variant::Id, 1 << 20, 1, 2);
+    tune_on_model_from(
+        Params::new(Variant::Id, 1 << 20, 1, 2),
+        ns,
+        targets,
+        incumbents,
+    )
+}
+
+/// [`tune_on_model`] with `base` as variant, lanes and memory budget.
+fn tune_on_model_from(
+    base: Params,
+    ns: f64,
+    targets: &[Duration],
+    incumbents: &[Incumbent],
+) -> (Vec<ShortTune>, Vec<Params>) {
     let mut model = machine(ns, 2);
     let mut measured = Vec::new();
     let mut measure = |p: &Params, _runs: usize| {
@@ -486,38 +500,14 @@ fn a_point_a_longer_search_timed_is_timed_again_before_a_shorter_target_names_it
     assert!(lands_within(truth, short.target), "{trial:?}");
     // A borrowed point that lands on its second timing too is named at
     // the faster time, without a third.
-    let mut steady = machine(1_450.0, 2);
-    let mut calls = Vec::new();
-    let mut measure = |p: &Params, _runs: usize| {
-        calls.push(*p);
-        steady(p)
-    };
-    let found = short_tune(
-        &[Duration::from_millis(190), Duration::from_secs(1)],
-        base,
-        &[],
-        Duration::from_secs(15),
-        &mut clock,
-        &mut measure,
-    );
+    let targets = [Duration::from_millis(190), Duration::from_secs(1)];
+    let (found, calls) = tune_on_model_from(base, 1_450.0, &targets, &[]);
     assert_eq!(found[1].found.as_ref().unwrap().params, top);
     assert_eq!(calls.iter().filter(|p| **p == top).count(), 2);
     // Timed with as many hashes as the shorter target takes (two each for
     // 400 ms and 1 s): named as it was, not timed again.
-    let mut slower = machine(3_050.0, 2);
-    let mut calls = Vec::new();
-    let mut measure = |p: &Params, _runs: usize| {
-        calls.push(*p);
-        slower(p)
-    };
-    let found = short_tune(
-        &[Duration::from_millis(400), Duration::from_secs(1)],
-        base,
-        &[],
-        Duration::from_secs(15),
-        &mut clock,
-        &mut measure,
-    );
+    let targets = [Duration::from_millis(400), Duration::from_secs(1)];
+    let (found, calls) = tune_on_model_from(base, 3_050.0, &targets, &[]);
     assert_eq!(found[1].found.as_ref().unwrap().params, top);
     assert_eq!(calls.iter().filter(|p| **p == top).count(), 1);
 }
