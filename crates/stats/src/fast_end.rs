@@ -19,7 +19,7 @@
 //! less than 2.5% of the time. No resampling is needed, and the same
 //! rounds always give the same interval.
 
-use crate::{quantile, sorted, Comparison, Verdict};
+use crate::{median, quantile, sorted, Comparison, Verdict};
 
 /// Consecutive canary batches whose fastest is one moment's speed in
 /// [`fast_floor`].
@@ -122,6 +122,53 @@ pub fn fast_floor(batches: &[f64]) -> f64 {
     }
 }
 
+/// Fewest rounds in each half of [`halves_residual`]: the fastest of fewer
+/// is mostly luck.
+pub const MIN_HALF_ROUNDS: usize = 3;
+
+/// The drift a case shares with its group-mates, from their ratios and its
+/// own (each a time ratio between two moments): the one mate's ratio, or,
+/// with two mates or more, the median of theirs and its own. With a lone
+/// mate its own ratio would halve its change; with more, the median keeps
+/// one library that changed from moving the others' drift (the mean of
+/// two mates, one 10% slower, would read the third as 5% faster).
+pub fn shared_drift(own: f64, mates: &[f64]) -> Option<f64> {
+    match mates {
+        [] => None,
+        [one] => Some(*one),
+        _ => {
+            let mut all = mates.to_vec();
+            all.push(own);
+            Some(median(&all))
+        }
+    }
+}
+
+/// How far a case's fastest round moved against its group-mates' between
+/// the first and the second half of the rounds they shared: the case's
+/// fastest of the second half over its first half's, divided by the drift
+/// it shares with `mates` over the same halves ([`shared_drift`]; 1 when
+/// they moved together). Round `i` of every member of a group is timed at
+/// one moment, so the halves are two moments of the machine, and a case
+/// that moves against the other libraries between them shows how far one
+/// case moves between two runs once their drift is divided out. Only the
+/// rounds every one of them has count; `None` with fewer than
+/// [`MIN_HALF_ROUNDS`] per half or no mate.
+pub fn halves_residual(case: &[f64], mates: &[&[f64]]) -> Option<f64> {
+    let shared = mates.iter().map(|m| m.len()).fold(case.len(), usize::min);
+    if mates.is_empty() || shared < 2 * MIN_HALF_ROUNDS {
+        return None;
+    }
+    let half = shared / 2;
+    let moved = |xs: &[f64]| {
+        let fastest = |part: &[f64]| part.iter().copied().fold(f64::INFINITY, f64::min);
+        fastest(&xs[half..shared]) / fastest(&xs[..half])
+    };
+    let own = moved(case);
+    let theirs: Vec<f64> = mates.iter().map(|m| moved(m)).collect();
+    Some(own / shared_drift(own, &theirs)?).filter(|r| r.is_finite() && *r > 0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +236,40 @@ mod tests {
         let floor = fast_floor(&shifted);
         assert!((0.09..=0.1).contains(&floor), "{floor}");
         assert_eq!(fast_floor(&batches[..FLOOR_WINDOW]), 0.0);
+    }
+
+    #[test]
+    fn a_case_moving_with_its_mates_between_halves_has_no_residual() {
+        // Every member 4% slower in the second half: the machine moved.
+        let a: Vec<f64> = (0..10).map(|i| if i < 5 { 100.0 } else { 104.0 }).collect();
+        let b: Vec<f64> = a.iter().map(|x| x * 2.0).collect();
+        let c: Vec<f64> = a.iter().map(|x| x * 3.0).collect();
+        let r = halves_residual(&a, &[&b, &c]).unwrap();
+        assert!((r - 1.0).abs() < 1e-12, "{r}");
+        // The case alone 6% slower in its second half.
+        let moved: Vec<f64> = a
+            .iter()
+            .enumerate()
+            .map(|(i, x)| if i < 5 { *x } else { x * 1.06 })
+            .collect();
+        let r = halves_residual(&moved, &[&b, &c]).unwrap();
+        assert!((r - 1.06).abs() < 1e-12, "{r}");
+        // Only the rounds all share count: a mate with 6 rounds splits at 3,
+        // where the case has not moved yet.
+        let r = halves_residual(&moved, &[&b[..6]]).unwrap();
+        assert!((r - 1.0).abs() < 1e-12, "{r}");
+        assert!(halves_residual(&moved, &[&b[..5]]).is_none());
+        assert!(halves_residual(&moved, &[]).is_none());
+    }
+
+    #[test]
+    fn a_shared_drift_is_one_mate_s_or_the_median_with_the_case_s_own() {
+        assert_eq!(shared_drift(1.05, &[]), None);
+        assert_eq!(shared_drift(1.05, &[1.0]), Some(1.0));
+        // One of two mates changed: the third is not read as changed.
+        assert_eq!(shared_drift(1.0, &[1.10, 1.0]), Some(1.0));
+        // The changed one against two that did not.
+        assert_eq!(shared_drift(1.10, &[1.0, 1.0]), Some(1.0));
+        assert_eq!(shared_drift(1.04, &[1.0, 1.02, 1.03]), Some(1.025));
     }
 }

@@ -22,7 +22,7 @@
 
 pub mod fast_end;
 pub mod paired;
-pub use fast_end::{compare_fastest, fast_floor, Fastest};
+pub use fast_end::{compare_fastest, fast_floor, halves_residual, shared_drift, Fastest};
 pub use paired::{
     median_ci_rank, paired_ratio, quantile_ci_rank, relative_half_width, round_ratios,
     PairedEstimate,
