@@ -4,7 +4,9 @@
 //! Each trial measures two runs of the same small plan through the real
 //! engine (groups, adaptive precision, the canary): a few fixed integer
 //! workloads of different lengths, one of which does 5% more work in the
-//! second run. The two runs are then compared exactly as `cryptobench
+//! second run. Each stands for another library, as the backends of one
+//! primitive do in a real group, so `compare` judges each against the
+//! others timed in its rounds. The two runs are then compared exactly as `cryptobench
 //! compare` does (fastest rounds, each case against its own limit). Run with
 //! `cargo run --release -p cryptobench --example sensitivity [TRIALS] [SLOWDOWN%]`.
 
@@ -45,7 +47,7 @@ fn plan(slowed: f64) -> Vec<PlannedCase> {
             work
         };
         PlannedCase::ready(
-            CaseSpec::new("demo", name, "builtin", "1", "mix"),
+            CaseSpec::new("demo", "chain", name, "1", "mix"),
             move || Ok(Box::new(Chain { work, state: 1 }) as Box<dyn Case>),
         )
     })
@@ -73,7 +75,7 @@ fn main() {
         let cmp = compare_full(&a, &b, 0.02);
         for c in &cmp.cases {
             let v = c.comparison.verdict;
-            if c.candidate.primitive == "TARGET" {
+            if c.candidate.backend == "TARGET" {
                 caught += usize::from(v == Verdict::Slower);
                 println!(
                     "trial {}: target ratio {:.3} ({:.3} .. {:.3}) {}; limit {:.1}% (floors {:.1}%)",
@@ -83,7 +85,7 @@ fn main() {
                     c.comparison.ci95.1,
                     v.as_str(),
                     c.limit * 100.0,
-                    cmp.effective_threshold() * 100.0
+                    cmp.one_core_threshold() * 100.0
                 );
             } else {
                 neighbours += 1;

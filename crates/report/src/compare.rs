@@ -21,9 +21,13 @@
 //! "inconclusive".
 //!
 //! The machine's own drift is the ratio of the canaries' fast ends,
-//! reported first and divided out of every case, but only in a suite whose
-//! cases moved with it (a canary can move while the cases do not, e.g.
-//! when the host moves the VM). A case is changed only when its own
+//! reported first. What is divided out of a one-core case is the drift it
+//! shares with the other libraries timed in its own rounds, its
+//! group-mates (`compare_group`): a neighbour on the host slows some work
+//! more than the canary. A case without mates has its suite's canary
+//! drift divided out, but only in a suite whose cases moved with it (a
+//! canary can move while the cases do not, e.g. when the host moves the
+//! VM). A case is changed only when its own
 //! fastest rounds, before the drift is divided out, moved past the limit
 //! too, in the same direction; a change that only the correction makes is
 //! inconclusive.
@@ -39,8 +43,8 @@
 //! far the probe moved within either run ([`memory_floor`]).
 
 use crate::tables::{case_headers, status_free_size};
-use cryptobench_core::disturbance::{CalmLevels, DISTURBED, MEMORY_DISTURBED};
-use cryptobench_core::model::{MachineLoad, LAYOUT_FIXED};
+use cryptobench_core::disturbance::CalmLevels;
+use cryptobench_core::model::MachineLoad;
 use cryptobench_core::units::TimeUnit;
 use cryptobench_core::verdict::Estimate;
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
@@ -49,7 +53,13 @@ use std::collections::{BTreeMap, HashMap};
 
 #[path = "compare_case.rs"]
 mod case;
+#[path = "compare_group.rs"]
+mod group;
+#[path = "compare_notes.rs"]
+mod notes;
 use case::{by_median, compare_case, judged_ns};
+use group::{group_drift, mates_of, moment_floor};
+pub use notes::comparison_notes;
 
 /// The canary's fast end, as a quantile of its batches: a case's fastest of
 /// some twenty rounds sits near its 5th percentile, and the canary, with a
@@ -96,8 +106,8 @@ pub struct RunComparison {
     /// Whether `drift` comes from the canaries.
     pub drift_from_canary: bool,
     /// Each suite's drift from the canary in its groups' rounds
-    /// ([`suite_drifts`]): what its one-core cases are divided by instead
-    /// of `drift`.
+    /// ([`suite_drifts`]): what its one-core cases without group-mates are
+    /// divided by instead of `drift`.
     pub suite_drifts: BTreeMap<String, f64>,
     /// The median of the cases' raw ratios of fastest rounds (candidate /
     /// baseline).
@@ -129,6 +139,12 @@ pub struct RunComparison {
     /// each run ([`restart_floors`]), by backend: what its cases must
     /// also exceed.
     pub restart_floors: BTreeMap<String, (Option<f64>, Option<f64>)>,
+    /// How far one-core cases moved against the other libraries of their
+    /// groups between two moments within each run ([`moment_floor`]):
+    /// what a one-core case must also exceed.
+    pub moment_floors: (Option<f64>, Option<f64>),
+    /// How many cases were judged against their group-mates' drift.
+    pub judged_by_group: usize,
 }
 
 /// The machine's memory drift between two runs, from the memory probes
@@ -148,7 +164,10 @@ pub struct MemoryDrift {
 
 /// Where a case's drift comes from.
 enum Drift {
-    /// The canary's fast ends over the whole run.
+    /// The other libraries of its kind timed in the case's rounds
+    /// (`compare_group`): the median of their ratios.
+    Group(f64),
+    /// The canary in its suite's groups, else over the whole run.
     Run,
     /// The canary on the case's cores in its group (a multi-core case).
     Cores(Option<f64>),
@@ -165,6 +184,11 @@ impl RunComparison {
     /// or the larger floor of the canary on several cores.
     pub fn multi_core_threshold(&self) -> f64 {
         self.effective_threshold().max(larger(self.parallel_floors))
+    }
+    /// The change a one-core case that is not memory-bound must exceed:
+    /// [`Self::effective_threshold`] or the larger moment floor.
+    pub fn one_core_threshold(&self) -> f64 {
+        self.effective_threshold().max(larger(self.moment_floors))
     }
     /// The change a one-core memory-bound case must exceed:
     /// [`Self::effective_threshold`] or the larger memory floor.
@@ -266,10 +290,16 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         Some(memory_c.get(key)? / memory_b.get(key)?).filter(|d| d.is_finite() && *d > 0.0)
     };
     let suite_drift = suite_drifts(baseline, candidate, &pairs);
+    let mates = mates_of(&pairs);
     let mut memory_bound = Vec::new();
     let local: Vec<Drift> = pairs
         .iter()
-        .map(|(b, c)| {
+        .zip(&mates)
+        .enumerate()
+        .map(|(i, ((b, c), mates))| {
+            if let Some(d) = group_drift(i, mates, &pairs) {
+                return Drift::Group(d);
+            }
             let key = c.case_key();
             match (many_b.get(&key), many_c.get(&key)) {
                 (Some(b), Some(c)) => {
@@ -305,7 +335,8 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         let d = match drift {
             Drift::Cores(d) => *d,
             Drift::Run => run_drift(&c.suite),
-            Drift::Memory => None,
+            // Divided out as measured: it is these cases' own work.
+            Drift::Memory | Drift::Group(_) => None,
         };
         if let (Some(d), Some(r)) = (d, raw_ratio(b, c)) {
             let many = matches!(drift, Drift::Cores(_));
@@ -339,10 +370,16 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         memory: None,
         memory_floors: (memory_floor(baseline), memory_floor(candidate)),
         restart_floors: restart_floors_of(baseline, candidate),
+        moment_floors: (moment_floor(baseline), moment_floor(candidate)),
+        judged_by_group: local
+            .iter()
+            .filter(|d| matches!(d, Drift::Group(_)))
+            .count(),
     };
     // Agreement within the limit a case must pass: a disagreement the
     // noise floor covers cannot make a case changed on its own.
     let limit = out.effective_threshold();
+    let one_core_limit = out.one_core_threshold();
     let multi_core_limit = out.multi_core_threshold();
     let memory_limit = out.memory_threshold();
     let agrees_within = |limit: f64, d: f64, raw: f64| (d / raw - 1.0).abs() <= limit;
@@ -378,6 +415,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         let many = matches!(drift, Drift::Cores(_));
         let kept = !drift_from_canary || out.drift_kept.contains(&drift_label(&c.suite, many));
         let d = match drift {
+            Drift::Group(d) => Some(d),
             Drift::Cores(d) => d.filter(|_| !kept),
             Drift::Run => run_drift(&c.suite).filter(|_| !kept),
             Drift::Memory => out.memory.filter(|m| m.removed).map(|m| m.probe),
@@ -386,7 +424,9 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         let run_limit = match drift {
             Drift::Cores(_) => multi_core_limit,
             Drift::Memory => memory_limit,
-            Drift::Run => limit,
+            Drift::Group(_) if c.cores_used() > 1 => multi_core_limit,
+            Drift::Group(_) if c.memory_bound() => memory_limit,
+            Drift::Run | Drift::Group(_) => one_core_limit,
         };
         let restart = out
             .restart_floors
@@ -622,152 +662,6 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
         t.note(note);
     }
     t
-}
-
-/// The lines that explain a comparison: the machine's drift, the floor
-/// used, and the counts.
-pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
-    let mut notes = Vec::new();
-    match cmp.drift {
-        Some(d) if cmp.drift_removed => notes.push(format!(
-            "machine: the candidate's machine was {} overall (ratio of the canaries' fast ends {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); it is divided out of each case",
-            drift_words(d.value),
-            d.value,
-            d.lo,
-            d.hi,
-            cmp.cases_median.unwrap_or(f64::NAN)
-        )),
-        Some(d) if cmp.drift_from_canary => notes.push(format!(
-            "machine: the canary was {} overall (ratio of the canaries' fast ends {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); in {} the canary moved without them, so its drift is not divided out there{}",
-            drift_words(d.value),
-            d.value,
-            d.lo,
-            d.hi,
-            cmp.cases_median.unwrap_or(f64::NAN),
-            cmp.drift_kept.join(", "),
-            if cmp.cases.iter().any(|c| c.drift_divided) {
-                "; elsewhere it is divided out of each case"
-            } else {
-                ""
-            }
-        )),
-        Some(d) => notes.push(format!(
-            "machine: the candidate's cases were {} overall (median ratio of fastest rounds {:.3}); one of the runs has no canary, so the machine's drift cannot be told from the code's and is not removed",
-            drift_words(d.value),
-            d.value
-        )),
-        None => {}
-    }
-    if !cmp.suite_drifts.is_empty() {
-        let each: Vec<String> = cmp
-            .suite_drifts
-            .iter()
-            .map(|(suite, d)| format!("{suite} {d:.3}"))
-            .collect();
-        notes.push(format!(
-            "machine, suite by suite (the canary in each suite's groups, candidate / baseline; what its one-core cases are divided by where the drift is divided out): {}",
-            each.join(", ")
-        ));
-    }
-    let floor =
-        |f: Option<f64>| f.map_or("not measured".to_string(), |f| format!("{:.1}%", f * 100.0));
-    notes.push(format!(
-        "a case changed only past {:.1}%: the larger of the threshold ({:.1}%) and the noise floors the runs measured at the machine's fast end (baseline {}, candidate {}), with intervals apart; {} case(s) past their own resolution instead (the limit column: how far the 95% interval of either fastest round reaches)",
-        cmp.effective_threshold() * 100.0,
-        cmp.threshold * 100.0,
-        floor(cmp.floors.0),
-        floor(cmp.floors.1),
-        cmp.widened()
-    ));
-    let by_median = cmp
-        .cases
-        .iter()
-        .filter(|c| by_median(&c.baseline, &c.candidate))
-        .count();
-    if by_median > 0 {
-        notes.push(format!(
-            "{by_median} case(s) whose work per call varies by design (ML-DSA signing's rejections, RSA's prime search) judged by their medians instead, against the reach of the medians' 95% intervals: their fastest rounds are lucky batches"
-        ));
-    }
-    if let Some(m) = cmp.memory {
-        notes.push(format!(
-            "memory: the memory probe (fresh pages faulted in and filled, beside {} one-core memory-bound case(s)) was {} (median ratio of their groups' fastest probes {:.3}; the cases' median {:.3}); {}",
-            m.cases,
-            drift_words(m.probe),
-            m.probe,
-            m.cases_median,
-            if m.removed {
-                "it is divided out of them instead of the canary's drift"
-            } else {
-                "they did not move with it, so no drift is divided out of them"
-            }
-        ));
-    }
-    if cmp.memory_floors.0.is_some() || cmp.memory_floors.1.is_some() {
-        notes.push(format!(
-            "a one-core memory-bound case changed only past {:.1}%: how far the memory probe's fastest moved between the groups of either run (baseline {}, candidate {}); the memory system's speed moves from minute to minute by more than the canary's",
-            cmp.memory_threshold() * 100.0,
-            floor(cmp.memory_floors.0),
-            floor(cmp.memory_floors.1)
-        ));
-    }
-    let disturbed = cmp.cases.iter().filter(|c| c.disturbed.is_some()).count();
-    if disturbed > 0 {
-        notes.push(format!(
-            "{disturbed} case(s) measured in a disturbed moment of either run that measuring again did not replace (the canary {:.0}% or more over its run's calm level, the memory probe {:.0}%): each one's limit covers how much slower the machine ran then",
-            DISTURBED * 100.0,
-            MEMORY_DISTURBED * 100.0
-        ));
-    }
-    if !cmp.restart_floors.is_empty() {
-        let each: Vec<String> = cmp
-            .restart_floors
-            .iter()
-            .map(|(backend, floors)| format!("{backend} {:.1}%", larger(*floors) * 100.0))
-            .collect();
-        notes.push(format!(
-            "a case timed in a runtime's two runner processes changed only past how far its runtime's cases moved between them within either run (the 90th percentile of their gaps): {}",
-            each.join(", ")
-        ));
-    }
-    if cmp.parallel_floors.0.is_some() || cmp.parallel_floors.1.is_some() {
-        notes.push(format!(
-            "a multi-core case changed only past {:.1}%, judged by the canary on as many cores at once (its floors: baseline {}, candidate {})",
-            cmp.multi_core_threshold() * 100.0,
-            floor(cmp.parallel_floors.0),
-            floor(cmp.parallel_floors.1)
-        ));
-    }
-    // With a random layout a small-message case moves between processes
-    // by up to 2x on its own (crates/engine/src/layout.rs).
-    let fixed = |l: &Option<String>| l.as_deref() == Some(LAYOUT_FIXED);
-    if !fixed(&cmp.layouts.0) || !fixed(&cmp.layouts.1) {
-        let shown = |l: &Option<String>| l.clone().unwrap_or_else(|| "not recorded".into());
-        notes.push(format!(
-            "address layout: baseline {}, candidate {}: with a randomized layout, cases of small messages can differ by where code and buffers landed alone",
-            shown(&cmp.layouts.0),
-            shown(&cmp.layouts.1)
-        ));
-    }
-    let (faster, slower, unchanged, inconclusive) = cmp.counts();
-    let n = cmp.cases.len();
-    notes.push(format!(
-        "{n} case(s) compared: {unchanged} unchanged ({:.0}%), {} changed ({faster} faster, {slower} slower), {inconclusive} inconclusive",
-        if n == 0 { 0.0 } else { 100.0 * unchanged as f64 / n as f64 },
-        faster + slower
-    ));
-    notes
-}
-
-fn drift_words(ratio: f64) -> String {
-    let pct = (ratio - 1.0).abs() * 100.0;
-    if pct < 0.05 {
-        "as fast".into()
-    } else if ratio > 1.0 {
-        format!("{pct:.1}% slower")
-    } else {
-        format!("{pct:.1}% faster")
-    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@ use super::*;
 use cryptobench_core::CaseSpec;
 use cryptobench_stats::compare_fastest;
 
-fn measured(primitive: &str, samples: &[f64]) -> Measurement {
+pub(super) fn measured(primitive: &str, samples: &[f64]) -> Measurement {
     let mut m = CaseSpec::new("hash", primitive, "openssl", "OpenSSL 3", "digest")
         .size(1024)
         .measurement(CaseStatus::Measured, None);
@@ -16,7 +16,7 @@ fn measured(primitive: &str, samples: &[f64]) -> Measurement {
     m
 }
 
-fn canary(samples: &[f64], floor: f64) -> Measurement {
+pub(super) fn canary(samples: &[f64], floor: f64) -> Measurement {
     let mut m = CaseSpec::new(
         cryptobench_core::model::CANARY_SUITE,
         cryptobench_core::model::CANARY_PRIMITIVE,
@@ -36,19 +36,19 @@ fn canary(samples: &[f64], floor: f64) -> Measurement {
     m
 }
 
-fn run(id: &str, ms: Vec<Measurement>) -> Run {
+pub(super) fn run(id: &str, ms: Vec<Measurement>) -> Run {
     Run::new(id, ms)
 }
 
 /// The compared case of `primitive`.
-fn case_of<'a>(cmp: &'a RunComparison, primitive: &str) -> &'a ComparedCase {
+pub(super) fn case_of<'a>(cmp: &'a RunComparison, primitive: &str) -> &'a ComparedCase {
     cmp.cases
         .iter()
         .find(|c| c.candidate.primitive == primitive)
         .unwrap_or_else(|| panic!("{primitive} was not compared"))
 }
 
-fn series(centre: f64) -> Vec<f64> {
+pub(super) fn series(centre: f64) -> Vec<f64> {
     (0..20).map(|i| centre + (i % 3) as f64 * 0.1).collect()
 }
 

@@ -1,0 +1,165 @@
+use super::super::tests::{canary, case_of, measured, run, series};
+use super::super::{compare_full, comparison_notes};
+use super::moment_floor;
+use cryptobench_core::{Measurement, Run};
+use cryptobench_stats::Verdict;
+
+/// `primitive` by `backend` in group `group`, its rounds `samples`, the
+/// canary in its rounds at 50 ns.
+fn grouped(primitive: &str, backend: &str, group: &str, samples: &[f64]) -> Measurement {
+    let mut m = measured(primitive, samples);
+    m.backend = backend.into();
+    m.group = Some(group.into());
+    m.machine_load = Some(cryptobench_core::model::MachineLoad {
+        canary_ns: Some(50.0),
+        ..Default::default()
+    });
+    m
+}
+
+/// A run of `ms` and a canary that did not move.
+fn with_calm_canary(id: &str, mut ms: Vec<Measurement>) -> Run {
+    ms.push(canary(&series(50.0), 0.005));
+    run(id, ms)
+}
+
+#[test]
+fn a_case_is_judged_against_the_other_libraries_timed_in_its_rounds() {
+    // Group g1: the host slowed this work by `g1` while the canary stayed;
+    // a runtime and a peer of the same work slowed alike. Group g2: one
+    // library changed by `x`. Group g3: three curves of one library, no
+    // other backend to stand for the machine.
+    let build = |id: &str, g1: f64, x: f64, g3: f64| {
+        let mut ms: Vec<Measurement> = ["openssl", "rustcrypto", "libsodium"]
+            .iter()
+            .map(|b| grouped("AES", b, "g1", &series(100.0 * g1)))
+            .collect();
+        let mut python = grouped("AES", "python", "g1", &series(300.0 * g1));
+        python.params.insert("runtime".into(), "python".into());
+        ms.push(python);
+        ms.push(grouped(
+            "AES",
+            "peer:openssl-speed",
+            "g1",
+            &series(90.0 * g1),
+        ));
+        ms.push(grouped("ChaCha", "openssl", "g2", &series(80.0 * x)));
+        ms.push(grouped("ChaCha", "rustcrypto", "g2", &series(90.0)));
+        ms.push(grouped("ChaCha", "libsodium", "g2", &series(70.0)));
+        for curve in ["P-256", "P-384", "P-521"] {
+            ms.push(grouped(curve, "openssl", "g3", &series(1000.0 * g3)));
+        }
+        with_calm_canary(id, ms)
+    };
+    let cmp = compare_full(
+        &build("a", 1.0, 1.0, 1.0),
+        &build("b", 1.04, 1.10, 1.04),
+        0.02,
+    );
+    for b in [
+        "openssl",
+        "rustcrypto",
+        "libsodium",
+        "python",
+        "peer:openssl-speed",
+    ] {
+        let c = cmp
+            .cases
+            .iter()
+            .find(|c| c.candidate.primitive == "AES" && c.candidate.backend == b)
+            .unwrap();
+        assert_eq!(c.comparison.verdict, Verdict::Unchanged, "{b}: {c:?}");
+        assert!(c.drift_divided, "{b}");
+    }
+    let changed = cmp
+        .cases
+        .iter()
+        .find(|c| c.candidate.primitive == "ChaCha" && c.candidate.backend == "openssl")
+        .unwrap();
+    assert_eq!(changed.comparison.verdict, Verdict::Slower, "{changed:?}");
+    assert!((changed.comparison.ratio - 1.10).abs() < 1e-9);
+    // Its mates are each other's and its: the median keeps them unchanged.
+    let unchanged = cmp
+        .cases
+        .iter()
+        .filter(|c| c.candidate.primitive == "ChaCha" && c.candidate.backend != "openssl");
+    for c in unchanged {
+        assert_eq!(c.comparison.verdict, Verdict::Unchanged, "{c:?}");
+    }
+    // One library's cases alone are judged by the canary: a change of
+    // that library shows.
+    assert_eq!(case_of(&cmp, "P-384").comparison.verdict, Verdict::Slower);
+    // The runtime and the peer have mates; they are none.
+    assert_eq!(cmp.judged_by_group, 5 + 3);
+    let notes = comparison_notes(&cmp).join("\n");
+    assert!(
+        notes.contains("group: 8 case(s) judged against the other libraries"),
+        "{notes}"
+    );
+}
+
+/// `rounds` rounds around `centre`, the second half `moved` slower.
+fn halves(centre: f64, moved: f64) -> Vec<f64> {
+    (0..20)
+        .map(|i| {
+            let x = centre + (i % 3) as f64 * 0.1;
+            if i < 10 {
+                x
+            } else {
+                x * (1.0 + moved)
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_s_moment_floor_is_how_far_cases_moved_against_their_mates_between_halves() {
+    // Twelve groups of two libraries; in each, openssl's second half ran
+    // 3% slower than its first against rustcrypto's.
+    let build = |id: &str, moved: f64, changed: f64| {
+        let mut ms = Vec::new();
+        for g in 0..12 {
+            let group = format!("g{g}");
+            let factor = if g == 0 { changed } else { 1.0 };
+            ms.push(grouped(
+                &format!("P{g}"),
+                "openssl",
+                &group,
+                &halves(100.0 * factor, moved),
+            ));
+            ms.push(grouped(
+                &format!("P{g}"),
+                "rustcrypto",
+                &group,
+                &halves(200.0, 0.0),
+            ));
+        }
+        with_calm_canary(id, ms)
+    };
+    let floor = moment_floor(&build("a", 0.03, 1.0)).unwrap();
+    assert!((floor - 0.03).abs() < 1e-6, "{floor}");
+    assert_eq!(moment_floor(&build("a", 0.0, 1.0)), Some(0.0));
+    // Fewer than ten cases with mates: no floor.
+    let few = with_calm_canary("few", build("a", 0.03, 1.0).measurements[..8].to_vec());
+    assert_eq!(moment_floor(&few), None);
+    // A case 2.5% slower is past the 2% threshold but within how far cases
+    // moved within the run; 5% is past both.
+    let verdict = |changed: f64| {
+        let cmp = compare_full(&build("a", 0.03, 1.0), &build("b", 0.03, changed), 0.02);
+        assert!((cmp.one_core_threshold() - 0.03).abs() < 1e-6);
+        cmp.cases
+            .iter()
+            .find(|c| c.candidate.primitive == "P0" && c.candidate.backend == "openssl")
+            .unwrap()
+            .comparison
+            .verdict
+    };
+    assert_eq!(verdict(1.025), Verdict::Unchanged);
+    assert_eq!(verdict(1.05), Verdict::Slower);
+    let cmp = compare_full(&build("a", 0.03, 1.0), &build("b", 0.0, 1.0), 0.02);
+    let notes = comparison_notes(&cmp).join("\n");
+    assert!(
+        notes.contains("(the 97th percentile: baseline 3.0%, candidate 0.0%)"),
+        "{notes}"
+    );
+}

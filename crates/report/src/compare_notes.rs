@@ -1,0 +1,181 @@
+//! The lines under a comparison: what the machine did between the runs,
+//! which floors a case had to pass, and the counts.
+
+use super::{by_median, group, larger, RunComparison};
+use cryptobench_core::disturbance::{DISTURBED, MEMORY_DISTURBED};
+use cryptobench_core::model::LAYOUT_FIXED;
+
+/// The lines that explain a comparison: the machine's drift, the floor
+/// used, and the counts.
+pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
+    let mut notes = Vec::new();
+    let by_canary = cmp.cases.len() - cmp.judged_by_group;
+    // Who the canary's drift was divided out of: the cases without
+    // group-mates, where the suites' cases moved with it.
+    let divided_of = if cmp.judged_by_group == 0 {
+        "each case"
+    } else {
+        "each case without group-mates"
+    };
+    match cmp.drift {
+        Some(d) if cmp.drift_removed || (cmp.drift_from_canary && cmp.drift_kept.is_empty()) => {
+            notes.push(format!(
+                "machine: the candidate's machine was {} overall (ratio of the canaries' fast ends {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); it is divided out of {divided_of}",
+                drift_words(d.value),
+                d.value,
+                d.lo,
+                d.hi,
+                cmp.cases_median.unwrap_or(f64::NAN)
+            ))
+        }
+        Some(d) if cmp.drift_from_canary => notes.push(format!(
+            "machine: the canary was {} overall (ratio of the canaries' fast ends {:.3}, 95% CI {:.3} .. {:.3}; the cases' median {:.3}); in {} the canary moved without them, so its drift is not divided out there{}",
+            drift_words(d.value),
+            d.value,
+            d.lo,
+            d.hi,
+            cmp.cases_median.unwrap_or(f64::NAN),
+            cmp.drift_kept.join(", "),
+            if cmp
+                .cases
+                .iter()
+                .any(|c| c.drift_divided && !cmp.drift_kept.contains(&c.candidate.suite))
+            {
+                "; elsewhere it is divided out of the cases without group-mates"
+            } else {
+                ""
+            }
+        )),
+        Some(d) => notes.push(format!(
+            "machine: the candidate's cases were {} overall (median ratio of fastest rounds {:.3}); one of the runs has no canary, so the machine's drift cannot be told from the code's and is not removed",
+            drift_words(d.value),
+            d.value
+        )),
+        None => {}
+    }
+    if cmp.judged_by_group > 0 {
+        notes.push(format!(
+            "group: {} case(s) judged against the other libraries timed in their own rounds: each one's drift is the median ratio of its group's members of other backends timed in this process, on as many cores and as memory-bound (a neighbour on the host slows some work more than the canary)",
+            cmp.judged_by_group
+        ));
+    }
+    if !cmp.suite_drifts.is_empty() && by_canary > 0 {
+        let each: Vec<String> = cmp
+            .suite_drifts
+            .iter()
+            .map(|(suite, d)| format!("{suite} {d:.3}"))
+            .collect();
+        notes.push(format!(
+            "machine, suite by suite (the canary in each suite's groups, candidate / baseline; what its one-core cases without group-mates are divided by where the drift is divided out): {}",
+            each.join(", ")
+        ));
+    }
+    let floor =
+        |f: Option<f64>| f.map_or("not measured".to_string(), |f| format!("{:.1}%", f * 100.0));
+    notes.push(format!(
+        "a case changed only past {:.1}%: the larger of the threshold ({:.1}%) and the noise floors the runs measured at the machine's fast end (baseline {}, candidate {}), with intervals apart; {} case(s) past their own resolution instead (the limit column: how far the 95% interval of either fastest round reaches)",
+        cmp.effective_threshold() * 100.0,
+        cmp.threshold * 100.0,
+        floor(cmp.floors.0),
+        floor(cmp.floors.1),
+        cmp.widened()
+    ));
+    if cmp.moment_floors.0.is_some() || cmp.moment_floors.1.is_some() {
+        notes.push(format!(
+            "a one-core case changed only past {:.1}%: how far one-core cases moved against the other libraries of their groups between the first and the second half of their rounds within either run (the {:.0}th percentile: baseline {}, candidate {})",
+            cmp.one_core_threshold() * 100.0,
+            group::MOMENT_QUANTILE * 100.0,
+            floor(cmp.moment_floors.0),
+            floor(cmp.moment_floors.1)
+        ));
+    }
+    let by_median = cmp
+        .cases
+        .iter()
+        .filter(|c| by_median(&c.baseline, &c.candidate))
+        .count();
+    if by_median > 0 {
+        notes.push(format!(
+            "{by_median} case(s) whose work per call varies by design (ML-DSA signing's rejections, RSA's prime search) judged by their medians instead, against the reach of the medians' 95% intervals: their fastest rounds are lucky batches"
+        ));
+    }
+    if let Some(m) = cmp.memory {
+        notes.push(format!(
+            "memory: the memory probe (fresh pages faulted in and filled, beside {} one-core memory-bound case(s)) was {} (median ratio of their groups' fastest probes {:.3}; the cases' median {:.3}); {}",
+            m.cases,
+            drift_words(m.probe),
+            m.probe,
+            m.cases_median,
+            if m.removed {
+                "it is divided out of them instead of the canary's drift"
+            } else {
+                "they did not move with it, so no drift is divided out of them"
+            }
+        ));
+    }
+    if cmp.memory_floors.0.is_some() || cmp.memory_floors.1.is_some() {
+        notes.push(format!(
+            "a one-core memory-bound case changed only past {:.1}%: how far the memory probe's fastest moved between the groups of either run (baseline {}, candidate {}); the memory system's speed moves from minute to minute by more than the canary's",
+            cmp.memory_threshold() * 100.0,
+            floor(cmp.memory_floors.0),
+            floor(cmp.memory_floors.1)
+        ));
+    }
+    let disturbed = cmp.cases.iter().filter(|c| c.disturbed.is_some()).count();
+    if disturbed > 0 {
+        notes.push(format!(
+            "{disturbed} case(s) measured in a disturbed moment of either run that measuring again did not replace (the canary {:.0}% or more over its run's calm level, the memory probe {:.0}%): each one's limit covers how much slower the machine ran then",
+            DISTURBED * 100.0,
+            MEMORY_DISTURBED * 100.0
+        ));
+    }
+    if !cmp.restart_floors.is_empty() {
+        let each: Vec<String> = cmp
+            .restart_floors
+            .iter()
+            .map(|(backend, floors)| format!("{backend} {:.1}%", larger(*floors) * 100.0))
+            .collect();
+        notes.push(format!(
+            "a case timed in a runtime's two runner processes changed only past how far its runtime's cases moved between them within either run (the 90th percentile of their gaps): {}",
+            each.join(", ")
+        ));
+    }
+    if cmp.parallel_floors.0.is_some() || cmp.parallel_floors.1.is_some() {
+        notes.push(format!(
+            "a multi-core case changed only past {:.1}%, judged by the canary on as many cores at once (its floors: baseline {}, candidate {})",
+            cmp.multi_core_threshold() * 100.0,
+            floor(cmp.parallel_floors.0),
+            floor(cmp.parallel_floors.1)
+        ));
+    }
+    // With a random layout a small-message case moves between processes
+    // by up to 2x on its own (crates/engine/src/layout.rs).
+    let fixed = |l: &Option<String>| l.as_deref() == Some(LAYOUT_FIXED);
+    if !fixed(&cmp.layouts.0) || !fixed(&cmp.layouts.1) {
+        let shown = |l: &Option<String>| l.clone().unwrap_or_else(|| "not recorded".into());
+        notes.push(format!(
+            "address layout: baseline {}, candidate {}: with a randomized layout, cases of small messages can differ by where code and buffers landed alone",
+            shown(&cmp.layouts.0),
+            shown(&cmp.layouts.1)
+        ));
+    }
+    let (faster, slower, unchanged, inconclusive) = cmp.counts();
+    let n = cmp.cases.len();
+    notes.push(format!(
+        "{n} case(s) compared: {unchanged} unchanged ({:.0}%), {} changed ({faster} faster, {slower} slower), {inconclusive} inconclusive",
+        if n == 0 { 0.0 } else { 100.0 * unchanged as f64 / n as f64 },
+        faster + slower
+    ));
+    notes
+}
+
+fn drift_words(ratio: f64) -> String {
+    let pct = (ratio - 1.0).abs() * 100.0;
+    if pct < 0.05 {
+        "as fast".into()
+    } else if ratio > 1.0 {
+        format!("{pct:.1}% slower")
+    } else {
+        format!("{pct:.1}% faster")
+    }
+}
