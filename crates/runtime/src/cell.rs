@@ -185,6 +185,7 @@ impl RuntimeSpec {
             runtime: self.name.to_string(),
             program,
             args,
+            env: Vec::new(),
             timeout: DEFAULT_TIMEOUT,
         })
     }

@@ -99,6 +99,8 @@ pub struct RunnerCommand {
     pub program: PathBuf,
     /// Its arguments: normally just the runner script.
     pub args: Vec<OsString>,
+    /// Variables the runner needs beside the ones it inherits.
+    pub env: Vec<(&'static str, &'static str)>,
     /// Deadline for an answer (a request may ask for more).
     pub timeout: Duration,
 }
@@ -145,6 +147,7 @@ impl Runner {
         let label = cmd.label();
         let mut child = Command::new(&cmd.program)
             .args(&cmd.args)
+            .envs(cmd.env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -18,6 +18,7 @@ pub fn fake_runner(dir: &Path, body: &str, timeout: Duration) -> RunnerCommand {
         runtime: "sh".into(),
         program: PathBuf::from("/bin/sh"),
         args: vec![script.into_os_string()],
+        env: Vec::new(),
         timeout,
     }
 }
