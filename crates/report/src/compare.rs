@@ -422,6 +422,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         };
         let drift_divided = d.is_some() && !matches!(drift, Drift::Memory);
         let run_limit = match drift {
+            Drift::Cores(_) if c.memory_bound() => multi_core_limit.max(memory_limit),
             Drift::Cores(_) => multi_core_limit,
             Drift::Memory => memory_limit,
             Drift::Group(_) if c.cores_used() > 1 => multi_core_limit,

@@ -495,6 +495,11 @@ fn a_memory_bound_case_must_move_past_the_memory_probes_spread_within_either_run
         m.group = Some("argon2#1".into());
         ms.push(m);
         ms.push(measured_near("hash", 100.0 * hash, 50.0));
+        // A two-lane hash: judged by the canary on its cores, and held to
+        // the memory floor too.
+        let mut lanes = two_lanes("lanes", 100.0 * moved, 50.0, 50.0);
+        lanes.params.insert("m_kib".into(), "16384".into());
+        ms.push(lanes);
         ms.push(canary(&series(50.0), 0.005));
         run(id, ms)
     };
@@ -503,6 +508,9 @@ fn a_memory_bound_case_must_move_past_the_memory_probes_spread_within_either_run
         &build("b", 1.07, 1.15, 1.07),
         0.02,
     );
+    let lanes = case_of(&cmp, "lanes");
+    assert_eq!(lanes.comparison.verdict, Verdict::Unchanged, "{lanes:?}");
+    assert!(lanes.limit >= 0.1 - 1e-9, "{}", lanes.limit);
     for floor in [cmp.memory_floors.0, cmp.memory_floors.1] {
         assert!(floor.is_some_and(|f| (f - 0.1).abs() < 1e-9), "{floor:?}");
     }
