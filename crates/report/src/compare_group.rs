@@ -27,15 +27,12 @@
 //! 97th percentile of that movement within a run was 1.9-2.9%, and between
 //! runs 2.3-3.8%; a one-core case is changed only past it.
 
+use super::FLOOR_QUANTILE;
 use cryptobench_core::advice::is_runtime;
 use cryptobench_core::model::is_peer;
 use cryptobench_core::{CaseStatus, Measurement, Run};
 use cryptobench_stats::{halves_residual, quantile, shared_drift};
 use std::collections::BTreeMap;
-
-/// The share of a run's cases whose movement against their group-mates
-/// between the halves of their rounds stays within the moment floor.
-pub const MOMENT_QUANTILE: f64 = 0.97;
 
 /// Fewest cases a run's moment floor is taken over: a percentile of
 /// fewer is one case's luck.
@@ -116,7 +113,7 @@ pub(super) fn group_drift(
 
 /// How far a run's one-core cases moved against the other libraries in
 /// their groups between the two halves of their rounds: the
-/// [`MOMENT_QUANTILE`] over those cases of that movement (the larger
+/// [`FLOOR_QUANTILE`] over those cases of that movement (the larger
 /// ratio over the smaller, less one); `None` with fewer than
 /// [`MIN_MOMENT_CASES`] such cases.
 pub(super) fn moment_floor(run: &Run) -> Option<f64> {
@@ -144,7 +141,7 @@ pub(super) fn moment_floor(run: &Run) -> Option<f64> {
         })
         .map(|r| r.max(1.0 / r) - 1.0)
         .collect();
-    (moved.len() >= MIN_MOMENT_CASES).then(|| quantile(&moved, MOMENT_QUANTILE))
+    (moved.len() >= MIN_MOMENT_CASES).then(|| quantile(&moved, FLOOR_QUANTILE))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The lines under a comparison: what the machine did between the runs,
 //! which floors a case had to pass, and the counts.
 
-use super::{by_median, group, larger, RunComparison};
+use super::{by_median, larger, RunComparison, FLOOR_QUANTILE};
 use cryptobench_core::disturbance::{DISTURBED, MEMORY_DISTURBED};
 use cryptobench_core::model::LAYOUT_FIXED;
 
@@ -84,7 +84,7 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
         notes.push(format!(
             "a one-core case changed only past {:.1}%: how far one-core cases moved against the other libraries of their groups between the first and the second half of their rounds within either run (the {:.0}th percentile: baseline {}, candidate {})",
             cmp.one_core_threshold() * 100.0,
-            group::MOMENT_QUANTILE * 100.0,
+            FLOOR_QUANTILE * 100.0,
             floor(cmp.moment_floors.0),
             floor(cmp.moment_floors.1)
         ));
@@ -136,7 +136,8 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             .map(|(backend, floors)| format!("{backend} {:.1}%", larger(*floors) * 100.0))
             .collect();
         notes.push(format!(
-            "a case timed in a runtime's two runner processes changed only past how far its runtime's cases moved between them within either run (the 90th percentile of their gaps): {}",
+            "a case timed in a runtime's two runner processes changed only past how far its runtime's cases moved between them within either run (the {:.0}th percentile of their gaps): {}",
+            FLOOR_QUANTILE * 100.0,
             each.join(", ")
         ));
     }

@@ -555,7 +555,7 @@ fn in_runtime(primitive: &str, centre: f64, gap: f64) -> Measurement {
 #[test]
 fn a_runtime_case_must_move_past_what_a_fresh_process_alone_moves_its_runtime() {
     // Ten python cases whose two runner processes were 0-9% apart, and two
-    // with no gap: the 90th percentile of those twelve gaps is 7.9%.
+    // with no gap: the 97th percentile of those twelve gaps is 8.67%.
     let build = |id: &str, moved: f64, jumped: f64, native: f64| {
         let mut ms: Vec<Measurement> = (0..10)
             .map(|i| in_runtime(&format!("py-{i}"), 100.0, 0.01 * i as f64))
@@ -574,7 +574,7 @@ fn a_runtime_case_must_move_past_what_a_fresh_process_alone_moves_its_runtime() 
     let (base, cand) = cmp.restart_floors["python"];
     for floor in [base, cand] {
         assert!(
-            floor.is_some_and(|f| (0.075..0.085).contains(&f)),
+            floor.is_some_and(|f| (0.0865..0.0869).contains(&f)),
             "{floor:?}"
         );
     }
@@ -587,7 +587,7 @@ fn a_runtime_case_must_move_past_what_a_fresh_process_alone_moves_its_runtime() 
     assert_eq!(case_of(&cmp, "native").comparison.verdict, Verdict::Slower);
     let notes = comparison_notes(&cmp).join("\n");
     assert!(
-        notes.contains("within either run (the 90th percentile of their gaps): python 7.9%"),
+        notes.contains("within either run (the 97th percentile of their gaps): python 8.7%"),
         "{notes}"
     );
     // Untagged samples (one process) give no floor.
