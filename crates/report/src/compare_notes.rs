@@ -70,25 +70,23 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             each.join(", ")
         ));
     }
-    let floor =
-        |f: Option<f64>| f.map_or("not measured".to_string(), |f| format!("{:.1}%", f * 100.0));
     notes.push(format!(
         "a case changed only past {:.1}%: the larger of the threshold ({:.1}%) and the noise floors the runs measured at the machine's fast end (baseline {}, candidate {}), with intervals apart; {} case(s) past their own resolution instead (the limit column: how far the 95% interval of either fastest round reaches)",
         cmp.effective_threshold() * 100.0,
         cmp.threshold * 100.0,
-        floor(cmp.floors.0),
-        floor(cmp.floors.1),
+        shown(cmp.floors.0),
+        shown(cmp.floors.1),
         cmp.widened()
     ));
-    if cmp.moment_floors.0.is_some() || cmp.moment_floors.1.is_some() {
-        notes.push(format!(
-            "a one-core case changed only past {:.1}%: how far one-core cases moved against the other libraries of their groups between the first and the second half of their rounds within either run (the {:.0}th percentile: baseline {}, candidate {})",
+    notes.extend(floors_note(
+        &format!(
+            "a one-core case changed only past {:.1}%: how far one-core cases moved against the other libraries of their groups between the first and the second half of their rounds within either run (the {:.0}th percentile: ",
             cmp.one_core_threshold() * 100.0,
-            FLOOR_QUANTILE * 100.0,
-            floor(cmp.moment_floors.0),
-            floor(cmp.moment_floors.1)
-        ));
-    }
+            FLOOR_QUANTILE * 100.0
+        ),
+        cmp.moment_floors,
+        ")",
+    ));
     let by_median = cmp
         .cases
         .iter()
@@ -113,14 +111,14 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             }
         ));
     }
-    if cmp.memory_floors.0.is_some() || cmp.memory_floors.1.is_some() {
-        notes.push(format!(
-            "a one-core memory-bound case changed only past {:.1}%: how far the memory probe's fastest moved between the groups of either run (baseline {}, candidate {}); the memory system's speed moves from minute to minute by more than the canary's",
-            cmp.memory_threshold() * 100.0,
-            floor(cmp.memory_floors.0),
-            floor(cmp.memory_floors.1)
-        ));
-    }
+    notes.extend(floors_note(
+        &format!(
+            "a one-core memory-bound case changed only past {:.1}%: how far the memory probe's fastest moved between the groups of either run (",
+            cmp.memory_threshold() * 100.0
+        ),
+        cmp.memory_floors,
+        "); the memory system's speed moves from minute to minute by more than the canary's",
+    ));
     let disturbed = cmp.cases.iter().filter(|c| c.disturbed.is_some()).count();
     if disturbed > 0 {
         notes.push(format!(
@@ -141,14 +139,14 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             each.join(", ")
         ));
     }
-    if cmp.parallel_floors.0.is_some() || cmp.parallel_floors.1.is_some() {
-        notes.push(format!(
-            "a multi-core case changed only past {:.1}%, judged by the canary on as many cores at once (its floors: baseline {}, candidate {})",
-            cmp.multi_core_threshold() * 100.0,
-            floor(cmp.parallel_floors.0),
-            floor(cmp.parallel_floors.1)
-        ));
-    }
+    notes.extend(floors_note(
+        &format!(
+            "a multi-core case changed only past {:.1}%, judged by the canary on as many cores at once (its floors: ",
+            cmp.multi_core_threshold() * 100.0
+        ),
+        cmp.parallel_floors,
+        ")",
+    ));
     // With a random layout a small-message case moves between processes
     // by up to 2x on its own (crates/engine/src/layout.rs).
     let fixed = |l: &Option<String>| l.as_deref() == Some(LAYOUT_FIXED);
@@ -179,4 +177,21 @@ fn drift_words(ratio: f64) -> String {
     } else {
         format!("{pct:.1}% faster")
     }
+}
+
+/// A floor as the notes show it.
+fn shown(floor: Option<f64>) -> String {
+    floor.map_or("not measured".to_string(), |f| format!("{:.1}%", f * 100.0))
+}
+
+/// `head`, the two runs' `floors` and `tail`, when either run measured
+/// the floor.
+fn floors_note(head: &str, floors: (Option<f64>, Option<f64>), tail: &str) -> Option<String> {
+    (floors.0.is_some() || floors.1.is_some()).then(|| {
+        format!(
+            "{head}baseline {}, candidate {}{tail}",
+            shown(floors.0),
+            shown(floors.1)
+        )
+    })
 }
