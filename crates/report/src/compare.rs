@@ -165,7 +165,7 @@ pub struct MemoryDrift {
 /// Where a case's drift comes from.
 enum Drift {
     /// The other libraries of its kind timed in the case's rounds
-    /// (`compare_group`): the median of their ratios.
+    /// (`compare_group`): the drift it shares with them.
     Group(f64),
     /// The canary in its suite's groups, else over the whole run.
     Run,
@@ -335,7 +335,8 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
         let d = match drift {
             Drift::Cores(d) => *d,
             Drift::Run => run_drift(&c.suite),
-            // Divided out as measured: it is these cases' own work.
+            // Asked apart: the memory probe's drift has an agreement test
+            // of its own, and group-mates' drift is the same work's.
             Drift::Memory | Drift::Group(_) => None,
         };
         if let (Some(d), Some(r)) = (d, raw_ratio(b, c)) {

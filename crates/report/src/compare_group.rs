@@ -17,8 +17,8 @@
 //! timed in this process: a new OpenSSL moves every OpenSSL case of a
 //! group, and the runtimes and peer tools have noise of their own. With a
 //! single such member a change of that member shows in the case as the
-//! opposite change, but never as a verdict: a case is changed only when
-//! its own fastest rounds moved too (`compare_case`).
+//! opposite change, but only as "inconclusive": a case is changed only
+//! when its own fastest rounds moved too (`compare_case`).
 //!
 //! Dividing the drift out leaves how far one case moves against the
 //! others between two moments. A run measures that itself: round `i` of
@@ -61,7 +61,7 @@ fn same_kind(a: &Measurement, b: &Measurement) -> bool {
 
 /// Whether a case is one-core and not memory-bound, the kind whose
 /// movement between moments [`moment_floor`] measures.
-pub(super) fn one_core_plain(m: &Measurement) -> bool {
+fn one_core_plain(m: &Measurement) -> bool {
     m.cores_used() == 1 && !m.memory_bound()
 }
 
