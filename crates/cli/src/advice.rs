@@ -199,7 +199,12 @@ fn incumbents(g: &Global) -> Vec<Incumbent> {
 
 /// The incumbents `runs` (newest first) give: the newest's tuned points,
 /// each with the own timings of every run in `runs` that tuned the same
-/// setting for the same target on the same backend, newest first.
+/// setting for the same target on the same backend, newest first. A
+/// timing taken while the machine was busy is not one of them: with one
+/// core kept busy by another process a two-lane hash ran at about half
+/// speed, its reference hash too, so two such runs' settings (256 MiB and
+/// 5 passes for 1 s, timed at 931 ms) outvoted the next calm run's own
+/// timing of 600 ms and were kept, then dropped one run later.
 fn incumbents_of(runs: &[Run]) -> Vec<Incumbent> {
     use cryptobench_core::advice::verified;
     use cryptobench_core::Measurement;
@@ -222,7 +227,8 @@ fn incumbents_of(runs: &[Run]) -> Vec<Incumbent> {
                     calm_reference: calm_reference_of(m),
                     history: Vec::new(),
                 };
-                Some((incumbent, own_time_of(m)))
+                let calm = m.machine_load.as_ref().is_none_or(|l| !l.busy());
+                Some((incumbent, own_time_of(m).filter(|_| calm)))
             })
             .collect()
     };
@@ -464,6 +470,30 @@ mod tests {
         // count a run's timing twice.
         assert_eq!(i.history, vec![ms(390), ms(450), ms(455)]);
         assert!(incumbents_of(&[]).is_empty());
+    }
+
+    #[test]
+    fn a_timing_taken_while_the_machine_was_busy_is_not_an_incumbent_s_history() {
+        let busy = |mut m: Measurement| {
+            m.machine_load = Some(cryptobench_core::MachineLoad {
+                other_cpu: 0.5,
+                ..Default::default()
+            });
+            m
+        };
+        let runs = [
+            // A calm run kept the busy runs' setting, timing it at 60%.
+            Run::new("calm", vec![tuned(1000, 256, 5, 600, Some(931))]),
+            Run::new("busy2", vec![busy(tuned(1000, 256, 5, 931, Some(931)))]),
+            Run::new("busy1", vec![busy(tuned(1000, 256, 5, 931, None))]),
+        ];
+        let found = incumbents_of(&runs);
+        assert_eq!(found[0].history, vec![Duration::from_millis(600)]);
+        // The busy run's own setting is still the incumbent when newest; only
+        // its timing is left out.
+        let found = incumbents_of(&runs[1..]);
+        assert_eq!((found[0].params.m_kib, found[0].params.t), (256 * 1024, 5));
+        assert!(found[0].history.is_empty());
     }
 
     #[test]

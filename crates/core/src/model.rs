@@ -396,7 +396,17 @@ pub struct MachineLoad {
 /// the two stay within 5-10% of each other when every core is free.
 pub const SHARED_CORES: f64 = 1.25;
 
+/// Other processes' share of CPU time past which the machine was busy.
+pub const BUSY_OTHER_CPU: f64 = 0.25;
+/// Steal share past which the machine was busy.
+pub const BUSY_STEAL: f64 = 0.05;
+
 impl MachineLoad {
+    /// Whether other processes or the hypervisor took more than
+    /// [`BUSY_OTHER_CPU`] or [`BUSY_STEAL`] of the CPU time meanwhile.
+    pub fn busy(&self) -> bool {
+        self.other_cpu > BUSY_OTHER_CPU || self.steal > BUSY_STEAL
+    }
     /// The multi-core canary's time over the one-core canary's when past
     /// [`SHARED_CORES`]: the case's cores were not all its own (a host
     /// lending a core elsewhere shows no steal time in the guest).

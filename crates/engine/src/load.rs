@@ -15,11 +15,6 @@
 use crate::clock::process_cpu_ns;
 use cryptobench_core::MachineLoad;
 
-/// Other processes' share of CPU time above which a case gets a warning.
-pub const BUSY_OTHER_CPU: f64 = 0.25;
-/// Steal share above which a case gets a warning.
-pub const BUSY_STEAL: f64 = 0.05;
-
 /// The counters at one moment.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Snapshot {
@@ -157,7 +152,7 @@ pub fn between(a: &Snapshot, b: &Snapshot, load1: f64) -> MachineLoad {
 
 /// A warning when the machine was busy, else `None`.
 pub fn busy_warning(load: &MachineLoad) -> Option<String> {
-    if load.other_cpu > BUSY_OTHER_CPU || load.steal > BUSY_STEAL {
+    if load.busy() {
         Some(format!(
             "machine busy while measured: other processes used {:.0}% of the CPU time, \
              steal {:.0}%, load {:.2}",
