@@ -55,7 +55,7 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     }
     if cmp.judged_by_group > 0 {
         notes.push(format!(
-            "group: {} case(s) judged against the other libraries timed in their own rounds: each one's drift is the median ratio of its group's members of other backends timed in this process, on as many cores and as memory-bound (a neighbour on the host slows some work more than the canary)",
+            "group: {} case(s) judged against the other libraries timed in their own rounds: each one's drift is the median ratio of its group's members of other backends timed in this process on one core, as memory-bound as it (with two of them its own ratio joins; a neighbour on the host slows some work more than the canary)",
             cmp.judged_by_group
         ));
     }
