@@ -58,7 +58,8 @@ mod group;
 #[path = "compare_notes.rs"]
 mod notes;
 use case::{by_median, compare_case, judged_ns};
-use group::{group_drift, mates_of, moment_floor};
+pub use group::moment_floor;
+use group::{group_drift, mates_of};
 pub use notes::comparison_notes;
 
 /// The canary's fast end, as a quantile of its batches: a case's fastest of
@@ -66,6 +67,12 @@ pub use notes::comparison_notes;
 /// thousand batches and more, is compared at the same place rather than at
 /// its own extreme.
 const CANARY_FAST_QUANTILE: f64 = 0.05;
+
+/// A run floor past which a run's own noise hides changes of a few
+/// percent between runs: `run` and `show` then call the machine noisy.
+/// Calm hours on this project's VM read 1-3%; a host busy in ways /proc
+/// does not show read 16-44% (methodology, section 10).
+pub const NOISY_FLOOR: f64 = 0.05;
 
 /// One case of a comparison.
 #[derive(Debug, Clone)]

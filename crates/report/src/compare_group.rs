@@ -116,7 +116,7 @@ pub(super) fn group_drift(
 /// [`FLOOR_QUANTILE`] over those cases of that movement (the larger
 /// ratio over the smaller, less one); `None` with fewer than
 /// [`MIN_MOMENT_CASES`] such cases.
-pub(super) fn moment_floor(run: &Run) -> Option<f64> {
+pub fn moment_floor(run: &Run) -> Option<f64> {
     let mut groups: BTreeMap<&str, Vec<&Measurement>> = BTreeMap::new();
     for m in run
         .measurements

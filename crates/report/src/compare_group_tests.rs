@@ -112,40 +112,51 @@ fn halves(centre: f64, moved: f64) -> Vec<f64> {
         .collect()
 }
 
+/// Twelve groups of two libraries; in each, openssl's second half of
+/// rounds ran `moved` slower than its first against rustcrypto's, and in
+/// the first group openssl is `changed` times as slow.
+fn twelve_groups(id: &str, moved: f64, changed: f64) -> Run {
+    let mut ms = Vec::new();
+    for g in 0..12 {
+        let group = format!("g{g}");
+        let factor = if g == 0 { changed } else { 1.0 };
+        ms.push(grouped(
+            &format!("P{g}"),
+            "openssl",
+            &group,
+            &halves(100.0 * factor, moved),
+        ));
+        ms.push(grouped(
+            &format!("P{g}"),
+            "rustcrypto",
+            &group,
+            &halves(200.0, 0.0),
+        ));
+    }
+    with_calm_canary(id, ms)
+}
+
 #[test]
 fn a_run_s_moment_floor_is_how_far_cases_moved_against_their_mates_between_halves() {
-    // Twelve groups of two libraries; in each, openssl's second half ran
-    // 3% slower than its first against rustcrypto's.
-    let build = |id: &str, moved: f64, changed: f64| {
-        let mut ms = Vec::new();
-        for g in 0..12 {
-            let group = format!("g{g}");
-            let factor = if g == 0 { changed } else { 1.0 };
-            ms.push(grouped(
-                &format!("P{g}"),
-                "openssl",
-                &group,
-                &halves(100.0 * factor, moved),
-            ));
-            ms.push(grouped(
-                &format!("P{g}"),
-                "rustcrypto",
-                &group,
-                &halves(200.0, 0.0),
-            ));
-        }
-        with_calm_canary(id, ms)
-    };
-    let floor = moment_floor(&build("a", 0.03, 1.0)).unwrap();
+    // In each group openssl's second half ran 3% slower than its first
+    // against rustcrypto's.
+    let floor = moment_floor(&twelve_groups("a", 0.03, 1.0)).unwrap();
     assert!((floor - 0.03).abs() < 1e-6, "{floor}");
-    assert_eq!(moment_floor(&build("a", 0.0, 1.0)), Some(0.0));
+    assert_eq!(moment_floor(&twelve_groups("a", 0.0, 1.0)), Some(0.0));
     // Fewer than ten cases with mates: no floor.
-    let few = with_calm_canary("few", build("a", 0.03, 1.0).measurements[..8].to_vec());
+    let few = with_calm_canary(
+        "few",
+        twelve_groups("a", 0.03, 1.0).measurements[..8].to_vec(),
+    );
     assert_eq!(moment_floor(&few), None);
     // A case 2.5% slower is past the 2% threshold but within how far cases
     // moved within the run; 5% is past both.
     let verdict = |changed: f64| {
-        let cmp = compare_full(&build("a", 0.03, 1.0), &build("b", 0.03, changed), 0.02);
+        let cmp = compare_full(
+            &twelve_groups("a", 0.03, 1.0),
+            &twelve_groups("b", 0.03, changed),
+            0.02,
+        );
         assert!((cmp.one_core_threshold() - 0.03).abs() < 1e-6);
         cmp.cases
             .iter()
@@ -156,10 +167,40 @@ fn a_run_s_moment_floor_is_how_far_cases_moved_against_their_mates_between_halve
     };
     assert_eq!(verdict(1.025), Verdict::Unchanged);
     assert_eq!(verdict(1.05), Verdict::Slower);
-    let cmp = compare_full(&build("a", 0.03, 1.0), &build("b", 0.0, 1.0), 0.02);
+    let cmp = compare_full(
+        &twelve_groups("a", 0.03, 1.0),
+        &twelve_groups("b", 0.0, 1.0),
+        0.02,
+    );
     let notes = comparison_notes(&cmp).join("\n");
     assert!(
         notes.contains("(the 97th percentile: baseline 3.0%, candidate 0.0%)"),
         "{notes}"
     );
+}
+
+#[test]
+fn a_run_s_header_says_how_noisy_the_machine_was_by_the_floors_compare_uses() {
+    let header = |run: &Run| crate::tables::run_header(run).replace("\n    ", " ");
+    // Cases 3% against their mates and a calm canary: noise, not noisy.
+    let calm = header(&twelve_groups("a", 0.03, 1.0));
+    assert!(
+        calm.contains("noise: between moments of this run the machine's fast end (the canary) moved 0.5% and one-core cases moved 3.0% against the other libraries in their rounds"),
+        "{calm}"
+    );
+    assert!(!calm.contains("noisy"), "{calm}");
+    // 8%: a change of a few percent between runs cannot be told.
+    let noisy = header(&twelve_groups("a", 0.08, 1.0));
+    assert!(noisy.contains("noisy machine:"), "{noisy}");
+    assert!(noisy.contains("moved 8.0% against"), "{noisy}");
+    assert!(noisy.contains("`cryptobench noise`"), "{noisy}");
+    // The canary alone is enough to say it.
+    let canary_only = header(&run("c", vec![canary(&series(50.0), 0.12)]));
+    assert!(
+        canary_only.contains("noisy machine: between moments of this run the machine's fast end (the canary) moved 12.0%:"),
+        "{canary_only}"
+    );
+    // Without a canary or mates there is nothing to say.
+    let silent = header(&run("d", vec![measured("SHA-256", &series(100.0))]));
+    assert!(!silent.contains("noise"), "{silent}");
 }

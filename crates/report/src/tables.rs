@@ -247,7 +247,55 @@ pub fn run_header(run: &Run) -> String {
         "cryptobench {} ({})",
         f.tool_version, f.git_revision
     )));
+    if let Some(noise) = noise_line(run) {
+        s.push_str(&line(noise));
+    }
     s
+}
+
+/// How noisy the machine was while the run measured, from the floors
+/// `compare` will hold its cases to: the canary's (how far the machine's
+/// fast end moved between moments) and the moment floor (how far one-core
+/// cases moved against the other libraries in their rounds). Neither
+/// other processes nor steal time show a host busy with other VMs; these
+/// do. `None` for a run without either.
+fn noise_line(run: &Run) -> Option<String> {
+    let canary = run.noise_floor();
+    let moment = crate::compare::moment_floor(run);
+    let parts: Vec<String> = [
+        canary.map(|f| {
+            format!(
+                "the machine's fast end (the canary) moved {:.1}%",
+                f * 100.0
+            )
+        }),
+        moment.map(|f| {
+            format!(
+                "one-core cases moved {:.1}% against the other libraries in their rounds",
+                f * 100.0
+            )
+        }),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let largest = canary.into_iter().chain(moment).reduce(f64::max)?;
+    let noisy = largest > crate::compare::NOISY_FLOOR;
+    let than = if parts.len() > 1 {
+        "the larger of these"
+    } else {
+        "that"
+    };
+    Some(format!(
+        "{}between moments of this run {}: a change between runs smaller than {than} is not told from noise{}",
+        if noisy { "noisy machine: " } else { "noise: " },
+        parts.join(" and "),
+        if noisy {
+            "; measure again when `cryptobench noise` reads a lower unpaired floor"
+        } else {
+            ""
+        }
+    ))
 }
 
 /// A size cell, `-` when the operation has none.
