@@ -136,7 +136,7 @@ pub const MIN_HALF_ROUNDS: usize = 3;
 pub fn shared_drift(own: f64, mates: &[f64]) -> Option<f64> {
     match mates {
         [] => None,
-        [_, _] => Some(median(&[mates[0], mates[1], own])),
+        [a, b] => Some(median(&[*a, *b, own])),
         _ => Some(median(mates)),
     }
 }
