@@ -106,13 +106,33 @@ pub fn tied(a: &Measurement, best: &Measurement) -> bool {
 
 /// `a` is tied with `best` on their fastest rounds ([`weight`]): the
 /// interval of `a`'s does not start clearly above that of `best`'s. For
-/// choices a disturbed moment must not make: a multi-core case timed while
-/// the host lent a core elsewhere has a median interval of +-20% one run
-/// and +-4% the next, while its fastest rounds stay put.
+/// choices between cases timed at different moments: a multi-core case
+/// timed while the host lent a core elsewhere has a median interval of
+/// +-20% one run and +-4% the next, while its fastest rounds stay put.
 pub fn tied_on_fastest_rounds(a: &Measurement, best: &Measurement) -> bool {
     match (weight(a), weight(best)) {
         (Some((_, lo, _)), Some((_, _, hi))) => lo <= hi * (1.0 + TIE_MARGIN),
         _ => false,
+    }
+}
+
+/// The ratio of `a`'s time to `b`'s as measured side by side (the paired
+/// ratio of one group's rounds), when they were.
+fn paired_time_ratio(a: &Measurement, b: &Measurement) -> Option<crate::verdict::Estimate> {
+    time_ratio(a, b).filter(|r| r.paired)
+}
+
+/// `a` is tied with `best`, judged side by side where it can be: on their
+/// paired ratio when they were timed in the same rounds, else on their
+/// fastest rounds ([`tied_on_fastest_rounds`]). A quick run gives a
+/// public-key case five or six rounds, whose fastest-round intervals on a
+/// busy host are wide: they tied OpenSSL's P-521 derive with aws-lc-rs's in
+/// one run of two, while every round of both runs had OpenSSL 26-49%
+/// slower.
+pub fn tied_side_by_side(a: &Measurement, best: &Measurement) -> bool {
+    match paired_time_ratio(a, best) {
+        Some(r) => r.lo <= 1.0 + TIE_MARGIN,
+        None => tied_on_fastest_rounds(a, best),
     }
 }
 
@@ -133,21 +153,29 @@ pub fn choose<'a, K: Ord>(
     ranked(candidates, fastest, tied, rule)
 }
 
-/// [`choose`] on fastest rounds ([`weight`]): for candidates from different
-/// groups, whose medians a disturbed moment moves one at a time. On
-/// medians, one quick run of three found Ed25519 verify of aws-lc-rs tied
-/// with RustCrypto's (a median interval of +-17%), and the backend order
-/// named RustCrypto, 20% slower at its fastest rounds.
-pub fn choose_on_fastest_rounds<'a, K: Ord>(
+/// [`choose`] side by side ([`tied_side_by_side`]): the backends of one
+/// operation by their paired ratios, candidates from different groups by
+/// fastest rounds ([`weight`]), as a disturbed moment moves those one at a
+/// time. On medians, one quick run of three found Ed25519 verify of aws-lc-rs
+/// tied with RustCrypto's (a median interval of +-17%).
+pub fn choose_side_by_side<'a, K: Ord>(
     candidates: &[&'a Measurement],
     rule: impl Fn(&Measurement) -> K,
 ) -> Option<(&'a Measurement, Vec<&'a Measurement>)> {
     let time = |m: &Measurement| fastest_rounds_time(m).unwrap_or(f64::INFINITY);
-    let fastest = candidates
-        .iter()
-        .copied()
-        .min_by(|a, b| time(a).total_cmp(&time(b)))?;
-    ranked(candidates, fastest, tied_on_fastest_rounds, rule)
+    let (first, rest) = candidates.split_first()?;
+    let fastest = rest.iter().copied().fold(*first, |best, m| {
+        let faster = match paired_time_ratio(m, best) {
+            Some(r) => r.value < 1.0,
+            None => time(m) < time(best),
+        };
+        if faster {
+            m
+        } else {
+            best
+        }
+    });
+    ranked(candidates, fastest, tied_side_by_side, rule)
 }
 
 /// The candidates `is_tied` ties with `fastest`, ordered by `rule`, the

@@ -13,7 +13,7 @@
 //! measured; families without it are named as not weighed.
 
 use super::{
-    choose_on_fastest_rounds, is_caution_label, verified, weight, Advice, Measurement, TIE_MARGIN,
+    choose_side_by_side, is_caution_label, verified, weight, Advice, Measurement, TIE_MARGIN,
 };
 use crate::units::format_ns;
 
@@ -170,8 +170,8 @@ impl<'a> Candidate<'_, 'a> {
         }
     }
 
-    /// The family weighed on `basis`, each use at its fastest backend by
-    /// fastest rounds (ties by the backend order), or `None` when a use is
+    /// The family weighed on `basis`, each use at its fastest backend side
+    /// by side (paired ratios; ties by the backend order), or `None` when a use is
     /// unmeasured.
     fn weigh(&self, basis: &[Use]) -> Option<Weighed<'a>> {
         let mut w = Weighed {
@@ -182,7 +182,7 @@ impl<'a> Candidate<'_, 'a> {
             hi: 0.0,
         };
         for &use_ in basis {
-            let (m, _) = choose_on_fastest_rounds(&self.cases_for(use_), |_| 0)?;
+            let (m, _) = choose_side_by_side(&self.cases_for(use_), |_| 0)?;
             let (value, lo, hi) = weight(m)?;
             w.value += value;
             w.lo += lo;

@@ -621,7 +621,7 @@ fn the_calm_reference_label_reads_back_and_nothing_else_reads_as_one() {
 }
 
 #[test]
-fn each_use_of_a_curve_is_at_its_fastest_backend_by_fastest_rounds() {
+fn each_use_of_a_curve_timed_apart_is_at_its_fastest_backend_by_fastest_rounds() {
     // aws-lc-rs verifies Ed25519 in 24.5 us when undisturbed; in this run
     // half its rounds met a disturbed moment (35 us), so its median
     // interval reaches over RustCrypto's steady 30 us. On medians the
@@ -660,4 +660,38 @@ fn each_use_of_a_curve_is_at_its_fastest_backend_by_fastest_rounds() {
     ms.extend([aws, rust]);
     let line = curves(&ms)[0].line();
     says(&line, "Ed25519 verify (aws-lc-rs)");
+}
+
+#[test]
+fn backends_timed_in_one_group_are_told_apart_by_their_paired_ratio() {
+    // Six rounds of one group on a busy host: each round 0-90% slower than
+    // the first, the same for both backends, and OpenSSL 1.4x aws-lc-rs's
+    // time in every round. The fastest-round intervals of six rounds reach
+    // the third fastest, so they overlap and would tie the two (the
+    // backend order then names OpenSSL); the paired ratio does not.
+    let drift = [1.0, 1.5, 1.6, 1.7, 1.8, 1.9];
+    let timed = |backend: &str, us: f64| {
+        let mut m = pubkey("ECDH-P521", backend, "derive", us, 0.3);
+        m.group = Some("pubkey/ECDH-P521/derive#1".into());
+        m.samples_ns = drift.iter().map(|d| us * 1e3 * d).collect();
+        m
+    };
+    let (aws, openssl) = (timed("aws-lc-rs", 300.0), timed("openssl", 420.0));
+    assert!(
+        tied_on_fastest_rounds(&openssl, &aws),
+        "the premise: tied on fastest rounds"
+    );
+    assert!(!tied_side_by_side(&openssl, &aws));
+    let mut ms = vec![openssl, aws];
+    for (prim, op) in [("ECDSA-P521", "sign"), ("ECDSA-P521", "verify")] {
+        ms.push(pubkey(prim, "aws-lc-rs", op, 300.0, 0.01));
+    }
+    let line = curves(&ms)[0].line();
+    says(&line, "ECDH-P521 derive (aws-lc-rs) 300 us");
+    // Apart from the group (no rounds in common) the two are tied, and
+    // the backend order decides.
+    for m in &mut ms {
+        m.group = None;
+    }
+    says(&curves(&ms)[0].line(), "ECDH-P521 derive (openssl)");
 }
