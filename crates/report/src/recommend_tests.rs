@@ -333,6 +333,47 @@ fn elgamal_mode_is_judged_by_fastest_rounds_so_a_core_lent_away_does_not_flip_it
 }
 
 #[test]
+fn elgamal_threads_clearly_faster_in_every_round_win_over_one_lucky_serial_round() {
+    let e = |mode: &'static str, threads: &'static str, rounds: &[f64]| {
+        let params = [("encoding", "char"), ("mode", mode), ("threads", threads)];
+        let mut m = case(
+            ["elgamal", "P-256", "openssl", "encrypt"],
+            256,
+            1.0,
+            &params,
+            &["insecure: scheme"],
+        );
+        let mut sorted = rounds.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        m.stats = Some(Summary {
+            median: sorted[2],
+            ci95: [sorted[0], sorted[4]],
+            ops_per_s: 1e9 / sorted[2],
+            bytes_per_s: Some(256.0 * 1e9 / sorted[2]),
+            ..Default::default()
+        });
+        m.group = Some("elgamal/encrypt/256B/t1#1".into());
+        m.samples_ns = rounds.to_vec();
+        m
+    };
+    // Five rounds of a quick run: serial's first round was lucky (5.4 ms,
+    // the others 8.2-9.9 ms), so its fastest-round interval reaches down
+    // to the threads mode's; in every round threads took 12-78% less.
+    let serial = [5.36e6, 9.86e6, 8.35e6, 8.18e6, 8.38e6];
+    let threads = [4.80e6, 5.54e6, 4.93e6, 5.81e6, 5.18e6];
+    let ms = vec![e("serial", "1", &serial), e("threads", "2", &threads)];
+    assert!(
+        advice::tied_on_fastest_rounds(&ms[0], &ms[1]),
+        "the premise: tied on fastest rounds"
+    );
+    let recs = recommend(&run_of(ms), &[]);
+    says(
+        &topic(&recs, "EC-ElGamal mode").advice,
+        "mode threads with 2 worker(s)",
+    );
+}
+
+#[test]
 fn an_empty_run_says_what_to_do() {
     let run = run_of(vec![]);
     let recs = recommend(&run, &DEFAULT_ARGON2_TARGETS_NS);
