@@ -150,7 +150,8 @@ pub fn headlines(run: &Run, suites: &[Box<dyn Suite>]) -> Vec<String> {
             }
         })
         .collect();
-    let curves = cryptobench_core::advice::curves(&run.measurements);
+    let moment_floor = cryptobench_report::compare::moment_floor(run);
+    let curves = cryptobench_core::advice::curves(&run.measurements, moment_floor);
     lines.extend(curves.iter().map(|a| a.line()));
     lines
 }

@@ -220,13 +220,14 @@ fn the_run_summary_and_recommend_give_the_same_advice() {
     let mut lines = cryptobench_suite_aead::summary::headline(&ms);
     lines.extend(cryptobench_suite_argon2::report::headline(&ms));
     // The run summary adds the curve advice over the whole run, after the
-    // suites' own lines.
+    // suites' own lines, with the run's moment floor as `recommend` takes it.
+    let run = Run::new("r", ms.clone());
+    let moment_floor = cryptobench_report::compare::moment_floor(&run);
     lines.extend(
-        cryptobench_core::advice::curves(&ms)
+        cryptobench_core::advice::curves(&ms, moment_floor)
             .iter()
             .map(|a| a.line()),
     );
-    let run = Run::new("r", ms.clone());
     let targets: Vec<f64> = cryptobench_suite_argon2::report::HEADLINE_TARGETS_MS
         .iter()
         .map(|t| t * 1e6)

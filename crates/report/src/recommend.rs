@@ -82,7 +82,7 @@ pub fn recommend(run: &Run, argon2_targets_ns: &[f64]) -> Vec<Recommendation> {
     let mut out = Vec::new();
     out.extend(aead(ms, run));
     out.extend(cipher_to_avoid(ms));
-    out.extend(curves(ms));
+    out.extend(curves(ms, crate::compare::moment_floor(run)));
     out.extend(argon2(ms, argon2_targets_ns));
     out.extend(elgamal(ms));
     out.extend(advice::pq_key_share(ms).iter().map(from_advice));
@@ -219,8 +219,11 @@ fn cipher_to_avoid(ms: &[Measurement]) -> Vec<Recommendation> {
     out
 }
 
-fn curves(ms: &[Measurement]) -> Vec<Recommendation> {
-    advice::curves(ms).iter().map(from_advice).collect()
+fn curves(ms: &[Measurement], moment_floor: Option<f64>) -> Vec<Recommendation> {
+    advice::curves(ms, moment_floor)
+        .iter()
+        .map(from_advice)
+        .collect()
 }
 
 fn argon2(ms: &[Measurement], targets_ns: &[f64]) -> Vec<Recommendation> {
