@@ -276,7 +276,7 @@ pub fn aead(ms: &[Measurement]) -> Vec<Advice<'_>> {
     };
     if let Some(&bulk) = sizes.last() {
         let cands = at(bulk);
-        if let Some((pick, ties)) = choose(&cands, aead_rule) {
+        if let Some((pick, ties)) = choose_side_by_side(&cands, aead_rule) {
             let mut text = format!(
                 "Use {} ({}) for bulk data, {} at {}",
                 pick.primitive,
@@ -322,7 +322,7 @@ pub fn aead(ms: &[Measurement]) -> Vec<Advice<'_>> {
         .find(|&s| s >= 1000)
         .or(sizes.first().copied());
     if let Some(small) = small.filter(|s| Some(s) != sizes.last()) {
-        if let Some((pick, ties)) = choose(&at(small), aead_rule) {
+        if let Some((pick, ties)) = choose_side_by_side(&at(small), aead_rule) {
             let per_s = pick.median_ns().map_or(0.0, |t| 1e9 / t);
             let mut text = format!(
                 "Use {} ({}) for {} messages, {}",

@@ -706,3 +706,60 @@ fn backends_timed_in_one_group_are_told_apart_by_their_paired_ratio() {
     }
     says(&curves(&ms, None)[0].line(), "ECDH-P521 derive (openssl)");
 }
+
+#[test]
+fn aead_candidates_from_different_groups_are_weighed_by_their_fastest_rounds() {
+    // AEGIS-128L and AEGIS-256 at 1 KB in two groups. Half of AEGIS-128L's
+    // rounds met a disturbed moment (150 ns against 106-110 ns), so its
+    // median interval reaches within 5% of AEGIS-256's steady 157 ns; on
+    // medians the two tie and the key-length rule names AEGIS-256, as one
+    // quick run of five did. Their fastest rounds are 1.45x apart.
+    let timed = |prim: &str, group: &str, rounds: Vec<f64>| {
+        let mut m = case("aead", prim, "libsodium", "encrypt", 1000, 1.0, 0.0);
+        let mut sorted = rounds.clone();
+        sorted.sort_by(f64::total_cmp);
+        let s = m.stats.as_mut().unwrap();
+        s.median = sorted[sorted.len() / 2];
+        s.ci95 = [sorted[4], sorted[sorted.len() - 5]];
+        m.group = Some(group.into());
+        m.samples_ns = rounds;
+        m
+    };
+    let l128 = timed(
+        "AEGIS-128L",
+        "aead/encrypt/1000B/t1#3",
+        (0..20)
+            .map(|i| {
+                if i % 2 == 0 {
+                    106.0 + i as f64 * 0.2
+                } else {
+                    153.0
+                }
+            })
+            .collect(),
+    );
+    let l256 = timed(
+        "AEGIS-256",
+        "aead/encrypt/1000B/t1#4",
+        (0..20).map(|i| 154.0 + i as f64 * 0.3).collect(),
+    );
+    assert!(tied(&l256, &l128), "the premise: tied on medians");
+    let mut ms = vec![l256, l128];
+    // A larger size, so 1 KB is the small-message line.
+    ms.push(case(
+        "aead",
+        "AEGIS-128L",
+        "libsodium",
+        "encrypt",
+        1 << 20,
+        9e4,
+        0.01,
+    ));
+    let advice = super::aead(&ms);
+    let small = advice
+        .iter()
+        .find(|a| a.topic == "AEAD, small messages")
+        .unwrap();
+    opens_with(&small.text, "Use AEGIS-128L (libsodium) for 1 KB messages");
+    assert!(!small.text.contains("tied"), "{}", small.text);
+}
