@@ -763,3 +763,35 @@ fn aead_candidates_from_different_groups_are_weighed_by_their_fastest_rounds() {
     opens_with(&small.text, "Use AEGIS-128L (libsodium) for 1 KB messages");
     assert!(!small.text.contains("tied"), "{}", small.text);
 }
+
+#[test]
+fn one_round_alone_does_not_tie_two_backends_of_one_group() {
+    // Five rounds of X25519 derive: OpenSSL took 8-31% longer than
+    // aws-lc-rs in four, and 3% less in the one where aws-lc-rs met a
+    // disturbed moment. The median's interval reaches down to that round.
+    let timed = |backend: &str, rounds: [f64; 5]| {
+        let mut m = pubkey("X25519", backend, "derive", rounds[2] / 1e3, 0.2);
+        m.group = Some("pubkey/X25519/derive#1".into());
+        m.samples_ns = rounds.to_vec();
+        m
+    };
+    let aws = timed(
+        "aws-lc-rs",
+        [47_800.0, 46_600.0, 41_000.0, 38_100.0, 43_400.0],
+    );
+    let openssl = timed(
+        "openssl",
+        [46_600.0, 58_200.0, 49_500.0, 49_400.0, 46_800.0],
+    );
+    let r = time_ratio(&openssl, &aws).unwrap();
+    assert!(r.paired && r.lo <= 1.0 + TIE_MARGIN, "the premise: {r:?}");
+    assert!(!tied_side_by_side(&openssl, &aws));
+    let mut ms = vec![openssl, aws];
+    ms.push(pubkey("Ed25519", "aws-lc-rs", "sign", 11.0, 0.01));
+    ms.push(pubkey("Ed25519", "aws-lc-rs", "verify", 56.0, 0.01));
+    says(&curves(&ms, None)[0].line(), "X25519 derive (aws-lc-rs)");
+    // Two such rounds are a tie, and the backend order names OpenSSL.
+    ms[0].samples_ns[1] = 46_000.0;
+    assert!(tied_side_by_side(&ms[0], &ms[1]));
+    says(&curves(&ms, None)[0].line(), "X25519 derive (openssl)");
+}
