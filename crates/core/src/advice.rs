@@ -149,13 +149,8 @@ fn rounds_within(a: &Measurement, b: &Measurement, edge: f64) -> Option<usize> {
     if a.group.is_none() || a.group != b.group {
         return None;
     }
-    let within = a
-        .samples_ns
-        .iter()
-        .zip(&b.samples_ns)
-        .filter(|(x, y)| **y > 0.0 && **x / **y <= edge)
-        .count();
-    Some(within)
+    let ratios = cryptobench_stats::round_ratios(&a.samples_ns, &b.samples_ns);
+    Some(ratios.iter().filter(|r| **r <= edge).count())
 }
 
 /// A case's time per operation at its fastest rounds ([`weight`]).
