@@ -26,6 +26,17 @@ fn sealed(prim: &str, ns: f64, spread: f64) -> Measurement {
     case("aead", prim, "openssl", "encrypt", 20_000_000, ns, spread)
 }
 
+/// Gives `m` the `rounds` it was timed in, its median from them and its
+/// interval leaving out `trim` rounds at each end.
+fn timed_in(m: &mut Measurement, rounds: Vec<f64>, trim: usize) {
+    let mut sorted = rounds.clone();
+    sorted.sort_by(f64::total_cmp);
+    let s = m.stats.as_mut().unwrap();
+    s.median = sorted[sorted.len() / 2];
+    s.ci95 = [sorted[trim], sorted[sorted.len() - 1 - trim]];
+    m.samples_ns = rounds;
+}
+
 /// Asserts `text` contains `part`, showing the whole text when not.
 fn says(text: &str, part: &str) {
     assert!(text.contains(part), "{part:?} is not in: {text}");
@@ -637,14 +648,7 @@ fn each_use_of_a_curve_timed_apart_is_at_its_fastest_backend_by_fastest_rounds()
     // half its rounds met a disturbed moment (35 us), so its median
     // interval reaches over RustCrypto's steady 30 us. On medians the
     // two tie and the backend order names RustCrypto.
-    let rounds = |m: &mut Measurement, xs: Vec<f64>| {
-        let mut sorted = xs.clone();
-        sorted.sort_by(f64::total_cmp);
-        let s = m.stats.as_mut().unwrap();
-        s.median = sorted[sorted.len() / 2];
-        s.ci95 = [sorted[5], sorted[sorted.len() - 6]];
-        m.samples_ns = xs;
-    };
+    let rounds = |m: &mut Measurement, xs: Vec<f64>| timed_in(m, xs, 5);
     let mut aws = pubkey("Ed25519", "aws-lc-rs", "verify", 30.0, 0.0);
     rounds(
         &mut aws,
@@ -716,13 +720,8 @@ fn aead_candidates_from_different_groups_are_weighed_by_their_fastest_rounds() {
     // quick run of five did. Their fastest rounds are 1.45x apart.
     let timed = |prim: &str, group: &str, rounds: Vec<f64>| {
         let mut m = case("aead", prim, "libsodium", "encrypt", 1000, 1.0, 0.0);
-        let mut sorted = rounds.clone();
-        sorted.sort_by(f64::total_cmp);
-        let s = m.stats.as_mut().unwrap();
-        s.median = sorted[sorted.len() / 2];
-        s.ci95 = [sorted[4], sorted[sorted.len() - 5]];
+        timed_in(&mut m, rounds, 4);
         m.group = Some(group.into());
-        m.samples_ns = rounds;
         m
     };
     let l128 = timed(
