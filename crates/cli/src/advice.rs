@@ -6,8 +6,8 @@ use crate::args::{Global, RecommendArgs};
 use crate::registry;
 use anyhow::Result;
 use cryptobench_core::advice::{
-    calm_reference_label, calm_reference_of, calm_time_label, own_time_label, own_time_of,
-    TUNED_FOR_NS, TUNE_KEPT_FROM,
+    as_timed_label, calm_reference_label, calm_reference_of, calm_time_label, own_time_label,
+    own_time_of, TUNED_FOR_NS, TUNE_KEPT_FROM,
 };
 use cryptobench_core::{units, Error, PlannedCase, Run, RunConfig, Suite};
 use cryptobench_report::html::{Extras, PaperSection};
@@ -99,6 +99,7 @@ pub fn with_argon2_tune(
                         trial,
                         target: f.target,
                         own: f.incumbent.filter(|_| f.kept_from.is_some()).map(|i| i.time),
+                        as_timed: f.as_timed,
                         kept_from: f.kept_from,
                         calm_reference,
                     }),
@@ -139,12 +140,14 @@ fn say_incumbent(g: &Global, f: &short_tune::ShortTune) {
     match (&f.kept_from, &f.found) {
         (Some(run), Ok(named)) => eprintln!(
             "argon2: {target}: kept {setting} from run {run} ({share:.0}% of the target here, \
-             {:.0}% with the earlier runs' timings, at calm speed)",
-            share_of(named.time)
+             {:.0}% with the earlier runs' timings, at calm speed; {:.0}% as timed here)",
+            share_of(named.time),
+            f.as_timed.map_or(share, share_of)
         ),
         _ => eprintln!(
             "argon2: {target}: the earlier run's {setting} took {share:.0}% of the target here \
-             at calm speed, outside +-20% with the earlier runs' timings too: searched again"
+             at calm speed, outside +-20% with the earlier runs' timings too, and as timed: \
+             searched again"
         ),
     }
 }
@@ -159,6 +162,8 @@ struct TunedPoint {
     kept_from: Option<String>,
     /// This run's own timing of a kept setting, before pooling.
     own: Option<Duration>,
+    /// The tune's fastest time of the setting as timed, not scaled.
+    as_timed: Option<Duration>,
     /// The tune's calmest reference hash, for the next run's tune.
     calm_reference: Option<Duration>,
 }
@@ -299,6 +304,9 @@ impl TunedPoint {
             c.spec.labels.push(calm_time_label(self.trial.time));
             if let Some(own) = self.own {
                 c.spec.labels.push(own_time_label(own));
+            }
+            if let Some(took) = self.as_timed {
+                c.spec.labels.push(as_timed_label(took));
             }
         }
         Ok(planned)

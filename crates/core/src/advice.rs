@@ -386,88 +386,6 @@ fn push_ties<'a>(
 /// stops short of it: the advice says so instead of pretending.
 const GRID_SHORT_SHARE: f64 = 0.25;
 
-/// Param of a point the `run` summary's short tune chose for a target
-/// (nanoseconds): that point answers its target when it lands within
-/// [`TUNE_TOLERANCE`] of it.
-pub const TUNED_FOR_NS: &str = "tuned_for_ns";
-
-/// How close a newly searched point must land to its target (+-10%).
-pub const TUNE_TOLERANCE: f64 = 0.10;
-
-/// How far a point already chosen (by this run's short tune, or kept from
-/// an earlier run) may land from its target and still answer it (+-20%).
-/// Wider than [`TUNE_TOLERANCE`] on purpose (hysteresis): a memory-bound
-/// Argon2 hash varies by 10-20% between processes on a shared machine, so
-/// one band for both choosing and keeping made the advice flip between
-/// identical runs. The line always quotes the measured share.
-pub const TUNE_KEEP_TOLERANCE: f64 = 0.20;
-
-/// Label of a tuned point the short tune kept from an earlier run (it
-/// still landed within [`TUNE_KEEP_TOLERANCE`]); the run id follows. A label,
-/// not a param, so the case keeps its key from run to run.
-pub const TUNE_KEPT_FROM: &str = "short tune kept the setting of run ";
-
-/// Label of a tuned point giving the calmest time of the short tune's
-/// reference hash in its run (then the nanoseconds and " ns"), so the next
-/// run's tune judges the incumbents at that speed too. A label, for the
-/// same reason.
-pub const TUNE_CALM_REFERENCE: &str = "short tune's reference hash at calm speed: ";
-
-/// Label of a tuned point giving the time the short tune judged it by:
-/// its hash at the machine's calm speed (then the nanoseconds and " ns").
-/// The advice judges the point by this time, so the setting the tune
-/// chose and the line that names it cannot disagree.
-pub const TUNE_CALM_TIME: &str = "short tune's time at calm speed: ";
-
-/// The [`TUNE_CALM_REFERENCE`] label for a reference time.
-pub fn calm_reference_label(calm: std::time::Duration) -> String {
-    duration_label(TUNE_CALM_REFERENCE, calm)
-}
-
-/// The calm reference time a tuned point's labels carry, if any.
-pub fn calm_reference_of(m: &Measurement) -> Option<std::time::Duration> {
-    duration_of(m, TUNE_CALM_REFERENCE)
-}
-
-/// The [`TUNE_CALM_TIME`] label for the tune's time of a point.
-pub fn calm_time_label(took: std::time::Duration) -> String {
-    duration_label(TUNE_CALM_TIME, took)
-}
-
-/// The short tune's time of a tuned point at calm speed, if labelled.
-pub fn calm_time_of(m: &Measurement) -> Option<std::time::Duration> {
-    duration_of(m, TUNE_CALM_TIME)
-}
-
-/// Label of a tuned point kept from an earlier run, giving this run's own
-/// timing of it at calm speed (then the nanoseconds and " ns"): the
-/// [`TUNE_CALM_TIME`] it is judged by pools that timing with earlier runs',
-/// and the next run pools the own timings, not the pooled ones.
-pub const TUNE_OWN_TIME: &str = "short tune's own time in this run at calm speed: ";
-
-/// The [`TUNE_OWN_TIME`] label for this run's own timing of a kept point.
-pub fn own_time_label(took: std::time::Duration) -> String {
-    duration_label(TUNE_OWN_TIME, took)
-}
-
-/// A tuned point's own timing in its run's tune at calm speed: the
-/// [`TUNE_OWN_TIME`] label of a kept point, else its [`TUNE_CALM_TIME`]
-/// (a point the run searched for was judged by its own timing).
-pub fn own_time_of(m: &Measurement) -> Option<std::time::Duration> {
-    duration_of(m, TUNE_OWN_TIME).or_else(|| calm_time_of(m))
-}
-
-fn duration_label(prefix: &str, d: std::time::Duration) -> String {
-    format!("{prefix}{} ns", d.as_nanos())
-}
-
-fn duration_of(m: &Measurement, prefix: &str) -> Option<std::time::Duration> {
-    m.labels.iter().find_map(|l| {
-        let ns = l.strip_prefix(prefix)?.strip_suffix(" ns")?;
-        Some(std::time::Duration::from_nanos(ns.parse().ok()?))
-    })
-}
-
 fn num(m: &Measurement, k: &str) -> u64 {
     m.param(k).and_then(|v| v.parse().ok()).unwrap_or(0)
 }
@@ -489,8 +407,9 @@ fn setting_of(m: &Measurement) -> String {
 /// grid's largest point is far under the target, the advice says where the
 /// grid stops and points to `cryptobench argon2 tune`. A point the run's
 /// short tune chose for the target ([`TUNED_FOR_NS`]) answers it while the
-/// tune's time of it at calm speed ([`TUNE_CALM_TIME`]) lands within
-/// [`TUNE_KEEP_TOLERANCE`]; the line quotes that share and the run's own.
+/// tune's time of it at calm speed ([`TUNE_CALM_TIME`]) and as timed
+/// ([`TUNE_AS_TIMED`], when labelled) meet [`TUNE_KEEP_TOLERANCE`]
+/// ([`still_answers`]); the line quotes those shares and the run's own.
 /// A point without that label (an older run's) is judged by the run's
 /// median, at the run's calm speed
 /// when its canary shows it was timed in a disturbed moment
@@ -555,13 +474,21 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
             // again by the run's median (8-44% over the target in five
             // quick runs here, the setting the same), the 1 s line fell
             // back to the grid in one of them.
-            let tuned_share = calm_time_of(m).map(|d| d.as_secs_f64() * 1e9 / target);
-            if let Some(calm_share) = tuned_share.filter(|&s| holds(s)) {
+            // With its time as timed beside it, the two bound what the
+            // hash takes undisturbed ([`still_answers`]).
+            let share_of = |d: std::time::Duration| d.as_secs_f64() * 1e9 / target;
+            let tuned_share = calm_time_of(m).map(share_of);
+            let timed_share = as_timed_of(m).map(share_of);
+            let answers = |calm: f64| timed_share.map_or(holds(calm), |t| still_answers(calm, t));
+            if let Some(calm_share) = tuned_share.filter(|&s| answers(s)) {
+                let as_timed = timed_share.map_or(String::new(), |t| {
+                    format!(" and {:.0}% as timed there", t * 100.0)
+                });
                 out.push(Advice {
                     topic: format!("Argon2id, {shown}"),
                     text: format!(
                         "{setting}, {} per hash ({:.0}% of the target in this run, {:.0}% at the \
-                         machine's calm speed in the short tune, {origin})",
+                         machine's calm speed in the short tune{as_timed}, {origin})",
                         format_ns(took),
                         share * 100.0,
                         calm_share * 100.0
@@ -749,7 +676,10 @@ pub fn pq_key_share(ms: &[Measurement]) -> Vec<Advice<'_>> {
 
 #[path = "advice_curves.rs"]
 mod curve_advice;
+#[path = "advice_tune.rs"]
+mod tune;
 pub use curve_advice::{curves, CURVE_LEVELS};
+pub use tune::*;
 
 #[cfg(test)]
 #[path = "advice_tests.rs"]

@@ -573,6 +573,25 @@ fn argon2_judges_a_tuned_point_by_the_tunes_time_at_calm_speed() {
     let mut bad = argon(256, 11, 990.0);
     bad.labels = vec![format!("{TUNE_CALM_TIME}1.03 s")];
     assert_eq!(calm_time_of(&bad), None);
+    // At 78% at calm speed alone it would not answer; timed at 93% as it
+    // ran, the two bound its undisturbed time and it does, saying both.
+    let mut drifted = tuned(930.0, 780.0);
+    drifted
+        .labels
+        .push(as_timed_label(std::time::Duration::from_millis(930)));
+    says(
+        &argon2(&[drifted.clone()], &[1e9])[0].text,
+        "(93% of the target in this run, 78% at the machine's calm speed in the short tune and 93% as timed there, tuned in this run)",
+    );
+    assert_eq!(
+        as_timed_of(&drifted),
+        Some(std::time::Duration::from_millis(930))
+    );
+    // Fast as timed too: it does not answer at the tune's times.
+    let mut fast = tuned(930.0, 700.0);
+    fast.labels
+        .push(as_timed_label(std::time::Duration::from_millis(760)));
+    assert!(!argon2(&[fast], &[1e9])[0].text.contains("as timed there"));
 }
 
 #[test]
@@ -793,4 +812,19 @@ fn one_round_alone_does_not_tie_two_backends_of_one_group() {
     ms[0].samples_ns[1] = 46_000.0;
     assert!(tied_side_by_side(&ms[0], &ms[1]));
     says(&curves(&ms, None)[0].line(), "X25519 derive (openssl)");
+}
+
+#[test]
+fn a_tuned_setting_answers_while_its_calm_and_timed_shares_meet_the_keep_band() {
+    // Either bound inside: answers.
+    assert!(still_answers(0.78, 0.93));
+    assert!(still_answers(1.0, 1.0));
+    assert!(still_answers(1.15, 1.4));
+    // The span straddles the whole band: answers.
+    assert!(still_answers(0.7, 1.3));
+    // Both fast or both slow: does not.
+    assert!(!still_answers(0.7, 0.78));
+    assert!(!still_answers(1.25, 1.5));
+    // Order does not matter.
+    assert_eq!(still_answers(0.93, 0.78), still_answers(0.78, 0.93));
 }

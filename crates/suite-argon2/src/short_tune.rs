@@ -29,11 +29,15 @@
 //! chosen at 91% of 500 ms read under 80% in the next run, and was
 //! replaced), so one odd timing does not change the advice. Nor does one
 //! run: the keep band judges this run's timing pooled with the timings
-//! earlier runs took of the same setting ([`pooled`]).
+//! earlier runs took of the same setting ([`pooled`]). The calm-speed time
+//! is a lower bound (the scaling only shortens a timing, and can overshoot)
+//! and the time as timed an upper one, so an incumbent is kept while the
+//! span between them meets the band ([`incumbent_answers`]).
 
+use crate::calm::PointTime;
 use crate::params::Params;
 use crate::tune::{Trial, TuneError};
-use cryptobench_core::advice::{TUNE_KEEP_TOLERANCE, TUNE_TOLERANCE};
+use cryptobench_core::advice::{still_answers, TUNE_KEEP_TOLERANCE, TUNE_TOLERANCE};
 use std::time::Duration;
 
 /// Smallest rung, KiB: Argon2's 8 KiB per lane minimum for one lane.
@@ -85,9 +89,18 @@ pub fn lands_within(time: Duration, target: Duration) -> bool {
     off_by(time, target) <= TUNE_TOLERANCE
 }
 
-/// Whether an incumbent still answers `target` (the wider keep band).
+/// Whether a time lands within the wider keep band of `target`.
 fn still_holds(time: Duration, target: Duration) -> bool {
     off_by(time, target) <= TUNE_KEEP_TOLERANCE
+}
+
+/// Whether an incumbent timed `time` still answers `target`: its time at
+/// calm speed pooled with the earlier runs' ([`pooled`]) and this run's
+/// time as timed bound its undisturbed time, and that span meets the keep
+/// band ([`still_answers`]).
+fn incumbent_answers(time: PointTime, history: &[Duration], target: Duration) -> bool {
+    let share = |d: Duration| d.as_secs_f64() / target.as_secs_f64().max(1e-12);
+    still_answers(share(pooled(time.at_calm, history)), share(time.as_timed))
 }
 
 fn off_by(time: Duration, target: Duration) -> f64 {
@@ -343,6 +356,9 @@ pub struct ShortTune {
     /// The earlier run's setting as timed here (this run's own timing,
     /// not pooled with the earlier runs'), kept or not.
     pub incumbent: Option<Trial>,
+    /// The found setting's fastest time in this tune as timed, not scaled
+    /// to calm speed; with `found`'s time it bounds its undisturbed time.
+    pub as_timed: Option<Duration>,
 }
 
 /// The budget of the run's short tune: 15 s with `--quick` (the issue's
@@ -376,13 +392,13 @@ fn time_point(
     p: &Params,
     share: Share,
     again: bool,
-) -> Result<Duration, TuneError> {
+) -> Result<PointTime, TuneError> {
     let known = seen.iter().find(|t| t.params == *p).map(|t| t.time);
     match (known, again) {
         (Some(time), false) => Ok(time),
         _ => {
             let d = time_again(seen, clock, p, share)?;
-            Ok(known.map_or(d, |time| time.min(d)))
+            Ok(known.map_or(d, |time| time.faster(d)))
         }
     }
 }
@@ -394,7 +410,7 @@ fn time_again(
     clock: &mut Clock<'_>,
     p: &Params,
     share: Share,
-) -> Result<Duration, TuneError> {
+) -> Result<PointTime, TuneError> {
     if (clock.elapsed)() >= share.until {
         return Err(TuneError::BudgetSpent {
             budget_s: clock.budget.as_secs(),
@@ -404,7 +420,7 @@ fn time_again(
     let d = (clock.measure)(p, share.runs)?;
     match seen.iter_mut().find(|t| t.params == *p) {
         Some(known) => {
-            known.time = known.time.min(d);
+            known.time = known.time.faster(d);
             known.hashes += share.runs;
         }
         None => seen.push(Timed {
@@ -416,12 +432,12 @@ fn time_again(
     Ok(d)
 }
 
-/// A point the short tune timed: its fastest time at calm speed so far,
-/// and how many hashes its timings took in all.
+/// A point the short tune timed: its fastest time so far, at calm speed
+/// and as timed, and how many hashes its timings took in all.
 #[derive(Debug, Clone, Copy)]
 struct Timed {
     params: Params,
-    time: Duration,
+    time: PointTime,
     hashes: usize,
 }
 
@@ -438,7 +454,7 @@ struct Share {
 struct Clock<'a> {
     budget: Duration,
     elapsed: &'a mut dyn FnMut() -> Duration,
-    measure: &'a mut dyn FnMut(&Params, usize) -> Result<Duration, TuneError>,
+    measure: &'a mut dyn FnMut(&Params, usize) -> Result<PointTime, TuneError>,
 }
 
 /// Runs one search per target with `base` as variant, lanes and memory
@@ -448,12 +464,14 @@ struct Clock<'a> {
 /// no point after k/n of the budget, so a slow search cannot leave the
 /// targets after it none. An incumbent for a target
 /// (same lanes, on the ladder, within the budget) is timed first and kept
-/// while it lands within +-20%; otherwise the ladder is searched.
+/// while it answers ([`incumbent_answers`]); otherwise the ladder is
+/// searched.
 /// An incumbent timed off the keep band is timed again after the other
 /// targets, not at once: the disturbed moments of a shared host last
 /// seconds (a second core lent elsewhere), and a second try straight after
 /// the first can meet the same one.
-/// `measure(params, runs)` times a point; once `elapsed()` passes a
+/// `measure(params, runs)` times a point (its fastest time at calm speed
+/// and as timed); once `elapsed()` passes a
 /// target's share no new point is measured for it and it says so. Points are
 /// measured once and reused by later searches.
 pub fn short_tune(
@@ -462,7 +480,7 @@ pub fn short_tune(
     incumbents: &[Incumbent],
     budget: Duration,
     elapsed: &mut dyn FnMut() -> Duration,
-    measure: &mut dyn FnMut(&Params, usize) -> Result<Duration, TuneError>,
+    measure: &mut dyn FnMut(&Params, usize) -> Result<PointTime, TuneError>,
 ) -> Vec<ShortTune> {
     let mut sorted: Vec<Duration> = targets.to_vec();
     sorted.sort();
@@ -508,7 +526,7 @@ pub fn short_tune(
             continue;
         };
         match time_point(&mut seen, &mut clock, &params, share, false) {
-            Ok(time) if !still_holds(pooled(time, &i.history), target) => {
+            Ok(time) if !incumbent_answers(time, &i.history, target) => {
                 off_once.push((share, i, params, time));
             }
             time => out.push(judge_incumbent(
@@ -517,14 +535,14 @@ pub fn short_tune(
         }
     }
     // Their second try, after the other targets: the budget left is
-    // theirs, and the timing nearer the target judges.
+    // theirs, and a second timing that answers keeps the setting.
     for (share, i, params, first) in off_once {
         let share = Share {
             until: budget,
             ..share
         };
         let time = match time_again(&mut seen, &mut clock, &params, share) {
-            Ok(again) if off_by(again, share.target) < off_by(first, share.target) => Ok(again),
+            Ok(again) if incumbent_answers(again, &i.history, share.target) => Ok(again),
             _ => Ok(first),
         };
         out.push(judge_incumbent(
@@ -535,36 +553,40 @@ pub fn short_tune(
     out
 }
 
-/// An incumbent timed `time` for `target`: kept while that time, pooled
-/// with its earlier runs' ([`pooled`]), lands within +-20%, and named at
-/// the pooled time; else the ladder is searched (a failed hash too), and a budget
-/// spent is said.
+/// An incumbent timed `time` for `target`: kept while it answers
+/// ([`incumbent_answers`]), and named at its calm-speed time pooled with
+/// its earlier runs' ([`pooled`]); else the ladder is searched (a failed
+/// hash too), and a budget spent is said.
 fn judge_incumbent(
     base: Params,
     share: Share,
     i: &Incumbent,
     params: Params,
-    time: Result<Duration, TuneError>,
+    time: Result<PointTime, TuneError>,
     seen: &mut Vec<Timed>,
     clock: &mut Clock<'_>,
 ) -> ShortTune {
     let target = share.target;
     match time {
         Ok(time) => {
-            let judged = pooled(time, &i.history);
-            if still_holds(judged, target) {
+            let own = Trial {
+                params,
+                time: time.at_calm,
+            };
+            if incumbent_answers(time, &i.history, target) {
                 ShortTune {
                     target,
                     found: Ok(Trial {
                         params,
-                        time: judged,
+                        time: pooled(time.at_calm, &i.history),
                     }),
                     kept_from: Some(i.run_id.clone()),
-                    incumbent: Some(Trial { params, time }),
+                    incumbent: Some(own),
+                    as_timed: Some(time.as_timed),
                 }
             } else {
-                // Off by more than 20%: search again.
-                search(base, share, seen, clock, Some(Trial { params, time }))
+                // Off the keep band both ways: search again.
+                search(base, share, seen, clock, Some(own))
             }
         }
         Err(TuneError::Hash(_) | TuneError::Memory(_)) => search(base, share, seen, clock, None),
@@ -573,6 +595,7 @@ fn judge_incumbent(
             found: Err(why),
             kept_from: None,
             incumbent: None,
+            as_timed: None,
         },
     }
 }
@@ -599,7 +622,7 @@ fn search(
         |seen: &[Timed], p: &Params| seen.iter().any(|t| t.params == *p && t.hashes < share.runs);
     let found = loop {
         let found = ladder_search(base, target, &mut |p| {
-            time_point(seen, clock, p, share, false)
+            time_point(seen, clock, p, share, false).map(|t| t.at_calm)
         });
         let trial = match found {
             Ok(trial) if borrowed(seen, &trial.params) => trial,
@@ -614,10 +637,10 @@ fn search(
         match time_point(seen, clock, &trial.params, share, true) {
             // Still lands: named at the faster time. Otherwise the search
             // goes on from the points it has, this one at its new time.
-            Ok(time) if lands_within(time, target) => {
+            Ok(time) if lands_within(time.at_calm, target) => {
                 break Ok(Trial {
                     params: trial.params,
-                    time,
+                    time: time.at_calm,
                 })
             }
             Ok(_) => continue,
@@ -626,11 +649,17 @@ fn search(
             Err(e) => break Err(e),
         }
     };
+    let as_timed = found.as_ref().ok().and_then(|f| {
+        seen.iter()
+            .find(|t| t.params == f.params)
+            .map(|t| t.time.as_timed)
+    });
     ShortTune {
         target,
         found,
         kept_from: None,
         incumbent,
+        as_timed,
     }
 }
 
@@ -638,11 +667,11 @@ fn search(
 /// within the keep band ([`TUNE_KEEP_TOLERANCE`]).
 fn nearest_held(seen: &[Timed], target: Duration) -> Option<Trial> {
     seen.iter()
-        .filter(|t| still_holds(t.time, target))
-        .min_by(|a, b| off_by(a.time, target).total_cmp(&off_by(b.time, target)))
+        .filter(|t| still_holds(t.time.at_calm, target))
+        .min_by(|a, b| off_by(a.time.at_calm, target).total_cmp(&off_by(b.time.at_calm, target)))
         .map(|t| Trial {
             params: t.params,
-            time: t.time,
+            time: t.time.at_calm,
         })
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::calm::PointTime;
 use crate::params::Variant;
 use crate::tune::tests::machine;
 
@@ -123,7 +124,7 @@ fn tune_on_model_from(
     let mut measured = Vec::new();
     let mut measure = |p: &Params, _runs: usize| {
         measured.push(*p);
-        model(p)
+        model(p).map(PointTime::from)
     };
     let mut clock = || Duration::ZERO;
     let found = short_tune(
@@ -235,7 +236,11 @@ fn incumbent_timed_odd_once(first: f64) -> (Vec<ShortTune>, usize) {
     let mut measure = |p: &Params, _runs: usize| {
         calls += 1;
         let t = model(p)?;
-        Ok(if calls == 1 { t.mul_f64(first) } else { t })
+        Ok(PointTime::from(if calls == 1 {
+            t.mul_f64(first)
+        } else {
+            t
+        }))
     };
     let mut clock = || Duration::ZERO;
     let found = short_tune(
@@ -283,13 +288,13 @@ fn an_incumbent_timed_slow_is_timed_again_after_the_other_targets() {
         order.push(*p);
         let t = model(p)?;
         // The disturbed moment covers the first two timings.
-        Ok(
+        Ok(PointTime::from(
             if order.len() == 1 || (order.len() == 2 && *p == long.params) {
                 t.mul_f64(1.3)
             } else {
                 t
             },
-        )
+        ))
     };
     let mut clock = || Duration::ZERO;
     let found = short_tune(
@@ -316,7 +321,7 @@ fn an_incumbent_timed_slow_is_timed_again_after_the_other_targets() {
 /// on two lanes, on the given clock and machine.
 fn tune_250ms_and_1s(
     clock: &mut dyn FnMut() -> Duration,
-    measure: &mut dyn FnMut(&Params, usize) -> Result<Duration, TuneError>,
+    measure: &mut dyn FnMut(&Params, usize) -> Result<PointTime, TuneError>,
 ) -> Vec<ShortTune> {
     short_tune(
         &[Duration::from_millis(250), Duration::from_secs(1)],
@@ -338,7 +343,7 @@ fn a_search_that_never_lands_leaves_the_next_target_its_share() {
         let one = model(p)?;
         let one = if p.t > 1 { one * 3 } else { one };
         spent.set(spent.get() + one * runs as u32);
-        Ok(one)
+        Ok(one.into())
     };
     let mut clock = || spent.get();
     let found = tune_250ms_and_1s(&mut clock, &mut measure);
@@ -408,7 +413,7 @@ fn a_spent_budget_keeps_the_nearest_point_within_twenty_percent() {
     // 1 GiB, one pass, two lanes: 524 ms; then the budget is spent.
     let tune = |target_ms: u64| {
         let mut model = machine(1_000.0, 2);
-        let mut measure = |p: &Params, _runs: usize| model(p);
+        let mut measure = |p: &Params, _runs: usize| model(p).map(PointTime::from);
         let mut looks = 0u64;
         let mut clock = || {
             looks += 1;
@@ -435,7 +440,7 @@ fn a_spent_budget_keeps_the_nearest_point_within_twenty_percent() {
 #[test]
 fn a_spent_budget_is_said_per_target() {
     let mut model = machine(1_000.0, 2);
-    let mut measure = |p: &Params, _runs: usize| model(p);
+    let mut measure = |p: &Params, _runs: usize| model(p).map(PointTime::from);
     let mut spent = 0u64;
     // Each look at the clock advances it 6 s: the 1 s search measures
     // one point before its share (7.5 s) is spent, and the 250 ms
@@ -471,11 +476,11 @@ fn a_point_a_longer_search_timed_is_timed_again_before_a_shorter_target_names_it
     let mut measure = |p: &Params, _runs: usize| {
         measured.push(*p);
         let t = model(p)?;
-        Ok(if measured.len() == 1 {
+        Ok(PointTime::from(if measured.len() == 1 {
             t.mul_f64(1.25)
         } else {
             t
-        })
+        }))
     };
     let mut clock = || Duration::ZERO;
     let found = short_tune(
@@ -526,11 +531,11 @@ fn an_incumbent_timed_fast_once_gets_a_second_try_judged_by_the_nearer_timing() 
     let mut model = machine(1_000.0, 2);
     let mut measure = |p: &Params, _runs: usize| {
         let t = model(p)?;
-        Ok(if *p == kept.params {
+        Ok(PointTime::from(if *p == kept.params {
             t.mul_f64(0.75)
         } else {
             t
-        })
+        }))
     };
     let found = short_tune(
         &[target],
@@ -557,11 +562,11 @@ fn fast_here_with_history(history: &[f64]) -> ShortTune {
     let mut model = machine(1_000.0, 2);
     let mut measure = |p: &Params, _runs: usize| {
         let t = model(p)?;
-        Ok(if *p == kept.params {
+        Ok(PointTime::from(if *p == kept.params {
             t.mul_f64(0.75)
         } else {
             t
-        })
+        }))
     };
     let mut clock = || Duration::ZERO;
     let mut found = short_tune(
@@ -607,4 +612,54 @@ fn the_pooled_time_is_the_median_of_this_run_and_at_most_four_earlier() {
     let history = [ms(500), ms(500), ms(300), ms(300), ms(300)];
     assert_eq!(pooled(ms(500), &history), ms(500));
     assert_eq!(HISTORY_RUNS, 4);
+}
+
+#[test]
+fn an_incumbent_the_calm_scaling_reads_fast_is_kept_while_its_time_as_timed_answers() {
+    // The 400 ms incumbent (~393 ms here) read 75-76% at calm speed in
+    // earlier runs and 75% in this one, as a calm reference that crept
+    // faster scales it down, while this run timed it at 98% as it ran.
+    let target = Duration::from_millis(400);
+    let kept = Incumbent {
+        history: [0.75, 0.76].iter().map(|s| target.mul_f64(*s)).collect(),
+        ..incumbent(400, 384, 2)
+    };
+    let tune = |as_timed: f64| {
+        let mut model = machine(1_000.0, 2);
+        let mut calls = 0;
+        let mut measure = |p: &Params, _runs: usize| {
+            calls += 1;
+            let t = model(p)?;
+            Ok(if *p == kept.params {
+                PointTime {
+                    at_calm: t.mul_f64(0.75),
+                    as_timed: t.mul_f64(as_timed),
+                }
+            } else {
+                t.into()
+            })
+        };
+        let mut clock = || Duration::ZERO;
+        let found = short_tune(
+            &[target],
+            Params::new(Variant::Id, 1 << 20, 1, 2),
+            std::slice::from_ref(&kept),
+            Duration::from_secs(15),
+            &mut clock,
+            &mut measure,
+        );
+        (found[0].clone(), calls)
+    };
+    let (f, calls) = tune(1.0);
+    assert_eq!(f.kept_from.as_deref(), Some("20261124-033847-35af"));
+    assert_eq!(calls, 1, "kept on its first timing");
+    assert_eq!(f.found.as_ref().unwrap().params, kept.params);
+    let share = |d: Duration| d.as_secs_f64() / 0.4;
+    assert!((0.97..0.99).contains(&share(f.as_timed.unwrap())), "{f:?}");
+    // Named at its pooled time at calm speed, as before.
+    assert!((0.74..0.76).contains(&share(f.found.unwrap().time)));
+    // Timed fast as it ran too (76% of the target): off both ways, dropped.
+    let (f, _) = tune(0.78);
+    assert_eq!(f.kept_from, None);
+    assert_ne!(f.found.as_ref().unwrap().params, kept.params);
 }
