@@ -678,7 +678,7 @@ pub fn pq_key_share(ms: &[Measurement]) -> Vec<Advice<'_>> {
 mod curve_advice;
 #[path = "advice_tune.rs"]
 mod tune;
-pub use curve_advice::{curves, CURVE_LEVELS};
+pub use curve_advice::{curve_level_of, curves, CURVE_LEVELS};
 pub use tune::*;
 
 #[cfg(test)]

@@ -11,11 +11,19 @@
 //! generation only where no use is measured at all. Every family of a level
 //! is weighed on the same operations: the largest set some family has
 //! measured; families without it are named as not weighed.
+//!
+//! The pubkey suite times the families of one level in one comparison
+//! group per operation ([`curve_level_of`]), so two families are weighed
+//! side by side: on the ratio of their costs in each round. Timed in
+//! separate groups, the cost of each moved with the moment it met, and on
+//! a noisy host P-256 (1.6x Curve25519's cost) was listed as tied with
+//! Curve25519 in one run of an identical pair and not in the other.
 
 use super::{
     choose_side_by_side, is_caution_label, verified, weight, Advice, Measurement, TIE_MARGIN,
 };
 use crate::units::format_ns;
+use crate::verdict::seed_of;
 
 /// Security levels of the curve advice: (name, lowest security bits,
 /// highest security bits).
@@ -57,6 +65,20 @@ const FAMILIES: [(&str, u32, &str, &str, &str, &str); 5] = [
         "secp521r1",
     ),
 ];
+
+/// The security level ([`CURVE_LEVELS`]' name) of a pubkey primitive that
+/// belongs to a curve family (X25519, ECDSA-P256, ...); `None` for any
+/// other. The pubkey suite times a level's families in one group per
+/// operation, so the curve advice weighs them side by side.
+pub fn curve_level_of(primitive: &str) -> Option<&'static str> {
+    let &(_, bits, ..) = FAMILIES
+        .iter()
+        .find(|&&(_, _, agree, sign, ..)| agree == primitive || sign == primitive)?;
+    CURVE_LEVELS
+        .iter()
+        .find(|&&(_, lo, hi)| (lo..=hi).contains(&bits))
+        .map(|&(name, ..)| name)
+}
 
 /// What a family is weighed on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,6 +215,53 @@ impl<'a> Candidate<'_, 'a> {
     }
 }
 
+/// `other`'s cost over `fastest`'s, round by round, when each use of both
+/// was timed in one group: in round k, the uses' paired ratios weighted by
+/// `fastest`'s time of each use. `None` when a use of the two was timed in
+/// different groups (or rounds are missing).
+fn cost_ratios(fastest: &Weighed, other: &Weighed) -> Option<Vec<f64>> {
+    if fastest.ops.len() != other.ops.len() {
+        return None;
+    }
+    let mut per_use = Vec::new();
+    for (a, b) in fastest.ops.iter().zip(&other.ops) {
+        if a.group.is_none() || a.group != b.group {
+            return None;
+        }
+        let ratios = cryptobench_stats::round_ratios(&b.samples_ns, &a.samples_ns);
+        per_use.push((weight(a)?.0, ratios));
+    }
+    let rounds = per_use.iter().map(|(_, r)| r.len()).min()?;
+    let total: f64 = per_use.iter().map(|(w, _)| w).sum();
+    if rounds < 2 || total <= 0.0 {
+        return None;
+    }
+    Some(
+        (0..rounds)
+            .map(|k| per_use.iter().map(|(w, r)| w * r[k]).sum::<f64>() / total)
+            .collect(),
+    )
+}
+
+/// Whether `other` is tied with `fastest` side by side, when they were
+/// ([`cost_ratios`]): the 95% interval of the median cost ratio reaches
+/// [`TIE_MARGIN`] and, as for backends ([`super::tied_side_by_side`]), at
+/// least two rounds lie within it. `None` when they were not timed side by
+/// side.
+fn tied_in_rounds(fastest: &Weighed, other: &Weighed) -> Option<bool> {
+    let ratios = cost_ratios(fastest, other)?;
+    let edge = 1.0 + TIE_MARGIN;
+    let seed = seed_of(&fastest.name) ^ seed_of(&other.name).rotate_left(17);
+    let (lo, _) = cryptobench_stats::bootstrap_median_ci(
+        &ratios,
+        0.95,
+        cryptobench_stats::DEFAULT_RESAMPLES,
+        seed,
+    );
+    let within = ratios.iter().filter(|r| **r <= edge).count();
+    Some(lo.min(cryptobench_stats::median(&ratios)) <= edge && within >= 2)
+}
+
 /// Every family with a verified case, its ecc curves named from the ecc
 /// cases' own security level.
 fn candidates<'c, 'a>(cases: &'c [&'a Measurement]) -> Vec<Candidate<'c, 'a>> {
@@ -253,13 +322,15 @@ fn use_name(m: &Measurement) -> String {
 /// otherwise), each use by its fastest rounds ([`weight`]), ties on the
 /// intervals resolved by standard status.
 ///
-/// Families are timed in different groups, at different moments of the
-/// run, so two of them are tied within the larger of [`TIE_MARGIN`] and
-/// `moment_floor`: how far this run's cases moved against their
-/// group-mates between two moments (the floor `compare` holds them to).
-/// With 5% alone, on a host whose moment floor read 35-42%, Curve448
-/// (800 us at its fastest rounds) came out clear of P-521 (925 us-1.25 ms)
-/// in one run of five and tied with it in the other four.
+/// Two families timed side by side are tied on their cost ratio
+/// ([`tied_in_rounds`]). Families timed in different groups (the ecc
+/// suite's stand-ins, runs stored before the pubkey suite grouped them),
+/// at different moments of the run, are tied within the larger of
+/// [`TIE_MARGIN`] and `moment_floor`: how far this run's cases moved
+/// against their group-mates between two moments (the floor `compare`
+/// holds them to). With 5% alone, on a host whose moment floor read
+/// 35-42%, Curve448 (800 us at its fastest rounds) came out clear of P-521
+/// (925 us-1.25 ms) in one run of five and tied with it in the other four.
 pub fn curves(ms: &[Measurement], moment_floor: Option<f64>) -> Vec<Advice<'_>> {
     let margin = TIE_MARGIN.max(moment_floor.unwrap_or(0.0));
     let curve_cases: Vec<&Measurement> = ms
@@ -285,9 +356,24 @@ pub fn curves(ms: &[Measurement], moment_floor: Option<f64>) -> Vec<Advice<'_>> 
         let Some(fastest) = weighed.iter().min_by(|a, b| a.value.total_cmp(&b.value)) else {
             continue;
         };
-        let mut ties: Vec<&Weighed> = weighed
+        // Whether a family is tied with the fastest, and whether only the
+        // moment floor's margin could judge it.
+        let judged: Vec<(&Weighed, bool, bool)> = weighed
             .iter()
-            .filter(|c| c.lo <= fastest.hi * (1.0 + margin))
+            .map(|c| match tied_in_rounds(fastest, c) {
+                _ if c.name == fastest.name => (c, true, false),
+                Some(tied) => (c, tied, false),
+                None => (c, c.lo <= fastest.hi * (1.0 + margin), true),
+            })
+            .collect();
+        let by_floor = judged
+            .iter()
+            .any(|&(c, tied, unpaired)| tied && unpaired && c.name != fastest.name);
+        let margin = if by_floor { margin } else { TIE_MARGIN };
+        let mut ties: Vec<&Weighed> = judged
+            .iter()
+            .filter(|&&(_, tied, _)| tied)
+            .map(|&(c, ..)| c)
             .collect();
         ties.sort_by(|a, b| (standing(&a.name), &a.name).cmp(&(standing(&b.name), &b.name)));
         let pick = ties[0];

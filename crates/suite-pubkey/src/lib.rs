@@ -198,6 +198,18 @@ fn ready(
     })
 }
 
+/// The comparison group of `primitive`'s `op` cases: the curve families
+/// of one security level share one per operation
+/// ([`cryptobench_core::advice::curve_level_of`]), so the curve advice
+/// weighs X25519 against ECDH-P256 on ratios of the same rounds; any other
+/// primitive has its own, its backends and peers side by side.
+pub(crate) fn group_key(primitive: &str, op: &str) -> String {
+    match cryptobench_core::advice::curve_level_of(primitive) {
+        Some(level) => format!("{SUITE}/{level} curves/{op}"),
+        None => format!("{SUITE}/{primitive}/{op}"),
+    }
+}
+
 impl Suite for PubkeySuite {
     fn profile(&self) -> SuiteProfile {
         SuiteProfile::new(SUITE, ABOUT).views(summary::tables, summary::headline, charts::charts)
@@ -242,7 +254,7 @@ impl Suite for PubkeySuite {
                     CaseSpec::new(SUITE, alg.name, backend, version.clone(), op)
                         .param("security", format!("{} bits", alg.security_bits))
                         .expect_ns(expected_ns(alg, op))
-                        .group(format!("{SUITE}/{}/{op}", alg.name))
+                        .group(group_key(alg.name, op))
                         .labels(alg.post_quantum.then_some("post-quantum"))
                         .labels(alg.work_varies(op).then_some(LABEL_WORK_VARIES))
                 };

@@ -42,7 +42,7 @@ pub fn plan(cfg: &RunConfig, openssl_cells: &[(String, String)]) -> Vec<PlannedC
         .filter(|(prim, _, op, _)| openssl_cells.iter().any(|(p, o)| p == prim && o == op))
         .map(|(prim, alg, op, line)| {
             let mut peer = openssl_speed_alg(SUITE, prim, alg, op, *line);
-            peer.spec.group = Some(format!("{SUITE}/{prim}/{op}"));
+            peer.spec.group = Some(crate::group_key(prim, op));
             peer
         })
         .collect()

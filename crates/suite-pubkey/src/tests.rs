@@ -90,12 +90,32 @@ mod plan_and_views {
                 );
             }
         }
+        // A security level's curve families share a group per operation,
+        // so the curve advice weighs them side by side; the rest pair
+        // their own backends.
+        let level = |prim: &str| match prim {
+            "X25519" | "Ed25519" | "ECDH-P256" | "ECDSA-P256" => Some("128-bit"),
+            "ECDH-P384" | "ECDSA-P384" => Some("192-bit"),
+            "X448" | "Ed448" | "ECDH-P521" | "ECDSA-P521" => Some("256-bit"),
+            _ => None,
+        };
         for c in &plan {
-            assert_eq!(
-                c.spec.group.as_deref(),
-                Some(format!("{SUITE}/{}/{}", c.spec.primitive, c.spec.operation).as_str())
-            );
+            let (prim, op) = (&c.spec.primitive, &c.spec.operation);
+            let expected = match level(prim) {
+                Some(level) => format!("{SUITE}/{level} curves/{op}"),
+                None => format!("{SUITE}/{prim}/{op}"),
+            };
+            assert_eq!(c.spec.group.as_deref(), Some(expected.as_str()));
         }
+        let group_of = |prim: &str, op: &str| {
+            plan.iter()
+                .find(|c| c.spec.primitive == prim && c.spec.operation == op)
+                .and_then(|c| c.spec.group.clone())
+        };
+        assert_eq!(
+            group_of("X25519", "derive"),
+            group_of("ECDH-P256", "derive")
+        );
         // OpenSSL has no ML-KEM before 3.5: planned as unavailable, with why.
         assert!(plan.iter().any(|c| c.spec.backend == "openssl"
             && c.spec.primitive == "ML-KEM-768"
@@ -179,12 +199,15 @@ mod plan_and_views {
                     && c.spec.operation == "sign-digest"
             })
         };
-        for alg in ["ECDSA-P256", "RSA-2048-PKCS1"] {
+        for (alg, group) in [
+            ("ECDSA-P256", "128-bit curves"),
+            ("RSA-2048-PKCS1", "RSA-2048-PKCS1"),
+        ] {
             let c = like(alg).unwrap_or_else(|| panic!("{alg}: no sign-digest row"));
             assert!(matches!(c.setup, Setup::Ready(_)));
             assert_eq!(
                 c.spec.group.as_deref(),
-                Some(format!("{SUITE}/{alg}/sign").as_str())
+                Some(format!("{SUITE}/{group}/sign").as_str())
             );
         }
         // EdDSA signs whole messages: no such row.
