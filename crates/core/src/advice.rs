@@ -136,21 +136,27 @@ fn paired_time_ratio(a: &Measurement, b: &Measurement) -> Option<crate::verdict:
 /// OpenSSL's X25519 derive with aws-lc-rs's (every other round 8-31%
 /// slower) in two quick runs of five.
 pub fn tied_side_by_side(a: &Measurement, best: &Measurement) -> bool {
-    let edge = 1.0 + TIE_MARGIN;
     match paired_time_ratio(a, best) {
-        Some(r) => r.lo <= edge && rounds_within(a, best, edge).is_none_or(|n| n >= 2),
+        Some(r) if timed_together(a, best) => {
+            let ratios = cryptobench_stats::round_ratios(&a.samples_ns, &best.samples_ns);
+            tied_in_rounds(r.lo, &ratios)
+        }
+        Some(r) => r.lo <= 1.0 + TIE_MARGIN,
         None => tied_on_fastest_rounds(a, best),
     }
 }
 
-/// How many rounds `a` and `b` shared in one group with `a`'s time at
-/// most `edge` times `b`'s; `None` when they were not timed in one group.
-fn rounds_within(a: &Measurement, b: &Measurement, edge: f64) -> Option<usize> {
-    if a.group.is_none() || a.group != b.group {
-        return None;
-    }
-    let ratios = cryptobench_stats::round_ratios(&a.samples_ns, &b.samples_ns);
-    Some(ratios.iter().filter(|r| **r <= edge).count())
+/// Whether `a` and `b` were timed in the rounds of one group.
+fn timed_together(a: &Measurement, b: &Measurement) -> bool {
+    a.group.is_some() && a.group == b.group
+}
+
+/// The tie rule for ratios timed round by round (the slower over the
+/// faster): the lower end `lo` of their median's 95% interval reaches
+/// [`TIE_MARGIN`], and at least two rounds lie within it.
+fn tied_in_rounds(lo: f64, ratios: &[f64]) -> bool {
+    let edge = 1.0 + TIE_MARGIN;
+    lo <= edge && ratios.iter().filter(|r| **r <= edge).count() >= 2
 }
 
 /// A case's time per operation at its fastest rounds ([`weight`]).
@@ -479,7 +485,7 @@ pub fn argon2<'a>(ms: &'a [Measurement], targets_ns: &[f64]) -> Vec<Advice<'a>> 
             let share_of = |d: std::time::Duration| d.as_secs_f64() * 1e9 / target;
             let tuned_share = calm_time_of(m).map(share_of);
             let timed_share = as_timed_of(m).map(share_of);
-            let answers = |calm: f64| timed_share.map_or(holds(calm), |t| still_answers(calm, t));
+            let answers = |calm: f64| still_answers(calm, timed_share.unwrap_or(calm));
             if let Some(calm_share) = tuned_share.filter(|&s| answers(s)) {
                 let as_timed = timed_share.map_or(String::new(), |t| {
                     format!(" and {:.0}% as timed there", t * 100.0)

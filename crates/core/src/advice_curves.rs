@@ -20,7 +20,8 @@
 //! Curve25519 in one run of an identical pair and not in the other.
 
 use super::{
-    choose_side_by_side, is_caution_label, verified, weight, Advice, Measurement, TIE_MARGIN,
+    choose_side_by_side, is_caution_label, tied_in_rounds, timed_together, verified, weight,
+    Advice, Measurement, TIE_MARGIN,
 };
 use crate::units::format_ns;
 use crate::verdict::seed_of;
@@ -225,7 +226,7 @@ fn cost_ratios(fastest: &Weighed, other: &Weighed) -> Option<Vec<f64>> {
     }
     let mut per_use = Vec::new();
     for (a, b) in fastest.ops.iter().zip(&other.ops) {
-        if a.group.is_none() || a.group != b.group {
+        if !timed_together(a, b) {
             return None;
         }
         let ratios = cryptobench_stats::round_ratios(&b.samples_ns, &a.samples_ns);
@@ -244,13 +245,10 @@ fn cost_ratios(fastest: &Weighed, other: &Weighed) -> Option<Vec<f64>> {
 }
 
 /// Whether `other` is tied with `fastest` side by side, when they were
-/// ([`cost_ratios`]): the 95% interval of the median cost ratio reaches
-/// [`TIE_MARGIN`] and, as for backends ([`super::tied_side_by_side`]), at
-/// least two rounds lie within it. `None` when they were not timed side by
-/// side.
-fn tied_in_rounds(fastest: &Weighed, other: &Weighed) -> Option<bool> {
+/// ([`cost_ratios`]): by the rule backends of one group follow
+/// ([`tied_in_rounds`]). `None` when they were not timed side by side.
+fn families_tied(fastest: &Weighed, other: &Weighed) -> Option<bool> {
     let ratios = cost_ratios(fastest, other)?;
-    let edge = 1.0 + TIE_MARGIN;
     let seed = seed_of(&fastest.name) ^ seed_of(&other.name).rotate_left(17);
     let (lo, _) = cryptobench_stats::bootstrap_median_ci(
         &ratios,
@@ -258,8 +256,10 @@ fn tied_in_rounds(fastest: &Weighed, other: &Weighed) -> Option<bool> {
         cryptobench_stats::DEFAULT_RESAMPLES,
         seed,
     );
-    let within = ratios.iter().filter(|r| **r <= edge).count();
-    Some(lo.min(cryptobench_stats::median(&ratios)) <= edge && within >= 2)
+    Some(tied_in_rounds(
+        lo.min(cryptobench_stats::median(&ratios)),
+        &ratios,
+    ))
 }
 
 /// Every family with a verified case, its ecc curves named from the ecc
@@ -323,7 +323,7 @@ fn use_name(m: &Measurement) -> String {
 /// intervals resolved by standard status.
 ///
 /// Two families timed side by side are tied on their cost ratio
-/// ([`tied_in_rounds`]). Families timed in different groups (the ecc
+/// ([`families_tied`]). Families timed in different groups (the ecc
 /// suite's stand-ins, runs stored before the pubkey suite grouped them),
 /// at different moments of the run, are tied within the larger of
 /// [`TIE_MARGIN`] and `moment_floor`: how far this run's cases moved
@@ -356,25 +356,22 @@ pub fn curves(ms: &[Measurement], moment_floor: Option<f64>) -> Vec<Advice<'_>> 
         let Some(fastest) = weighed.iter().min_by(|a, b| a.value.total_cmp(&b.value)) else {
             continue;
         };
-        // Whether a family is tied with the fastest, and whether only the
-        // moment floor's margin could judge it.
-        let judged: Vec<(&Weighed, bool, bool)> = weighed
-            .iter()
-            .map(|c| match tied_in_rounds(fastest, c) {
-                _ if c.name == fastest.name => (c, true, false),
-                Some(tied) => (c, tied, false),
-                None => (c, c.lo <= fastest.hi * (1.0 + margin), true),
-            })
-            .collect();
-        let by_floor = judged
-            .iter()
-            .any(|&(c, tied, unpaired)| tied && unpaired && c.name != fastest.name);
+        // The families tied with the fastest: side by side where they were
+        // timed so, else within the moment floor's margin (`by_floor`).
+        let mut ties: Vec<&Weighed> = vec![fastest];
+        let mut by_floor = false;
+        for c in weighed.iter().filter(|c| c.name != fastest.name) {
+            match families_tied(fastest, c) {
+                Some(true) => ties.push(c),
+                Some(false) => {}
+                None if c.lo <= fastest.hi * (1.0 + margin) => {
+                    ties.push(c);
+                    by_floor = true;
+                }
+                None => {}
+            }
+        }
         let margin = if by_floor { margin } else { TIE_MARGIN };
-        let mut ties: Vec<&Weighed> = judged
-            .iter()
-            .filter(|&&(_, tied, _)| tied)
-            .map(|&(c, ..)| c)
-            .collect();
         ties.sort_by(|a, b| (standing(&a.name), &a.name).cmp(&(standing(&b.name), &b.name)));
         let pick = ties[0];
         let uses: Vec<String> = pick.ops.iter().map(|m| use_name(m)).collect();

@@ -37,7 +37,7 @@
 use crate::calm::PointTime;
 use crate::params::Params;
 use crate::tune::{Trial, TuneError};
-use cryptobench_core::advice::{still_answers, TUNE_KEEP_TOLERANCE, TUNE_TOLERANCE};
+use cryptobench_core::advice::{still_answers, TUNE_TOLERANCE};
 use std::time::Duration;
 
 /// Smallest rung, KiB: Argon2's 8 KiB per lane minimum for one lane.
@@ -89,9 +89,11 @@ pub fn lands_within(time: Duration, target: Duration) -> bool {
     off_by(time, target) <= TUNE_TOLERANCE
 }
 
-/// Whether a time lands within the wider keep band of `target`.
+/// Whether a time lands within the wider keep band of `target`
+/// ([`still_answers`] with one time for both bounds).
 fn still_holds(time: Duration, target: Duration) -> bool {
-    off_by(time, target) <= TUNE_KEEP_TOLERANCE
+    let share = share_of(time, target);
+    still_answers(share, share)
 }
 
 /// Whether an incumbent timed `time` still answers `target`: its time at
@@ -99,12 +101,19 @@ fn still_holds(time: Duration, target: Duration) -> bool {
 /// time as timed bound its undisturbed time, and that span meets the keep
 /// band ([`still_answers`]).
 fn incumbent_answers(time: PointTime, history: &[Duration], target: Duration) -> bool {
-    let share = |d: Duration| d.as_secs_f64() / target.as_secs_f64().max(1e-12);
-    still_answers(share(pooled(time.at_calm, history)), share(time.as_timed))
+    still_answers(
+        share_of(pooled(time.at_calm, history), target),
+        share_of(time.as_timed, target),
+    )
+}
+
+/// `time` as a share of `target`.
+fn share_of(time: Duration, target: Duration) -> f64 {
+    time.as_secs_f64() / target.as_secs_f64().max(1e-12)
 }
 
 fn off_by(time: Duration, target: Duration) -> f64 {
-    (time.as_secs_f64() / target.as_secs_f64().max(1e-12) - 1.0).abs()
+    (share_of(time, target) - 1.0).abs()
 }
 
 /// The setting for `target`: memory on the ladder below `base.m_kib`,
@@ -664,7 +673,7 @@ fn search(
 }
 
 /// The point timed so far that lands nearest `target`, when it lands
-/// within the keep band ([`TUNE_KEEP_TOLERANCE`]).
+/// within the keep band ([`cryptobench_core::advice::TUNE_KEEP_TOLERANCE`]).
 fn nearest_held(seen: &[Timed], target: Duration) -> Option<Trial> {
     seen.iter()
         .filter(|t| still_holds(t.time.at_calm, target))
