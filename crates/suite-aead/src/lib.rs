@@ -61,6 +61,37 @@ pub const FULL_SIZES: [u64; 10] = [
 /// `--quick` sizes: a few seconds for the whole suite.
 pub const QUICK_SIZES: [u64; 4] = [16, 1_000, 16_384, 1_048_576];
 
+/// The comparison group of `alg`'s `op` cases at `size`: one per mode
+/// family, so the variants the advice weighs against each other (AEGIS-128L
+/// against AEGIS-256, AES-128-GCM against AES-256-GCM) and a primitive's
+/// backends and runtime twins are timed in the same rounds. One group per
+/// size, cut at the engine's largest group in plan order, put AEGIS-128L and
+/// AEGIS-256 in different rounds, and a busy A/A pair of quick runs picked
+/// one for 1 KB messages, then the other.
+pub(crate) fn group_key(alg: &Algorithm, op: &str, size: u64) -> String {
+    let family = match alg.family {
+        Family::Gcm => "AES-GCM",
+        Family::Ccm => "AES-CCM",
+        Family::Ocb => "AES-OCB",
+        Family::GcmSiv | Family::Siv => "AES-SIV",
+        Family::ChaChaIetf | Family::ChaChaOriginal | Family::XChaCha => "ChaCha20",
+        Family::Aegis128L
+        | Family::Aegis256
+        | Family::Aegis128X2
+        | Family::Aegis128X4
+        | Family::Aegis256X2
+        | Family::Aegis256X4 => "AEGIS",
+    };
+    format!("{SUITE}/{family}/{op}/{size}B")
+}
+
+/// The group of `alg`'s fidelity comparison: the `openssl speed -evp` peer
+/// beside the same loop run here (and its runtime twins), whose ratio the
+/// fidelity verdict reads.
+fn fidelity_group(alg: &Algorithm) -> String {
+    group_key(alg, "fidelity", PEER_BYTES)
+}
+
 /// Options of one benchmark (from `cryptobench aead` flags or a paper).
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -150,7 +181,8 @@ impl AeadSuite {
         .param("aad", self.options.aad)
         .param("nonce", self.options.nonce.name())
         // A rough 1 GB/s plus 200 ns per message, for the ETA only.
-        .expect_ns(size as f64 + 200.0);
+        .expect_ns(size as f64 + 200.0)
+        .group(group_key(alg, op.name(), size));
         if self.options.per_message_init {
             spec = spec.param("init", "per-message");
         }
@@ -310,7 +342,9 @@ impl AeadSuite {
             let Some(alg) = algs.iter().copied().find(|a| a.name == name) else {
                 continue;
             };
-            out.push(openssl_speed_evp(SUITE, name, evp, "encrypt", PEER_BYTES));
+            let mut peer = openssl_speed_evp(SUITE, name, evp, "encrypt", PEER_BYTES);
+            peer.spec.group = Some(fidelity_group(alg));
+            out.push(peer);
             if cfg.wants_backend(openssl.name()) {
                 // The peer's own loop, run here: isolates the harness.
                 let backend = openssl;
@@ -323,7 +357,8 @@ impl AeadSuite {
                 )
                 .size(PEER_BYTES)
                 .param("loop", "EVP_EncryptUpdate only, as openssl speed -evp")
-                .expect_ns(PEER_BYTES as f64);
+                .expect_ns(PEER_BYTES as f64)
+                .group(fidelity_group(alg));
                 let cache = cache.clone();
                 out.push(PlannedCase::ready(spec, move || {
                     Ok(Box::new(stream::StreamCase::new(

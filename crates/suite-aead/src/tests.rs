@@ -8,7 +8,7 @@ use crate::case::{AeadCase, CaseConfig, NonceMode, Operation};
 use crate::checks::{self, CheckCache, Rng};
 use crate::cli::{self, AeadArgs, AeadCommand};
 use crate::vectors;
-use crate::{AeadSuite, Options};
+use crate::{AeadSuite, Options, PEER_BYTES, QUICK_SIZES};
 use cryptobench_core::{
     Case, CaseSpec, CaseStatus, CheckOutcome, Error, Measurement, Offer, RunConfig, Setup, Suite,
     SuiteAction, Summary,
@@ -364,6 +364,46 @@ fn plan_keeps_unavailable_cells_with_reasons_and_adds_peers() {
     assert!(plan
         .iter()
         .any(|p| p.spec.operation == crate::stream::STREAM));
+}
+
+#[test]
+fn advice_rivals_and_the_fidelity_pair_are_timed_in_one_chunk_of_rounds() {
+    use cryptobench_engine::runner::plan_groups;
+    let plan = AeadSuite::default().plan(&RunConfig::quick()).unwrap();
+    let groups = plan_groups(&plan);
+    let chunk_of = |prim: &str, backend: &str, op: &str, size: u64| {
+        let i = plan
+            .iter()
+            .position(|p| {
+                p.spec.primitive == prim
+                    && p.spec.backend == backend
+                    && p.spec.operation == op
+                    && p.spec.input_bytes == size
+            })
+            .unwrap_or_else(|| panic!("{prim} {backend} {op} {size} planned"));
+        groups
+            .iter()
+            .find(|(_, members)| members.contains(&i))
+            .map(|(key, _)| key.clone())
+            .unwrap_or_else(|| panic!("{prim} {backend} {op} {size} grouped"))
+    };
+    for size in QUICK_SIZES {
+        assert_eq!(
+            chunk_of("AEGIS-128L", "libsodium", "encrypt", size),
+            chunk_of("AEGIS-256", "libaegis", "encrypt", size),
+            "at {size} B"
+        );
+        assert_eq!(
+            chunk_of("AES-128-GCM", "openssl", "encrypt", size),
+            chunk_of("AES-256-GCM", "openssl", "encrypt", size),
+            "at {size} B"
+        );
+    }
+    let peer = cryptobench_core::model::OPENSSL_SPEED;
+    assert_eq!(
+        chunk_of("AES-256-GCM", peer, "encrypt", PEER_BYTES),
+        chunk_of("AES-256-GCM", "openssl", crate::stream::STREAM, PEER_BYTES)
+    );
 }
 
 #[test]
