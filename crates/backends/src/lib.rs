@@ -223,6 +223,40 @@ pub mod cpu {
         (present, missing)
     }
 
+    /// Whether [`flush_from_caches`] can flush on this CPU.
+    pub const CAN_FLUSH: bool = cfg!(target_arch = "x86_64");
+
+    /// Writes `buf` back and evicts it from every cache level, so the next
+    /// pass over it reads from memory whatever the caches' sizes, their
+    /// replacement policy or other tenants' use of them. Returns whether it
+    /// could: x86-64 has `clflush` in its baseline; elsewhere it does
+    /// nothing and says so.
+    pub fn flush_from_caches(buf: &[u8]) -> bool {
+        if !CAN_FLUSH {
+            return false;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_clflush, _mm_mfence};
+            // x86-64 cache lines are 64 bytes; the last byte's line too, as
+            // a buffer need not start on a line.
+            let lines = (0..buf.len()).step_by(64).chain(buf.len().checked_sub(1));
+            for i in lines {
+                // SAFETY: SSE2 (clflush, mfence) is part of x86-64; every
+                // address is inside `buf`, and flushing changes no data.
+                unsafe { _mm_clflush(buf.as_ptr().add(i)) };
+            }
+            // SAFETY: as above.
+            unsafe { _mm_mfence() };
+            true
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = buf;
+            false
+        }
+    }
+
     /// Size in bytes of the largest cache the kernel lists for CPU 0 (on a
     /// VM, what the hypervisor reports: often the host's whole L3, shared
     /// with other tenants). `None` where sysfs does not say.
@@ -244,6 +278,18 @@ mod tests {
         assert!(super::openssl_lib::version().starts_with("OpenSSL "));
         super::sodium::init().unwrap();
         assert!(super::sodium::version().starts_with("libsodium 1."));
+    }
+
+    #[test]
+    fn flushing_a_buffer_from_the_caches_keeps_its_bytes() {
+        let buf: Vec<u8> = (0..4099u32).map(|i| (i * 7) as u8).collect();
+        let before = buf.clone();
+        assert_eq!(
+            super::cpu::flush_from_caches(&buf),
+            cfg!(target_arch = "x86_64")
+        );
+        assert!(super::cpu::flush_from_caches(&buf[1..1]) || !cfg!(target_arch = "x86_64"));
+        assert_eq!(buf, before);
     }
 
     #[test]

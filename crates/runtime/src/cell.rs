@@ -38,9 +38,10 @@ use std::time::Duration;
 /// checks; a first start may compile the runner).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// Native parameters that describe the native library's API, not the work:
+/// Native parameters that describe the native library's API or how the
+/// native harness runs (`cache`: flushed before each batch), not the work:
 /// a twin does not inherit them.
-const NATIVE_ONLY_PARAMS: [&str; 4] = ["api", "native", "loop", "init"];
+const NATIVE_ONLY_PARAMS: [&str; 5] = ["api", "native", "loop", "init", "cache"];
 
 /// Turns the program found and the runner's files (written to the cache
 /// directory `dir`; `entry` is the first of them) into the command that

@@ -10,7 +10,10 @@
 //! - `roundtrip`: sealing under a fresh nonce, then opening the result.
 //!
 //! The key schedule happens once, when the case is built, unless
-//! `--per-message-init` asks for it inside every operation.
+//! `--per-message-init` asks for it inside every operation. Messages of
+//! [`crate::FROM_MEMORY_BYTES`] and more start each batch from memory: the
+//! message and output buffers are flushed from the caches in
+//! `prepare_batch`.
 
 use crate::algorithms::Algorithm;
 use crate::backend::{Backend, Params, Sealer};
@@ -190,6 +193,11 @@ impl Case for AeadCase {
                 self.sealer
                     .seal(&self.sealed_nonce, &self.aad, &self.msg, &mut self.out)
                     .map_err(|_| CaseError::Failed("sealing the message to open failed".into()))?;
+            }
+        }
+        if crate::timed_from_memory(self.cfg.size as u64) {
+            for buf in [&self.msg, &self.out, &self.plain] {
+                cryptobench_backends::cpu::flush_from_caches(buf);
             }
         }
         Ok(())

@@ -278,15 +278,23 @@ fn gcm_vs_ccm_judges_each_operation() {
 
 #[test]
 fn the_20_mb_note_says_whether_20_mb_fits_in_the_last_level_cache() {
-    let in_cache = where_20mb_lives(Some(266_240 << 10));
+    let in_cache = where_20mb_lives(Some(266_240 << 10), false);
     assert!(in_cache.starts_with("20 MB here is in cache"), "{in_cache}");
     assert!(in_cache.contains("260 MiB"), "{in_cache}");
-    let in_memory = where_20mb_lives(Some(8 << 20));
+    let in_memory = where_20mb_lives(Some(8 << 20), false);
     assert!(
         in_memory.starts_with("20 MB here is memory-bound"),
         "{in_memory}"
     );
-    assert!(where_20mb_lives(None).contains("not known"));
+    assert!(where_20mb_lives(None, false).contains("not known"));
     // The working set is message plus ciphertext: 40 MB.
-    assert!(where_20mb_lives(Some(30_000_000)).contains("memory-bound"));
+    assert!(where_20mb_lives(Some(30_000_000), false).contains("memory-bound"));
+    // Flushed before each call, it is memory whatever the cache.
+    let flushed = where_20mb_lives(Some(266_240 << 10), true);
+    assert!(
+        flushed.starts_with("20 MB here is timed from memory"),
+        "{flushed}"
+    );
+    assert!(flushed.contains("260 MiB"), "{flushed}");
+    assert!(where_20mb_lives(None, true).contains("unreported"));
 }

@@ -407,6 +407,28 @@ fn advice_rivals_and_the_fidelity_pair_are_timed_in_one_chunk_of_rounds() {
 }
 
 #[test]
+fn messages_past_the_caches_are_planned_to_be_timed_from_memory() {
+    let suite = AeadSuite::new(Options {
+        algorithms: Some(vec![by_name("AEGIS-128L").unwrap()]),
+        sizes: Some(vec![1 << 20, crate::SEED003_RATE_BYTES]),
+        no_peers: true,
+        ..Options::default()
+    });
+    let plan = suite.plan(&RunConfig::quick()).unwrap();
+    let flushed = |size: u64| {
+        plan.iter()
+            .filter(|p| p.spec.input_bytes == size)
+            .all(|p| p.spec.params.contains_key(crate::CACHE_PARAM))
+    };
+    assert!(!plan.is_empty());
+    assert!(!flushed(1 << 20), "1 MiB is timed in cache");
+    assert_eq!(
+        flushed(crate::SEED003_RATE_BYTES),
+        cryptobench_backends::cpu::CAN_FLUSH
+    );
+}
+
+#[test]
 fn tag_lengths_a_backend_cannot_take_are_skipped_with_the_reason() {
     let suite = AeadSuite::new(Options {
         algorithms: Some(vec![
