@@ -46,7 +46,7 @@ fn wycheproof_of(canonical: &str) -> Option<(W, &'static str)> {
 }
 
 /// A php AEAD spec beside `native`: its tag and AAD lengths (and its
-/// per-message setup, when the native cell states one).
+/// per-message setup, when the native cell states one), in its group.
 fn aead_spec(primitive: &str, native: &CaseSpec, api: &str, version: String) -> CaseSpec {
     let size = native.input_bytes;
     let mut spec = CaseSpec::new("aead", primitive, NAME, version, &native.operation)
@@ -59,6 +59,8 @@ fn aead_spec(primitive: &str, native: &CaseSpec, api: &str, version: String) -> 
     if let Some(init) = native.params.get("init") {
         spec = spec.param("init", init);
     }
+    // In the native cell's comparison group, so PHP's ratio to it is paired.
+    spec.group = native.group.clone();
     spec
 }
 
@@ -227,5 +229,15 @@ mod tests {
         assert!(list
             .iter()
             .all(|k| k["key"].as_str().is_some_and(|s| s.len() == 64)));
+    }
+
+    #[test]
+    fn a_php_aead_cell_joins_its_native_cells_comparison_group() {
+        let native = CaseSpec::new("aead", "AEGIS-128L", "libsodium", "", "encrypt")
+            .size(1000)
+            .param("tag", 16)
+            .group("aead/AEGIS/encrypt/1000B");
+        let spec = aead_spec("AEGIS-128L", &native, "sodium", String::new());
+        assert_eq!(spec.group.as_deref(), Some("aead/AEGIS/encrypt/1000B"));
     }
 }
