@@ -621,70 +621,14 @@ fn weight(m: &Measurement) -> Option<(f64, f64, f64)> {
     Some((s.median, lo, hi))
 }
 
-/// The pubkey suite's handshake advice: what a post-quantum key share
-/// costs a TLS 1.3 server here, X25519MLKEM768's encapsulation against
-/// X25519's keygen + derive, fastest verified backend of each operation.
-/// The two sides come from different groups, so each is weighed by its
-/// fastest rounds ([`weight`]): on medians, one disturbed X25519 derive
-/// widened its interval past the difference, and one run of five said
-/// "about the same" where the others said "14 us more".
-pub fn pq_key_share(ms: &[Measurement]) -> Vec<Advice<'_>> {
-    let fastest = |alg: &str, op: &str| {
-        ms.iter()
-            .filter(|m| m.suite == "pubkey" && m.primitive == alg && m.operation == op)
-            .filter(|m| verified(m))
-            .filter_map(|m| Some((m, weight(m)?)))
-            .min_by(|a, b| a.1 .0.total_cmp(&b.1 .0))
-    };
-    let (Some(keygen), Some(derive), Some(hybrid)) = (
-        fastest("X25519", "keygen"),
-        fastest("X25519", "derive"),
-        fastest("X25519MLKEM768", "encaps"),
-    ) else {
-        return Vec::new();
-    };
-    let (h, h_lo, h_hi) = hybrid.1;
-    let (c, c_lo, c_hi) = (
-        keygen.1 .0 + derive.1 .0,
-        keygen.1 .1 + derive.1 .1,
-        keygen.1 .2 + derive.1 .2,
-    );
-    let extra = h - c;
-    // A difference inside both intervals is no difference, said as such,
-    // or "more" and "less" alternate between identical runs.
-    let cost = if h_lo <= c_hi && c_lo <= h_hi {
-        format!(
-            "about the same per handshake here (the {} difference is inside both intervals)",
-            format_ns(extra.abs())
-        )
-    } else {
-        format!(
-            "{} {} per handshake here",
-            format_ns(extra.abs()),
-            if extra < 0.0 { "less" } else { "more" }
-        )
-    };
-    let rounds = [hybrid.0, keygen.0, derive.0]
-        .iter()
-        .any(|m| !m.samples_ns.is_empty());
-    let text = format!(
-        "a post-quantum key share costs {cost} (X25519MLKEM768 {} vs X25519 {}, server side{})",
-        format_ns(h),
-        format_ns(c),
-        if rounds { ", fastest rounds" } else { "" }
-    );
-    vec![Advice {
-        topic: "Key share, TLS 1.3".into(),
-        text,
-        evidence: vec![hybrid.0, keygen.0, derive.0],
-    }]
-}
-
 #[path = "advice_curves.rs"]
 mod curve_advice;
+#[path = "advice_key_share.rs"]
+mod key_share;
 #[path = "advice_tune.rs"]
 mod tune;
 pub use curve_advice::{curve_level_of, curves, CURVE_LEVELS};
+pub use key_share::{pq_key_share, KEY_SHARE_PARTNER};
 pub use tune::*;
 
 #[cfg(test)]

@@ -661,59 +661,6 @@ fn argon2_judges_a_tuned_point_by_the_tunes_time_at_calm_speed() {
 }
 
 #[test]
-fn pq_key_share_says_about_the_same_when_the_intervals_overlap() {
-    // X25519 keygen 20 + derive 38 = 58 us, every interval +-3%.
-    let line = |hybrid_us: f64| {
-        let ms = [
-            pubkey("X25519MLKEM768", "libcrux", "encaps", hybrid_us, 0.03),
-            pubkey("X25519", "openssl", "keygen", 20.0, 0.03),
-            pubkey("X25519", "openssl", "derive", 38.0, 0.03),
-        ];
-        pq_key_share(&ms)[0].text.clone()
-    };
-    // 60 us: the 2 us difference is inside both intervals.
-    says(&line(60.0), "costs about the same per handshake here");
-    // 75 us: clearly more, and by how much.
-    says(&line(75.0), "costs 17.0 us more per handshake");
-}
-
-#[test]
-fn pq_key_share_weighs_fastest_rounds_so_a_disturbed_median_does_not_flip_it() {
-    // 30 rounds each: X25519MLKEM768 encaps 47 us, X25519 keygen 8 us and
-    // derive 25 us, every round within 1%. In the disturbed run, half of
-    // the derive rounds ran 60% slow: its median and interval moved, its
-    // fastest rounds did not.
-    let rounds = |us: f64, slow: usize| -> Vec<f64> {
-        (0..30)
-            .map(|i| us * 1e3 * (1.0 + 0.0003 * i as f64) * if i >= 30 - slow { 1.6 } else { 1.0 })
-            .collect()
-    };
-    // Median and a rank interval of the median (ranks 10 and 21 of 30).
-    let with = |m: &mut Measurement, xs: Vec<f64>| {
-        let mut v = xs.clone();
-        v.sort_by(f64::total_cmp);
-        m.stats = Some(Summary {
-            median: (v[14] + v[15]) / 2.0,
-            ci95: [v[9], v[20]],
-            ..Summary::default()
-        });
-        m.samples_ns = xs;
-    };
-    for slow in [0, 15] {
-        let mut hybrid = pubkey("X25519MLKEM768", "aws-lc-rs", "encaps", 47.0, 0.01);
-        let mut keygen = pubkey("X25519", "aws-lc-rs", "keygen", 8.0, 0.01);
-        let mut derive = pubkey("X25519", "aws-lc-rs", "derive", 25.0, 0.01);
-        with(&mut hybrid, rounds(47.0, 0));
-        with(&mut keygen, rounds(8.0, 0));
-        with(&mut derive, rounds(25.0, slow));
-        let ms = [hybrid, keygen, derive];
-        let text = &pq_key_share(&ms)[0].text;
-        says(text, "costs 14.0 us more per handshake");
-        says(text, "X25519 33.0 us, server side, fastest rounds");
-    }
-}
-
-#[test]
 fn the_calm_reference_label_reads_back_and_nothing_else_reads_as_one() {
     let calm = std::time::Duration::from_nanos(14_203_311);
     let mut m = argon(256, 3, 500.0);
@@ -894,3 +841,6 @@ fn a_tuned_setting_answers_while_its_calm_and_timed_shares_meet_the_keep_band() 
     // Order does not matter.
     assert_eq!(still_answers(0.93, 0.78), still_answers(0.78, 0.93));
 }
+
+#[path = "advice_key_share_tests.rs"]
+mod key_share;

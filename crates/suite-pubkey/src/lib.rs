@@ -201,9 +201,16 @@ fn ready(
 /// The comparison group of `primitive`'s `op` cases: the curve families
 /// of one security level share one per operation
 /// ([`cryptobench_core::advice::curve_level_of`]), so the curve advice
-/// weighs X25519 against ECDH-P256 on ratios of the same rounds; any other
-/// primitive has its own, its backends and peers side by side.
+/// weighs X25519 against ECDH-P256 on ratios of the same rounds; the
+/// hybrid key share's encapsulation joins X25519's derive
+/// ([`cryptobench_core::advice::KEY_SHARE_PARTNER`]), which the key-share
+/// advice weighs it against; any other primitive has its own, its backends
+/// and peers side by side.
 pub(crate) fn group_key(primitive: &str, op: &str) -> String {
+    if (primitive, op) == (hybrid::NAME, algorithms::ENCAPS) {
+        let (partner, partner_op) = cryptobench_core::advice::KEY_SHARE_PARTNER;
+        return group_key(partner, partner_op);
+    }
     match cryptobench_core::advice::curve_level_of(primitive) {
         Some(level) => format!("{SUITE}/{level} curves/{op}"),
         None => format!("{SUITE}/{primitive}/{op}"),
