@@ -9,10 +9,9 @@
 //! while X25519, timed apart, did not move, and the line said "about the
 //! same" in one run and "23 us more" in the next.
 
-use super::{verified, weight, Advice};
+use super::{paired_time_ratio, verified, weight, Advice};
 use crate::model::Measurement;
 use crate::units::format_ns;
-use crate::verdict::time_ratio;
 
 /// The X25519 case (primitive, operation) whose rounds the hybrid's
 /// encapsulation shares: derive, the larger part of X25519's server cost.
@@ -49,7 +48,7 @@ pub fn pq_key_share(ms: &[Measurement]) -> Vec<Advice<'_>> {
         return Vec::new();
     };
     let classic = keygen.1 .0 + derive.1 .0;
-    let paired = time_ratio(hybrid.0, derive.0).filter(|r| r.paired);
+    let paired = paired_time_ratio(hybrid.0, derive.0);
     let cost = match paired {
         Some(r) => {
             // hybrid / classic = (hybrid / derive) / (classic / derive).
@@ -67,19 +66,15 @@ pub fn pq_key_share(ms: &[Measurement]) -> Vec<Advice<'_>> {
         None => {
             let (h, h_lo, h_hi) = hybrid.1;
             let (c_lo, c_hi) = (keygen.1 .1 + derive.1 .1, keygen.1 .2 + derive.1 .2);
-            // Overlapping intervals: no difference.
-            let (lo, hi) = if h_lo <= c_hi && c_lo <= h_hi {
-                (f64::min(h_lo / c_hi, 1.0), f64::max(h_hi / c_lo, 1.0))
-            } else {
-                (h_lo / c_hi, h_hi / c_lo)
-            };
             let rounds = [hybrid.0, keygen.0, derive.0]
                 .iter()
                 .any(|m| !m.samples_ns.is_empty());
+            // The interval holds 1 exactly when the two sides' intervals
+            // overlap: no difference.
             Cost {
                 ratio: h / classic,
-                lo,
-                hi,
+                lo: h_lo / c_hi,
+                hi: h_hi / c_lo,
                 how: if rounds { "fastest rounds" } else { "medians" }.into(),
             }
         }
