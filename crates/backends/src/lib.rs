@@ -232,9 +232,6 @@ pub mod cpu {
     /// could: x86-64 has `clflush` in its baseline; elsewhere it does
     /// nothing and says so.
     pub fn flush_from_caches(buf: &[u8]) -> bool {
-        if !CAN_FLUSH {
-            return false;
-        }
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_clflush, _mm_mfence};
