@@ -115,7 +115,7 @@ fn case_json(c: &PlannedCase) -> serde_json::Value {
         "suite": s.suite, "primitive": s.primitive, "backend": s.backend,
         "operation": s.operation, "params": s.params, "input_bytes": s.input_bytes,
         "threads": s.threads, "labels": s.labels, "group": s.group,
-        "expected_ns": s.expected_ns, "twinned": s.twinned,
+        "expected_ns": s.expected_ns, "twinned": s.twinned, "min_rounds": s.min_rounds,
         "setup": setup, "reason": reason,
     })
 }

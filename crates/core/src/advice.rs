@@ -33,6 +33,15 @@ pub fn is_runtime(m: &Measurement) -> bool {
 /// are tied: the rule decides, not the noise.
 pub const TIE_MARGIN: f64 = 0.05;
 
+/// The fewest rounds a case the advice decides on samples
+/// ([`crate::CaseSpec::min_rounds`]). With the five or six rounds of a
+/// paced quick run, the 95% interval of a median is its lowest round to its
+/// highest: on 2026-11-28 one round where aws-lc-rs's X25519 derive met a
+/// disturbed moment tied OpenSSL's with it (its four other rounds 22-27%
+/// slower) in one quick run of five. Twenty rounds put that interval
+/// between the 6th and the 15th.
+pub const ADVICE_ROUNDS: usize = 20;
+
 /// One piece of advice and the measurements it rests on.
 #[derive(Debug, Clone)]
 pub struct Advice<'a> {

@@ -274,6 +274,12 @@ pub struct CaseSpec {
     /// (`false`: a point measured for the library alone, such as the
     /// Argon2 short tune's choices or `--full`'s largest Argon2 points).
     pub twinned: bool,
+    /// The fewest rounds this case samples, whatever the run's pace (0:
+    /// the engine's own floor). For cases whose paired ratios an advice
+    /// line decides on: a paced quick run gives a case five or six rounds,
+    /// and the interval of a median of five reaches down to its one
+    /// disturbed round.
+    pub min_rounds: usize,
 }
 
 impl CaseSpec {
@@ -298,7 +304,13 @@ impl CaseSpec {
             expected_ns: 0.0,
             group: None,
             twinned: true,
+            min_rounds: 0,
         }
+    }
+    /// Sets the fewest rounds the case samples ([`CaseSpec::min_rounds`]).
+    pub fn min_rounds(mut self, rounds: usize) -> Self {
+        self.min_rounds = rounds;
+        self
     }
     /// Sets the bytes per operation.
     pub fn size(mut self, bytes: u64) -> Self {

@@ -112,6 +112,8 @@ struct Live {
     memory: Vec<f64>,
     /// One operation keeps more than one core busy.
     multi_core: bool,
+    /// The suite's floor of rounds ([`CaseSpec::min_rounds`]).
+    min_rounds: usize,
     spent_ns: f64,
     /// The calibration batch stands for round 0 (an external process).
     preloaded: bool,
@@ -241,6 +243,7 @@ impl<'a> GroupRun<'a> {
                         parallel: Vec::new(),
                         memory: Vec::new(),
                         multi_core: member.spec.cores_used() > 1,
+                        min_rounds: member.spec.min_rounds,
                         preloaded,
                         done: false,
                         stop: None,
@@ -522,11 +525,11 @@ fn member_stop(
 ) -> Option<Stop> {
     let n = l.rounds();
     let extension = if undecided { EDGE_BUDGETS } else { 1.0 };
-    let cap = (most_rounds(budget) as f64 * extension) as usize;
+    let cap = ((most_rounds(budget) as f64 * extension) as usize).max(l.min_rounds);
     if n >= cap {
         return Some(Stop::Budget);
     }
-    if keep_for_others {
+    if keep_for_others || n < l.min_rounds {
         return None;
     }
     let target = budget.precision;

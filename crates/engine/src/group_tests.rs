@@ -169,6 +169,26 @@ fn a_steady_case_stops_at_the_minimum_and_a_noisy_one_says_it_is_imprecise() {
 }
 
 #[test]
+fn a_case_the_advice_decides_on_samples_its_floor_of_rounds_though_precise() {
+    // Both steady: precise after the minimum. The case with a floor of
+    // twenty rounds (an advice's input) samples twenty; its group-mate
+    // without one stops at the minimum.
+    let machine = Arc::new(Machine::default());
+    let (fa, fb) = (
+        factory(&machine, "advised", 1_000.0, 0, false),
+        factory(&machine, "plain", 1_000.0, 0, false),
+    );
+    let (sa, sb) = (spec("advised").min_rounds(20), spec("plain"));
+    let r = measure_on(&machine, &[(&sa, &fa), (&sb, &fb)], 1);
+    let rounds: Vec<usize> = r
+        .measurements
+        .iter()
+        .map(|m| m.as_ref().expect("measured").samples_ns.len())
+        .collect();
+    assert_eq!(rounds, vec![20, MIN_ROUNDS]);
+}
+
+#[test]
 fn a_failed_check_is_never_timed_and_the_rest_of_the_group_is() {
     let machine = Arc::new(Machine::default());
     let [bad, good] = measure_fakes(

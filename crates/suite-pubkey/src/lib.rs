@@ -217,6 +217,18 @@ pub(crate) fn group_key(primitive: &str, op: &str) -> String {
     }
 }
 
+/// The rounds a case samples at least ([`CaseSpec::min_rounds`]): the
+/// advice's for the cases the curve and key-share advice decide on (every
+/// case of a curve level's groups), the engine's own for the rest.
+fn advice_rounds(primitive: &str, op: &str) -> usize {
+    let key_share = (primitive, op) == (hybrid::NAME, algorithms::ENCAPS);
+    if key_share || cryptobench_core::advice::curve_level_of(primitive).is_some() {
+        cryptobench_core::advice::ADVICE_ROUNDS
+    } else {
+        0
+    }
+}
+
 impl Suite for PubkeySuite {
     fn profile(&self) -> SuiteProfile {
         SuiteProfile::new(SUITE, ABOUT).views(summary::tables, summary::headline, charts::charts)
@@ -262,6 +274,7 @@ impl Suite for PubkeySuite {
                         .param("security", format!("{} bits", alg.security_bits))
                         .expect_ns(expected_ns(alg, op))
                         .group(group_key(alg.name, op))
+                        .min_rounds(advice_rounds(alg.name, op))
                         .labels(alg.post_quantum.then_some("post-quantum"))
                         .labels(alg.work_varies(op).then_some(LABEL_WORK_VARIES))
                 };

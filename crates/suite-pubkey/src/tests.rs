@@ -75,6 +75,7 @@ fn liboqs_ml_dsa_is_unavailable_while_it_fails_wycheproof() {
 
 mod plan_and_views {
     use crate::{handshake, summary, PubkeySuite, HEADLINE, SUITE};
+    use cryptobench_core::advice::ADVICE_ROUNDS;
     use cryptobench_core::{CaseSpec, CaseStatus, Measurement, RunConfig, Setup, Suite, Summary};
 
     #[test]
@@ -110,6 +111,12 @@ mod plan_and_views {
                 None => format!("{SUITE}/{prim}/{op}"),
             };
             assert_eq!(c.spec.group.as_deref(), Some(expected.as_str()));
+            // What the curve and key-share advice decide on samples the
+            // advice's rounds; `openssl speed` peers and the rest, the
+            // engine's own floor.
+            let advised = expected.contains(" curves/") && !c.spec.backend.starts_with("peer:");
+            let rounds = if advised { ADVICE_ROUNDS } else { 0 };
+            assert_eq!(c.spec.min_rounds, rounds, "{prim} {op} {}", c.spec.backend);
         }
         let group_of = |prim: &str, op: &str| {
             plan.iter()
