@@ -148,7 +148,7 @@ pub fn tied_side_by_side(a: &Measurement, best: &Measurement) -> bool {
     match paired_time_ratio(a, best) {
         Some(r) if timed_together(a, best) => {
             let ratios = cryptobench_stats::round_ratios(&a.samples_ns, &best.samples_ns);
-            tied_in_rounds(r.lo, &ratios)
+            tied_in_rounds(r.lo, &ratios, TIE_MARGIN)
         }
         Some(r) => r.lo <= 1.0 + TIE_MARGIN,
         None => tied_on_fastest_rounds(a, best),
@@ -162,9 +162,10 @@ fn timed_together(a: &Measurement, b: &Measurement) -> bool {
 
 /// The tie rule for ratios timed round by round (the slower over the
 /// faster): the lower end `lo` of their median's 95% interval reaches
-/// [`TIE_MARGIN`], and at least two rounds lie within it.
-fn tied_in_rounds(lo: f64, ratios: &[f64]) -> bool {
-    let edge = 1.0 + TIE_MARGIN;
+/// `margin` ([`TIE_MARGIN`] for backends and algorithms), and at least two
+/// rounds lie within it.
+fn tied_in_rounds(lo: f64, ratios: &[f64], margin: f64) -> bool {
+    let edge = 1.0 + margin;
     lo <= edge && ratios.iter().filter(|r| **r <= edge).count() >= 2
 }
 

@@ -190,7 +190,7 @@ fn curve_ties_go_to_the_standard_curve() {
         let line = curves(&ms, None)[0].line();
         assert!(line.starts_with("Curve, 128-bit: P-256"), "{line}");
         assert!(
-            line.contains("tied within 5% on the intervals with brainpoolP256r1"),
+            line.contains("tied within 15% on the intervals with brainpoolP256r1"),
             "{line}"
         );
     }
@@ -323,7 +323,7 @@ fn curve_lines_agree_when_medians_swap_within_their_intervals() {
         &lines[0],
         "Curve, 128-bit: Curve25519, weighed on X25519 derive (openssl)",
     );
-    says(&lines[0], "tied within 5% on the intervals with P-256");
+    says(&lines[0], "tied within 15% on the intervals with P-256");
 }
 
 #[test]
@@ -377,7 +377,7 @@ fn a_family_measured_in_a_disturbed_moment_is_weighed_by_its_fastest_rounds() {
     for m in &mut ms {
         m.samples_ns.clear();
     }
-    says(&curves(&ms, None)[0].line(), "tied within 5%");
+    says(&curves(&ms, None)[0].line(), "tied within 15%");
 }
 
 /// Curve448 and P-521 timed side by side in the pubkey suite's 256-bit
@@ -419,12 +419,19 @@ fn families_timed_side_by_side_are_tied_on_their_cost_ratio_not_the_moment_floor
     opens_with(&line, "Curve, 256-bit: Curve448, weighed on");
     assert!(!line.contains("tied"), "{line}");
     // P-521 made 16% cheaper (within 3% of Curve448) in every round: tied
-    // within 5%, whatever the floor, and standard status names P-521.
+    // within the family margin (15%), whatever the floor, and standard
+    // status names P-521.
     let close = side_by_side_448_521(0.86, 0.86);
     let line = curves(&close, Some(0.5))[0].line();
     opens_with(&line, "Curve, 256-bit: P-521, weighed on");
-    says(&line, "tied within 5% on the intervals with Curve448");
-    // One round within 5% alone does not tie them.
+    says(&line, "tied within 15% on the intervals with Curve448");
+    // 10% apart in every round (P-521 and Curve448 on this host): within
+    // the family margin, where 5% would have let the rounds decide.
+    let ten = side_by_side_448_521(0.925, 0.925);
+    let line = curves(&ten, None)[0].line();
+    opens_with(&line, "Curve, 256-bit: P-521, weighed on");
+    says(&line, "tied within 15% on the intervals with Curve448");
+    // One round within the margin alone does not tie them.
     let one = side_by_side_448_521(1.0, 0.86);
     assert!(!curves(&one, None)[0].line().contains("tied"));
     // Timed in separate groups, the floor still judges.
