@@ -13,6 +13,7 @@
 
 use crate::charts::{is_caution_label, is_peer, throughput_value};
 use cryptobench_core::advice::{self, Advice};
+use cryptobench_core::model::MEMORY_PARAM;
 use cryptobench_core::units::{format_ns, format_ops, format_per_s, format_rate, format_size};
 use cryptobench_core::{CaseStatus, CheckOutcome, Measurement, Run, Table};
 
@@ -41,7 +42,9 @@ fn verified(m: &Measurement) -> bool {
 
 /// `suite/primitive/backend/op/size params: median [CI]`, for evidence.
 fn cite(m: &Measurement) -> String {
-    let size = if m.input_bytes > 0 {
+    // An Argon2 case's size is memory x passes (its MiB/s), which read as
+    // "hash 512 MiB" beside m = 128 MiB: its `m_kib` says the memory.
+    let size = if m.input_bytes > 0 && !m.params.contains_key(MEMORY_PARAM) {
         format!(" {}", format_size(m.input_bytes))
     } else {
         String::new()

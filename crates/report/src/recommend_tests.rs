@@ -229,6 +229,23 @@ fn argon2_takes_the_most_memory_within_each_target() {
 }
 
 #[test]
+fn argon2_evidence_names_the_memory_not_memory_times_passes() {
+    // The suite sizes an Argon2 case as memory x passes (its MiB/s).
+    let m = case(
+        ["argon2", "Argon2id", "libargon2", "hash"],
+        512 << 20,
+        500e6,
+        &[("m_kib", "131072"), ("t", "4"), ("p", "2")],
+        &[],
+    );
+    let recs = recommend(&run_of(vec![m]), &[500e6]);
+    let cited = &recs[0].evidence[0];
+    opens_with(cited, "argon2 Argon2id libargon2 hash [");
+    says(cited, "m_kib=131072");
+    assert!(!cited.contains("512 MiB"), "{cited}");
+}
+
+#[test]
 fn elgamal_mode_cites_its_speedup_over_serial_and_skips_toy_curves() {
     let e = |mode: &'static str, threads: &'static str, ns: f64, curve: &str, sec: &'static str| {
         let mut params = vec![("encoding", "char"), ("mode", mode), ("threads", threads)];
