@@ -207,13 +207,20 @@ fn ready(
 /// advice weighs it against; any other primitive has its own, its backends
 /// and peers side by side.
 pub(crate) fn group_key(primitive: &str, op: &str) -> String {
-    if (primitive, op) == (hybrid::NAME, algorithms::ENCAPS) {
-        let (partner, partner_op) = cryptobench_core::advice::KEY_SHARE_PARTNER;
-        return group_key(partner, partner_op);
-    }
+    let (primitive, op) = grouped_as(primitive, op);
     match cryptobench_core::advice::curve_level_of(primitive) {
         Some(level) => format!("{SUITE}/{level} curves/{op}"),
         None => format!("{SUITE}/{primitive}/{op}"),
+    }
+}
+
+/// The case whose comparison group `primitive`'s `op` joins: X25519's
+/// derive for the hybrid key share's encapsulation, itself otherwise.
+fn grouped_as<'a>(primitive: &'a str, op: &'a str) -> (&'a str, &'a str) {
+    if (primitive, op) == (hybrid::NAME, algorithms::ENCAPS) {
+        cryptobench_core::advice::KEY_SHARE_PARTNER
+    } else {
+        (primitive, op)
     }
 }
 
@@ -221,8 +228,8 @@ pub(crate) fn group_key(primitive: &str, op: &str) -> String {
 /// advice's for the cases the curve and key-share advice decide on (every
 /// case of a curve level's groups), the engine's own for the rest.
 fn advice_rounds(primitive: &str, op: &str) -> usize {
-    let key_share = (primitive, op) == (hybrid::NAME, algorithms::ENCAPS);
-    if key_share || cryptobench_core::advice::curve_level_of(primitive).is_some() {
+    let (primitive, _) = grouped_as(primitive, op);
+    if cryptobench_core::advice::curve_level_of(primitive).is_some() {
         cryptobench_core::advice::ADVICE_ROUNDS
     } else {
         0
