@@ -85,11 +85,24 @@ fn main() {
                     c.comparison.ci95.1,
                     v.as_str(),
                     c.limit * 100.0,
-                    cmp.one_core_threshold() * 100.0
+                    cmp.group_threshold() * 100.0
                 );
             } else {
                 neighbours += 1;
-                false_alarms += usize::from(matches!(v, Verdict::Slower | Verdict::Faster));
+                let alarm = matches!(v, Verdict::Slower | Verdict::Faster);
+                false_alarms += usize::from(alarm);
+                if alarm {
+                    println!(
+                        "trial {}: unchanged {} ratio {:.3} ({:.3} .. {:.3}) {}; limit {:.1}%",
+                        t + 1,
+                        c.candidate.backend,
+                        c.comparison.ratio,
+                        c.comparison.ci95.0,
+                        c.comparison.ci95.1,
+                        v.as_str(),
+                        c.limit * 100.0
+                    );
+                }
             }
         }
     }

@@ -197,6 +197,19 @@ impl RunComparison {
     pub fn one_core_threshold(&self) -> f64 {
         self.effective_threshold().max(larger(self.moment_floors))
     }
+    /// The change a one-core case judged against its group-mates must
+    /// exceed: the threshold or the larger moment floor. The canary's
+    /// floors say how far the machine moved between moments, which the
+    /// mates' drift divides out of such a case; what is left is how far a
+    /// case moves against its mates, the moment floor. Without one,
+    /// [`Self::one_core_threshold`].
+    pub fn group_threshold(&self) -> f64 {
+        if self.moment_floors.0.is_none() && self.moment_floors.1.is_none() {
+            return self.one_core_threshold();
+        }
+        self.threshold.max(larger(self.moment_floors))
+    }
+
     /// The change a one-core memory-bound case must exceed:
     /// [`Self::effective_threshold`] or the larger memory floor.
     pub fn memory_threshold(&self) -> f64 {
@@ -388,6 +401,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     // noise floor covers cannot make a case changed on its own.
     let limit = out.effective_threshold();
     let one_core_limit = out.one_core_threshold();
+    let group_limit = out.group_threshold();
     let multi_core_limit = out.multi_core_threshold();
     let memory_limit = out.memory_threshold();
     let agrees_within = |limit: f64, d: f64, raw: f64| (d / raw - 1.0).abs() <= limit;
@@ -435,7 +449,8 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             Drift::Memory => memory_limit,
             Drift::Group(_) if c.cores_used() > 1 => multi_core_limit,
             Drift::Group(_) if c.memory_bound() => memory_limit,
-            Drift::Run | Drift::Group(_) => one_core_limit,
+            Drift::Group(_) => group_limit,
+            Drift::Run => one_core_limit,
         };
         let restart = out
             .restart_floors

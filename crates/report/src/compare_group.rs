@@ -34,9 +34,12 @@ use cryptobench_core::{CaseStatus, Measurement, Run};
 use cryptobench_stats::{halves_residual, quantile, shared_drift};
 use std::collections::BTreeMap;
 
-/// Fewest cases a run's moment floor is taken over: a percentile of
-/// fewer is one case's luck.
+/// Fewest cases a run's moment floor is read at [`FLOOR_QUANTILE`]
+/// from: a percentile of fewer is one case's luck, so below this the
+/// floor is the largest movement among them, the cautious reading.
 const MIN_MOMENT_CASES: usize = 10;
+/// Fewest cases a run's moment floor is read from at all.
+const FEWEST_MOMENT_CASES: usize = 3;
 
 /// Whether a measurement can stand for the machine in its group: timed
 /// in this process (not in a runtime's runner, not a peer tool), with
@@ -114,8 +117,9 @@ pub(super) fn group_drift(
 /// How far a run's one-core cases moved against the other libraries in
 /// their groups between the two halves of their rounds: the
 /// [`FLOOR_QUANTILE`] over those cases of that movement (the larger
-/// ratio over the smaller, less one); `None` with fewer than
-/// [`MIN_MOMENT_CASES`] such cases.
+/// ratio over the smaller, less one); the largest of them with fewer
+/// than [`MIN_MOMENT_CASES`]; `None` with fewer than
+/// [`FEWEST_MOMENT_CASES`].
 pub fn moment_floor(run: &Run) -> Option<f64> {
     let mut groups: BTreeMap<&str, Vec<&Measurement>> = BTreeMap::new();
     for m in run
@@ -141,7 +145,11 @@ pub fn moment_floor(run: &Run) -> Option<f64> {
         })
         .map(|r| r.max(1.0 / r) - 1.0)
         .collect();
-    (moved.len() >= MIN_MOMENT_CASES).then(|| quantile(&moved, FLOOR_QUANTILE))
+    match moved.len() {
+        n if n >= MIN_MOMENT_CASES => Some(quantile(&moved, FLOOR_QUANTILE)),
+        n if n >= FEWEST_MOMENT_CASES => moved.into_iter().reduce(f64::max),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

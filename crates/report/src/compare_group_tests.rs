@@ -143,12 +143,17 @@ fn a_run_s_moment_floor_is_how_far_cases_moved_against_their_mates_between_halve
     let floor = moment_floor(&twelve_groups("a", 0.03, 1.0)).unwrap();
     assert!((floor - 0.03).abs() < 1e-6, "{floor}");
     assert_eq!(moment_floor(&twelve_groups("a", 0.0, 1.0)), Some(0.0));
-    // Fewer than ten cases with mates: no floor.
-    let few = with_calm_canary(
-        "few",
-        twelve_groups("a", 0.03, 1.0).measurements[..8].to_vec(),
+    // Fewer than ten cases with mates: the largest movement among them,
+    // from three; none from fewer.
+    let all = twelve_groups("a", 0.03, 1.0).measurements;
+    let mut few = all[..6].to_vec();
+    few[0] = grouped("P0", "openssl", "g0", &halves(100.0, 0.05));
+    let floor = moment_floor(&with_calm_canary("few", few)).unwrap();
+    assert!((floor - 0.05).abs() < 1e-6, "{floor}");
+    assert_eq!(
+        moment_floor(&with_calm_canary("two", all[..2].to_vec())),
+        None
     );
-    assert_eq!(moment_floor(&few), None);
     // A case 2.5% slower is past the 2% threshold but within how far cases
     // moved within the run; 5% is past both.
     let verdict = |changed: f64| {
@@ -174,7 +179,9 @@ fn a_run_s_moment_floor_is_how_far_cases_moved_against_their_mates_between_halve
     );
     let notes = comparison_notes(&cmp).join("\n");
     assert!(
-        notes.contains("(the 97th percentile: baseline 3.0%, candidate 0.0%)"),
+        notes.contains(
+            "(the 97th percentile, or the largest of fewer than ten cases: baseline 3.0%, candidate 0.0%)"
+        ),
         "{notes}"
     );
 }
@@ -203,4 +210,54 @@ fn a_run_s_header_says_how_noisy_the_machine_was_by_the_floors_compare_uses() {
     // Without a canary or mates there is nothing to say.
     let silent = header(&run("d", vec![measured("SHA-256", &series(100.0))]));
     assert!(!silent.contains("noise"), "{silent}");
+}
+
+#[test]
+fn the_canary_s_floor_does_not_hide_a_change_its_group_mates_can_see() {
+    // The machine's fast end moved 12% between moments in both runs, but
+    // within each group the libraries moved together (1% against each
+    // other): the mates divide the machine's movement out, so a library
+    // 5% slower shows. The sensitivity example's trials read 3 of 10
+    // while the canary's floor applied to such cases.
+    let build = |id: &str, changed: f64| {
+        let mut ms = twelve_groups(id, 0.01, changed).measurements;
+        ms.retain(|m| !m.is_canary());
+        ms.push(canary(&series(50.0), 0.12));
+        run(id, ms)
+    };
+    let cmp = compare_full(&build("a", 1.0), &build("b", 1.05), 0.02);
+    assert!((cmp.effective_threshold() - 0.12).abs() < 1e-6);
+    assert!((cmp.group_threshold() - 0.02).abs() < 1e-6);
+    let target = cmp
+        .cases
+        .iter()
+        .find(|c| c.candidate.primitive == "P0" && c.candidate.backend == "openssl")
+        .unwrap();
+    assert_eq!(target.comparison.verdict, Verdict::Slower, "{target:?}");
+    // Its one mate reads the change as its own, the other way, and only
+    // as inconclusive; the other groups stay unchanged.
+    for c in cmp.cases.iter().filter(|c| c.candidate.primitive != "P0") {
+        assert_eq!(c.comparison.verdict, Verdict::Unchanged, "{c:?}");
+    }
+    let mate = cmp
+        .cases
+        .iter()
+        .find(|c| c.candidate.primitive == "P0" && c.candidate.backend == "rustcrypto")
+        .unwrap();
+    assert_eq!(mate.comparison.verdict, Verdict::Inconclusive);
+    let notes = comparison_notes(&cmp).join("\n");
+    assert!(
+        notes.contains("the canary's floors do not apply to it"),
+        "{notes}"
+    );
+    // Without a moment floor (too few cases with mates) the canary's
+    // floor still applies.
+    let pair = |id: &str, changed: f64| {
+        let mut ms = twelve_groups(id, 0.01, changed).measurements[..2].to_vec();
+        ms.push(canary(&series(50.0), 0.12));
+        run(id, ms)
+    };
+    let cmp = compare_full(&pair("a", 1.0), &pair("b", 1.05), 0.02);
+    assert!((cmp.group_threshold() - 0.12).abs() < 1e-6);
+    assert_eq!(cmp.cases[0].comparison.verdict, Verdict::Unchanged);
 }

@@ -80,12 +80,12 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     ));
     notes.extend(floors_note(
         &format!(
-            "a one-core case changed only past {:.1}%: how far one-core cases moved against the other libraries of their groups between the first and the second half of their rounds within either run (the {:.0}th percentile: ",
-            cmp.one_core_threshold() * 100.0,
+            "a one-core case judged against its group-mates changed only past {:.1}%: the larger of the threshold and how far one-core cases moved against the other libraries of their groups between the first and the second half of their rounds within either run (the {:.0}th percentile, or the largest of fewer than ten cases: ",
+            cmp.group_threshold() * 100.0,
             FLOOR_QUANTILE * 100.0
         ),
         cmp.moment_floors,
-        ")",
+        "); the canary's floors do not apply to it, since its mates' drift divides out how far the machine moved; a one-core case without mates is judged past both",
     ));
     let by_median = cmp
         .cases
