@@ -66,9 +66,10 @@ impl Fastest {
 /// Compares two samples of times (lower is better) by their fastest
 /// rounds: `ratio = fastest(candidate) / fastest(baseline)`, its interval
 /// from the two fastest rounds' intervals (the candidate's ends over the
-/// baseline's opposite ends). Faster or Slower only when the two intervals
-/// are apart and the ratio leaves `1 +- limit`; Inconclusive when it leaves
-/// the band with the intervals overlapping; else Unchanged. An empty sample
+/// baseline's opposite ends). Faster or Slower only when the ratio's whole
+/// interval lies outside `1 +- limit` (so the two intervals are apart
+/// too); Inconclusive when the ratio leaves the band but its interval
+/// reaches back into it; else Unchanged. An empty sample
 /// gives a NaN ratio and Unchanged.
 pub fn compare_fastest(baseline: &[f64], candidate: &[f64], limit: f64) -> Comparison {
     let (Some(b), Some(c)) = (Fastest::of(baseline), Fastest::of(candidate)) else {
@@ -81,9 +82,10 @@ pub fn compare_fastest(baseline: &[f64], candidate: &[f64], limit: f64) -> Compa
     };
     let ratio = c.value / b.value;
     let intervals_overlap = b.ci95.0 <= c.ci95.1 && c.ci95.0 <= b.ci95.1;
+    let ci95 = (c.ci95.0 / b.ci95.1, c.ci95.1 / b.ci95.0);
     let verdict = if !ratio.is_finite() || (ratio - 1.0).abs() <= limit {
         Verdict::Unchanged
-    } else if intervals_overlap {
+    } else if intervals_overlap || crate::reaches_band(ci95, limit) {
         Verdict::Inconclusive
     } else if ratio > 1.0 {
         Verdict::Slower
@@ -92,7 +94,7 @@ pub fn compare_fastest(baseline: &[f64], candidate: &[f64], limit: f64) -> Compa
     };
     Comparison {
         ratio,
-        ci95: (c.ci95.0 / b.ci95.1, c.ci95.1 / b.ci95.0),
+        ci95,
         verdict,
         intervals_overlap,
     }

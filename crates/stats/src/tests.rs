@@ -370,3 +370,26 @@ fn medians_judge_a_case_whose_fastest_round_is_luck() {
     assert!(c.intervals_overlap);
     assert_eq!(median_resolution(&[], 1), f64::INFINITY);
 }
+
+#[test]
+fn a_change_whose_interval_reaches_back_into_the_band_is_inconclusive() {
+    // Fastest rounds 100 and 104 (4% past a 2% limit), each fastest's
+    // interval reaching 3% above it: the intervals are apart (103 < 104)
+    // but the ratio's interval (104 / 103 ..) reaches 1.01, inside the band.
+    let rounds = |fastest: f64| -> Vec<f64> {
+        let mut xs = vec![fastest, fastest * 1.01, fastest * 1.02];
+        xs.extend(std::iter::repeat_n(fastest * 1.03, 17));
+        xs
+    };
+    let c = compare_fastest(&rounds(100.0), &rounds(104.0), 0.02);
+    assert!(!c.intervals_overlap, "{c:?}");
+    assert!(c.ci95.0 < 1.02, "{c:?}");
+    assert_eq!(c.verdict, Verdict::Inconclusive);
+    // 8% clears the band with its whole interval.
+    let c = compare_fastest(&rounds(100.0), &rounds(108.0), 0.02);
+    assert_eq!(c.verdict, Verdict::Slower, "{c:?}");
+    assert_eq!(
+        compare_fastest(&rounds(108.0), &rounds(100.0), 0.02).verdict,
+        Verdict::Faster
+    );
+}
