@@ -9,8 +9,19 @@
 //! others timed in its rounds. The two runs are then compared exactly as `cryptobench
 //! compare` does (fastest rounds, each case against its own limit). Run with
 //! `cargo run --release -p cryptobench --example sensitivity [TRIALS] [SLOWDOWN%]`.
+//!
+//! Each trial then asks the same of a paired comparison: one run in which
+//! the slowed workload, the workload as it was and a twin of it are timed
+//! in the same rounds, as the engine times the backends of one primitive.
+//! The slowed one's time ratio to the original ([`time_ratio`], the median
+//! of per-round ratios with its interval) is "changed" when its whole
+//! interval clears the larger of the threshold and this machine's paired
+//! A/A floor (`cryptobench noise`, measured before each trial); the twin's
+//! must not be.
 
-use cryptobench_core::{Budget, Case, CaseError, CaseSpec, PlannedCase, Run};
+use cryptobench_core::verdict::{time_ratio, Estimate};
+use cryptobench_core::{Budget, Case, CaseError, CaseSpec, Measurement, PlannedCase, Run};
+use cryptobench_engine::noise::aa_test;
 use cryptobench_engine::runner::{run_cases_with, Options};
 use cryptobench_report::compare::compare_full;
 use cryptobench_stats::Verdict;
@@ -32,47 +43,94 @@ impl Case for Chain {
     }
 }
 
-fn plan(slowed: f64) -> Vec<PlannedCase> {
-    [
-        ("W-200", 200u64),
-        ("W-1000", 1000),
-        ("W-5000", 5000),
-        ("TARGET", 1000),
-    ]
-    .into_iter()
-    .map(|(name, work)| {
-        let work = if name == "TARGET" {
-            (work as f64 * slowed).round() as u64
-        } else {
-            work
-        };
-        PlannedCase::ready(
-            CaseSpec::new("demo", "chain", name, "1", "mix"),
-            move || Ok(Box::new(Chain { work, state: 1 }) as Box<dyn Case>),
-        )
-    })
-    .collect()
+/// The neighbours (each another library's stand-in), then the cases
+/// `extra` names with their work.
+fn plan(extra: &[(&'static str, u64)]) -> Vec<PlannedCase> {
+    [("W-200", 200u64), ("W-1000", 1000), ("W-5000", 5000)]
+        .iter()
+        .chain(extra)
+        .map(|&(name, work)| {
+            PlannedCase::ready(
+                CaseSpec::new("demo", "chain", name, "1", "mix"),
+                move || Ok(Box::new(Chain { work, state: 1 }) as Box<dyn Case>),
+            )
+        })
+        .collect()
 }
 
-fn run(id: &str, slowed: f64) -> Run {
+/// The target's work when `slowed` times as slow.
+fn work(slowed: f64) -> u64 {
+    (1000.0 * slowed).round() as u64
+}
+
+fn run(id: &str, plan: &[PlannedCase]) -> Run {
     let budget = Budget::standard();
     let options = Options {
         canary: true,
         seed: None,
     };
-    let (measurements, _) = run_cases_with(&plan(slowed), &budget, options, &mut |_| {});
+    let (measurements, _) = run_cases_with(plan, &budget, options, &mut |_| {});
     Run::new(id, measurements)
 }
+
+/// Whether a paired time ratio's whole interval clears `1 +- limit`.
+fn changed(e: &Estimate, limit: f64) -> bool {
+    e.lo > 1.0 + limit || e.hi < 1.0 - limit
+}
+
+/// One paired trial: (slowed changed, twin changed), printed.
+fn paired_trial(t: usize, slowed: f64) -> (bool, bool) {
+    let floor = aa_test(
+        std::time::Duration::from_secs(2),
+        std::time::Duration::from_millis(10),
+    )
+    .paired_floor;
+    let limit = THRESHOLD.max(floor);
+    let r = run(
+        "p",
+        &plan(&[("TARGET", 1000), ("TWIN", 1000), ("SLOWED", work(slowed))]),
+    );
+    let find = |name: &str| -> &Measurement {
+        r.measurements
+            .iter()
+            .find(|m| m.backend == name)
+            .expect("every case of the plan is measured")
+    };
+    let target = find("TARGET");
+    let ratio = |name: &str| time_ratio(find(name), target).expect("both measured");
+    let (slowed, twin) = (ratio("SLOWED"), ratio("TWIN"));
+    println!(
+        "paired trial {}: slowed/target {:.3} ({:.3} .. {:.3}), twin/target {:.3} ({:.3} .. {:.3}); limit {:.1}% (paired A/A floor {:.1}%)",
+        t + 1,
+        slowed.value,
+        slowed.lo,
+        slowed.hi,
+        twin.value,
+        twin.lo,
+        twin.hi,
+        limit * 100.0,
+        floor * 100.0
+    );
+    (changed(&slowed, limit), changed(&twin, limit))
+}
+
+/// `compare`'s default threshold.
+const THRESHOLD: f64 = 0.02;
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let trials: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(10);
     let slowdown: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(5.0);
     let (mut caught, mut false_alarms, mut neighbours) = (0, 0, 0);
+    let (mut paired_caught, mut twins_changed) = (0, 0);
     for t in 0..trials {
-        let a = run("a", 1.0);
-        let b = run("b", 1.0 + slowdown / 100.0);
-        let cmp = compare_full(&a, &b, 0.02);
+        let (slowed_changed, twin_changed) = paired_trial(t, 1.0 + slowdown / 100.0);
+        paired_caught += usize::from(slowed_changed);
+        twins_changed += usize::from(twin_changed);
+        let slowed = 1.0 + slowdown / 100.0;
+        let a = run("a", &plan(&[("TARGET", work(1.0))]));
+        let b = run("b", &plan(&[("TARGET", work(slowed))]));
+        let cmp = compare_full(&a, &b, THRESHOLD);
         for c in &cmp.cases {
             let v = c.comparison.verdict;
             if c.candidate.backend == "TARGET" {
@@ -107,7 +165,12 @@ fn main() {
         }
     }
     println!(
-        "a case {slowdown}% slower: reported slower in {caught} of {trials} comparisons; \
-         unchanged neighbours called changed: {false_alarms} of {neighbours}"
+        "paired, in one run: a case {slowdown}% slower called changed in {paired_caught} of \
+         {trials} trials; its unchanged twin called changed in {twins_changed} of {trials}"
+    );
+    println!(
+        "unpaired, two runs through compare: a case {slowdown}% slower reported slower in \
+         {caught} of {trials} comparisons; unchanged neighbours called changed: \
+         {false_alarms} of {neighbours}"
     );
 }
