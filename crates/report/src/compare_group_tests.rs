@@ -1,4 +1,4 @@
-use super::super::tests::{canary, case_of, measured, run, series};
+use super::super::tests::{canary, case_of, measured, member_of, run, series};
 use super::super::{compare_full, comparison_notes};
 use super::moment_floor;
 use cryptobench_core::{Measurement, Run};
@@ -63,19 +63,11 @@ fn a_case_is_judged_against_the_other_libraries_timed_in_its_rounds() {
         "python",
         "peer:openssl-speed",
     ] {
-        let c = cmp
-            .cases
-            .iter()
-            .find(|c| c.candidate.primitive == "AES" && c.candidate.backend == b)
-            .unwrap();
+        let c = member_of(&cmp, "AES", b);
         assert_eq!(c.comparison.verdict, Verdict::Unchanged, "{b}: {c:?}");
         assert!(c.drift_divided, "{b}");
     }
-    let changed = cmp
-        .cases
-        .iter()
-        .find(|c| c.candidate.primitive == "ChaCha" && c.candidate.backend == "openssl")
-        .unwrap();
+    let changed = member_of(&cmp, "ChaCha", "openssl");
     assert_eq!(changed.comparison.verdict, Verdict::Slower, "{changed:?}");
     assert!((changed.comparison.ratio - 1.10).abs() < 1e-9);
     // Its mates are each other's and its: the median keeps them unchanged.
@@ -163,12 +155,7 @@ fn a_run_s_moment_floor_is_how_far_cases_moved_against_their_mates_between_halve
             0.02,
         );
         assert!((cmp.one_core_threshold() - 0.03).abs() < 1e-6);
-        cmp.cases
-            .iter()
-            .find(|c| c.candidate.primitive == "P0" && c.candidate.backend == "openssl")
-            .unwrap()
-            .comparison
-            .verdict
+        member_of(&cmp, "P0", "openssl").comparison.verdict
     };
     assert_eq!(verdict(1.025), Verdict::Unchanged);
     assert_eq!(verdict(1.05), Verdict::Slower);
@@ -228,22 +215,14 @@ fn the_canary_s_floor_does_not_hide_a_change_its_group_mates_can_see() {
     let cmp = compare_full(&build("a", 1.0), &build("b", 1.05), 0.02);
     assert!((cmp.effective_threshold() - 0.12).abs() < 1e-6);
     assert!((cmp.group_threshold() - 0.02).abs() < 1e-6);
-    let target = cmp
-        .cases
-        .iter()
-        .find(|c| c.candidate.primitive == "P0" && c.candidate.backend == "openssl")
-        .unwrap();
+    let target = member_of(&cmp, "P0", "openssl");
     assert_eq!(target.comparison.verdict, Verdict::Slower, "{target:?}");
     // Its one mate reads the change as its own, the other way, and only
     // as inconclusive; the other groups stay unchanged.
     for c in cmp.cases.iter().filter(|c| c.candidate.primitive != "P0") {
         assert_eq!(c.comparison.verdict, Verdict::Unchanged, "{c:?}");
     }
-    let mate = cmp
-        .cases
-        .iter()
-        .find(|c| c.candidate.primitive == "P0" && c.candidate.backend == "rustcrypto")
-        .unwrap();
+    let mate = member_of(&cmp, "P0", "rustcrypto");
     assert_eq!(mate.comparison.verdict, Verdict::Inconclusive);
     let notes = comparison_notes(&cmp).join("\n");
     assert!(

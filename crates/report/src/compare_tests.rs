@@ -48,6 +48,18 @@ pub(super) fn case_of<'a>(cmp: &'a RunComparison, primitive: &str) -> &'a Compar
         .unwrap_or_else(|| panic!("{primitive} was not compared"))
 }
 
+/// The compared case of `primitive` by `backend`.
+pub(super) fn member_of<'a>(
+    cmp: &'a RunComparison,
+    primitive: &str,
+    backend: &str,
+) -> &'a ComparedCase {
+    cmp.cases
+        .iter()
+        .find(|c| c.candidate.primitive == primitive && c.candidate.backend == backend)
+        .unwrap_or_else(|| panic!("{primitive} by {backend} was not compared"))
+}
+
 pub(super) fn series(centre: f64) -> Vec<f64> {
     (0..20).map(|i| centre + (i % 3) as f64 * 0.1).collect()
 }
