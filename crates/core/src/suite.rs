@@ -264,7 +264,9 @@ pub struct CaseSpec {
     pub labels: Vec<String>,
     /// Threads running the case at once (the engine's multi-thread runner).
     pub threads: u32,
-    /// A rough guess of one operation's time, for the ETA (ns); 0 = unknown.
+    /// A rough guess of one operation's time (ns; 0 = unknown), which the
+    /// dry run's estimate and the run's pacing cost a slow case by; a
+    /// case timed as one process per sample (a peer) gives the process's.
     pub expected_ns: f64,
     /// The comparison group the suite puts this case in; `None` lets the
     /// engine group it with the cases of the same suite, operation, size
@@ -355,7 +357,7 @@ impl CaseSpec {
         self.twinned = false;
         self
     }
-    /// Sets the expected time of one operation (ns), for the ETA.
+    /// Sets the expected time of one operation (ns): [`CaseSpec::expected_ns`].
     pub fn expect_ns(mut self, ns: f64) -> Self {
         self.expected_ns = ns;
         self

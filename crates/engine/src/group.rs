@@ -562,11 +562,20 @@ fn most_rounds(budget: &Budget) -> usize {
 /// they fit in [`SLOW_ROUNDS_BUDGETS`] case budgets, else the budget's
 /// `min_slow_samples`. `run --dry-run` costs slow cases by the same rule.
 pub fn slow_rounds_floor(per_round_ns: f64, budget: &Budget) -> usize {
-    let per_case = budget.time_per_case.as_nanos() as f64;
-    if MIN_ROUNDS as f64 * per_round_ns <= SLOW_ROUNDS_BUDGETS * per_case {
+    fewest_slow_rounds(
+        per_round_ns,
+        budget.time_per_case.as_nanos() as f64,
+        budget.min_slow_samples,
+    )
+}
+
+/// [`slow_rounds_floor`] for a time per case of `per_case_ns`, as the
+/// pacer costs a share of it.
+pub fn fewest_slow_rounds(per_round_ns: f64, per_case_ns: f64, min_slow_samples: usize) -> usize {
+    if MIN_ROUNDS as f64 * per_round_ns <= SLOW_ROUNDS_BUDGETS * per_case_ns {
         MIN_ROUNDS
     } else {
-        budget.min_slow_samples.max(1)
+        min_slow_samples.max(1)
     }
 }
 

@@ -162,7 +162,10 @@ impl SpeedCase {
 }
 
 fn planned(spec: CaseSpec, args: Vec<String>, line: SpeedLine) -> PlannedCase {
-    let spec = spec.param("command", format!("openssl {}", args.join(" ")));
+    // One sample is one process of SECONDS: what the dry run and the pacer cost.
+    let spec = spec
+        .param("command", format!("openssl {}", args.join(" ")))
+        .expect_ns(f64::from(SECONDS) * 1e9);
     match openssl_cli_version() {
         Ok(_) => PlannedCase::ready(spec, move || {
             Ok(Box::new(SpeedCase {

@@ -15,7 +15,7 @@ use crate::clock::MonotonicClock;
 use crate::group::Spent;
 use crate::interleave::{run_interleaved, Feed, Finished, Next};
 use crate::interrupt::stop_requested;
-use crate::pace::{Pace, Planned};
+use crate::pace::{MemberCost, Pace, Planned};
 use crate::remeasure::{
     allowance_ns, erratic_limit, group_readings, second_is_faster, to_remeasure, widest_interval,
     FirstTry,
@@ -192,7 +192,8 @@ struct FirstPass {
 struct Given {
     id: String,
     members: Vec<usize>,
-    planned: Planned,
+    /// Its number in the plan, as the pace knows it.
+    index: usize,
     scale: f64,
     budget: Budget,
 }
@@ -200,7 +201,7 @@ struct Given {
 /// The first pass: every group of the plan, paced, reported as it ends.
 struct FirstFeed<'a, 'l> {
     cases: &'a [PlannedCase],
-    groups: std::vec::IntoIter<((String, Vec<usize>), Planned)>,
+    groups: std::iter::Enumerate<std::vec::IntoIter<(String, Vec<usize>)>>,
     budget: &'a Budget,
     pace: Pace,
     given: Vec<Option<Given>>,
@@ -216,7 +217,7 @@ impl Feed for FirstFeed<'_, '_> {
         if self.stopped || stop_requested() {
             return None;
         }
-        let ((id, members), planned) = self.groups.next()?;
+        let (index, (id, members)) = self.groups.next()?;
         for &index in &members {
             (self.listener)(Event::Started {
                 index,
@@ -230,7 +231,7 @@ impl Feed for FirstFeed<'_, '_> {
         self.given.push(Some(Given {
             id: id.clone(),
             members: members.clone(),
-            planned,
+            index,
             scale,
             budget: budget.clone(),
         }));
@@ -246,7 +247,7 @@ impl Feed for FirstFeed<'_, '_> {
         let Some(g) = self.given.get_mut(done.tag).and_then(Option::take) else {
             return;
         };
-        self.pace.record(g.planned, g.scale, done.spent);
+        self.pace.record(g.index, g.scale, done.spent);
         self.spent.add(done.spent);
         for m in done.measured.iter().flatten() {
             (self.listener)(Event::Finished(m));
@@ -294,24 +295,14 @@ pub fn run_plan(
             .unwrap_or(0)
     });
     let groups = plan_groups(cases);
-    let planned: Vec<Planned> = groups
+    let planned = groups
         .iter()
         .map(|(_, members)| planned(members, cases, budget))
         .collect();
-    let pace = Pace::new(
-        budget.measuring_limit,
-        Planned {
-            nominal_ns: planned.iter().map(|p| p.nominal_ns).sum(),
-            members: planned.iter().map(|p| p.members).sum(),
-        },
-    );
+    let pace = Pace::new(budget.measuring_limit, budget.warmup, planned);
     let mut first = FirstFeed {
         cases,
-        groups: groups
-            .into_iter()
-            .zip(planned)
-            .collect::<Vec<_>>()
-            .into_iter(),
+        groups: groups.into_iter().enumerate(),
         budget,
         pace,
         given: Vec::new(),
@@ -358,16 +349,29 @@ pub fn run_plan(
     }
 }
 
-/// What a group would cost at the budget's whole time per case: its
-/// members that will be built and measured, each for `time_per_case`.
+/// What a group would cost as pacing models it: its members that will be
+/// built and measured, each with its time per case, its suite's guess of
+/// one call and its floor of rounds.
 fn planned(members: &[usize], cases: &[PlannedCase], budget: &Budget) -> Planned {
-    let ready = members
-        .iter()
-        .filter(|&&i| matches!(cases[i].setup, Setup::Ready(_)))
-        .count();
+    let time_ns = budget.time_per_case.as_nanos() as f64;
+    let sample_ns = budget.min_sample.as_nanos() as f64;
     Planned {
-        nominal_ns: ready as f64 * budget.time_per_case.as_nanos() as f64,
-        members: ready,
+        suite: members
+            .first()
+            .map(|&i| cases[i].spec.suite.clone())
+            .unwrap_or_default(),
+        members: members
+            .iter()
+            .map(|&i| &cases[i])
+            .filter(|c| matches!(c.setup, Setup::Ready(_)))
+            .map(|c| MemberCost {
+                time_ns,
+                batch_ns: c.spec.expected_ns.max(sample_ns),
+                slow: c.spec.expected_ns > sample_ns,
+                min_rounds: c.spec.min_rounds,
+                min_slow_rounds: budget.min_slow_samples,
+            })
+            .collect(),
     }
 }
 
