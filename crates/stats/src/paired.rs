@@ -6,7 +6,7 @@
 //! estimated from the per-round ratios, not from two medians taken at
 //! different times.
 
-use crate::{bootstrap_median_ci, median, sorted, DEFAULT_RESAMPLES};
+use crate::{bootstrap_median_ci, median, quantile_sorted, sorted, DEFAULT_RESAMPLES};
 
 /// Distribution-free 95% interval of the median from order statistics
 /// (normal approximation of the binomial ranks), `(lo, hi)`.
@@ -23,7 +23,11 @@ pub fn median_ci_rank(xs: &[f64]) -> (f64, f64) {
 /// approximation of the binomial count below the quantile), `(lo, hi)`.
 /// An empty slice gives `(NaN, NaN)`.
 pub fn quantile_ci_rank(xs: &[f64], q: f64) -> (f64, f64) {
-    let v = sorted(xs);
+    quantile_ci_rank_sorted(&sorted(xs), q)
+}
+
+/// [`quantile_ci_rank`] of an already ascending slice.
+fn quantile_ci_rank_sorted(v: &[f64], q: f64) -> (f64, f64) {
     let n = v.len();
     if n == 0 {
         return (f64::NAN, f64::NAN);
@@ -39,8 +43,9 @@ pub fn quantile_ci_rank(xs: &[f64], q: f64) -> (f64, f64) {
 /// Half-width of the rank interval of the median relative to the median:
 /// the precision `xs` has reached (0.01 = +-1%). Infinite when undefined.
 pub fn relative_half_width(xs: &[f64]) -> f64 {
-    let m = median(xs);
-    let (lo, hi) = median_ci_rank(xs);
+    let v = sorted(xs);
+    let m = quantile_sorted(&v, 0.5);
+    let (lo, hi) = quantile_ci_rank_sorted(&v, 0.5);
     if m.is_finite() && m > 0.0 && lo.is_finite() && hi.is_finite() {
         (hi - lo) / 2.0 / m
     } else {
