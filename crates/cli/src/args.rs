@@ -53,7 +53,8 @@ pub struct Global {
     /// Samples per case (at least 3).
     #[arg(help_heading = MEASUREMENT, long, global = true, value_name = "N", allow_hyphen_values = true)]
     pub samples: Option<String>,
-    /// Shortest sample after calibration (default 2ms; 20ms with --full).
+    /// Shortest sample after calibration (default 100us, 2ms with --quick,
+    /// 20ms with --full; 2ms at least for a multi-core case).
     #[arg(
         help_heading = MEASUREMENT,
         long,

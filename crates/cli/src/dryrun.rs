@@ -27,7 +27,7 @@ fn seconds_per_case(b: &Budget) -> f64 {
 fn case_seconds(spec: &CaseSpec, b: &Budget) -> f64 {
     let fast = seconds_per_case(b);
     let call = spec.expected_ns / 1e9;
-    if call <= b.min_sample.as_secs_f64() {
+    if call <= b.min_sample_for(spec).as_secs_f64() {
         return fast;
     }
     let floor = slow_rounds_floor(spec.expected_ns, b);

@@ -21,7 +21,8 @@ pub const DEFAULT_PRECISION: f64 = 0.01;
 /// How long and how often one case is sampled (DESIGN.md section 3.3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Budget {
-    /// A calibrated sample lasts at least this long (default 2 ms).
+    /// A calibrated sample lasts at least this long (default 100 us;
+    /// a multi-core case's, [`MULTI_CORE_MIN_SAMPLE`] at least).
     pub min_sample: Duration,
     /// Samples to take when the time allows (default 15, at least 15 unless slow).
     pub samples: usize,
@@ -51,24 +52,40 @@ pub struct Budget {
     pub decision_edges: Vec<f64>,
 }
 
+/// Shortest sample of a case that keeps several cores busy: starting and
+/// joining its threads costs microseconds a batch, which only a batch of
+/// milliseconds makes negligible.
+pub const MULTI_CORE_MIN_SAMPLE: Duration = Duration::from_millis(2);
+
 /// How many times its time per case a member may sample while one of its
 /// paired ratios straddles a [`Budget::decision_edges`] edge.
 pub const EDGE_BUDGETS: f64 = 4.0;
 
 impl Budget {
-    /// The default: 2 ms samples, 15 of them, ~0.3 s per case, at most
-    /// 3 min 10 s of measuring in all: with building and checking (about
-    /// 90 s, each runtime case prepared in two runner processes) and the
-    /// Argon2 short tune, a default run took 4 min 50 s here.
+    /// The shortest sample `spec` is calibrated to: `min_sample`, and at
+    /// least [`MULTI_CORE_MIN_SAMPLE`] for a multi-core case.
+    pub fn min_sample_for(&self, spec: &CaseSpec) -> Duration {
+        if spec.cores_used() > 1 {
+            self.min_sample.max(MULTI_CORE_MIN_SAMPLE)
+        } else {
+            self.min_sample
+        }
+    }
+
+    /// The default: 100 us samples (2 ms for multi-core cases), ~0.3 s
+    /// per case, at most 3 min 10 s of measuring in all:
+    /// with building and checking (about 90-140 s, each runtime case
+    /// prepared in two runner processes) and the Argon2 short tune, a
+    /// default run takes 5-6 min here.
     ///
     /// A default run's plan is paced down to a quarter of its time per
     /// case, so a case's interval is bought with rounds, not batch length:
-    /// five times as many 2 ms batches as 10 ms ones fit in that time,
-    /// and measured here the rounds' spread barely grew with the shorter
-    /// batch (docs/methodology.md, "Noise").
+    /// twenty times as many 100 us batches as 2 ms ones fit in that time,
+    /// and on this project's noisy VM the rounds' spread grew far less
+    /// than their number (docs/methodology.md, "Noise").
     pub fn standard() -> Self {
         Self {
-            min_sample: Duration::from_millis(2),
+            min_sample: Duration::from_micros(100),
             samples: 15,
             time_per_case: Duration::from_millis(300),
             warmup: Duration::from_millis(30),
@@ -532,4 +549,25 @@ pub enum SuiteAction {
     Bench(Vec<Box<dyn Suite>>),
     /// The command did its work itself (e.g. `argon2 hash`); exit with this code.
     Done(u8),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_multi_core_case_samples_for_milliseconds_whatever_the_budget() {
+        let budget = Budget::standard();
+        let one = CaseSpec::new("s", "p", "b", "1", "op");
+        let two = one.clone().threads(2);
+        let lanes = one.clone().param(crate::model::THREADS_PARAM, 4);
+        assert_eq!(budget.min_sample_for(&one), budget.min_sample);
+        assert_eq!(budget.min_sample_for(&two), MULTI_CORE_MIN_SAMPLE);
+        assert_eq!(budget.min_sample_for(&lanes), MULTI_CORE_MIN_SAMPLE);
+        // A longer sample than the floor stays as asked.
+        assert_eq!(
+            Budget::full().min_sample_for(&two),
+            Budget::full().min_sample
+        );
+    }
 }

@@ -27,9 +27,13 @@ pub use cryptobench_core::model::{
     CANARY_PAIRED_KEY as PAIRED_KEY, CANARY_PRIMITIVE as PRIMITIVE, CANARY_SUITE as SUITE,
     NOISE_FLOOR_KEY as FLOOR_KEY, PARALLEL_NOISE_FLOOR_KEY as PARALLEL_FLOOR_KEY,
 };
-/// Target time of one canary batch: long against the clock's resolution,
-/// short against a case's batch.
-const BATCH_NS: f64 = 500_000.0;
+/// Longest canary batch: long against the clock's resolution, short
+/// against a case's batch. A run with shorter samples times a shorter one
+/// ([`Canary::with_batch_ns`]).
+pub const BATCH_NS: f64 = 500_000.0;
+/// Shortest canary batch: a run with no floor on its samples (the seeds'
+/// method) still times the machine over a resolvable span.
+const SHORTEST_BATCH_NS: f64 = 100_000.0;
 
 /// The canary's workload as a case: real work on the real clock (the A/A
 /// test times it against itself).
@@ -51,6 +55,8 @@ pub(crate) fn workload_factory() -> CaseFactory {
 #[derive(Debug, Clone)]
 pub struct Canary {
     table: [u64; 512],
+    /// Target time of one batch, ns.
+    batch_ns: f64,
     iters: u64,
     /// ns per operation of each batch, in the order they ran.
     pub samples: Vec<f64>,
@@ -74,6 +80,7 @@ impl Default for Canary {
         }
         Self {
             table,
+            batch_ns: BATCH_NS,
             iters: 0,
             samples: Vec::new(),
             parallel: Vec::new(),
@@ -83,6 +90,15 @@ impl Default for Canary {
 }
 
 impl Canary {
+    /// A canary whose batches last about `batch_ns`, within 100 us and
+    /// [`BATCH_NS`].
+    pub fn with_batch_ns(batch_ns: f64) -> Self {
+        Self {
+            batch_ns: batch_ns.clamp(SHORTEST_BATCH_NS, BATCH_NS),
+            ..Self::default()
+        }
+    }
+
     /// One operation: 64 dependent table reads and multiplies.
     fn op(&self, seed: u64) -> u64 {
         let mut h = seed;
@@ -115,8 +131,8 @@ impl Canary {
                 let t0 = clock.now_ns();
                 self.batch(n);
                 let dt = clock.now_ns().saturating_sub(t0) as f64;
-                if dt >= BATCH_NS / 4.0 || n >= 1 << 30 {
-                    self.iters = ((n as f64) * BATCH_NS / dt.max(1.0)).ceil().max(1.0) as u64;
+                if dt >= self.batch_ns / 4.0 || n >= 1 << 30 {
+                    self.iters = ((n as f64) * self.batch_ns / dt.max(1.0)).ceil().max(1.0) as u64;
                     break;
                 }
                 n *= 8;
@@ -300,6 +316,23 @@ mod tests {
             // Huge pages, where the kernel gives them, fault in 2 MiB at once.
             assert!(faults() > before, "every probe faults its pages in afresh");
         }
+    }
+
+    #[test]
+    fn a_run_with_short_samples_times_a_short_canary_within_bounds() {
+        assert_eq!(Canary::with_batch_ns(1.0).batch_ns, SHORTEST_BATCH_NS);
+        assert_eq!(Canary::with_batch_ns(1e9).batch_ns, BATCH_NS);
+        let clock = MonotonicClock;
+        let (mut short, mut long) = (Canary::with_batch_ns(100_000.0), Canary::default());
+        short.sample(&clock);
+        long.sample(&clock);
+        // A fifth of the time: fewer operations a batch, whatever the noise.
+        assert!(
+            short.iters < long.iters,
+            "{} vs {}",
+            short.iters,
+            long.iters
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! each case also knows how fast the machine was while it ran.
 //!
 //! Sampling is adaptive: a member stops once the 95% interval of its median
-//! (and of its ratio to the group's reference member) is within
+//! (and of its paired ratio to every member still sampling) is within
 //! `Budget::precision`, after at least [`MIN_ROUNDS`] rounds; or when its
 //! time budget is spent, and it then says how precise it got. A member
 //! whose noise keeps it from the target still samples its whole budget: an
@@ -119,6 +119,10 @@ struct Live {
     preloaded: bool,
     done: bool,
     stop: Option<Stop>,
+    /// The round count at which the precision test next runs.
+    next_check: usize,
+    /// A ratio straddled a decision edge at the last test.
+    undecided: bool,
 }
 
 impl Live {
@@ -216,7 +220,11 @@ impl<'a> GroupRun<'a> {
                     continue;
                 }
             };
-            let calibrated = on_cores(wide, || calibrate(case.as_mut(), &g.budget, clock));
+            let own = Budget {
+                min_sample: g.budget.min_sample_for(member.spec),
+                ..g.budget.clone()
+            };
+            let calibrated = on_cores(wide, || calibrate(case.as_mut(), &own, clock));
             g.spent.measuring_ns += clock.now_ns().saturating_sub(calibrating);
             match calibrated {
                 Ok(cal) if cal.interrupted => {
@@ -247,6 +255,8 @@ impl<'a> GroupRun<'a> {
                         preloaded,
                         done: false,
                         stop: None,
+                        next_check: 0,
+                        undecided: false,
                     });
                 }
                 Err(_) if stop_requested() => {
@@ -360,21 +370,18 @@ impl<'a> GroupRun<'a> {
             if live[i].done || live[i].sampled.wall.is_empty() {
                 continue;
             }
-            let ratio_to_reference = match self.reference {
-                Some(r) if r != i && !live[r].sampled.wall.is_empty() => {
-                    Some(round_ratios(&live[i].sampled.wall, &live[r].sampled.wall))
-                }
-                _ => None,
-            };
+            // Sorting every sample after every round costs more than a
+            // short batch once rounds run to thousands, so the precision
+            // test runs at checkpoints about 3% of the rounds apart.
+            let n = live[i].rounds();
+            let due = n >= live[i].next_check;
+            let ratio_width = due.then(|| widest_live_ratio(live, i));
+            if due {
+                live[i].undecided = straddles_an_edge(live, i, &self.budget.decision_edges);
+                live[i].next_check = n + (n / CHECK_SPACING).max(1);
+            }
             let keep_for_others = Some(i) == self.reference && others_active(live, i);
-            let undecided = straddles_an_edge(live, i, &self.budget.decision_edges);
-            live[i].stop = member_stop(
-                &live[i],
-                &self.budget,
-                ratio_to_reference.as_deref(),
-                keep_for_others,
-                undecided,
-            );
+            live[i].stop = member_stop(&live[i], &self.budget, ratio_width, keep_for_others);
             live[i].done = live[i].stop.is_some();
         }
     }
@@ -513,17 +520,36 @@ fn straddles_an_edge(live: &[Live], i: usize, edges: &[f64]) -> bool {
 /// The bootstrap seed of the stopping rule's edge test.
 const EDGE_SEED: u64 = 0x5eed_ed6e;
 
-/// Whether a member has sampled enough, and why. An `undecided` member (a
-/// ratio straddling a decision edge) is never precise enough and samples
-/// up to [`EDGE_BUDGETS`] times its budget.
+/// Rounds between two precision tests, as a fraction of the rounds so far
+/// (1/32: a member precise enough samples at most 3% more rounds).
+const CHECK_SPACING: usize = 32;
+
+/// The relative half-width of member `i`'s widest paired ratio to a
+/// member still sampling (0 when none is). A member that stopped is left
+/// out: its ratio to `i` rests on its own rounds and no longer narrows,
+/// and it was precise against `i` when it stopped.
+fn widest_live_ratio(live: &[Live], i: usize) -> f64 {
+    let mine = &live[i].sampled.wall;
+    live.iter()
+        .enumerate()
+        .filter(|(j, other)| *j != i && !other.done && !other.sampled.wall.is_empty())
+        .map(|(_, other)| relative_half_width(&round_ratios(mine, &other.sampled.wall)))
+        .fold(0.0, f64::max)
+}
+
+/// Whether a member has sampled enough, and why. `ratio_width` is
+/// [`widest_live_ratio`] in a round that tests precision, `None` in the
+/// rounds between. An undecided member (a ratio straddling a decision
+/// edge) is never precise enough and samples up to [`EDGE_BUDGETS`]
+/// times its budget.
 fn member_stop(
     l: &Live,
     budget: &Budget,
-    ratios: Option<&[f64]>,
+    ratio_width: Option<f64>,
     keep_for_others: bool,
-    undecided: bool,
 ) -> Option<Stop> {
     let n = l.rounds();
+    let undecided = l.undecided;
     let extension = if undecided { EDGE_BUDGETS } else { 1.0 };
     let cap = ((most_rounds(budget) as f64 * extension) as usize).max(l.min_rounds);
     if n >= cap {
@@ -532,10 +558,11 @@ fn member_stop(
     if keep_for_others || n < l.min_rounds {
         return None;
     }
-    let target = budget.precision;
-    let width = relative_half_width(&l.sampled.wall).max(ratios.map_or(0.0, relative_half_width));
-    if n >= MIN_ROUNDS && width <= target && !undecided {
-        return Some(Stop::Precise);
+    if let Some(ratio_width) = ratio_width {
+        let width = relative_half_width(&l.sampled.wall).max(ratio_width);
+        if n >= MIN_ROUNDS && width <= budget.precision && !undecided {
+            return Some(Stop::Precise);
+        }
     }
     let per_case = budget.time_per_case.as_nanos() as f64 * extension;
     let floor = if l.cal.slow {

@@ -354,6 +354,32 @@ fn a_member_whose_interval_narrows_in_time_keeps_sampling_to_the_target() {
     assert!(m.stats.unwrap().precision.unwrap() <= 0.01);
 }
 
+#[test]
+fn a_precise_member_samples_on_while_its_ratio_to_a_sampling_one_is_wide() {
+    // Both steady members are within 1% after five rounds, but the ratio
+    // of the steady one to the noisy one (6% of noise, within 1% only some
+    // rounds later) is not: it keeps sampling in the noisy one's rounds,
+    // so the ratio a command reports rests on all of them.
+    let machine = Arc::new(Machine::default());
+    let reference = factory(&machine, "reference", 1_000.0, 0, false);
+    let steady = factory(&machine, "steady", 2_000.0, 0, false);
+    let noisy = spread_factory(&machine, 1_000.0, 60, 2);
+    let (a, b, c) = (spec("reference"), spec("steady"), spec("noisy"));
+    let r = measure_on(
+        &machine,
+        &[(&a, &reference), (&b, &steady), (&c, &noisy)],
+        1,
+    );
+    let rounds = |i: usize| r.measurements[i].as_ref().unwrap().samples_ns.len();
+    assert!(rounds(2) > 10, "the noisy member took {} rounds", rounds(2));
+    assert!(
+        rounds(1) >= rounds(2),
+        "steady {} vs noisy {}",
+        rounds(1),
+        rounds(2)
+    );
+}
+
 /// The paired ratio b / a of two [`Spread`] members (6% of noise each, b
 /// 4.46 times as slow) measured with `edges` as the decision edges, and the
 /// rounds b took.
@@ -509,8 +535,8 @@ fn a_slow_operation_gets_five_rounds_when_they_fit_and_the_minimum_otherwise() {
 
 #[test]
 fn short_samples_may_take_as_many_rounds_as_the_time_per_case_holds() {
-    // The default: 300 ms of 2 ms batches is 150 rounds, more than 4 x 15.
-    assert_eq!(most_rounds(&Budget::standard()), 150);
+    // The default: 300 ms of 100 us batches is 3,000 rounds, more than 4 x 15.
+    assert_eq!(most_rounds(&Budget::standard()), 3000);
     // Quick and full: their time holds fewer rounds than 4 x --samples.
     assert_eq!(most_rounds(&Budget::quick()), 60);
     assert_eq!(most_rounds(&Budget::full()), 120);
@@ -518,5 +544,5 @@ fn short_samples_may_take_as_many_rounds_as_the_time_per_case_holds() {
         time_per_case: Duration::from_secs(2),
         ..Budget::standard()
     };
-    assert_eq!(most_rounds(&asked), 1000);
+    assert_eq!(most_rounds(&asked), 20_000);
 }

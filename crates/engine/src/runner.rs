@@ -287,7 +287,12 @@ pub fn run_plan(
     let start = clock.now_ns();
     // One-core measurements on one core; multi-core cases widen.
     let _pinned = crate::affinity::pin();
-    let mut canary = options.canary.then(Canary::default);
+    // The canary's batch no longer than a case's, so short samples do
+    // not spend most of each round on it.
+    let canary_batch_ns = budget.min_sample.as_nanos() as f64;
+    let mut canary = options
+        .canary
+        .then(|| Canary::with_batch_ns(canary_batch_ns));
     let seed = options.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -354,7 +359,6 @@ pub fn run_plan(
 /// one call and its floor of rounds.
 fn planned(members: &[usize], cases: &[PlannedCase], budget: &Budget) -> Planned {
     let time_ns = budget.time_per_case.as_nanos() as f64;
-    let sample_ns = budget.min_sample.as_nanos() as f64;
     Planned {
         suite: members
             .first()
@@ -364,7 +368,8 @@ fn planned(members: &[usize], cases: &[PlannedCase], budget: &Budget) -> Planned
             .iter()
             .map(|&i| &cases[i])
             .filter(|c| matches!(c.setup, Setup::Ready(_)))
-            .map(|c| MemberCost {
+            .map(|c| (c, budget.min_sample_for(&c.spec).as_nanos() as f64))
+            .map(|(c, sample_ns)| MemberCost {
                 time_ns,
                 batch_ns: c.spec.expected_ns.max(sample_ns),
                 slow: c.spec.expected_ns > sample_ns,
