@@ -11,7 +11,7 @@ use crate::args::Global;
 use anyhow::Result;
 use cryptobench_core::units::format_ns;
 use cryptobench_core::{Budget, CaseSpec, PlannedCase, RunConfig, Setup, Suite, Table};
-use cryptobench_engine::group::slow_rounds_floor;
+use cryptobench_engine::runner::member_cost;
 use cryptobench_report::text;
 
 /// Seconds one fast case takes at least: warm-up, calibration (about a
@@ -20,21 +20,14 @@ fn seconds_per_case(b: &Budget) -> f64 {
     (b.warmup + b.time_per_case).as_secs_f64() + 0.2 * b.time_per_case.as_secs_f64()
 }
 
-/// Seconds one ready case takes at least. A slow operation (one call
-/// longer than a sample, by its suite's guess) takes a calibration call
-/// and the rounds the engine gives it at least: its time per case, and
-/// never fewer than [`slow_rounds_floor`].
+/// Seconds one ready case takes at least, by the pacer's model of it
+/// ([`member_cost`]): a slow operation (one call longer than a sample, by
+/// its suite's guess) takes a calibration call and the rounds the engine
+/// gives it at least, its time per case and never fewer than its floor.
 fn case_seconds(spec: &CaseSpec, b: &Budget) -> f64 {
-    let fast = seconds_per_case(b);
-    let call = spec.expected_ns / 1e9;
-    if call <= b.min_sample_for(spec).as_secs_f64() {
-        return fast;
-    }
-    let floor = slow_rounds_floor(spec.expected_ns, b);
-    let rounds = (b.time_per_case.as_secs_f64() / call)
-        .ceil()
-        .max(floor as f64);
-    fast.max(call * (1.0 + rounds))
+    let cost = member_cost(spec, b);
+    let modelled = (cost.calibration_ns() + cost.sampling_ns(1.0)) / 1e9;
+    seconds_per_case(b).max(modelled)
 }
 
 /// The plan of `suites` as a table, one row per suite and a total.

@@ -35,6 +35,7 @@ use cryptobench_stats::{
     bootstrap_median_ci, median, median_ci_rank, paired_ratio, relative_half_width, round_ratios,
     SplitMix64, DEFAULT_RESAMPLES,
 };
+use std::time::Duration;
 
 /// Fewest rounds before a member may stop for being precise enough.
 pub const MIN_ROUNDS: usize = 5;
@@ -114,6 +115,8 @@ struct Live {
     multi_core: bool,
     /// The suite's floor of rounds ([`CaseSpec::min_rounds`]).
     min_rounds: usize,
+    /// The shortest batch it was calibrated to ([`Budget::min_sample_for`]).
+    min_sample: Duration,
     spent_ns: f64,
     /// The calibration batch stands for round 0 (an external process).
     preloaded: bool,
@@ -252,6 +255,7 @@ impl<'a> GroupRun<'a> {
                         memory: Vec::new(),
                         multi_core: member.spec.cores_used() > 1,
                         min_rounds: member.spec.min_rounds,
+                        min_sample: own.min_sample,
                         preloaded,
                         done: false,
                         stop: None,
@@ -375,11 +379,12 @@ impl<'a> GroupRun<'a> {
             // test runs at checkpoints about 3% of the rounds apart.
             let n = live[i].rounds();
             let due = n >= live[i].next_check;
-            let ratio_width = due.then(|| widest_live_ratio(live, i));
-            if due {
-                live[i].undecided = straddles_an_edge(live, i, &self.budget.decision_edges);
+            let ratio_width = due.then(|| {
+                let (width, undecided) = paired_ratios(live, i, &self.budget.decision_edges);
+                live[i].undecided = undecided;
                 live[i].next_check = n + (n / CHECK_SPACING).max(1);
-            }
+                width
+            });
             let keep_for_others = Some(i) == self.reference && others_active(live, i);
             live[i].stop = member_stop(&live[i], &self.budget, ratio_width, keep_for_others);
             live[i].done = live[i].stop.is_some();
@@ -485,16 +490,19 @@ fn on_cores<T>(wide: bool, f: impl FnOnce() -> T) -> T {
     }
 }
 
-/// Whether the interval of a paired ratio of member `i` to another sampled
-/// member holds one of `edges` (or its inverse): a claim decided on that
-/// ratio would be inconclusive if sampling stopped now. The cheap rank
-/// interval decides while it holds an edge; once it clears them, the
-/// bootstrap interval a verdict reports must clear them too (the two
-/// differ by a few tenths of a percent).
-fn straddles_an_edge(live: &[Live], i: usize, edges: &[f64]) -> bool {
-    if edges.is_empty() {
-        return false;
-    }
+/// Member `i`'s paired ratios at a precision test, in one pass over the
+/// other sampled members: the relative half-width of its widest ratio to
+/// a member still sampling (0 when none is), and whether a ratio's
+/// interval holds one of `edges` (or its inverse), so that a claim
+/// decided on it would be inconclusive if sampling stopped now.
+///
+/// A member that stopped is left out of the width: its ratio to `i`
+/// rests on its own rounds and no longer narrows, and it was precise
+/// against `i` when it stopped. For the edges, the cheap rank interval
+/// decides while it holds one; once it clears them, the bootstrap
+/// interval a verdict reports must clear them too (the two differ by a
+/// few tenths of a percent).
+fn paired_ratios(live: &[Live], i: usize, edges: &[f64]) -> (f64, bool) {
     let holds_an_edge = |(lo, hi): (f64, f64)| {
         edges
             .iter()
@@ -502,19 +510,27 @@ fn straddles_an_edge(live: &[Live], i: usize, edges: &[f64]) -> bool {
             .any(|e| lo <= e && e <= hi)
     };
     let mine = &live[i].sampled.wall;
-    live.iter().enumerate().any(|(j, other)| {
+    let mut widest: f64 = 0.0;
+    let mut undecided = false;
+    for (j, other) in live.iter().enumerate() {
         if j == i || other.sampled.wall.is_empty() {
-            return false;
+            continue;
         }
         let ratios = round_ratios(mine, &other.sampled.wall);
-        holds_an_edge(median_ci_rank(&ratios))
-            || holds_an_edge(bootstrap_median_ci(
-                &ratios,
-                0.95,
-                DEFAULT_RESAMPLES,
-                EDGE_SEED,
-            ))
-    })
+        if !other.done {
+            widest = widest.max(relative_half_width(&ratios));
+        }
+        if !edges.is_empty() && !undecided {
+            undecided = holds_an_edge(median_ci_rank(&ratios))
+                || holds_an_edge(bootstrap_median_ci(
+                    &ratios,
+                    0.95,
+                    DEFAULT_RESAMPLES,
+                    EDGE_SEED,
+                ));
+        }
+    }
+    (widest, undecided)
 }
 
 /// The bootstrap seed of the stopping rule's edge test.
@@ -524,21 +540,8 @@ const EDGE_SEED: u64 = 0x5eed_ed6e;
 /// (1/32: a member precise enough samples at most 3% more rounds).
 const CHECK_SPACING: usize = 32;
 
-/// The relative half-width of member `i`'s widest paired ratio to a
-/// member still sampling (0 when none is). A member that stopped is left
-/// out: its ratio to `i` rests on its own rounds and no longer narrows,
-/// and it was precise against `i` when it stopped.
-fn widest_live_ratio(live: &[Live], i: usize) -> f64 {
-    let mine = &live[i].sampled.wall;
-    live.iter()
-        .enumerate()
-        .filter(|(j, other)| *j != i && !other.done && !other.sampled.wall.is_empty())
-        .map(|(_, other)| relative_half_width(&round_ratios(mine, &other.sampled.wall)))
-        .fold(0.0, f64::max)
-}
-
 /// Whether a member has sampled enough, and why. `ratio_width` is
-/// [`widest_live_ratio`] in a round that tests precision, `None` in the
+/// the widest from [`paired_ratios`] in a round that tests precision, `None` in the
 /// rounds between. An undecided member (a ratio straddling a decision
 /// edge) is never precise enough and samples up to [`EDGE_BUDGETS`]
 /// times its budget.
@@ -551,7 +554,7 @@ fn member_stop(
     let n = l.rounds();
     let undecided = l.undecided;
     let extension = if undecided { EDGE_BUDGETS } else { 1.0 };
-    let cap = ((most_rounds(budget) as f64 * extension) as usize).max(l.min_rounds);
+    let cap = ((most_rounds(budget, l.min_sample) as f64 * extension) as usize).max(l.min_rounds);
     if n >= cap {
         return Some(Stop::Budget);
     }
@@ -577,10 +580,11 @@ fn member_stop(
 }
 
 /// The most rounds a member samples: four times `Budget::samples`, or as
-/// many `min_sample` batches as its time per case holds, whichever is
-/// more, so that short samples do not end a case before its time does.
-fn most_rounds(budget: &Budget) -> usize {
-    let in_time = budget.time_per_case.as_nanos() / budget.min_sample.as_nanos().max(1);
+/// many `min_sample` batches (its own, [`Budget::min_sample_for`]) as its
+/// time per case holds, whichever is more, so that short samples do not
+/// end a case before its time does.
+fn most_rounds(budget: &Budget, min_sample: Duration) -> usize {
+    let in_time = budget.time_per_case.as_nanos() / min_sample.as_nanos().max(1);
     (budget.samples.max(1) * MAX_SAMPLE_FACTOR).max(usize::try_from(in_time).unwrap_or(usize::MAX))
 }
 

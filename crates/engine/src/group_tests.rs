@@ -434,7 +434,7 @@ fn a_ratio_whose_interval_holds_a_decision_edge_samples_until_it_clears_it() {
         rounds > plain_rounds,
         "{rounds} rounds, {plain_rounds} without the edge"
     );
-    let most = (most_rounds(&budget()) as f64 * EDGE_BUDGETS) as usize;
+    let most = (most_rounds(&budget(), budget().min_sample) as f64 * EDGE_BUDGETS) as usize;
     assert!(rounds <= most, "{rounds} rounds, at most {most}");
     // An edge far from the ratio costs no round.
     let (_, far_rounds) = ratio_near_an_edge(vec![2.0, 6.0]);
@@ -536,13 +536,20 @@ fn a_slow_operation_gets_five_rounds_when_they_fit_and_the_minimum_otherwise() {
 #[test]
 fn short_samples_may_take_as_many_rounds_as_the_time_per_case_holds() {
     // The default: 300 ms of 100 us batches is 3,000 rounds, more than 4 x 15.
-    assert_eq!(most_rounds(&Budget::standard()), 3000);
+    let own = |b: &Budget| most_rounds(b, b.min_sample);
+    assert_eq!(own(&Budget::standard()), 3000);
     // Quick and full: their time holds fewer rounds than 4 x --samples.
-    assert_eq!(most_rounds(&Budget::quick()), 60);
-    assert_eq!(most_rounds(&Budget::full()), 120);
+    assert_eq!(own(&Budget::quick()), 60);
+    assert_eq!(own(&Budget::full()), 120);
     let asked = Budget {
         time_per_case: Duration::from_secs(2),
         ..Budget::standard()
     };
-    assert_eq!(most_rounds(&asked), 20_000);
+    assert_eq!(own(&asked), 20_000);
+    // A multi-core case's 2 ms batches: 150 of them fit in 300 ms.
+    let standard = Budget::standard();
+    assert_eq!(
+        most_rounds(&standard, cryptobench_core::suite::MULTI_CORE_MIN_SAMPLE),
+        150
+    );
 }

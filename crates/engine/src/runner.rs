@@ -358,7 +358,6 @@ pub fn run_plan(
 /// built and measured, each with its time per case, its suite's guess of
 /// one call and its floor of rounds.
 fn planned(members: &[usize], cases: &[PlannedCase], budget: &Budget) -> Planned {
-    let time_ns = budget.time_per_case.as_nanos() as f64;
     Planned {
         suite: members
             .first()
@@ -368,15 +367,21 @@ fn planned(members: &[usize], cases: &[PlannedCase], budget: &Budget) -> Planned
             .iter()
             .map(|&i| &cases[i])
             .filter(|c| matches!(c.setup, Setup::Ready(_)))
-            .map(|c| (c, budget.min_sample_for(&c.spec).as_nanos() as f64))
-            .map(|(c, sample_ns)| MemberCost {
-                time_ns,
-                batch_ns: c.spec.expected_ns.max(sample_ns),
-                slow: c.spec.expected_ns > sample_ns,
-                min_rounds: c.spec.min_rounds,
-                min_slow_rounds: budget.min_slow_samples,
-            })
+            .map(|c| member_cost(&c.spec, budget))
             .collect(),
+    }
+}
+
+/// What one case costs as pacing models it, at its full time per case:
+/// `run --dry-run` costs cases by the same model.
+pub fn member_cost(spec: &CaseSpec, budget: &Budget) -> MemberCost {
+    let sample_ns = budget.min_sample_for(spec).as_nanos() as f64;
+    MemberCost {
+        time_ns: budget.time_per_case.as_nanos() as f64,
+        batch_ns: spec.expected_ns.max(sample_ns),
+        slow: spec.expected_ns > sample_ns,
+        min_rounds: spec.min_rounds,
+        min_slow_rounds: budget.min_slow_samples,
     }
 }
 
