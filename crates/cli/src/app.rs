@@ -475,6 +475,8 @@ fn time_line(
     let secs = |ns: u64| ns as f64 / 1e9;
     let total = since_planning.as_secs_f64();
     let measuring = secs(ran.spent.measuring_ns);
+    let sampling = secs(ran.spent.sampling_ns);
+    let setup = (measuring - sampling).max(0.0);
     let checking = secs(ran.spent.checking_ns);
     let other = (total - measuring - checking).max(0.0);
     let paced = match limit {
@@ -492,7 +494,7 @@ fn time_line(
         ),
     };
     format!(
-        "time: {measuring:.1} s measuring (calibration, warm-up, sampling), {checking:.1} s building and checking cases, {other:.1} s planning, statistics and storing; {total:.1} s in all{paced}{again}"
+        "time: {measuring:.1} s measuring ({sampling:.1} s sampling rounds with the canary, {setup:.1} s calibration and warm-up), {checking:.1} s building and checking cases, {other:.1} s planning, statistics and storing; {total:.1} s in all{paced}{again}"
     )
 }
 
