@@ -20,14 +20,20 @@ build: deps
 run: build
 	$(BIN) run --quick
 
+# mold links the ~70 test binaries: a clean test build took 8 min 47 s
+# with it against 10 min 30 s with ld (user time 15.3 min against 18.4).
+# Tests and clippy get the same flags, or clippy would build every C
+# library again.
+TEST_RUSTFLAGS := -C link-arg=-fuse-ld=mold $(RUSTFLAGS)
+
 # Unit, integration and CLI tests, then format and lint checks. Incremental
 # caches only cost time and disk on a one-off build.
 test: test-deps
-	CARGO_INCREMENTAL=0 $(CARGO) test --workspace --locked
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" CARGO_INCREMENTAL=0 $(CARGO) test --workspace --locked
 	$(CARGO) fmt --all --check
 	# The test profile, so the C libraries built for the tests (aws-lc,
 	# liboqs, libsodium) are reused instead of built a second time.
-	$(CARGO) clippy --workspace --all-targets --locked --profile test -- -D warnings
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(CARGO) clippy --workspace --all-targets --locked --profile test -- -D warnings
 
 lint:
 	$(CARGO) fmt --all --check
