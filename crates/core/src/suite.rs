@@ -74,9 +74,9 @@ impl Budget {
 
     /// The default: 100 us samples (2 ms for multi-core cases), ~0.3 s
     /// per case after a 10 ms warm-up, at most 3 min 10 s of measuring in all:
-    /// with building and checking (about 90-140 s, each runtime case
+    /// with building and checking (about 85-95 s, each runtime case
     /// prepared in two runner processes) and the Argon2 short tune, a
-    /// default run takes 5-6 min here.
+    /// default run takes 5-5.5 min here.
     ///
     /// A default run's plan is paced down to a quarter of its time per
     /// case, so a case's interval is bought with rounds, not batch length:
