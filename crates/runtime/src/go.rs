@@ -9,7 +9,7 @@
 
 use crate::cell::{overhead_cell, RuntimeSpec};
 use crate::discover::Program;
-use crate::script::{embedded, ScriptError};
+use crate::script::{embedded, run_build, ScriptError};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -67,20 +67,14 @@ fn build(go: &Path, dir: &Path, _entry: &str) -> Result<(PathBuf, Vec<OsString>)
     if std::env::var_os("GOCACHE").is_none() && std::env::var_os("HOME").is_none() {
         cmd.env("GOCACHE", dir.join(".gocache"));
     }
-    let out = cmd.output().map_err(|e| ScriptError::BuildNotStarted {
-        command: "go build",
-        program: go.to_path_buf(),
-        reason: e.to_string(),
-    })?;
-    if !out.status.success() {
+    if let Err(e) = run_build(
+        &mut cmd,
+        "go build",
+        go,
+        "golang-go and golang-golang-x-crypto-dev",
+    ) {
         let _ = std::fs::remove_file(&tmp);
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(ScriptError::BuildFailed {
-            command: "go build",
-            status: out.status.to_string(),
-            stderr: err.trim().lines().take(4).collect::<Vec<_>>().join(" / "),
-            install: "golang-go and golang-golang-x-crypto-dev",
-        });
+        return Err(e);
     }
     std::fs::rename(&tmp, &binary).map_err(|e| ScriptError::io("place", &binary, e))?;
     Ok((binary, Vec::new()))

@@ -20,7 +20,7 @@
 
 use crate::cell::{overhead_cell, RuntimeSpec};
 use crate::discover::Program;
-use crate::script::{embedded, ScriptError};
+use crate::script::{embedded, run_build, ScriptError};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -87,30 +87,11 @@ fn compiled(java: &Path, dir: &Path, entry: &str) -> Result<Option<PathBuf>, Scr
     // loads half the classes.
     let tmp = dir.join(format!(".classes.{}.tmp", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    let out = Command::new(&javac)
-        .arg("-nowarn")
-        .arg("-d")
-        .arg(&tmp)
-        .arg(dir.join(entry))
-        .output()
-        .map_err(|e| ScriptError::BuildNotStarted {
-            command: "javac",
-            program: javac.clone(),
-            reason: e.to_string(),
-        })?;
-    if !out.status.success() {
+    let mut cmd = Command::new(&javac);
+    cmd.arg("-nowarn").arg("-d").arg(&tmp).arg(dir.join(entry));
+    if let Err(e) = run_build(&mut cmd, "javac", &javac, "default-jdk-headless") {
         let _ = std::fs::remove_dir_all(&tmp);
-        return Err(ScriptError::BuildFailed {
-            command: "javac",
-            status: out.status.to_string(),
-            stderr: String::from_utf8_lossy(&out.stderr)
-                .trim()
-                .lines()
-                .take(4)
-                .collect::<Vec<_>>()
-                .join(" / "),
-            install: "default-jdk-headless",
-        });
+        return Err(e);
     }
     match std::fs::rename(&tmp, &classes) {
         Ok(()) => Ok(Some(classes)),

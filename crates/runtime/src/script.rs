@@ -78,6 +78,37 @@ impl ScriptError {
     }
 }
 
+/// Runs a compiled runner's build, `cmd` (`command` names it in errors,
+/// `program` is its toolchain); a failed build is reported with the first
+/// lines of its error output and the packages that make it work.
+pub(crate) fn run_build(
+    cmd: &mut std::process::Command,
+    command: &'static str,
+    program: &Path,
+    install: &'static str,
+) -> Result<(), ScriptError> {
+    let out = cmd.output().map_err(|e| ScriptError::BuildNotStarted {
+        command,
+        program: program.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    Err(ScriptError::BuildFailed {
+        command,
+        status: out.status.to_string(),
+        stderr: stderr
+            .trim()
+            .lines()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" / "),
+        install,
+    })
+}
+
 /// A runner script carried inside the binary.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EmbeddedScript {
