@@ -49,24 +49,22 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
 /// first when they are not there yet (the directory is named after the
 /// sources, so compiled classes are always the current ones).
 fn launch(java: &Path, dir: &Path, entry: &str) -> Result<(PathBuf, Vec<OsString>), ScriptError> {
-    let mut args: Vec<OsString> = Vec::new();
-    let mut class_path: Vec<OsString> = Vec::new();
+    let classes = compiled(java, dir, entry)?;
+    let mut class_path: Vec<PathBuf> = Vec::new();
     if Path::new(BCPROV).is_file() {
         class_path.push(BCPROV.into());
     }
-    match compiled(java, dir, entry)? {
-        Some(classes) => {
-            class_path.push(classes.into_os_string());
-            args.extend(["-cp".into(), join_class_path(&class_path)]);
-            args.push(main_class(entry).into());
-        }
-        None => {
-            if !class_path.is_empty() {
-                args.extend(["-cp".into(), join_class_path(&class_path)]);
-            }
-            args.push(dir.join(entry).into_os_string());
-        }
+    class_path.extend(classes.clone());
+    let mut args: Vec<OsString> = Vec::new();
+    if !class_path.is_empty() {
+        let joined = std::env::join_paths(&class_path)
+            .map_err(|e| ScriptError::io("put on the class path", dir, std::io::Error::other(e)))?;
+        args.extend(["-cp".into(), joined]);
     }
+    args.push(match classes {
+        Some(_) => main_class(entry).into(),
+        None => dir.join(entry).into_os_string(),
+    });
     Ok((java.to_path_buf(), args))
 }
 
@@ -121,17 +119,6 @@ fn main_class(entry: &str) -> &str {
     entry.strip_suffix(".java").unwrap_or(entry)
 }
 
-fn join_class_path(parts: &[OsString]) -> OsString {
-    let mut joined = OsString::new();
-    for (i, p) in parts.iter().enumerate() {
-        if i > 0 {
-            joined.push(":");
-        }
-        joined.push(p);
-    }
-    joined
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,12 +127,5 @@ mod tests {
     fn the_main_class_is_the_entry_without_its_suffix() {
         assert_eq!(main_class("Runner.java"), "Runner");
         assert_eq!(main_class("Runner"), "Runner");
-    }
-
-    #[test]
-    fn a_class_path_joins_with_colons() {
-        let parts: Vec<OsString> = vec!["/a.jar".into(), "/b/classes".into()];
-        assert_eq!(join_class_path(&parts), OsString::from("/a.jar:/b/classes"));
-        assert_eq!(join_class_path(&[]), OsString::new());
     }
 }
