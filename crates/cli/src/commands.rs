@@ -430,6 +430,8 @@ fn noise(g: &Global, a: &crate::args::NoiseArgs) -> Result<u8> {
             "seconds": r.elapsed.as_secs_f64(),
             "aa_ratio": r.ratio,
             "paired_floor": r.paired_floor,
+            "paired_floor_fewest_rounds": r.paired_floor_fewest_rounds,
+            "fewest_rounds": cryptobench_engine::group::MIN_ROUNDS,
             "unpaired_floor": r.unpaired_floor,
             "other_cpu": load.other_cpu,
             "steal": load.steal,
@@ -447,9 +449,17 @@ fn noise(g: &Global, a: &crate::args::NoiseArgs) -> Result<u8> {
         ["comparison", "floor", "meaning"],
     );
     t.row([
-        "paired (one group)".to_string(),
+        format!("paired, {} rounds", r.rounds),
         format!("{:.2}%", r.paired_floor * 100.0),
-        "changes below this are noise even when measured side by side".into(),
+        "two cases timed side by side for as many rounds: a difference below this is noise".into(),
+    ]);
+    t.row([
+        format!(
+            "paired, {} rounds",
+            cryptobench_engine::group::MIN_ROUNDS
+        ),
+        format!("{:.2}%", r.paired_floor_fewest_rounds * 100.0),
+        "the same for a group stopped at its fewest rounds (slow cases); its ratio's interval shows it".into(),
     ]);
     t.row([
         "unpaired (two moments)".to_string(),

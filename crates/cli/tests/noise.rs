@@ -7,15 +7,23 @@ use common::{bin, latest_run, store_quick_run, temp_db, with_db, Outcome};
 use predicates::prelude::*;
 #[test]
 fn the_aa_test_prints_both_floors_and_rejects_a_bad_duration() {
-    bin()
-        .args(["noise", "--duration", "1s"])
-        .prints_all(&["paired (one group)", "unpaired"]);
+    bin().args(["noise", "--duration", "1s"]).prints_all(&[
+        "paired, ",
+        "paired, 5 rounds",
+        "unpaired",
+    ]);
     let out = bin()
         .args(["--format", "json", "noise", "--duration", "1s"])
         .checked_stdout();
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert!(v["rounds"].as_u64().unwrap() >= 5, "{v}");
-    assert!(v["paired_floor"].as_f64().is_some() && v["unpaired_floor"].as_f64().is_some());
+    for floor in [
+        "paired_floor",
+        "paired_floor_fewest_rounds",
+        "unpaired_floor",
+    ] {
+        assert!(v[floor].as_f64().is_some(), "{floor}: {v}");
+    }
     bin()
         .args(["noise", "--duration", "20min"])
         .usage_error("accepted: 1s to 10min");
