@@ -58,6 +58,8 @@ pub fn with_rounds(budget: &Budget, min_time: Duration, min_rounds: usize) -> Bu
 /// so each ratio a claim rests on is a median of per-round ratios of one
 /// group, not a quotient of medians the engine took in different chunks of
 /// a large default group (at 20 MB a group holds at most four members).
+/// A group too large for one is cut by backend, so what a claim compares
+/// within a backend (and within each runtime twin) stays in one group.
 pub fn with_groups(
     inner: Box<dyn Suite>,
     group_of: fn(&crate::CaseSpec) -> Option<String>,
@@ -90,6 +92,7 @@ impl Suite for Grouped {
         for c in &mut planned {
             if let Some(g) = (self.group_of)(&c.spec) {
                 c.spec.group = Some(g);
+                c.spec.cut_by_backend = true;
             }
         }
         Ok(planned)

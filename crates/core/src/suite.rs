@@ -293,6 +293,11 @@ pub struct CaseSpec {
     /// engine group it with the cases of the same suite, operation, size
     /// and thread count (the backends and primitives compared at one size).
     pub group: Option<String>,
+    /// How the engine cuts this case's group when it is larger than one
+    /// group may be: `false` keeps each primitive's cases together (a
+    /// primitive's backends pair up), `true` each backend's (a paper that
+    /// compares primitives within a backend, GCM against CCM, pairs them).
+    pub cut_by_backend: bool,
     /// Whether runtimes may plan their twins beside this native cell
     /// (`false`: a point measured for the library alone, such as the
     /// Argon2 short tune's choices or `--full`'s largest Argon2 points).
@@ -326,6 +331,7 @@ impl CaseSpec {
             threads: 1,
             expected_ns: 0.0,
             group: None,
+            cut_by_backend: false,
             twinned: true,
             min_rounds: 0,
         }

@@ -85,7 +85,12 @@ pub fn default_group(spec: &CaseSpec) -> String {
 /// first member was planned. Multi-thread cases and cases that will not be
 /// built stay alone. A group's members are ordered by primitive (in plan
 /// order) and cut into chunks of at most [`MAX_GROUP`] without splitting a
-/// primitive where it fits, so a primitive's backends and peers pair up.
+/// primitive where it fits, so a primitive's backends and peers pair up;
+/// members marked [`CaseSpec::cut_by_backend`] are kept together by backend
+/// (and API) instead. Cut by primitive, seed 004's 10 MiB group of GCM and
+/// CCM with their runtime twins (fourteen members, eight fit) put every GCM
+/// in one group and every CCM in another, so its GCM / CCM ratios were
+/// quotients of medians from different rounds.
 pub fn plan_groups(cases: &[PlannedCase]) -> Vec<(String, Vec<usize>)> {
     let mut keys: Vec<String> = Vec::new();
     let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -112,13 +117,21 @@ pub fn plan_groups(cases: &[PlannedCase]) -> Vec<(String, Vec<usize>)> {
             .max()
             .unwrap_or(0);
         let limit = (GROUP_MEMORY / (3 * bytes).max(1)).clamp(1, MAX_GROUP as u64) as usize;
-        // Blocks of one primitive, in plan order.
+        // Blocks of one primitive (or backend), in plan order.
+        let block_of = |i: usize| {
+            let s = &cases[i].spec;
+            if s.cut_by_backend {
+                (
+                    s.backend.as_str(),
+                    s.params.get("api").map_or("", |a| a.as_str()),
+                )
+            } else {
+                (s.primitive.as_str(), "")
+            }
+        };
         let mut blocks: Vec<Vec<usize>> = Vec::new();
         for i in members {
-            match blocks
-                .iter_mut()
-                .find(|b| cases[b[0]].spec.primitive == cases[i].spec.primitive)
-            {
+            match blocks.iter_mut().find(|b| block_of(b[0]) == block_of(i)) {
                 Some(b) => b.push(i),
                 None => blocks.push(vec![i]),
             }
@@ -592,6 +605,34 @@ mod tests {
             .map(|p| ready("cipher", &format!("P{p}"), "encrypt", 20_000_000))
             .collect();
         assert!(plan_groups(&big).iter().all(|(_, m)| m.len() <= 4));
+    }
+
+    #[test]
+    fn a_group_cut_by_backend_keeps_each_backends_primitives_together() {
+        // Seed 004's shape: GCM and CCM of seven backends at 10 MiB, where
+        // a group holds eight members.
+        let mut plan = Vec::new();
+        for p in ["GCM", "CCM"] {
+            for b in 0..7 {
+                let mut c = ready("aead", p, "encrypt", 10 << 20);
+                c.spec.backend = format!("b{b}");
+                c.spec.group = Some("paper".into());
+                c.spec.cut_by_backend = true;
+                plan.push(c);
+            }
+        }
+        let groups = plan_groups(&plan);
+        assert!(groups.len() >= 2, "{groups:?}");
+        for b in 0..7 {
+            let backend = format!("b{b}");
+            let holding: Vec<usize> = groups
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, m))| m.iter().any(|&i| plan[i].spec.backend == backend))
+                .map(|(g, _)| g)
+                .collect();
+            assert_eq!(holding.len(), 1, "{backend} in groups {holding:?}");
+        }
     }
 
     /// Erratic (1 or 4 ms a batch) until the listener saw its first

@@ -352,6 +352,7 @@ fn twin_spec(name: &str, version: &str, native: &CaseSpec) -> CaseSpec {
     .expect_ns(native.expected_ns);
     spec.params = work_params(native);
     spec.group = native.group.clone();
+    spec.cut_by_backend = native.cut_by_backend;
     spec
 }
 

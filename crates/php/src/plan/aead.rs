@@ -61,6 +61,7 @@ fn aead_spec(primitive: &str, native: &CaseSpec, api: &str, version: String) -> 
     }
     // In the native cell's comparison group, so PHP's ratio to it is paired.
     spec.group = native.group.clone();
+    spec.cut_by_backend = native.cut_by_backend;
     spec
 }
 
