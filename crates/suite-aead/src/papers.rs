@@ -122,34 +122,60 @@ fn judge(claim: &str, est: Option<Estimate>, decide: impl Fn(&Estimate) -> Verdi
 /// figure for that ratio.
 type Claim = (&'static str, fn(&Estimate) -> Verdict, f64);
 
+/// Seed 003's bands as (low, high, tolerance in the claim's favour): "2-3x"
+/// and "3-4x" with 5%, "about 20% more" as 1.10-1.30; "more than twice" is
+/// at least 2 with 3%.
+const TWO_TO_THREE: (f64, f64, f64) = (2.0, 3.0, 0.05);
+const THREE_TO_FOUR: (f64, f64, f64) = (3.0, 4.0, 0.05);
+const ABOUT_20_PERCENT: (f64, f64, f64) = (1.10, 1.30, 0.0);
+const MORE_THAN_TWICE: (f64, f64) = (2.0, 0.03);
+
 /// Seed 003's claims: (claim, the decision on a speed ratio, what the
 /// seed's own table gives for it). A band claim ("2-3x") fails above the
-/// band too; "about 20% more" is 1.10-1.30; "more than twice" is >= 2 with
-/// 3% in the claim's favour.
+/// band too.
 fn seed003_claims() -> [Claim; 4] {
+    fn within(e: &Estimate, (lo, hi, tolerance): (f64, f64, f64)) -> Verdict {
+        e.within(lo, hi, tolerance)
+    }
     let (gcm, chacha, aegis, aegis256) = (SEED003[0], SEED003[2], SEED003[4], SEED003[5]);
     [
         (
             "AEGIS is 2-3x faster than AES-GCM (20 MB)",
-            |e| e.within(2.0, 3.0, 0.05),
+            |e| within(e, TWO_TO_THREE),
             aegis.2 / gcm.2,
         ),
         (
             "AEGIS is 3-4x faster than ChaCha20-Poly1305 (20 MB)",
-            |e| e.within(3.0, 4.0, 0.05),
+            |e| within(e, THREE_TO_FOUR),
             aegis.2 / chacha.2,
         ),
         (
             "AEGIS does more than twice AES-GCM's operations/s (1 KB)",
-            |e| e.at_least(2.0, 0.03),
+            |e| e.at_least(MORE_THAN_TWICE.0, MORE_THAN_TWICE.1),
             aegis.3 / gcm.3,
         ),
         (
             "AEGIS-256 costs about 20% more than AEGIS-128L (20 MB)",
-            |e| e.within(1.10, 1.30, 0.0),
+            |e| within(e, ABOUT_20_PERCENT),
             aegis.2 / aegis256.2,
         ),
     ]
+}
+
+/// The ratios at which a seed 003 verdict changes (each band's ends with
+/// their tolerance), which the engine keeps sampling past: the quick run's
+/// one-second cases left a 20 MB ratio's interval reaching an edge in one
+/// run of three ("3-4x" at 4.02-4.69, "about 20%" at 1.04-1.10), and the
+/// verdict flipped to inconclusive.
+fn seed003_edges() -> Vec<f64> {
+    let band =
+        |(lo, hi, tolerance): (f64, f64, f64)| [lo * (1.0 - tolerance), hi * (1.0 + tolerance)];
+    let mut edges: Vec<f64> = [TWO_TO_THREE, THREE_TO_FOUR, ABOUT_20_PERCENT]
+        .into_iter()
+        .flat_map(band)
+        .collect();
+    edges.push(MORE_THAN_TWICE.0 * (1.0 - MORE_THAN_TWICE.1));
+    edges
 }
 
 /// The seed's own figures against its claim, when they contradict it.
@@ -229,7 +255,10 @@ impl Paper for AegisPaper {
         )])
     }
     fn budget(&self, cfg: &RunConfig) -> Budget {
-        with_rounds(&cfg.budget, CLAIM_TIME_PER_CASE, CLAIM_MIN_ROUNDS)
+        Budget {
+            decision_edges: seed003_edges(),
+            ..with_rounds(&cfg.budget, CLAIM_TIME_PER_CASE, CLAIM_MIN_ROUNDS)
+        }
     }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
         let php = has_php(ms);

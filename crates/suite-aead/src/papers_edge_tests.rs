@@ -116,3 +116,22 @@ fn gcm_vs_ccm_samples_on_until_its_ratio_clears_the_edges_its_verdict_turns_on()
         assert_eq!(about_three_times(&Estimate::exact(inside)), Verdict::Holds);
     }
 }
+
+#[test]
+fn paper_aegis_keeps_sampling_at_every_edge_of_its_claims() {
+    let edges = AegisPaper.budget(&RunConfig::default()).decision_edges;
+    // Each claim's verdict on an exact ratio changes only across an edge.
+    for (claim, decide, _) in seed003_claims() {
+        let mut x = 1.0;
+        while x < 5.0 {
+            let next = x * 1.001;
+            if decide(&Estimate::exact(x)) != decide(&Estimate::exact(next)) {
+                assert!(
+                    edges.iter().any(|&e| x <= e && e <= next),
+                    "{claim}: the verdict changes between {x} and {next}, at no edge of {edges:?}"
+                );
+            }
+            x = next;
+        }
+    }
+}
