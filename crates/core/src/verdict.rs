@@ -214,42 +214,30 @@ fn same_rounds(a: &Measurement, b: &Measurement) -> Option<Estimate> {
 /// two quick runs, each with an interval clear of the claim's 2x edge. The
 /// interval of a ratio is widened to hold what each process measured.
 fn per_process_ratios(a: &Measurement, b: &Measurement) -> Vec<f64> {
-    let process_of = |m: &Measurement, i: usize| -> Option<Option<u8>> {
-        if m.samples_process.is_empty() {
-            Some(None)
-        } else {
-            m.samples_process.get(i).map(|&p| Some(p))
-        }
-    };
     if a.samples_process.is_empty() && b.samples_process.is_empty() {
         return Vec::new();
     }
-    let mut ratios = Vec::new();
+    // A round counts for a process when each case timed in two processes
+    // timed it there (a case timed here counts for both).
+    let timed_in = |m: &Measurement, i: usize, process: u8| {
+        m.samples_process.is_empty() || m.samples_process.get(i) == Some(&process)
+    };
+    let mut medians = Vec::new();
     for process in 0..2u8 {
-        // A round counts for a process when every member timed in two
-        // processes timed it there.
-        let in_process = |i: usize| {
-            [a, b].iter().all(|m| match process_of(m, i) {
-                Some(None) => true,
-                Some(Some(p)) => p == process,
-                None => false,
-            })
-        };
-        let (xs, ys): (Vec<f64>, Vec<f64>) = a
+        let ratios: Vec<f64> = a
             .samples_ns
             .iter()
             .zip(&b.samples_ns)
             .enumerate()
-            .filter(|(i, (_, y))| in_process(*i) && **y > 0.0)
-            .map(|(_, (x, y))| (*x, *y))
-            .unzip();
-        if xs.len() < PROCESS_ROUNDS {
+            .filter(|&(i, (_, y))| *y > 0.0 && timed_in(a, i, process) && timed_in(b, i, process))
+            .map(|(_, (x, y))| x / y)
+            .collect();
+        if ratios.len() < PROCESS_ROUNDS {
             return Vec::new();
         }
-        let r: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| x / y).collect();
-        ratios.push(cryptobench_stats::median(&r));
+        medians.push(cryptobench_stats::median(&ratios));
     }
-    ratios
+    medians
 }
 
 /// Fewest rounds of each runner process for [`per_process_ratios`].

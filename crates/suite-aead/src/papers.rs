@@ -122,31 +122,62 @@ fn judge(claim: &str, est: Option<Estimate>, decide: impl Fn(&Estimate) -> Verdi
 /// figure for that ratio.
 type Claim = (&'static str, fn(&Estimate) -> Verdict, f64);
 
-/// Seed 003's bands as (low, high, tolerance in the claim's favour): "2-3x"
-/// and "3-4x" with 5%, "about 20% more" as 1.10-1.30; "more than twice" is
-/// at least 2 with 3%.
-const TWO_TO_THREE: (f64, f64, f64) = (2.0, 3.0, 0.05);
-const THREE_TO_FOUR: (f64, f64, f64) = (3.0, 4.0, 0.05);
-const ABOUT_20_PERCENT: (f64, f64, f64) = (1.10, 1.30, 0.0);
+/// A band claim on a speed ratio: `lo`-`hi`, widened by `tolerance` (a
+/// fraction) in the claim's favour.
+struct Band {
+    lo: f64,
+    hi: f64,
+    tolerance: f64,
+}
+
+impl Band {
+    /// The verdict on a measured ratio ([`Estimate::within`]).
+    fn decide(&self, e: &Estimate) -> Verdict {
+        e.within(self.lo, self.hi, self.tolerance)
+    }
+    /// The ratios at which the verdict changes: the band's ends with the
+    /// tolerance applied, as the engine's decision edges.
+    fn edges(&self) -> [f64; 2] {
+        [
+            self.lo * (1.0 - self.tolerance),
+            self.hi * (1.0 + self.tolerance),
+        ]
+    }
+}
+
+/// Seed 003's bands: "2-3x" and "3-4x" with 5%, "about 20% more" as
+/// 1.10-1.30; "more than twice" is at least 2 with 3%.
+const TWO_TO_THREE: Band = Band {
+    lo: 2.0,
+    hi: 3.0,
+    tolerance: 0.05,
+};
+const THREE_TO_FOUR: Band = Band {
+    lo: 3.0,
+    hi: 4.0,
+    tolerance: 0.05,
+};
+const ABOUT_20_PERCENT: Band = Band {
+    lo: 1.10,
+    hi: 1.30,
+    tolerance: 0.0,
+};
 const MORE_THAN_TWICE: (f64, f64) = (2.0, 0.03);
 
 /// Seed 003's claims: (claim, the decision on a speed ratio, what the
 /// seed's own table gives for it). A band claim ("2-3x") fails above the
 /// band too.
 fn seed003_claims() -> [Claim; 4] {
-    fn within(e: &Estimate, (lo, hi, tolerance): (f64, f64, f64)) -> Verdict {
-        e.within(lo, hi, tolerance)
-    }
     let (gcm, chacha, aegis, aegis256) = (SEED003[0], SEED003[2], SEED003[4], SEED003[5]);
     [
         (
             "AEGIS is 2-3x faster than AES-GCM (20 MB)",
-            |e| within(e, TWO_TO_THREE),
+            |e| TWO_TO_THREE.decide(e),
             aegis.2 / gcm.2,
         ),
         (
             "AEGIS is 3-4x faster than ChaCha20-Poly1305 (20 MB)",
-            |e| within(e, THREE_TO_FOUR),
+            |e| THREE_TO_FOUR.decide(e),
             aegis.2 / chacha.2,
         ),
         (
@@ -156,7 +187,7 @@ fn seed003_claims() -> [Claim; 4] {
         ),
         (
             "AEGIS-256 costs about 20% more than AEGIS-128L (20 MB)",
-            |e| within(e, ABOUT_20_PERCENT),
+            |e| ABOUT_20_PERCENT.decide(e),
             aegis.2 / aegis256.2,
         ),
     ]
@@ -168,11 +199,9 @@ fn seed003_claims() -> [Claim; 4] {
 /// run of three ("3-4x" at 4.02-4.69, "about 20%" at 1.04-1.10), and the
 /// verdict flipped to inconclusive.
 fn seed003_edges() -> Vec<f64> {
-    let band =
-        |(lo, hi, tolerance): (f64, f64, f64)| [lo * (1.0 - tolerance), hi * (1.0 + tolerance)];
     let mut edges: Vec<f64> = [TWO_TO_THREE, THREE_TO_FOUR, ABOUT_20_PERCENT]
-        .into_iter()
-        .flat_map(band)
+        .iter()
+        .flat_map(Band::edges)
         .collect();
     edges.push(MORE_THAN_TWICE.0 * (1.0 - MORE_THAN_TWICE.1));
     edges
@@ -394,11 +423,15 @@ impl Paper for AegisPaper {
 struct GcmVsCcmPaper;
 
 /// Seed 004's "GCM is 3x faster than CCM" as a band of GCM / CCM speed.
-const ABOUT_THREE_TIMES: (f64, f64) = (2.0, 4.5);
+const ABOUT_THREE_TIMES: Band = Band {
+    lo: 2.0,
+    hi: 4.5,
+    tolerance: 0.0,
+};
 
 /// Seed 004's claim decided on a GCM / CCM speed ratio.
 fn about_three_times(e: &Estimate) -> Verdict {
-    e.within(ABOUT_THREE_TIMES.0, ABOUT_THREE_TIMES.1, 0.0)
+    ABOUT_THREE_TIMES.decide(e)
 }
 
 /// The (GCM, CCM) AES-256 measurements of `backend` and `op` at 10 MiB.
@@ -443,7 +476,7 @@ impl Paper for GcmVsCcmPaper {
     /// sampling: OpenSSL's GCM / CCM reads 4.35-4.5x here, at the band's top.
     fn budget(&self, cfg: &RunConfig) -> Budget {
         Budget {
-            decision_edges: vec![ABOUT_THREE_TIMES.0, ABOUT_THREE_TIMES.1],
+            decision_edges: ABOUT_THREE_TIMES.edges().to_vec(),
             ..with_rounds(&cfg.budget, CLAIM_TIME_PER_CASE, CLAIM_MIN_ROUNDS)
         }
     }
