@@ -414,6 +414,9 @@ pub fn bench_as(
     identity: Option<RunIdentity>,
 ) -> Result<Outcome> {
     let planning = std::time::Instant::now();
+    // Before planning, which can take seconds: a SIGTERM then still ends
+    // the run recorded as interrupted, whatever the parent left installed.
+    install_interrupt_handlers();
     let (cases, runtimes) = plan_all(g, cfg, &suites)?;
     if also_json_next_to_db {
         check_runs_dir(g)?;
@@ -421,7 +424,6 @@ pub fn bench_as(
     let mut backends = suite_backends(&suites);
     backends.extend(runtimes.iter().map(|rt| rt.backend_info()));
     let mut recorder = Recorder::open(g, backends, identity)?;
-    install_interrupt_handlers();
 
     let bar = progress_bar(g, cases.len());
     let options = runner::Options {

@@ -260,7 +260,25 @@ fn sigterm_keeps_the_run_and_exits_143() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(2500));
+    // Signal once the run is recorded as running (its handlers are in place
+    // by then), not after a fixed sleep that a loaded machine outlasts.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        let runs = with_db(&db)
+            .args(["--format", "json", "runs"])
+            .output()
+            .unwrap();
+        if String::from_utf8_lossy(&runs.stdout).contains("\"running\"") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run never started"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(500));
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
