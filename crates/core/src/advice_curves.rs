@@ -5,8 +5,8 @@
 //! it named a different tie set from run to run. The pubkey suite measures
 //! key agreement, signing and verifying in every run, so a curve *family*
 //! (P-256: ECDH-P256 derive + ECDSA-P256 sign + verify; Curve25519: X25519
-//! derive + Ed25519 sign + verify; ...) is weighed on the sum of those, each
-//! at its fastest verified backend. Where the pubkey suite measured nothing
+//! derive + Ed25519 sign + verify; ...) is weighed on the sum of those at
+//! one library: the cheapest in sum that measured them all. Where the pubkey suite measured nothing
 //! for an operation the ecc suite's own ecdh/sign/verify stands in, and key
 //! generation only where no use is measured at all. Every family of a level
 //! is weighed on the same operations: the largest set some family has
@@ -20,8 +20,8 @@
 //! Curve25519 in one run of an identical pair and not in the other.
 
 use super::{
-    choose_side_by_side, is_caution_label, tied_in_rounds, timed_together, verified, weight,
-    Advice, Measurement,
+    backend_rank, choose_side_by_side, is_caution_label, tied_in_rounds, timed_together, verified,
+    weight, Advice, Measurement, TIE_MARGIN,
 };
 use crate::units::format_ns;
 use crate::verdict::seed_of;
@@ -193,10 +193,49 @@ impl<'a> Candidate<'_, 'a> {
         }
     }
 
-    /// The family weighed on `basis`, each use at its fastest backend side
-    /// by side (paired ratios; ties by the backend order), or `None` when a use is
-    /// unmeasured.
+    /// The family weighed on `basis` at one library: the library that
+    /// measured every use, the cheapest in sum ([`pick_library`]). Where no
+    /// library measured them all (the ecc suite's stand-ins beside the
+    /// pubkey suite's), each use at its fastest backend side by side.
+    /// `None` when a use is unmeasured.
+    ///
+    /// A use at a time, the backend flipped with the noise wherever two
+    /// libraries ran a use within a few percent of the tie margin: Ed25519
+    /// verify of aws-lc-rs was 1.055x and 1.114x faster than RustCrypto's
+    /// in an identical pair of quick runs, and the 128-bit line named a
+    /// different backend in each. Sums of the three uses lie further apart
+    /// (Curve25519: 80 us with aws-lc-rs, 120 us with RustCrypto), and a
+    /// caller uses one library for its handshake and its signatures.
     fn weigh(&self, basis: &[Use]) -> Option<Weighed<'a>> {
+        let per_use: Vec<Vec<&'a Measurement>> = basis.iter().map(|&u| self.cases_for(u)).collect();
+        if per_use.iter().any(Vec::is_empty) {
+            return None;
+        }
+        let mut libraries: Vec<&str> = per_use[0].iter().map(|m| m.backend.as_str()).collect();
+        libraries.sort_unstable();
+        libraries.dedup();
+        let whole: Vec<Weighed<'a>> = libraries
+            .into_iter()
+            .filter_map(|library| {
+                let ops = per_use
+                    .iter()
+                    .map(|cases| cases.iter().copied().find(|m| m.backend == library))
+                    .collect::<Option<Vec<_>>>()?;
+                self.weighed(ops)
+            })
+            .collect();
+        if !whole.is_empty() {
+            return pick_library(whole);
+        }
+        let ops = per_use
+            .iter()
+            .map(|cases| choose_side_by_side(cases, |_| 0).map(|(m, _)| m))
+            .collect::<Option<Vec<_>>>()?;
+        self.weighed(ops)
+    }
+
+    /// The family's cost as the sum of `ops`' fastest rounds.
+    fn weighed(&self, ops: Vec<&'a Measurement>) -> Option<Weighed<'a>> {
         let mut w = Weighed {
             name: self.name.clone(),
             ops: Vec::new(),
@@ -204,8 +243,7 @@ impl<'a> Candidate<'_, 'a> {
             lo: 0.0,
             hi: 0.0,
         };
-        for &use_ in basis {
-            let (m, _) = choose_side_by_side(&self.cases_for(use_), |_| 0)?;
+        for m in ops {
             let (value, lo, hi) = weight(m)?;
             w.value += value;
             w.lo += lo;
@@ -214,6 +252,33 @@ impl<'a> Candidate<'_, 'a> {
         }
         Some(w)
     }
+}
+
+/// The library a family is weighed at: the cheapest in sum, or among
+/// those tied with it within [`TIE_MARGIN`] (side by side where their uses
+/// were timed in the same rounds, else on their fastest rounds) the first
+/// in the backend order.
+fn pick_library(mut whole: Vec<Weighed<'_>>) -> Option<Weighed<'_>> {
+    let fastest = whole
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.value.total_cmp(&b.1.value))?
+        .0;
+    let tied: Vec<bool> = whole
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            i == fastest
+                || costs_tied(&whole[fastest], w, TIE_MARGIN)
+                    .unwrap_or(w.lo <= whole[fastest].hi * (1.0 + TIE_MARGIN))
+        })
+        .collect();
+    let library = |w: &Weighed| w.ops.first().map(|m| m.backend.clone()).unwrap_or_default();
+    let pick = (0..whole.len()).filter(|&i| tied[i]).min_by_key(|&i| {
+        let name = library(&whole[i]);
+        (backend_rank(&name), name)
+    })?;
+    Some(whole.swap_remove(pick))
 }
 
 /// `other`'s cost over `fastest`'s, round by round, when each use of both
@@ -246,7 +311,7 @@ fn cost_ratios(fastest: &Weighed, other: &Weighed) -> Option<Vec<f64>> {
 
 /// Two curve families are tied when their cost ratio's interval reaches
 /// within this, and standard status decides between them. A family's cost
-/// is the sum at the fastest backend of each use, and the backend alone
+/// is the sum of its uses at one library, and the library alone
 /// moves it by more (here OpenSSL's P-521 derive, sign and verify run
 /// 1.25-1.9x aws-lc-rs's), so a smaller difference says which library is
 /// faster here more than which curve is. With [`TIE_MARGIN`](super::TIE_MARGIN), P-521 and
@@ -255,11 +320,11 @@ fn cost_ratios(fastest: &Weighed, other: &Weighed) -> Option<Vec<f64>> {
 /// and not in the other four.
 pub const FAMILY_TIE_MARGIN: f64 = 0.15;
 
-/// Whether `other` is tied with `fastest` side by side, when they were
-/// ([`cost_ratios`]): by the rule backends of one group follow
-/// ([`tied_in_rounds`]), within [`FAMILY_TIE_MARGIN`]. `None` when they
-/// were not timed side by side.
-fn families_tied(fastest: &Weighed, other: &Weighed) -> Option<bool> {
+/// Whether `other` costs the same as `fastest` side by side, when they
+/// were ([`cost_ratios`]): by the rule backends of one group follow
+/// ([`tied_in_rounds`]), within `margin`. `None` when they were not timed
+/// side by side.
+fn costs_tied(fastest: &Weighed, other: &Weighed, margin: f64) -> Option<bool> {
     let ratios = cost_ratios(fastest, other)?;
     let seed = seed_of(&fastest.name) ^ seed_of(&other.name).rotate_left(17);
     let (lo, _) = cryptobench_stats::bootstrap_median_ci(
@@ -271,7 +336,7 @@ fn families_tied(fastest: &Weighed, other: &Weighed) -> Option<bool> {
     Some(tied_in_rounds(
         lo.min(cryptobench_stats::median(&ratios)),
         &ratios,
-        FAMILY_TIE_MARGIN,
+        margin,
     ))
 }
 
@@ -336,7 +401,7 @@ fn use_name(m: &Measurement) -> String {
 /// intervals resolved by standard status.
 ///
 /// Two families timed side by side are tied on their cost ratio
-/// ([`families_tied`]). Families timed in different groups (the ecc
+/// ([`costs_tied`] within [`FAMILY_TIE_MARGIN`]). Families timed in different groups (the ecc
 /// suite's stand-ins, runs stored before the pubkey suite grouped them),
 /// at different moments of the run, are tied within the larger of
 /// [`FAMILY_TIE_MARGIN`] and `moment_floor`: how far this run's cases moved
@@ -374,7 +439,7 @@ pub fn curves(ms: &[Measurement], moment_floor: Option<f64>) -> Vec<Advice<'_>> 
         let mut ties: Vec<&Weighed> = vec![fastest];
         let mut by_floor = false;
         for c in weighed.iter().filter(|c| c.name != fastest.name) {
-            match families_tied(fastest, c) {
+            match costs_tied(fastest, c, FAMILY_TIE_MARGIN) {
                 Some(true) => ties.push(c),
                 Some(false) => {}
                 None if c.lo <= fastest.hi * (1.0 + margin) => {
