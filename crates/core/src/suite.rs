@@ -389,6 +389,14 @@ impl CaseSpec {
         self.expected_ns = ns;
         self
     }
+    /// Puts this case in `native`'s comparison group, cut the same way
+    /// ([`CaseSpec::cut_by_backend`]), so a runtime twin's ratio to the
+    /// cell it wraps is paired.
+    pub fn grouped_with(mut self, native: &CaseSpec) -> Self {
+        self.group = native.group.clone();
+        self.cut_by_backend = native.cut_by_backend;
+        self
+    }
     /// An empty measurement of this case, with the given status.
     pub fn measurement(&self, status: crate::CaseStatus, reason: Option<String>) -> Measurement {
         Measurement {

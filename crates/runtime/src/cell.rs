@@ -349,10 +349,9 @@ fn twin_spec(name: &str, version: &str, native: &CaseSpec) -> CaseSpec {
     )
     .size(native.input_bytes)
     .labels(native.labels.clone())
-    .expect_ns(native.expected_ns);
+    .expect_ns(native.expected_ns)
+    .grouped_with(native);
     spec.params = work_params(native);
-    spec.group = native.group.clone();
-    spec.cut_by_backend = native.cut_by_backend;
     spec
 }
 

@@ -59,10 +59,7 @@ fn aead_spec(primitive: &str, native: &CaseSpec, api: &str, version: String) -> 
     if let Some(init) = native.params.get("init") {
         spec = spec.param("init", init);
     }
-    // In the native cell's comparison group, so PHP's ratio to it is paired.
-    spec.group = native.group.clone();
-    spec.cut_by_backend = native.cut_by_backend;
-    spec
+    spec.grouped_with(native)
 }
 
 pub(super) fn aead(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
