@@ -6,11 +6,12 @@
 //! key agreement, signing and verifying in every run, so a curve *family*
 //! (P-256: ECDH-P256 derive + ECDSA-P256 sign + verify; Curve25519: X25519
 //! derive + Ed25519 sign + verify; ...) is weighed on the sum of those at
-//! one library: the cheapest in sum that measured them all. Where the pubkey suite measured nothing
-//! for an operation the ecc suite's own ecdh/sign/verify stands in, and key
-//! generation only where no use is measured at all. Every family of a level
-//! is weighed on the same operations: the largest set some family has
-//! measured; families without it are named as not weighed.
+//! one library: the cheapest in sum that measured them all. Where the
+//! pubkey suite measured nothing for an operation the ecc suite's own
+//! ecdh/sign/verify stands in, and key generation only where no use is
+//! measured at all. Every family of a level is weighed on the same
+//! operations: the largest set some family has measured; families without
+//! it are named as not weighed.
 //!
 //! The pubkey suite times the families of one level in one comparison
 //! group per operation ([`curve_level_of`]), so two families are weighed
@@ -401,9 +402,10 @@ fn use_name(m: &Measurement) -> String {
 /// intervals resolved by standard status.
 ///
 /// Two families timed side by side are tied on their cost ratio
-/// ([`costs_tied`] within [`FAMILY_TIE_MARGIN`]). Families timed in different groups (the ecc
-/// suite's stand-ins, runs stored before the pubkey suite grouped them),
-/// at different moments of the run, are tied within the larger of
+/// ([`costs_tied`] within [`FAMILY_TIE_MARGIN`]). Families timed in
+/// different groups (the ecc suite's stand-ins, runs stored before the
+/// pubkey suite grouped them), at different moments of the run, are tied
+/// within the larger of
 /// [`FAMILY_TIE_MARGIN`] and `moment_floor`: how far this run's cases moved
 /// against their group-mates between two moments (the floor `compare`
 /// holds them to). With 5% alone, on a host whose moment floor read

@@ -120,7 +120,7 @@ impl Estimate {
     /// Claim "value >= min" (with `tolerance`, a fraction, in the claim's
     /// favour: "more than twice" tested at 2.0 with 0.03 accepts 1.94).
     pub fn at_least(&self, min: f64, tolerance: f64) -> Verdict {
-        let edge = min * (1.0 - tolerance);
+        let edge = at_least_edge(min, tolerance);
         self.decide(self.lo >= edge, self.hi < edge)
     }
 
@@ -133,7 +133,7 @@ impl Estimate {
     /// Claim "value lies in [lo, hi]" (a band such as "2-3x", widened by
     /// `tolerance` on both sides).
     pub fn within(&self, lo: f64, hi: f64, tolerance: f64) -> Verdict {
-        let (a, b) = (lo * (1.0 - tolerance), hi * (1.0 + tolerance));
+        let [a, b] = within_edges(lo, hi, tolerance);
         self.decide(self.lo >= a && self.hi <= b, self.hi < a || self.lo > b)
     }
 
@@ -148,6 +148,18 @@ impl Estimate {
             Verdict::Inconclusive
         }
     }
+}
+
+/// The ratio at which [`Estimate::at_least`]'s verdict changes: `min`
+/// with the tolerance applied.
+pub fn at_least_edge(min: f64, tolerance: f64) -> f64 {
+    min * (1.0 - tolerance)
+}
+
+/// The ratios at which [`Estimate::within`]'s verdict changes: the band's
+/// ends with the tolerance applied.
+pub fn within_edges(lo: f64, hi: f64, tolerance: f64) -> [f64; 2] {
+    [lo * (1.0 - tolerance), hi * (1.0 + tolerance)]
 }
 
 /// Time ratio `a / b` (above 1: `a` is slower) with its interval.
@@ -369,7 +381,8 @@ mod tests {
         assert!((r.value - 3.0).abs() < 1e-9 && r.relative_half_width() < 1e-9);
     }
 
-    /// Two cases of one group, `rounds` long, with their times per round.
+    /// A case of group `g`: its time in each round and, when given, the
+    /// runner process of each round.
     fn grouped(name: &str, times: &[f64], processes: &[u8]) -> Measurement {
         let mut m = crate::CaseSpec::new("s", name, "php", "1", "op")
             .measurement(crate::CaseStatus::Measured, None);
