@@ -13,7 +13,7 @@
 
 use crate::algorithms::by_name;
 use crate::case::Operation;
-use crate::summary::{encrypt_rate, gcm_over_ccm, measured_case, ops, rate};
+use crate::summary::{encrypt_rate, gcm_over_ccm, measured_case, ops, rate, GcmCcm};
 use crate::{AeadSuite, Options, SUITE};
 use cryptobench_core::paper::{show_ratio, verdict_line, with_groups, with_rounds};
 use cryptobench_core::paper_method::SeedCounts;
@@ -85,7 +85,7 @@ mod groups;
 mod php;
 use groups::{seed003_group, seed004_group, CLAIM_MIN_ROUNDS, CLAIM_TIME_PER_CASE};
 use php::{
-    has_php, judge_php, php_cell, php_figure, php_sodium_figures, php_speedup, show_php,
+    has_php, judge_php, php_cell, php_sodium_figures, php_speedup, show_php, NoPhpFigure,
     OPENSSL_API, PHP, SODIUM_API,
 };
 
@@ -466,13 +466,13 @@ fn gcm_ccm_cases<'a>(
 const SEED004_BYTES: u64 = 10 * 1024 * 1024;
 
 /// A row of seed 004's table: GCM's and CCM's rates and their ratio.
-fn gcm_ccm_row(backend: &str, op: &str, gcm: f64, ccm: f64) -> [String; 5] {
+fn gcm_ccm_row(backend: &str, op: &str, f: &GcmCcm) -> [String; 5] {
     [
         backend.to_string(),
         op.to_string(),
-        format!("{:.2}", gcm / 1e9),
-        format!("{:.2}", ccm / 1e9),
-        format!("{:.2}x", gcm / ccm),
+        format!("{:.2}", f.gcm / 1e9),
+        format!("{:.2}", f.ccm / 1e9),
+        format!("{:.2}x", f.ratio),
     ]
 }
 
@@ -506,28 +506,28 @@ impl Paper for GcmVsCcmPaper {
         .right(&[2, 3, 4]);
         for backend in ["openssl", "rustcrypto"] {
             for op in ["encrypt", "decrypt"] {
-                if let Some((g, c)) = gcm_over_ccm(ms, 256, backend, op, SEED004_BYTES) {
-                    t.row(gcm_ccm_row(backend, op, g, c));
+                if let Some(f) = gcm_over_ccm(ms, 256, backend, op, SEED004_BYTES) {
+                    t.row(gcm_ccm_row(backend, op, &f));
                 }
             }
         }
         if has_php(ms) {
             let php_row = format!("{PHP} ({OPENSSL_API})");
             for op in ["encrypt", "decrypt"] {
-                let fig =
-                    |alg: &str| php_figure(php_cell(ms, alg, OPENSSL_API, op, SEED004_BYTES), rate);
-                match (fig("AES-256-GCM"), fig("AES-256-CCM")) {
-                    (Ok(g), Ok(c)) => t.row(gcm_ccm_row(&php_row, op, g, c)),
-                    (g, c) => {
-                        let why = g.err().or(c.err()).map(|e| e.to_string());
-                        t.row([
-                            php_row.clone(),
-                            op.to_string(),
-                            why.unwrap_or_default(),
-                            "-".into(),
-                            "-".into(),
-                        ])
-                    }
+                let cell = |alg: &str| php_cell(ms, alg, OPENSSL_API, op, SEED004_BYTES);
+                let figures = cell("AES-256-GCM").and_then(|g| {
+                    let c = cell("AES-256-CCM")?;
+                    GcmCcm::of(g, c).ok_or(NoPhpFigure::NoStatistics)
+                });
+                match figures {
+                    Ok(f) => t.row(gcm_ccm_row(&php_row, op, &f)),
+                    Err(why) => t.row([
+                        php_row.clone(),
+                        op.to_string(),
+                        why.to_string(),
+                        "-".into(),
+                        "-".into(),
+                    ]),
                 }
             }
             for op in ["encrypt", "decrypt"] {

@@ -298,3 +298,38 @@ fn the_20_mb_note_says_whether_20_mb_fits_in_the_last_level_cache() {
     assert!(flushed.contains("260 MiB"), "{flushed}");
     assert!(where_20mb_lives(None, true).contains("unreported"));
 }
+
+/// A grouped case whose rounds take `times` ns.
+fn rounds(alg: &str, backend: &str, times: Vec<f64>) -> Measurement {
+    let mut m = at(alg, backend, None, "encrypt", SEED004_BYTES, 1.0);
+    let mut sorted = times.clone();
+    sorted.sort_by(f64::total_cmp);
+    m.stats = Some(Summary {
+        median: sorted[sorted.len() / 2],
+        ..Summary::default()
+    });
+    m.samples_ns = times;
+    m.group = Some("g".into());
+    m
+}
+
+#[test]
+fn gcm_vs_ccm_shows_the_ratio_its_verdict_reads() {
+    // CCM stops after 20 rounds at 3x GCM; GCM samples 40 more, in a
+    // faster stretch of the machine. Its median over all 60 rounds would
+    // put 6x in the table beside a verdict of 3x.
+    let gcm: Vec<f64> = (0..60).map(|i| if i < 20 { 1e6 } else { 0.5e6 }).collect();
+    let ccm = vec![3e6; 20];
+    let ms = vec![
+        rounds("AES-256-GCM", "openssl", gcm),
+        rounds("AES-256-CCM", "openssl", ccm),
+    ];
+    let t = &GcmVsCcmPaper.render(&ms)[0];
+    let row = t.rows.iter().find(|r| r[0] == "openssl").expect("a row");
+    assert_eq!(row[4], "3.00x", "{row:?}");
+    let notes = t.notes.join("\n");
+    assert!(
+        notes.contains("(OpenSSL, encrypt): holds here (3.00x"),
+        "{notes}"
+    );
+}
