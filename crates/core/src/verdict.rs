@@ -8,6 +8,7 @@
 //! from run to run.
 
 use crate::model::{Measurement, PairedRatio};
+use cryptobench_stats::{round_ratios, stretch_medians, widened};
 use serde::{Deserialize, Serialize};
 
 /// The outcome of testing a claim against measurements.
@@ -208,11 +209,15 @@ fn same_rounds(a: &Measurement, b: &Measurement) -> Option<Estimate> {
     }
     let seed = seed_of(&a.case_key()) ^ seed_of(&b.case_key()).rotate_left(17);
     let p = cryptobench_stats::paired_ratio(&a.samples_ns, &b.samples_ns, seed)?;
-    let (mut lo, mut hi) = (p.ci95.0.min(p.ratio), p.ci95.1.max(p.ratio));
-    for r in per_process_ratios(a, b) {
-        lo = lo.min(r);
-        hi = hi.max(r);
-    }
+    // The interval also holds what each runner process and each stretch
+    // of the run measured alone.
+    let stretches = stretch_medians(&round_ratios(&a.samples_ns, &b.samples_ns));
+    let (lo, hi) = widened(
+        p.ci95,
+        std::iter::once(p.ratio)
+            .chain(per_process_ratios(a, b))
+            .chain(stretches),
+    );
     Some(Estimate::paired(p.ratio, lo, hi))
 }
 
@@ -408,6 +413,41 @@ mod tests {
         // The same rounds without process tags keep the bootstrap interval.
         let plain = time_ratio(&grouped("A", &a_times, &[]), &b).expect("paired");
         assert!(plain.hi - plain.lo <= e.hi - e.lo, "{plain:?} {e:?}");
+    }
+
+    #[test]
+    fn a_ratio_that_drifts_within_the_run_holds_every_stretch() {
+        // a / b climbs from 1.8 to 2.2 over 80 rounds, a little noise on top:
+        // the rounds' bootstrap sees about 2.0 +- 0.05, the run saw both ends.
+        let a_times: Vec<f64> = (0..80)
+            .map(|i| 180.0 + 0.5 * i as f64 + (i % 3) as f64 * 0.1)
+            .collect();
+        let b_times = vec![100.0; 80];
+        let e = time_ratio(&grouped("A", &a_times, &[]), &grouped("B", &b_times, &[])).unwrap();
+        assert!(e.lo <= 1.85 && e.hi >= 2.14, "{e:?}");
+        assert_eq!(e.within(2.0, 4.5, 0.0), Verdict::Inconclusive);
+        // Too few rounds for four stretches of five: the bootstrap alone.
+        let few = time_ratio(
+            &grouped("A", &a_times[..19], &[]),
+            &grouped("B", &b_times[..19], &[]),
+        )
+        .unwrap();
+        assert!(few.hi < 1.9, "{few:?}");
+    }
+
+    #[test]
+    fn a_steady_ratio_keeps_about_its_bootstrap_interval() {
+        // No drift: each stretch's median lies near the whole run's.
+        let a_times: Vec<f64> = (0..200).map(|i| 200.0 + (i * 7 % 11) as f64).collect();
+        let b_times: Vec<f64> = (0..200).map(|i| 100.0 + (i * 5 % 3) as f64).collect();
+        let (a, b) = (grouped("A", &a_times, &[]), grouped("B", &b_times, &[]));
+        let e = time_ratio(&a, &b).unwrap();
+        let p = cryptobench_stats::paired_ratio(&a_times, &b_times, 1).unwrap();
+        let bootstrap = (p.ci95.1 - p.ci95.0) / 2.0 / p.ratio;
+        assert!(
+            e.relative_half_width() <= bootstrap * 2.0 + 0.005,
+            "{e:?} against +-{bootstrap}"
+        );
     }
 
     #[test]

@@ -33,7 +33,7 @@ use cryptobench_core::{
 };
 use cryptobench_stats::{
     bootstrap_median_ci, median, median_ci_rank, paired_ratio, relative_half_width, round_ratios,
-    SplitMix64, DEFAULT_RESAMPLES,
+    stretch_medians, widened, SplitMix64, DEFAULT_RESAMPLES,
 };
 use std::time::Duration;
 
@@ -499,9 +499,9 @@ fn on_cores<T>(wide: bool, f: impl FnOnce() -> T) -> T {
 /// A member that stopped is left out of the width: its ratio to `i`
 /// rests on its own rounds and no longer narrows, and it was precise
 /// against `i` when it stopped. For the edges, the cheap rank interval
-/// decides while it holds one; once it clears them, the bootstrap
-/// interval a verdict reports must clear them too (the two differ by a
-/// few tenths of a percent).
+/// decides while it holds one; once it clears them, the interval a
+/// verdict reports (the bootstrap's, widened to each stretch's median,
+/// `verdict::time_ratio`) must clear them too.
 fn paired_ratios(live: &[Live], i: usize, edges: &[f64]) -> (f64, bool) {
     let holds_an_edge = |(lo, hi): (f64, f64)| {
         edges
@@ -522,11 +522,9 @@ fn paired_ratios(live: &[Live], i: usize, edges: &[f64]) -> (f64, bool) {
         }
         if !edges.is_empty() && !undecided {
             undecided = holds_an_edge(median_ci_rank(&ratios))
-                || holds_an_edge(bootstrap_median_ci(
-                    &ratios,
-                    0.95,
-                    DEFAULT_RESAMPLES,
-                    EDGE_SEED,
+                || holds_an_edge(widened(
+                    bootstrap_median_ci(&ratios, 0.95, DEFAULT_RESAMPLES, EDGE_SEED),
+                    stretch_medians(&ratios),
                 ));
         }
     }

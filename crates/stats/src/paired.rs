@@ -62,6 +62,40 @@ pub fn round_ratios(a: &[f64], b: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// The median of each of [`STRETCHES`] consecutive stretches of `ratios`
+/// (per-round ratios in round order); empty with fewer than
+/// [`STRETCH_ROUNDS`] rounds to a stretch.
+///
+/// The bootstrap takes rounds as independent, but a ratio can drift while
+/// a run lasts: seed 004's GCM / CCM encrypt in PHP read 1.96, 2.10, 1.97
+/// and 1.84x over the four quarters of one quick run (1.96x over its 270
+/// rounds, interval 1.90-2.01x), as `openssl_encrypt`'s fresh 10 MiB
+/// string cost what page faults cost at the moment. An interval that also
+/// holds each stretch's median says what the run saw, so a claim holds
+/// only if it held throughout; without drift each stretch's median lies
+/// about as far out as the bootstrap interval's ends.
+pub fn stretch_medians(ratios: &[f64]) -> Vec<f64> {
+    let n = ratios.len();
+    if n < STRETCHES * STRETCH_ROUNDS {
+        return Vec::new();
+    }
+    (0..STRETCHES)
+        .map(|k| median(&ratios[k * n / STRETCHES..(k + 1) * n / STRETCHES]))
+        .collect()
+}
+
+/// Stretches of a run whose own ratios [`stretch_medians`] gives.
+pub const STRETCHES: usize = 4;
+/// Fewest rounds to a stretch for [`stretch_medians`].
+pub const STRETCH_ROUNDS: usize = 5;
+
+/// `(lo, hi)` widened to hold each of `values`.
+pub fn widened(interval: (f64, f64), values: impl IntoIterator<Item = f64>) -> (f64, f64) {
+    values
+        .into_iter()
+        .fold(interval, |(lo, hi), v| (lo.min(v), hi.max(v)))
+}
+
 /// A paired ratio: median of per-round ratios with its 95% bootstrap
 /// interval and the number of rounds it rests on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -102,6 +136,18 @@ mod tests {
         assert_eq!(median_ci_rank(few), (100.0, 104.0), "five values: min..max");
         assert!(relative_half_width(&xs) <= relative_half_width(few));
         assert!(relative_half_width(&[]).is_infinite());
+    }
+
+    #[test]
+    fn stretch_medians_follow_a_ratio_that_drifts() {
+        let ramp: Vec<f64> = (0..40).map(|i| 1.0 + 0.01 * i as f64).collect();
+        let m = stretch_medians(&ramp);
+        assert_eq!(m.len(), STRETCHES);
+        assert!((m[0] - 1.045).abs() < 1e-9 && (m[3] - 1.345).abs() < 1e-9, "{m:?}");
+        assert!(m.windows(2).all(|w| w[0] < w[1]), "{m:?}");
+        assert!(stretch_medians(&ramp[..STRETCHES * STRETCH_ROUNDS - 1]).is_empty());
+        assert_eq!(widened((1.1, 1.2), m.clone()), (m[0], m[3]));
+        assert_eq!(widened((1.1, 1.2), [1.15]), (1.1, 1.2));
     }
 
     #[test]
