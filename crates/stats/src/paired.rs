@@ -143,7 +143,10 @@ mod tests {
         let ramp: Vec<f64> = (0..40).map(|i| 1.0 + 0.01 * i as f64).collect();
         let m = stretch_medians(&ramp);
         assert_eq!(m.len(), STRETCHES);
-        assert!((m[0] - 1.045).abs() < 1e-9 && (m[3] - 1.345).abs() < 1e-9, "{m:?}");
+        assert!(
+            (m[0] - 1.045).abs() < 1e-9 && (m[3] - 1.345).abs() < 1e-9,
+            "{m:?}"
+        );
         assert!(m.windows(2).all(|w| w[0] < w[1]), "{m:?}");
         assert!(stretch_medians(&ramp[..STRETCHES * STRETCH_ROUNDS - 1]).is_empty());
         assert_eq!(widened((1.1, 1.2), m.clone()), (m[0], m[3]));
