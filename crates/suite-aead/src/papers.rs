@@ -85,8 +85,8 @@ mod groups;
 mod php;
 use groups::{seed003_group, seed004_group, CLAIM_MIN_ROUNDS, CLAIM_TIME_PER_CASE};
 use php::{
-    has_php, judge_php, php_cell, php_sodium_figures, php_speedup, show_php, NoPhpFigure,
-    OPENSSL_API, PHP, SODIUM_API,
+    has_php, judge_php, php_call_overhead, php_cell, php_sodium_figures, php_speedup, show_php,
+    NoPhpFigure, OPENSSL_API, PHP, SODIUM_API,
 };
 
 /// The (faster, slower, size) pair each of [`seed003_claims`] compares.
@@ -538,6 +538,9 @@ impl Paper for GcmVsCcmPaper {
                     est,
                     about_three_times,
                 ));
+                if let Some(why) = php_call_overhead(ms, op, SEED004_BYTES) {
+                    t.note(format!("  {why}"));
+                }
             }
         }
         // Each operation on its own: an average would let a slow encrypt
