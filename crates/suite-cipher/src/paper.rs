@@ -18,6 +18,7 @@ use crate::case::Op;
 use crate::catalog::Backend;
 use crate::plan::Options;
 use crate::CipherSuite;
+use cryptobench_core::advice::is_runtime;
 use cryptobench_core::paper::show_ratio;
 use cryptobench_core::paper_method::SeedCounts;
 use cryptobench_core::units::format_size;
@@ -554,9 +555,14 @@ impl Paper for OpensslVsMcrypt {
             cfb1_notes.join("; ")
         ));
         let cfb1_slowest = {
-            // Native rows only: PHP's calls carry the interpreter's cost.
+            // Measured native rows only: a runtime's calls (PHP's, Node's)
+            // carry its interpreter's cost, and a cipher a runtime lacks
+            // has no time to list.
             let at = |m: &&Measurement| {
-                m.input_bytes == 4096 && m.operation == "roundtrip" && m.backend != PHP
+                m.input_bytes == 4096
+                    && m.operation == "roundtrip"
+                    && !is_runtime(m)
+                    && m.median_ns().is_some()
             };
             let by_time = |a: &&Measurement, b: &&Measurement| {
                 let t = |m: &&Measurement| m.median_ns().unwrap_or(f64::NAN);
@@ -567,13 +573,11 @@ impl Paper for OpensslVsMcrypt {
             let cfb1 = ms
                 .iter()
                 .filter(at)
-                .filter(|m| m.median_ns().is_some())
                 .filter(|m| CFB1.contains(&m.primitive.as_str()))
                 .min_by(by_time);
             let other = ms
                 .iter()
                 .filter(at)
-                .filter(|m| m.median_ns().is_some())
                 .filter(|m| !CFB1.contains(&m.primitive.as_str()))
                 .max_by(by_time);
             match (cfb1, other) {

@@ -136,6 +136,37 @@ fn published_figures_sit_beside_this_machines() {
     );
 }
 
+#[test]
+fn the_cfb1_claim_reads_measured_native_rows_only() {
+    let mut ms: Vec<Measurement> = PUBLISHED
+        .iter()
+        .map(|p| m(p.cipher, p.backend, p.op, p.bytes, p.seconds * 0.1))
+        .collect();
+    for c in CFB1 {
+        ms.push(m(c, OS, R, 4096, 1.0));
+        // A runtime that lacks the cipher: no time to list.
+        ms.push(
+            CaseSpec::new("cipher", c, "go", "", R.name())
+                .size(4096)
+                .param("runtime", "go")
+                .measurement(CaseStatus::Unavailable, Some("go offers no CFB1".into())),
+        );
+    }
+    // A runtime's slow call of another cipher is not "the slowest other".
+    let mut slow = m("BF-CFB8", OS, R, 4096, 5.0);
+    slow.backend = "node".into();
+    slow.params.insert("runtime".into(), "node".into());
+    ms.push(slow);
+    let notes = OpensslVsMcrypt.render(&ms)[1].notes.join("\n");
+    assert_says(
+        &notes,
+        "(4 KiB round trips: DES-CFB1 1000.000 ms, DES-EDE3-CFB1 1000.000 ms; slowest other: ",
+    );
+    assert_says(&notes, "the slowest\": holds here");
+    assert!(!notes.contains(" 0.000 ms"), "{notes}");
+    assert!(!notes.contains("5000.000 ms"), "{notes}");
+}
+
 /// A php measurement of the seed's call for `cipher`.
 fn php(cipher: &str, api: &str, op: Op, bytes: u64, secs: f64) -> Measurement {
     let mut m = CaseSpec::new("cipher", cipher, PHP, "", op.name())
