@@ -137,25 +137,30 @@ pub(super) fn judge_php(
 }
 
 /// What PHP adds to each `openssl_encrypt` call over this machine's
-/// OpenSSL doing the same (`op` at `size`), for GCM and for CCM, and the
-/// two GCM / CCM ratios; `None` unless all four were measured and PHP is
-/// the slower on both. A fixed cost per call (chiefly the fresh output
-/// string `openssl_encrypt` returns, its pages faulted in each call)
-/// adds the same to GCM and CCM, so it pulls PHP's ratio toward 1, by as
-/// much as that cost is at the moment: the reason PHP's verdict can land
-/// on either side of the band's 2x edge from one run to the next.
-pub(super) fn php_call_overhead(ms: &[Measurement], op: &str, size: u64) -> Option<String> {
-    let median = |m: &Measurement| m.stats.as_ref().map(|s| s.median);
-    let native = |alg: &str| crate::summary::measured_case(ms, alg, "openssl", op, size);
-    let php = |alg: &str| php_cell(ms, alg, OPENSSL_API, op, size).ok();
-    let (gcm, ccm) = ("AES-256-GCM", "AES-256-CCM");
-    let added = |alg: &str| Some(median(php(alg)?)? - median(native(alg)?)?);
-    let (added_gcm, added_ccm) = (added(gcm)?, added(ccm)?);
+/// OpenSSL doing the same (seed 004's `op`), for GCM and for CCM, beside
+/// `php_ratio` (PHP's GCM / CCM, as its verdict read it) and OpenSSL's;
+/// `None` unless all four were measured and PHP is the slower on both. A
+/// fixed cost per call (chiefly the fresh output string `openssl_encrypt`
+/// returns, its pages faulted in each call) adds the same to GCM and CCM,
+/// so it pulls PHP's ratio toward 1, by as much as that cost is at the
+/// moment: the reason PHP's verdict can land on either side of the band's
+/// 2x edge from one run to the next.
+pub(super) fn php_call_overhead(
+    ms: &[Measurement],
+    op: &str,
+    php_ratio: &Estimate,
+) -> Option<String> {
+    let (native_gcm, native_ccm) = super::gcm_ccm_cases(ms, "openssl", op)?;
+    let added = |alg: &str, native: &Measurement| {
+        let php = php_cell(ms, alg, OPENSSL_API, op, super::SEED004_BYTES).ok()?;
+        Some(php.median_ns()? - native.median_ns()?)
+    };
+    let added_gcm = added("AES-256-GCM", native_gcm)?;
+    let added_ccm = added("AES-256-CCM", native_ccm)?;
     if added_gcm <= 0.0 || added_ccm <= 0.0 {
         return None;
     }
-    let php_ratio = speedup(php(gcm)?, php(ccm)?)?;
-    let native_ratio = speedup(native(gcm)?, native(ccm)?)?;
+    let native_ratio = speedup(native_gcm, native_ccm)?;
     Some(format!(
         "PHP adds {:.1} ms to each {op} call with GCM and {:.1} ms with CCM over OpenSSL's own (chiefly the fresh output string it returns): a cost both share, which pulls PHP's GCM / CCM to {:.2}x from OpenSSL's {:.2}x and moves with what it costs at the moment",
         added_gcm / 1e6,
