@@ -264,15 +264,31 @@ fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8
     let outcome = app::bench_as(g, &cfg, suites, false, None)?;
     let mut measured = outcome.run.measurements.clone();
     measured.extend(distributed);
+    // The seed's method judges as the seed did: on its own run.
+    let earlier = match (method, app::db_path(g)) {
+        (Method::Ours, Some(_)) => {
+            let store = app::open_store_for_reading(g)?;
+            Some(crate::history::attach_earlier(
+                &store,
+                &outcome.run,
+                &mut measured,
+            )?)
+        }
+        _ => None,
+    };
     if method == Method::Seed {
         to_seed_statistic(&mut measured);
     }
     if !g.quiet {
         outln!(
-            "{}\n{}\n{described}\n",
+            "{}\n{}\n{described}",
             paper.title(),
             tables::run_header(&outcome.run)
         )?;
+        if let Some(runs) = &earlier {
+            outln!("{}", crate::history::earlier_note(runs))?;
+        }
+        outln!()?;
         for t in paper.render(&measured) {
             outln!("{}", text::render(&t, false))?;
         }

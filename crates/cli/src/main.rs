@@ -12,6 +12,7 @@ mod commands;
 mod dryrun;
 mod fleet;
 mod formats;
+mod history;
 mod listing;
 mod registry;
 

@@ -28,8 +28,8 @@ pub mod verdict;
 pub use chart::{Chart, ChartKind, Series};
 pub use error::{CaseError, Error};
 pub use model::{
-    BackendInfo, CaseStatus, CheckOutcome, CheckResult, Fingerprint, MachineLoad, Measurement,
-    PairedRatio, Run, RunStatus, Summary, SCHEMA,
+    BackendInfo, CaseStatus, CheckOutcome, CheckResult, EarlierSamples, Fingerprint, MachineLoad,
+    Measurement, PairedRatio, Run, RunStatus, Summary, SCHEMA,
 };
 pub use paper::Paper;
 pub use profile::{PaperProfile, SuiteProfile};

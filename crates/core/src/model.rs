@@ -342,6 +342,22 @@ pub struct Measurement {
     /// How busy the machine was while this case was sampled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_load: Option<MachineLoad>,
+    /// This case's samples in earlier runs on this machine, in the same
+    /// group: `paper` attaches them from the history before it judges, so
+    /// a ratio's verdict holds what each of those runs measured too (a
+    /// shared machine moves a ratio between runs by more than one run's
+    /// rounds show). Never stored.
+    #[serde(skip)]
+    pub earlier: Vec<EarlierSamples>,
+}
+
+/// One earlier run's samples of a case ([`Measurement::earlier`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EarlierSamples {
+    /// The earlier run's id.
+    pub run: String,
+    /// Its `samples_ns`, in round order.
+    pub samples_ns: Vec<f64>,
 }
 
 /// A time ratio measured in rounds together with another case: each round
@@ -563,6 +579,18 @@ pub struct Fingerprint {
     pub tool_version: String,
     /// git revision the binary was built from.
     pub git_revision: String,
+}
+
+impl Fingerprint {
+    /// Whether `other` was taken on this machine: the same host name, CPU
+    /// model and logical CPUs (a rebuilt binary or an upgraded library is
+    /// still the same machine; each measurement carries its backend's
+    /// version).
+    pub fn same_machine(&self, other: &Fingerprint) -> bool {
+        self.hostname == other.hostname
+            && self.cpu_model == other.cpu_model
+            && self.cores == other.cores
+    }
 }
 
 /// The label of a case whose work per call is random by design (ML-DSA

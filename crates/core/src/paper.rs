@@ -112,7 +112,13 @@ pub fn fidelity(ratio: Option<Estimate>) -> (Verdict, String) {
         return (Verdict::NotMeasured, "not measured".into());
     };
     let (lo, hi) = FIDELITY_BAND;
-    let shown = format!("{:.3} (95% {:.3}-{:.3})", r.value, r.lo, r.hi);
+    let shown = format!(
+        "{:.3} (95% {:.3}-{:.3}{})",
+        r.value,
+        r.lo,
+        r.hi,
+        show_earlier(&r, 3)
+    );
     match r.within(lo, hi, 0.0) {
         Verdict::Holds => (Verdict::Holds, format!("met: {shown}")),
         Verdict::Differs if r.hi < lo => (
@@ -140,14 +146,72 @@ pub fn verdict_line(claim: &str, verdict: Verdict, detail: &str) -> String {
     }
 }
 
-/// `1.65x (95% 1.60-1.70)`.
+/// `1.65x (95% 1.60-1.70)`; when earlier runs widened the interval,
+/// `1.65x (95% 1.58-1.74 with the 4 earlier runs here; this run
+/// 1.60-1.70)`, and when they did not, `1.65x (95% 1.60-1.70, the 4
+/// earlier runs here within it)`.
 pub fn show_ratio(r: &Estimate) -> String {
-    format!("{:.2}x (95% {:.2}-{:.2})", r.value, r.lo, r.hi)
+    format!(
+        "{:.2}x (95% {:.2}-{:.2}{})",
+        r.value,
+        r.lo,
+        r.hi,
+        show_earlier(r, 2)
+    )
+}
+
+/// The earlier runs `r`'s interval holds, with `digits` decimals: this
+/// run's own interval when they widened it.
+fn show_earlier(r: &Estimate, digits: usize) -> String {
+    let Some(e) = r.earlier else {
+        return String::new();
+    };
+    let runs = match e.runs {
+        1 => "the earlier run".to_string(),
+        n => format!("the {n} earlier runs"),
+    };
+    if e.own == (r.lo, r.hi) {
+        format!(", {runs} here within it")
+    } else {
+        format!(
+            " with {runs} here; this run {:.digits$}-{:.digits$}",
+            e.own.0, e.own.1
+        )
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ratio_widened_by_earlier_runs_says_so() {
+        let alone = Estimate::paired(2.12, 2.06, 2.20);
+        assert_eq!(show_ratio(&alone), "2.12x (95% 2.06-2.20)");
+        let widened = Estimate {
+            lo: 1.93,
+            earlier: Some(crate::verdict::EarlierRuns {
+                runs: 2,
+                own: (2.06, 2.20),
+            }),
+            ..alone
+        };
+        assert_eq!(
+            show_ratio(&widened),
+            "2.12x (95% 1.93-2.20 with the 2 earlier runs here; this run 2.06-2.20)"
+        );
+        let agreed = Estimate {
+            earlier: Some(crate::verdict::EarlierRuns {
+                runs: 1,
+                own: (2.06, 2.20),
+            }),
+            ..alone
+        };
+        assert_eq!(
+            show_ratio(&agreed),
+            "2.12x (95% 2.06-2.20, the earlier run here within it)"
+        );
+    }
 
     #[test]
     fn fidelity_is_two_sided() {

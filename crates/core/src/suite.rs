@@ -422,6 +422,7 @@ impl CaseSpec {
             group: self.group.clone(),
             paired: Vec::new(),
             machine_load: None,
+            earlier: Vec::new(),
         }
     }
 }

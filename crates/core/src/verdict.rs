@@ -7,7 +7,7 @@
 //! claim's threshold proves neither side, and saying "holds" there would flip
 //! from run to run.
 
-use crate::model::{Measurement, PairedRatio};
+use crate::model::{EarlierSamples, Measurement, PairedRatio};
 use cryptobench_stats::{round_ratios, stretch_medians, widened};
 use serde::{Deserialize, Serialize};
 
@@ -76,6 +76,18 @@ pub struct Estimate {
     /// True when the interval comes from rounds measured together
     /// (paired); false when two separately measured medians were divided.
     pub paired: bool,
+    /// When earlier runs on this machine widened `lo..hi`: how many, and
+    /// this run's own interval ([`Measurement::earlier`]).
+    pub earlier: Option<EarlierRuns>,
+}
+
+/// Earlier runs whose ratios an [`Estimate`]'s interval also holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EarlierRuns {
+    /// How many earlier runs measured the ratio.
+    pub runs: usize,
+    /// This run's own interval, before the earlier runs widened it.
+    pub own: (f64, f64),
 }
 
 impl Estimate {
@@ -86,6 +98,7 @@ impl Estimate {
             lo,
             hi,
             paired: true,
+            earlier: None,
         }
     }
 
@@ -96,6 +109,7 @@ impl Estimate {
             lo: value,
             hi: value,
             paired: false,
+            earlier: None,
         }
     }
 
@@ -106,6 +120,10 @@ impl Estimate {
             lo: 1.0 / self.hi,
             hi: 1.0 / self.lo,
             paired: self.paired,
+            earlier: self.earlier.map(|e| EarlierRuns {
+                own: (1.0 / e.own.1, 1.0 / e.own.0),
+                ..e
+            }),
         }
     }
 
@@ -193,6 +211,7 @@ pub fn time_ratio(a: &Measurement, b: &Measurement) -> Option<Estimate> {
         lo: alo / bhi,
         hi: ahi / blo,
         paired: false,
+        earlier: None,
     })
 }
 
@@ -212,14 +231,45 @@ fn same_rounds(a: &Measurement, b: &Measurement) -> Option<Estimate> {
     // The interval also holds what each runner process and each stretch
     // of the run measured alone.
     let stretches = stretch_medians(&round_ratios(&a.samples_ns, &b.samples_ns));
-    let (lo, hi) = widened(
+    let own = widened(
         p.ci95,
         std::iter::once(p.ratio)
             .chain(per_process_ratios(a, b))
             .chain(stretches),
     );
-    Some(Estimate::paired(p.ratio, lo, hi))
+    let earlier = earlier_ratios(a, b);
+    let (lo, hi) = widened(own, earlier.iter().copied());
+    Some(Estimate {
+        earlier: (!earlier.is_empty()).then_some(EarlierRuns {
+            runs: earlier.len(),
+            own,
+        }),
+        ..Estimate::paired(p.ratio, lo, hi)
+    })
 }
+
+/// The paired ratio `a / b` (median of per-round ratios) in each earlier
+/// run that measured both in one group ([`Measurement::earlier`]), when it
+/// timed at least [`EARLIER_ROUNDS`] rounds of them. A shared machine
+/// moves some ratios between runs by more than one run's interval: seed
+/// 004's GCM / CCM in PHP read 1.93x in one quick run and 2.12x in the
+/// next, each interval clear of the claim's 2x edge, as OpenSSL's own
+/// ratio moved from 2.95x to 3.37x and PHP's per-call cost from 4.4 ms to
+/// 3.7 ms. A verdict whose interval holds what the earlier runs measured
+/// says "holds" or "differs" only where the runs agree.
+fn earlier_ratios(a: &Measurement, b: &Measurement) -> Vec<f64> {
+    a.earlier
+        .iter()
+        .filter_map(|ea: &EarlierSamples| {
+            let eb = b.earlier.iter().find(|eb| eb.run == ea.run)?;
+            let r = round_ratios(&ea.samples_ns, &eb.samples_ns);
+            (r.len() >= EARLIER_ROUNDS).then(|| cryptobench_stats::median(&r))
+        })
+        .collect()
+}
+
+/// Fewest common rounds of an earlier run for [`earlier_ratios`].
+const EARLIER_ROUNDS: usize = 5;
 
 /// The paired ratio `a / b` in each runner process alone, for cases timed
 /// in a runtime's two processes ([`Measurement::samples_process`]); empty
@@ -448,6 +498,48 @@ mod tests {
             e.relative_half_width() <= bootstrap * 2.0 + 0.005,
             "{e:?} against +-{bootstrap}"
         );
+    }
+
+    #[test]
+    fn a_verdict_holds_what_earlier_runs_on_this_machine_measured() {
+        // This run reads a / b = 2.12 throughout, clear of a 2x edge; an
+        // earlier run read 1.93, on the other side of it.
+        let a_times: Vec<f64> = (0..40).map(|i| 212.0 + (i % 3) as f64 * 0.1).collect();
+        let b_times = vec![100.0; 40];
+        let (mut a, mut b) = (grouped("A", &a_times, &[]), grouped("B", &b_times, &[]));
+        let alone = time_ratio(&a, &b).unwrap();
+        assert_eq!(alone.at_least(2.0, 0.0), Verdict::Holds);
+        assert_eq!(alone.earlier, None);
+        let earlier = |run: &str, time: f64, rounds: usize| EarlierSamples {
+            run: run.into(),
+            samples_ns: vec![time; rounds],
+        };
+        // r2 timed too few rounds to count and r3 only one of the two.
+        a.earlier = vec![
+            earlier("r1", 193.0, 20),
+            earlier("r2", 300.0, 4),
+            earlier("r3", 150.0, 20),
+        ];
+        b.earlier = vec![earlier("r1", 100.0, 20), earlier("r2", 100.0, 4)];
+        let e = time_ratio(&a, &b).unwrap();
+        assert_eq!(e.value, alone.value);
+        assert_eq!(
+            e.earlier.map(|x| (x.runs, x.own)),
+            Some((1, (alone.lo, alone.hi)))
+        );
+        assert!((e.lo - 1.93).abs() < 1e-9 && e.hi == alone.hi, "{e:?}");
+        assert_eq!(e.at_least(2.0, 0.0), Verdict::Inconclusive);
+        // Inverted, this run's own interval inverts with the whole.
+        let inv = e.inverse();
+        assert!((inv.hi - 1.0 / 1.93).abs() < 1e-9);
+        let own = inv.earlier.unwrap().own;
+        assert!((own.0 - 1.0 / alone.hi).abs() < 1e-12 && (own.1 - 1.0 / alone.lo).abs() < 1e-12);
+        // An earlier run that agrees leaves the verdict alone.
+        a.earlier = vec![earlier("r4", 215.0, 20)];
+        b.earlier = vec![earlier("r4", 100.0, 20)];
+        let agreed = time_ratio(&a, &b).unwrap();
+        assert_eq!(agreed.at_least(2.0, 0.0), Verdict::Holds);
+        assert!(agreed.hi >= 2.15 - 1e-9, "{agreed:?}");
     }
 
     #[test]

@@ -492,6 +492,7 @@ fn measurement<A: Arithmetic>(
         group: None,
         paired: Vec::new(),
         machine_load: None,
+        earlier: Vec::new(),
     }
 }
 

@@ -261,6 +261,7 @@ fn canary_drift(baseline: &Measurement, candidate: &Measurement) -> Option<Estim
         lo: clo / bhi,
         hi: chi / blo,
         paired: false,
+        earlier: None,
     })
 }
 

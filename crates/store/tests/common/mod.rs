@@ -82,6 +82,7 @@ pub fn measured() -> Measurement {
         group: None,
         paired: vec![],
         machine_load: None,
+        earlier: Vec::new(),
     }
 }
 
