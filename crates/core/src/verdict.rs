@@ -8,7 +8,7 @@
 //! from run to run.
 
 use crate::model::{EarlierSamples, Measurement, PairedRatio};
-use cryptobench_stats::{round_ratios, stretch_medians, widened};
+use cryptobench_stats::{ratio_estimate, round_ratios, stretch_medians, widened};
 use serde::{Deserialize, Serialize};
 
 /// The outcome of testing a claim against measurements.
@@ -227,10 +227,11 @@ fn same_rounds(a: &Measurement, b: &Measurement) -> Option<Estimate> {
         return None;
     }
     let seed = seed_of(&a.case_key()) ^ seed_of(&b.case_key()).rotate_left(17);
-    let p = cryptobench_stats::paired_ratio(&a.samples_ns, &b.samples_ns, seed)?;
+    let ratios = round_ratios(&a.samples_ns, &b.samples_ns);
+    let p = ratio_estimate(&ratios, seed)?;
     // The interval also holds what each runner process and each stretch
     // of the run measured alone.
-    let stretches = stretch_medians(&round_ratios(&a.samples_ns, &b.samples_ns));
+    let stretches = stretch_medians(&ratios);
     let own = widened(
         p.ci95,
         std::iter::once(p.ratio)

@@ -24,8 +24,8 @@ pub mod fast_end;
 pub mod paired;
 pub use fast_end::{compare_fastest, fast_floor, halves_residual, shared_drift, Fastest};
 pub use paired::{
-    median_ci_rank, paired_ratio, quantile_ci_rank, relative_half_width, round_ratios,
-    stretch_medians, widened, PairedEstimate,
+    median_ci_rank, paired_ratio, quantile_ci_rank, ratio_estimate, relative_half_width,
+    round_ratios, stretch_medians, widened, PairedEstimate,
 };
 
 /// Ascending copy of `xs`, ordered with `f64::total_cmp`.

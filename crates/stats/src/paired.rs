@@ -111,14 +111,19 @@ pub struct PairedEstimate {
 /// Paired ratio of `a` over `b` (times of the same rounds, in round order).
 /// `None` with fewer than 2 common rounds.
 pub fn paired_ratio(a: &[f64], b: &[f64], seed: u64) -> Option<PairedEstimate> {
-    let r = round_ratios(a, b);
-    if r.len() < 2 {
+    ratio_estimate(&round_ratios(a, b), seed)
+}
+
+/// [`paired_ratio`] from per-round ratios already formed
+/// ([`round_ratios`]), for a caller that reads them again.
+pub fn ratio_estimate(ratios: &[f64], seed: u64) -> Option<PairedEstimate> {
+    if ratios.len() < 2 {
         return None;
     }
     Some(PairedEstimate {
-        ratio: median(&r),
-        ci95: bootstrap_median_ci(&r, 0.95, DEFAULT_RESAMPLES, seed),
-        rounds: r.len(),
+        ratio: median(ratios),
+        ci95: bootstrap_median_ci(ratios, 0.95, DEFAULT_RESAMPLES, seed),
+        rounds: ratios.len(),
     })
 }
 
