@@ -106,9 +106,11 @@ mod tests {
         m
     }
 
-    fn run(id: &str, at: &str, command: &str, host: &str, ms: Vec<Measurement>) -> Run {
+    /// Run `r{n}`, started `n` seconds into the day, whose one case timed
+    /// `n` ns a round.
+    fn run(n: u32, command: &str, host: &str, version: &str) -> Run {
         Run {
-            started_at: at.into(),
+            started_at: format!("2026-01-01T00:00:{n:02}Z"),
             command: command.split(' ').map(String::from).collect(),
             machine: Fingerprint {
                 hostname: host.into(),
@@ -116,62 +118,26 @@ mod tests {
                 cores: 2,
                 ..Fingerprint::default()
             },
-            ..Run::new(id, ms)
+            ..Run::new(format!("r{n}"), vec![case(version, &[f64::from(n); 6])])
         }
     }
+
+    const PAPER: &str = "cryptobench --quick paper x";
 
     #[test]
     fn only_earlier_paper_runs_of_this_machine_and_version_are_attached() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("h.db")).unwrap();
-        let paper = "cryptobench --quick paper x";
-        let stored = [
-            run(
-                "r1",
-                "2026-01-01T00:00:01Z",
-                paper,
-                "here",
-                vec![case("8.2", &[1.0; 6])],
-            ),
-            run(
-                "r2",
-                "2026-01-01T00:00:02Z",
-                paper,
-                "elsewhere",
-                vec![case("8.2", &[2.0; 6])],
-            ),
-            run(
-                "r3",
-                "2026-01-01T00:00:03Z",
-                "cryptobench run",
-                "here",
-                vec![case("8.2", &[3.0; 6])],
-            ),
-            run(
-                "r4",
-                "2026-01-01T00:00:04Z",
-                paper,
-                "here",
-                vec![case("8.3", &[4.0; 6])],
-            ),
-            run(
-                "r5",
-                "2026-01-01T00:00:05Z",
-                paper,
-                "here",
-                vec![case("8.2", &[5.0; 6])],
-            ),
-        ];
-        for r in &stored {
-            store.import_run(r).unwrap();
+        for r in [
+            run(1, PAPER, "here", "8.2"),
+            run(2, PAPER, "elsewhere", "8.2"),
+            run(3, "cryptobench run", "here", "8.2"),
+            run(4, PAPER, "here", "8.3"),
+            run(5, PAPER, "here", "8.2"),
+        ] {
+            store.import_run(&r).unwrap();
         }
-        let now = run(
-            "r6",
-            "2026-01-01T00:00:06Z",
-            paper,
-            "here",
-            vec![case("8.2", &[6.0; 6])],
-        );
+        let now = run(6, PAPER, "here", "8.2");
         store.import_run(&now).unwrap();
         let mut measured = now.measurements.clone();
         let used = attach_earlier(&store, &now, &mut measured).unwrap();
@@ -192,28 +158,15 @@ mod tests {
     fn no_more_than_the_last_few_runs_are_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("h.db")).unwrap();
-        for i in 0..EARLIER_RUNS + 2 {
-            let at = format!("2026-01-01T00:00:{i:02}Z");
-            let r = run(
-                &format!("r{i}"),
-                &at,
-                "cryptobench paper x",
-                "here",
-                vec![case("8.2", &[1.0; 6])],
-            );
-            store.import_run(&r).unwrap();
+        let last = EARLIER_RUNS as u32 + 2;
+        for n in 1..=last {
+            store.import_run(&run(n, PAPER, "here", "8.2")).unwrap();
         }
-        let now = run(
-            "now",
-            "2026-01-02T00:00:00Z",
-            "cryptobench paper x",
-            "here",
-            vec![case("8.2", &[1.0; 6])],
-        );
+        let now = run(last + 1, PAPER, "here", "8.2");
         let mut measured = now.measurements.clone();
         let used = attach_earlier(&store, &now, &mut measured).unwrap();
         assert_eq!(used.len(), EARLIER_RUNS);
-        assert_eq!(used[0], format!("r{}", EARLIER_RUNS + 1));
+        assert_eq!(used[0], format!("r{last}"));
         assert_eq!(measured[0].earlier.len(), EARLIER_RUNS);
     }
 }
