@@ -266,8 +266,8 @@ fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8
     measured.extend(distributed);
     // The seed's method judges as the seed did: on its own run.
     let earlier = match (method, app::db_path(g)) {
-        (Method::Ours, Some(_)) => {
-            let store = app::open_store_for_reading(g)?;
+        (Method::Ours, Some(path)) => {
+            let store = cryptobench_store::Store::open_read_only(&path)?;
             Some(crate::history::attach_earlier(
                 &store,
                 &outcome.run,

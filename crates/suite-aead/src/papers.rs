@@ -13,7 +13,7 @@
 
 use crate::algorithms::by_name;
 use crate::case::Operation;
-use crate::summary::{encrypt_rate, gcm_over_ccm, measured_case, ops, rate, GcmCcm};
+use crate::summary::{encrypt_rate, gcm_ccm_pair, gcm_over_ccm, measured_case, ops, rate, GcmCcm};
 use crate::{AeadSuite, Options, SUITE};
 use cryptobench_core::paper::{show_ratio, verdict_line, with_groups, with_rounds};
 use cryptobench_core::paper_method::SeedCounts;
@@ -456,10 +456,9 @@ fn about_three_times(e: &Estimate) -> Verdict {
 fn gcm_ccm_cases<'a>(
     ms: &'a [Measurement],
     backend: &str,
-    op: &str,
+    op: &'a str,
 ) -> Option<(&'a Measurement, &'a Measurement)> {
-    let find = |alg: &str| measured_case(ms, alg, backend, op, SEED004_BYTES);
-    Some((find("AES-256-GCM")?, find("AES-256-CCM")?))
+    gcm_ccm_pair(ms, 256, backend, op, SEED004_BYTES)
 }
 
 /// Seed 004's message: `random_bytes(1024 * 1024 * 10)`.

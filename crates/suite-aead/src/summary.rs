@@ -193,15 +193,16 @@ impl GcmCcm {
     }
 }
 
-/// GCM against CCM for one key size, backend and operation at `size`; the
-/// GCM case is the one called as its CCM case is (a runtime's same API).
-pub fn gcm_over_ccm(
-    ms: &[Measurement],
+/// The GCM and CCM measurements of one key size, backend and operation at
+/// `size`; the GCM case is the one called as its CCM case is (a runtime's
+/// same API).
+pub fn gcm_ccm_pair<'a>(
+    ms: &'a [Measurement],
     bits: u32,
     backend: &str,
-    op: &str,
+    op: &'a str,
     size: u64,
-) -> Option<GcmCcm> {
+) -> Option<(&'a Measurement, &'a Measurement)> {
     let (gcm_name, ccm_name) = (format!("AES-{bits}-GCM"), format!("AES-{bits}-CCM"));
     let here = |m: &&Measurement, name: &str| {
         m.primitive == name && m.backend == backend && m.input_bytes == size
@@ -210,8 +211,21 @@ pub fn gcm_over_ccm(
         .filter(|m| here(m, &ccm_name))
         .find_map(|ccm| {
             let gcm = measured(ms, op).find(|g| here(g, &gcm_name) && g.params == ccm.params)?;
-            GcmCcm::of(gcm, ccm)
+            Some((gcm, ccm))
         })
+}
+
+/// GCM against CCM for one key size, backend and operation at `size`
+/// ([`gcm_ccm_pair`]).
+pub fn gcm_over_ccm(
+    ms: &[Measurement],
+    bits: u32,
+    backend: &str,
+    op: &str,
+    size: u64,
+) -> Option<GcmCcm> {
+    let (gcm, ccm) = gcm_ccm_pair(ms, bits, backend, op, size)?;
+    GcmCcm::of(gcm, ccm)
 }
 
 /// Seed 004's comparison: GCM against CCM per backend, key size and operation.
