@@ -394,7 +394,7 @@ pub struct MachineLoad {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_canary_ns: Option<f64>,
     /// The canary's time per operation when run on as many cores at once
-    /// as this case uses (the slowest core's), ns: the machine's speed for
+    /// as this case uses (first start to last end), ns: the speed for
     /// multi-core work, which the one-core canary cannot see (a host that
     /// lends the second core elsewhere). Only for multi-core cases.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -15,13 +15,16 @@
 //! (measured here: a two-thread EC-ElGamal case 1.6x slower in one of two
 //! back-to-back runs, its one-thread twin in the same rounds unchanged and
 //! no steal time reported). So in the rounds of a group with multi-core
-//! cases the canary also runs on that many threads at once, and the
-//! slowest thread's time is that moment's speed for multi-core work.
+//! cases the canary also runs on that many threads at once, and the span
+//! from the first thread's start to the last one's end is that moment's
+//! speed for multi-core work.
 
 use crate::clock::Clock;
 use cryptobench_core::{Case, CaseError, CaseFactory, CaseSpec, CaseStatus, Measurement};
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 pub use cryptobench_core::model::{
     CANARY_PAIRED_KEY as PAIRED_KEY, CANARY_PRIMITIVE as PRIMITIVE, CANARY_SUITE as SUITE,
@@ -60,8 +63,8 @@ pub struct Canary {
     iters: u64,
     /// ns per operation of each batch, in the order they ran.
     pub samples: Vec<f64>,
-    /// The same round's batch on several threads at once (the slowest
-    /// thread's ns per operation), for the rounds that timed one; one
+    /// The same round's batch on several threads at once (their span's
+    /// ns per operation), for the rounds that timed one; one
     /// slot per entry of `samples`, so a superseded batch covers both.
     parallel: Vec<Option<f64>>,
     /// Batches timed beside measurements the run did not keep.
@@ -146,32 +149,40 @@ impl Canary {
     }
 
     /// Times one batch on each of `threads` threads at once, released
-    /// together, and keeps the slowest thread's ns per operation beside
-    /// the round's [`Canary::sample`] (call that first). `None` for fewer
-    /// than two threads or before any one-thread batch.
+    /// together, and keeps the span from the first thread's start to the
+    /// last one's end, in ns per operation, beside the round's
+    /// [`Canary::sample`] (call that first). `None` for fewer than two
+    /// threads or before any one-thread batch.
+    ///
+    /// The span, not each thread's own time: a batch is shorter than a
+    /// scheduler's time slice, so threads that the scheduler put on one
+    /// core run one after another, each at full speed. Timed one by one
+    /// they looked like free cores (a two-thread EC-ElGamal case ran on
+    /// one core, CPU time equal to wall time, while its canary on two
+    /// threads read as fast as on one); their span is twice a batch.
     pub fn sample_parallel(&mut self, threads: usize) -> Option<f64> {
         if threads < 2 || self.iters == 0 || self.samples.is_empty() {
             return None;
         }
-        let start = std::sync::Barrier::new(threads);
+        let arrived = AtomicUsize::new(0);
         let this = &*self;
-        let slowest_ns = std::thread::scope(|s| {
+        let spans: Vec<(Instant, Instant)> = std::thread::scope(|s| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     s.spawn(|| {
-                        start.wait();
-                        let t0 = std::time::Instant::now();
+                        release_together(&arrived, threads);
+                        let t0 = Instant::now();
                         this.batch(this.iters);
-                        t0.elapsed().as_nanos() as f64
+                        (t0, Instant::now())
                     })
                 })
                 .collect();
-            workers
-                .into_iter()
-                .filter_map(|w| w.join().ok())
-                .fold(0.0, f64::max)
+            workers.into_iter().filter_map(|w| w.join().ok()).collect()
         });
-        let per_op = slowest_ns / self.iters as f64;
+        let first = spans.iter().map(|s| s.0).min()?;
+        let last = spans.iter().map(|s| s.1).max()?;
+        let span_ns = last.saturating_duration_since(first).as_nanos() as f64;
+        let per_op = span_ns / self.iters as f64;
         self.parallel.resize(self.samples.len(), None);
         if let Some(slot) = self.parallel.last_mut() {
             *slot = Some(per_op);
@@ -275,6 +286,24 @@ pub fn noise_floor(samples: &[f64]) -> f64 {
     cryptobench_stats::fast_floor(samples)
 }
 
+/// Waits until all `threads` have arrived: spinning, so that threads on
+/// free cores leave within a few hundred ns of one another (a sleeping
+/// barrier wakes its waiters tens of us apart, a tenth of a batch), and
+/// yielding after a while, so that threads sharing one core let the
+/// others arrive.
+fn release_together(arrived: &AtomicUsize, threads: usize) {
+    arrived.fetch_add(1, Ordering::AcqRel);
+    let mut spins = 0u32;
+    while arrived.load(Ordering::Acquire) < threads {
+        if spins < 20_000 {
+            spins += 1;
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,6 +369,42 @@ mod tests {
         assert!(
             !m.extra.contains_key(PARALLEL_FLOOR_KEY),
             "no multi-core round, no multi-core floor"
+        );
+    }
+
+    #[test]
+    fn threads_that_share_one_core_read_as_one_core_shared() {
+        // Confined to one core, the two threads run one after the other:
+        // timed one by one, each read as fast as the one-thread batch.
+        let ratio = std::thread::spawn(|| {
+            // SAFETY: zeroed sets are valid; the kernel fills or reads
+            // `size` bytes of them, and CPU_SET writes within the set.
+            unsafe {
+                let size = std::mem::size_of::<libc::cpu_set_t>();
+                let mut mask: libc::cpu_set_t = std::mem::zeroed();
+                assert_eq!(libc::sched_getaffinity(0, size, &mut mask), 0);
+                let first = (0..libc::CPU_SETSIZE as usize)
+                    .find(|&c| libc::CPU_ISSET(c, &mask))
+                    .expect("a usable core");
+                let mut one: libc::cpu_set_t = std::mem::zeroed();
+                libc::CPU_SET(first, &mut one);
+                assert_eq!(libc::sched_setaffinity(0, size, &one), 0);
+            }
+            let mut c = Canary::default();
+            let clock = MonotonicClock;
+            let ratios: Vec<f64> = (0..7)
+                .map(|_| {
+                    let one = c.sample(&clock);
+                    c.sample_parallel(2).unwrap() / one
+                })
+                .collect();
+            cryptobench_stats::median(&ratios)
+        })
+        .join()
+        .unwrap();
+        assert!(
+            ratio > cryptobench_core::model::SHARED_CORES,
+            "two threads on one core took {ratio:.2}x one thread's batch"
         );
     }
 
