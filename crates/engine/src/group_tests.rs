@@ -441,6 +441,48 @@ fn a_ratio_whose_interval_holds_a_decision_edge_samples_until_it_clears_it() {
     assert_eq!(far_rounds, plain_rounds);
 }
 
+/// Rounds of a (two 9 ms calls a round) and b (one 40 ms call a round),
+/// 60% noise each, measured with `edges`, and b / a.
+fn fast_and_slow(edges: Vec<f64>) -> (usize, usize, cryptobench_core::verdict::Estimate) {
+    let machine = Arc::new(Machine::default());
+    let fa = spread_factory(&machine, 9e6, 600, 2);
+    let fb = spread_factory(&machine, 40e6, 600, 3);
+    let (sa, sb) = (spec("a"), spec("b"));
+    let members = [
+        Member {
+            spec: &sa,
+            factory: &fa,
+        },
+        Member {
+            spec: &sb,
+            factory: &fb,
+        },
+    ];
+    let budget = Budget {
+        decision_edges: edges,
+        ..budget()
+    };
+    let r = measure_group("g", &members, &budget, &machine.clock, None, 1);
+    let m = |i: usize| r.measurements[i].as_ref().expect("measured");
+    let ratio = cryptobench_core::verdict::time_ratio(m(1), m(0)).unwrap();
+    (m(0).samples_ns.len(), m(1).samples_ns.len(), ratio)
+}
+
+#[test]
+fn a_member_samples_no_longer_for_a_ratio_to_one_that_stopped() {
+    // b spends four budgets on its ratio to a holding 4.5, and stops with
+    // it still undecided. a's rounds after that never enter the ratio: a
+    // keeps to its own budget instead of sampling on to four (103 rounds
+    // for the 26 it takes without the edge).
+    let (a_plain, b_plain, _) = fast_and_slow(Vec::new());
+    let (a, b, ratio) = fast_and_slow(vec![4.5]);
+    assert!(
+        b > b_plain && ratio.lo <= 4.5 && 4.5 <= ratio.hi,
+        "the premise: b sampled {b} rounds ({b_plain} without the edge), undecided at {ratio:?}"
+    );
+    assert_eq!(a, a_plain, "a's rounds with the edge and without");
+}
+
 #[test]
 fn the_reference_samples_as_long_as_the_other_member() {
     let machine = Arc::new(Machine::default());
