@@ -231,6 +231,12 @@ pub mod cpu {
     /// replacement policy or other tenants' use of them. Returns whether it
     /// could: x86-64 has `clflush` in its baseline; elsewhere it does
     /// nothing and says so.
+    ///
+    /// `clflushopt` where the CPU has it: `clflush` runs one line at a
+    /// time (70 ms for the 30 MiB of a 10 MiB AEAD case's three buffers
+    /// here, 15-20 times the GCM call it prepares), `clflushopt` overlaps
+    /// them (1.2-1.4 ms), and a buffer read after either comes from memory
+    /// alike (52-57 us for 1 MiB against 7 us warm).
     pub fn flush_from_caches(buf: &[u8]) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
@@ -238,12 +244,26 @@ pub mod cpu {
             // x86-64 cache lines are 64 bytes; the last byte's line too, as
             // a buffer need not start on a line.
             let lines = (0..buf.len()).step_by(64).chain(buf.len().checked_sub(1));
-            for i in lines {
-                // SAFETY: SSE2 (clflush, mfence) is part of x86-64; every
-                // address is inside `buf`, and flushing changes no data.
-                unsafe { _mm_clflush(buf.as_ptr().add(i)) };
+            if has_clflushopt() {
+                for i in lines {
+                    // SAFETY: the CPU has clflushopt (CPUID); every address
+                    // is inside `buf`, and flushing changes no data.
+                    unsafe {
+                        std::arch::asm!(
+                            "clflushopt [{}]",
+                            in(reg) buf.as_ptr().add(i),
+                            options(nostack, preserves_flags)
+                        )
+                    };
+                }
+            } else {
+                for i in lines {
+                    // SAFETY: SSE2 (clflush) is part of x86-64; every
+                    // address is inside `buf`, and flushing changes no data.
+                    unsafe { _mm_clflush(buf.as_ptr().add(i)) };
+                }
             }
-            // SAFETY: as above.
+            // SAFETY: as above; mfence orders clflushopt too.
             unsafe { _mm_mfence() };
             true
         }
@@ -252,6 +272,14 @@ pub mod cpu {
             let _ = buf;
             false
         }
+    }
+
+    /// Whether the CPU has `clflushopt` (CPUID leaf 7, EBX bit 23).
+    #[cfg(target_arch = "x86_64")]
+    fn has_clflushopt() -> bool {
+        use std::arch::x86_64::{__cpuid_count, __get_cpuid_max};
+        static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *HAS.get_or_init(|| __get_cpuid_max(0).0 >= 7 && __cpuid_count(7, 0).ebx & (1 << 23) != 0)
     }
 
     /// Size in bytes of the largest cache the kernel lists for CPU 0 (on a
