@@ -265,16 +265,14 @@ fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8
     let mut measured = outcome.run.measurements.clone();
     measured.extend(distributed);
     // The seed's method judges as the seed did: on its own run.
-    let earlier = match (method, app::db_path(g)) {
+    let earlier_note = match (method, app::db_path(g)) {
         (Method::Ours, Some(path)) => {
             let store = cryptobench_store::Store::open_read_only(&path)?;
-            Some(crate::history::attach_earlier(
-                &store,
-                &outcome.run,
-                &mut measured,
-            )?)
+            let runs = crate::history::attach_earlier(&store, &outcome.run, &mut measured)?;
+            Some(crate::history::earlier_note(&runs))
         }
-        _ => None,
+        (Method::Ours, None) => Some(crate::history::NOT_READ_NOTE.to_string()),
+        (Method::Seed, _) => None,
     };
     if method == Method::Seed {
         to_seed_statistic(&mut measured);
@@ -285,8 +283,8 @@ fn paper(g: &Global, a: &PaperArgs, world: &cryptobench_mpi::World) -> Result<u8
             paper.title(),
             tables::run_header(&outcome.run)
         )?;
-        if let Some(runs) = &earlier {
-            outln!("{}", crate::history::earlier_note(runs))?;
+        if let Some(note) = &earlier_note {
+            outln!("{note}")?;
         }
         outln!()?;
         for t in paper.render(&measured) {

@@ -78,6 +78,10 @@ pub fn attach_earlier(
     Ok(used)
 }
 
+/// The line under a paper's header when `--no-db` kept the earlier runs
+/// unread.
+pub const NOT_READ_NOTE: &str = "earlier runs: not read (--no-db), so each verdict rests on this run alone (a ratio near a claim's edge can land on its other side in the next run)";
+
 /// The line under a paper's header naming the runs its verdicts also hold.
 pub fn earlier_note(runs: &[String]) -> String {
     let (Some(newest), Some(oldest)) = (runs.first(), runs.last()) else {
