@@ -380,13 +380,13 @@ fn a_precise_member_samples_on_while_its_ratio_to_a_sampling_one_is_wide() {
     );
 }
 
-/// The paired ratio b / a of two [`Spread`] members (6% of noise each, b
-/// 4.46 times as slow) measured with `edges` as the decision edges, and the
-/// rounds b took.
-fn ratio_near_an_edge(edges: Vec<f64>) -> (cryptobench_core::verdict::Estimate, usize) {
+/// Two [`Spread`] members a and b (`op_ns` each, `spread` parts per
+/// thousand of noise) measured in one group with `edges` as the decision
+/// edges.
+fn pair_with_edges(op_ns: [f64; 2], spread: u64, edges: Vec<f64>) -> [Measurement; 2] {
     let machine = Arc::new(Machine::default());
-    let fa = spread_factory(&machine, 1_000.0, 60, 2);
-    let fb = spread_factory(&machine, 4_460.0, 60, 3);
+    let fa = spread_factory(&machine, op_ns[0], spread, 2);
+    let fb = spread_factory(&machine, op_ns[1], spread, 3);
     let (sa, sb) = (spec("a"), spec("b"));
     let members = [
         Member {
@@ -403,17 +403,22 @@ fn ratio_near_an_edge(edges: Vec<f64>) -> (cryptobench_core::verdict::Estimate, 
         ..budget()
     };
     let r = measure_group("g", &members, &budget, &machine.clock, None, 1);
-    let [a, b]: [Measurement; 2] = r
-        .measurements
+    r.measurements
         .into_iter()
         .map(|m| m.expect("measured"))
         .collect::<Vec<_>>()
         .try_into()
-        .expect("two members");
-    let rounds = b.samples_ns.len();
+        .expect("two members")
+}
+
+/// The paired ratio b / a of two members (6% of noise each, b 4.46 times
+/// as slow) measured with `edges` as the decision edges, and the rounds b
+/// took.
+fn ratio_near_an_edge(edges: Vec<f64>) -> (cryptobench_core::verdict::Estimate, usize) {
+    let [a, b] = pair_with_edges([1_000.0, 4_460.0], 60, edges);
     (
         cryptobench_core::verdict::time_ratio(&b, &a).unwrap(),
-        rounds,
+        b.samples_ns.len(),
     )
 }
 
@@ -444,28 +449,9 @@ fn a_ratio_whose_interval_holds_a_decision_edge_samples_until_it_clears_it() {
 /// Rounds of a (two 9 ms calls a round) and b (one 40 ms call a round),
 /// 60% noise each, measured with `edges`, and b / a.
 fn fast_and_slow(edges: Vec<f64>) -> (usize, usize, cryptobench_core::verdict::Estimate) {
-    let machine = Arc::new(Machine::default());
-    let fa = spread_factory(&machine, 9e6, 600, 2);
-    let fb = spread_factory(&machine, 40e6, 600, 3);
-    let (sa, sb) = (spec("a"), spec("b"));
-    let members = [
-        Member {
-            spec: &sa,
-            factory: &fa,
-        },
-        Member {
-            spec: &sb,
-            factory: &fb,
-        },
-    ];
-    let budget = Budget {
-        decision_edges: edges,
-        ..budget()
-    };
-    let r = measure_group("g", &members, &budget, &machine.clock, None, 1);
-    let m = |i: usize| r.measurements[i].as_ref().expect("measured");
-    let ratio = cryptobench_core::verdict::time_ratio(m(1), m(0)).unwrap();
-    (m(0).samples_ns.len(), m(1).samples_ns.len(), ratio)
+    let [a, b] = pair_with_edges([9e6, 40e6], 600, edges);
+    let ratio = cryptobench_core::verdict::time_ratio(&b, &a).unwrap();
+    (a.samples_ns.len(), b.samples_ns.len(), ratio)
 }
 
 #[test]
