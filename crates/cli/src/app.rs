@@ -100,6 +100,7 @@ pub fn run_config(g: &Global) -> Result<RunConfig> {
         seed: g.seed,
         verbose: g.verbose,
         threads,
+        time_asked: g.time.is_some(),
     })
 }
 

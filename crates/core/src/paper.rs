@@ -43,11 +43,18 @@ pub trait Paper: Send + Sync {
     }
 }
 
-/// `budget` with at least `min_time` per case and `min_rounds` samples for
-/// slow operations: more rounds for the ratios a paper's claims rest on.
-pub fn with_rounds(budget: &Budget, min_time: Duration, min_rounds: usize) -> Budget {
+/// The run's budget with at least `min_time` per case and `min_rounds`
+/// samples for slow operations: more rounds for the ratios a paper's
+/// claims rest on. A time per case asked for by name (`--time`) is kept:
+/// the user chose a shorter run, and wider intervals say what it cost.
+pub fn with_rounds(cfg: &RunConfig, min_time: Duration, min_rounds: usize) -> Budget {
+    let budget = &cfg.budget;
     Budget {
-        time_per_case: budget.time_per_case.max(min_time),
+        time_per_case: if cfg.time_asked {
+            budget.time_per_case
+        } else {
+            budget.time_per_case.max(min_time)
+        },
         min_slow_samples: budget.min_slow_samples.max(min_rounds),
         ..budget.clone()
     }
@@ -230,5 +237,20 @@ mod tests {
         assert_eq!(v, Verdict::Inconclusive);
         assert!(words.starts_with("inconclusive"), "{words}");
         assert_eq!(fidelity(None).0, Verdict::NotMeasured);
+    }
+
+    #[test]
+    fn a_paper_raises_the_time_per_case_unless_the_user_named_one() {
+        let second = Duration::from_secs(1);
+        let quick = RunConfig::quick();
+        let raised = with_rounds(&quick, second, 10);
+        assert_eq!(raised.time_per_case, second);
+        assert_eq!(raised.min_slow_samples, 10);
+        let mut asked = RunConfig::quick();
+        asked.budget.time_per_case = Duration::from_millis(20);
+        asked.time_asked = true;
+        let kept = with_rounds(&asked, second, 10);
+        assert_eq!(kept.time_per_case, Duration::from_millis(20));
+        assert_eq!(kept.min_slow_samples, 10, "the floor of rounds stays");
     }
 }

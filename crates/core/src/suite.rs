@@ -145,6 +145,9 @@ pub struct RunConfig {
     pub verbose: bool,
     /// `--threads N` for the multi-thread runner (1 = single thread).
     pub threads: u32,
+    /// `--time` was given: the time per case is the user's, which a
+    /// paper keeps rather than raising it ([`crate::paper::with_rounds`]).
+    pub time_asked: bool,
 }
 
 impl Default for RunConfig {
@@ -157,6 +160,7 @@ impl Default for RunConfig {
             seed: None,
             verbose: false,
             threads: 1,
+            time_asked: false,
         }
     }
 }

@@ -304,7 +304,7 @@ impl Paper for AegisPaper {
     fn budget(&self, cfg: &RunConfig) -> Budget {
         Budget {
             decision_edges: seed003_edges(),
-            ..with_rounds(&cfg.budget, CLAIM_TIME_PER_CASE, CLAIM_MIN_ROUNDS)
+            ..with_rounds(cfg, CLAIM_TIME_PER_CASE, CLAIM_MIN_ROUNDS)
         }
     }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
@@ -494,7 +494,7 @@ impl Paper for GcmVsCcmPaper {
     fn budget(&self, cfg: &RunConfig) -> Budget {
         Budget {
             decision_edges: ABOUT_THREE_TIMES.edges().to_vec(),
-            ..with_rounds(&cfg.budget, CLAIM_TIME_PER_CASE, CLAIM_MIN_ROUNDS)
+            ..with_rounds(cfg, CLAIM_TIME_PER_CASE, CLAIM_MIN_ROUNDS)
         }
     }
     fn render(&self, ms: &[Measurement]) -> Vec<Table> {
