@@ -386,6 +386,42 @@ fn elgamal_threads_clearly_faster_in_every_round_win_over_one_lucky_serial_round
 }
 
 #[test]
+fn elgamal_threads_clearly_slower_in_the_same_rounds_lose_to_serial() {
+    let e = |mode: &'static str, threads: &'static str, rounds: &[f64]| {
+        let mut m = elgamal_in_rounds(mode, threads, rounds, 5);
+        m.group = Some("elgamal/encrypt/256B/t1#1".into());
+        m
+    };
+    // One core busy elsewhere: threads got both cores in every fourth
+    // round (1.9-2.2 ms) and took 3.6-4.0 ms in the rest, against
+    // serial's 3.0-3.1 ms in every round.
+    let serial: Vec<f64> = (0..20).map(|i| 3.0e6 + 5e3 * i as f64).collect();
+    let threads: Vec<f64> = (0..20)
+        .map(|i| {
+            if i % 4 == 0 {
+                1.9e6 + 2e4 * i as f64
+            } else {
+                3.6e6 + 2e4 * i as f64
+            }
+        })
+        .collect();
+    let ms = vec![e("serial", "1", &serial), e("threads", "2", &threads)];
+    assert!(
+        !advice::tied_on_fastest_rounds(&ms[0], &ms[1]),
+        "the premise: at their fastest rounds threads are clearly faster"
+    );
+    assert!(
+        !advice::tied_side_by_side(&ms[1], &ms[0]),
+        "the premise: in the same rounds threads are clearly slower"
+    );
+    let recs = recommend(&run_of(ms), &[]);
+    says(
+        &topic(&recs, "EC-ElGamal mode").advice,
+        "mode serial with 1 worker(s)",
+    );
+}
+
+#[test]
 fn an_empty_run_says_what_to_do() {
     let run = run_of(vec![]);
     let recs = recommend(&run, &DEFAULT_ARGON2_TARGETS_NS);
