@@ -422,6 +422,29 @@ fn elgamal_threads_clearly_slower_in_the_same_rounds_lose_to_serial() {
 }
 
 #[test]
+fn elgamal_speedup_is_quoted_from_the_rounds_the_modes_shared() {
+    // A busy A/A run's rounds, ms: one core held elsewhere came and went.
+    let serial = [5.48, 12.69, 6.77, 5.42, 5.37, 5.67, 5.35, 9.46];
+    let threads = [5.07, 3.74, 4.39, 7.4, 6.68, 4.84, 7.95, 7.12, 7.22];
+    let e = |mode: &'static str, workers: &'static str, ms: &[f64]| {
+        let ns: Vec<f64> = ms.iter().map(|t| t * 1e6).collect();
+        let mut m = elgamal_in_rounds(mode, workers, &ns, 1);
+        m.group = Some("elgamal/encrypt/256B/t1#1".into());
+        m
+    };
+    let ms = vec![e("serial", "1", &serial), e("threads", "2", &threads)];
+    let by_medians = ms[0].median_ns().unwrap() / ms[1].median_ns().unwrap();
+    assert!(
+        by_medians < 0.9,
+        "the premise: medians say {by_medians:.2}x"
+    );
+    let recs = recommend(&run_of(ms), &[]);
+    let advice = &topic(&recs, "EC-ElGamal mode").advice;
+    says(advice, "mode threads with 2 worker(s)");
+    says(advice, "1.13x serial");
+}
+
+#[test]
 fn an_empty_run_says_what_to_do() {
     let run = run_of(vec![]);
     let recs = recommend(&run, &DEFAULT_ARGON2_TARGETS_NS);
