@@ -324,6 +324,26 @@ fn elgamal_in_rounds(
     m
 }
 
+/// The EC-ElGamal mode advice `recommend` gives for `ms`.
+fn elgamal_advice(ms: Vec<Measurement>) -> String {
+    topic(&recommend(&run_of(ms), &[]), "EC-ElGamal mode")
+        .advice
+        .clone()
+}
+
+/// [`elgamal_in_rounds`] timed in the rounds of one group with the other
+/// mode, as the engine times them.
+fn elgamal_grouped(
+    mode: &'static str,
+    threads: &'static str,
+    rounds: &[f64],
+    trim: usize,
+) -> Measurement {
+    let mut m = elgamal_in_rounds(mode, threads, rounds, trim);
+    m.group = Some("elgamal/encrypt/256B/t1#1".into());
+    m
+}
+
 #[test]
 fn elgamal_mode_is_judged_by_fastest_rounds_so_a_core_lent_away_does_not_flip_it() {
     let e = |mode: &'static str, threads: &'static str, rounds: Vec<f64>| {
@@ -363,11 +383,7 @@ fn elgamal_mode_is_judged_by_fastest_rounds_so_a_core_lent_away_does_not_flip_it
 
 #[test]
 fn elgamal_threads_clearly_faster_in_every_round_win_over_one_lucky_serial_round() {
-    let e = |mode: &'static str, threads: &'static str, rounds: &[f64]| {
-        let mut m = elgamal_in_rounds(mode, threads, rounds, 0);
-        m.group = Some("elgamal/encrypt/256B/t1#1".into());
-        m
-    };
+    let e = |mode, threads, rounds: &[f64]| elgamal_grouped(mode, threads, rounds, 0);
     // Five rounds of a quick run: serial's first round was lucky (5.4 ms,
     // the others 8.2-9.9 ms), so its fastest-round interval reaches down
     // to the threads mode's; in every round threads took 12-78% less.
@@ -378,20 +394,12 @@ fn elgamal_threads_clearly_faster_in_every_round_win_over_one_lucky_serial_round
         advice::tied_on_fastest_rounds(&ms[0], &ms[1]),
         "the premise: tied on fastest rounds"
     );
-    let recs = recommend(&run_of(ms), &[]);
-    says(
-        &topic(&recs, "EC-ElGamal mode").advice,
-        "mode threads with 2 worker(s)",
-    );
+    says(&elgamal_advice(ms), "mode threads with 2 worker(s)");
 }
 
 #[test]
 fn elgamal_threads_clearly_slower_in_the_same_rounds_lose_to_serial() {
-    let e = |mode: &'static str, threads: &'static str, rounds: &[f64]| {
-        let mut m = elgamal_in_rounds(mode, threads, rounds, 5);
-        m.group = Some("elgamal/encrypt/256B/t1#1".into());
-        m
-    };
+    let e = |mode, threads, rounds: &[f64]| elgamal_grouped(mode, threads, rounds, 5);
     // One core busy elsewhere: threads got both cores in every fourth
     // round (1.9-2.2 ms) and took 3.6-4.0 ms in the rest, against
     // serial's 3.0-3.1 ms in every round.
@@ -414,11 +422,7 @@ fn elgamal_threads_clearly_slower_in_the_same_rounds_lose_to_serial() {
         !advice::tied_side_by_side(&ms[1], &ms[0]),
         "the premise: in the same rounds threads are clearly slower"
     );
-    let recs = recommend(&run_of(ms), &[]);
-    says(
-        &topic(&recs, "EC-ElGamal mode").advice,
-        "mode serial with 1 worker(s)",
-    );
+    says(&elgamal_advice(ms), "mode serial with 1 worker(s)");
 }
 
 #[test]
@@ -426,11 +430,9 @@ fn elgamal_speedup_is_quoted_from_the_rounds_the_modes_shared() {
     // A busy A/A run's rounds, ms: one core held elsewhere came and went.
     let serial = [5.48, 12.69, 6.77, 5.42, 5.37, 5.67, 5.35, 9.46];
     let threads = [5.07, 3.74, 4.39, 7.4, 6.68, 4.84, 7.95, 7.12, 7.22];
-    let e = |mode: &'static str, workers: &'static str, ms: &[f64]| {
+    let e = |mode, workers, ms: &[f64]| {
         let ns: Vec<f64> = ms.iter().map(|t| t * 1e6).collect();
-        let mut m = elgamal_in_rounds(mode, workers, &ns, 1);
-        m.group = Some("elgamal/encrypt/256B/t1#1".into());
-        m
+        elgamal_grouped(mode, workers, &ns, 1)
     };
     let ms = vec![e("serial", "1", &serial), e("threads", "2", &threads)];
     let by_medians = ms[0].median_ns().unwrap() / ms[1].median_ns().unwrap();
@@ -438,10 +440,9 @@ fn elgamal_speedup_is_quoted_from_the_rounds_the_modes_shared() {
         by_medians < 0.9,
         "the premise: medians say {by_medians:.2}x"
     );
-    let recs = recommend(&run_of(ms), &[]);
-    let advice = &topic(&recs, "EC-ElGamal mode").advice;
-    says(advice, "mode threads with 2 worker(s)");
-    says(advice, "1.13x serial");
+    let advice = elgamal_advice(ms);
+    says(&advice, "mode threads with 2 worker(s)");
+    says(&advice, "1.13x serial");
 }
 
 #[test]
