@@ -106,6 +106,17 @@ fn one_core(cpu: usize) -> libc::cpu_set_t {
     set
 }
 
+/// Confines the calling thread (and the threads it starts from now on)
+/// to the first core this process may use, whatever the plan; false
+/// where the kernel refuses. For tests that need threads to share a core.
+#[cfg(test)]
+pub(crate) fn confine_to_first_core() -> bool {
+    let Some(first) = allowed().and_then(|s| cpus(&s).first().copied()) else {
+        return false;
+    };
+    set_thread(0, &one_core(first))
+}
+
 /// The cores a multi-core case may use: every core this process started
 /// with, whether or not the calling thread is on one of them now
 /// (`available_parallelism` answers for the calling thread's mask).

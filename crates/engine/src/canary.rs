@@ -377,19 +377,7 @@ mod tests {
         // Confined to one core, the two threads run one after the other:
         // timed one by one, each read as fast as the one-thread batch.
         let ratio = std::thread::spawn(|| {
-            // SAFETY: zeroed sets are valid; the kernel fills or reads
-            // `size` bytes of them, and CPU_SET writes within the set.
-            unsafe {
-                let size = std::mem::size_of::<libc::cpu_set_t>();
-                let mut mask: libc::cpu_set_t = std::mem::zeroed();
-                assert_eq!(libc::sched_getaffinity(0, size, &mut mask), 0);
-                let first = (0..libc::CPU_SETSIZE as usize)
-                    .find(|&c| libc::CPU_ISSET(c, &mask))
-                    .expect("a usable core");
-                let mut one: libc::cpu_set_t = std::mem::zeroed();
-                libc::CPU_SET(first, &mut one);
-                assert_eq!(libc::sched_setaffinity(0, size, &one), 0);
-            }
+            assert!(crate::affinity::confine_to_first_core());
             let mut c = Canary::default();
             let clock = MonotonicClock;
             let ratios: Vec<f64> = (0..7)

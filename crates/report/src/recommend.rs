@@ -281,8 +281,8 @@ fn elgamal(ms: &[Measurement]) -> Vec<Recommendation> {
     // (one lucky serial round; two rounds of threads at 1.7-2x), while
     // together they named threads in all six runs.
     // Never a mode clearly slower than serial in the same rounds, whatever
-    // its fastest rounds: with one core busy elsewhere, two lucky rounds
-    // of threads named it at 0.83x serial.
+    // its fastest rounds: a few rounds with both cores free can make its
+    // fastest rounds beat serial's while most of its rounds lose.
     let best = match serial {
         Some(s) if s.case_key() != best.case_key() => {
             let faster_together = !advice::tied_side_by_side(s, best);
