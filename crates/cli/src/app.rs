@@ -10,6 +10,7 @@ use cryptobench_core::{
     Suite, SCHEMA,
 };
 use cryptobench_engine::{fingerprint, interrupt, runner};
+use cryptobench_report::precision;
 use cryptobench_runtime::{plan_twins, Runtime};
 use cryptobench_store::output::{self as out_file, Access, OutputError, Outputs};
 use cryptobench_store::{OutputTarget, Store, StoreError};
@@ -463,6 +464,10 @@ pub fn bench_as(
     if !g.quiet {
         let limit = cfg.budget.measuring_limit;
         eprintln!("{}", time_line(&ran, planning.elapsed(), limit));
+        let reached = precision::precision_reached(&run.measurements, cfg.budget.precision);
+        if let Some(line) = reached.line() {
+            eprintln!("{line}");
+        }
     }
     Ok(Outcome { run, suites })
 }

@@ -64,6 +64,13 @@ fn quick_hash_run_is_stored_exported_and_parses() {
         .success()
         .stdout(
             predicate::str::contains("SHA-256").and(predicate::str::contains("status complete")),
+        )
+        // The precision the four cases reached, the canary not among them.
+        .stderr(
+            predicate::str::is_match(
+                r"\nprecision: \d of 4 cases \(\d+%\) within the target \+-0\.1%; median",
+            )
+            .unwrap(),
         );
     let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(run["schema"], "cryptobench/1");

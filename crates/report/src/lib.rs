@@ -16,6 +16,7 @@ pub mod html;
 mod html_extra;
 pub mod machines;
 pub mod overhead;
+pub mod precision;
 pub mod recommend;
 pub mod svg;
 pub mod tables;
