@@ -515,7 +515,7 @@ impl Measurement {
     /// Whether the case's work per call is random by design
     /// ([`LABEL_WORK_VARIES`]).
     pub fn work_varies(&self) -> bool {
-        self.labels.iter().any(|l| l == LABEL_WORK_VARIES)
+        work_varies(&self.labels)
     }
     /// Orders by median time, fastest first; cases without one come last.
     pub fn cmp_median(&self, other: &Self) -> std::cmp::Ordering {
@@ -598,6 +598,11 @@ impl Fingerprint {
 /// lucky batch rather than the code's speed, and `compare` judges it by
 /// its median.
 pub const LABEL_WORK_VARIES: &str = "work varies per call";
+
+/// Whether `labels` say one call's work is random by design.
+pub fn work_varies(labels: &[String]) -> bool {
+    labels.iter().any(|l| l == LABEL_WORK_VARIES)
+}
 
 /// [`Fingerprint::address_layout`] of a run whose process had address
 /// randomisation off; anything else ("randomized", absent) is not fixed.
