@@ -61,10 +61,11 @@ pub const MULTI_CORE_MIN_SAMPLE: Duration = Duration::from_millis(2);
 /// ([`CaseSpec::work_varies`]: ML-DSA signing rejects and retries). One
 /// call's time is skewed to the right (ML-DSA-44's mean call took 1.42x
 /// its median one here, ML-DSA-65's and -87's 1.30x), so a median of
-/// single calls understates the cost per signature; the median of batches
-/// of 20 ms (18-32 signatures) is within about 1% of the mean. An
-/// operation slower than this (RSA key generation) stays one call per
-/// sample, and says how imprecise that left it.
+/// single calls understates the cost per signature. A batch of 20 ms
+/// (20-54 signatures here) averages the retries, and its median tracks
+/// the mean call (docs/methodology.md). An operation slower than this
+/// (RSA key generation) stays one call per sample, and says how imprecise
+/// that left it.
 pub const WORK_VARIES_MIN_SAMPLE: Duration = Duration::from_millis(20);
 
 /// How many times its time per case a member may sample while one of its
