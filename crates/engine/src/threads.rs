@@ -28,8 +28,14 @@ pub fn measure_threads(
     };
 
     // Single-thread reference: calibrates the batch and gives the baseline
-    // rate for the scaling efficiency.
-    let single = match sample(first.as_mut(), budget, clock) {
+    // rate for the scaling efficiency. Its batch is the case's own shortest
+    // (milliseconds for threads behind a barrier, more for work that varies
+    // per call), as in a comparison group.
+    let own = Budget {
+        min_sample: budget.min_sample_for(spec),
+        ..budget.clone()
+    };
+    let single = match sample(first.as_mut(), &own, clock) {
         Ok(s) if s.interrupted => return None,
         Ok(s) => s,
         Err(e) => return Some(from_case_error(spec, e, m.checks)),
@@ -195,5 +201,26 @@ mod tests {
             assert_eq!(*s, 1_000.0, "{:?}", m.samples_ns);
         }
         assert_eq!(m.extra["single_thread_ops_per_s"], 1e6);
+    }
+
+    #[test]
+    fn threads_batch_for_the_cases_own_shortest_sample() {
+        let batch = |spec: CaseSpec| {
+            let clock = Arc::new(MockClock::default());
+            let shared = clock.clone();
+            let factory: CaseFactory =
+                Arc::new(move || Ok(Box::new(Ticks(shared.clone())) as Box<dyn Case>));
+            let m = measure_threads(&spec, &factory, &Budget::standard(), clock.as_ref());
+            let m = m.unwrap();
+            Duration::from_micros(m.iterations_per_sample)
+        };
+        let spec = CaseSpec::new("t", "ticks", "b", "1", "op").threads(2);
+        // 1 us a call: the batch lasts the case's shortest sample, not the
+        // run's 100 us.
+        let multi_core = cryptobench_core::suite::MULTI_CORE_MIN_SAMPLE;
+        assert!(batch(spec.clone()) >= multi_core);
+        let varies = spec.labels(Some(cryptobench_core::model::LABEL_WORK_VARIES));
+        let work_varies = cryptobench_core::suite::WORK_VARIES_MIN_SAMPLE;
+        assert!(batch(varies) >= work_varies);
     }
 }
