@@ -466,7 +466,12 @@ pub fn bench_as(
         eprintln!("{}", time_line(&ran, planning.elapsed(), limit));
         let reached = precision::precision_reached(&run.measurements, cfg.budget.precision);
         if let Some(line) = reached.line() {
-            eprintln!("{line}");
+            let smoke = if cfg.quick {
+                " (--quick samples each case briefly: a smoke run)"
+            } else {
+                ""
+            };
+            eprintln!("{line}{smoke}");
         }
     }
     Ok(Outcome { run, suites })

@@ -68,7 +68,7 @@ fn quick_hash_run_is_stored_exported_and_parses() {
         // The precision the four cases reached, the canary not among them.
         .stderr(
             predicate::str::is_match(
-                r"\nprecision: \d of 4 cases \(\d+%\) within the target \+-0\.1%; median",
+                r"\nprecision: \d of 4 cases \(\d+%\) within the target \+-0\.1%; median .*\(--quick samples each case briefly: a smoke run\)\n",
             )
             .unwrap(),
         );
