@@ -499,9 +499,9 @@ fn on_cores<T>(wide: bool, f: impl FnOnce() -> T) -> T {
 /// A member that stopped is left out of both: its ratio to `i` rests on
 /// its own rounds and no longer narrows, and it was precise against `i`
 /// when it stopped, or its budget ended with the ratio undecided. For the
-/// edges, the cheap rank interval decides while it holds one; once it clears them, the interval a
-/// verdict reports (the bootstrap's, widened to each stretch's median,
-/// `verdict::time_ratio`) must clear them too.
+/// edges, the cheap rank interval decides while it holds one; once it
+/// clears them, the interval a verdict reports (the bootstrap's, widened
+/// to each stretch's median, `verdict::time_ratio`) must clear them too.
 fn paired_ratios(live: &[Live], i: usize, edges: &[f64]) -> (f64, bool) {
     let holds_an_edge = |(lo, hi): (f64, f64)| {
         edges

@@ -172,7 +172,6 @@ mod tests {
         }
         let total = m.extra["total_ops_per_s"];
         assert!((total - 2.0 * m.extra["per_thread_ops_per_s"]).abs() < 1e-6 * total);
-        let _ = Duration::from_millis(1);
     }
 
     /// Work that takes exactly 1 us of the mock clock per operation.
@@ -186,12 +185,16 @@ mod tests {
         }
     }
 
+    /// Cases of [`Ticks`] on `clock`.
+    fn ticks_on(clock: &Arc<MockClock>) -> CaseFactory {
+        let shared = clock.clone();
+        Arc::new(move || Ok(Box::new(Ticks(shared.clone())) as Box<dyn Case>))
+    }
+
     #[test]
     fn threads_are_timed_on_the_injected_clock() {
         let clock = Arc::new(MockClock::default());
-        let shared = clock.clone();
-        let factory: CaseFactory =
-            Arc::new(move || Ok(Box::new(Ticks(shared.clone())) as Box<dyn Case>));
+        let factory = ticks_on(&clock);
         let spec = CaseSpec::new("t", "ticks", "b", "1", "op").threads(2);
         let m = measure_threads(&spec, &factory, &Budget::quick(), clock.as_ref()).unwrap();
         assert_eq!(m.status, CaseStatus::Measured);
@@ -207,12 +210,13 @@ mod tests {
     fn threads_batch_for_the_cases_own_shortest_sample() {
         let batch = |spec: CaseSpec| {
             let clock = Arc::new(MockClock::default());
-            let shared = clock.clone();
-            let factory: CaseFactory =
-                Arc::new(move || Ok(Box::new(Ticks(shared.clone())) as Box<dyn Case>));
-            let m = measure_threads(&spec, &factory, &Budget::standard(), clock.as_ref());
-            let m = m.unwrap();
-            Duration::from_micros(m.iterations_per_sample)
+            let m = measure_threads(
+                &spec,
+                &ticks_on(&clock),
+                &Budget::standard(),
+                clock.as_ref(),
+            );
+            Duration::from_micros(m.unwrap().iterations_per_sample)
         };
         let spec = CaseSpec::new("t", "ticks", "b", "1", "op").threads(2);
         // 1 us a call: the batch lasts the case's shortest sample, not the

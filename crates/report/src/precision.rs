@@ -10,7 +10,7 @@
 
 use cryptobench_core::model::CANARY_SUITE;
 use cryptobench_core::{CaseStatus, Measurement};
-use cryptobench_stats::quantile;
+use cryptobench_stats::{quantile_sorted, sorted};
 use std::collections::BTreeMap;
 
 /// The suites named as furthest from the target, at most.
@@ -59,7 +59,8 @@ pub fn precision_reached(measurements: &[Measurement], target: f64) -> Precision
         entry.1 += usize::from(p <= target);
     }
     let within = all.iter().filter(|&&p| p <= target).count();
-    let at = |q: f64| (!all.is_empty()).then(|| quantile(&all, q));
+    let all = sorted(&all);
+    let at = |q: f64| (!all.is_empty()).then(|| quantile_sorted(&all, q));
     PrecisionReached {
         target,
         measured: all.len(),
