@@ -672,17 +672,21 @@ public class Runner {
 
     /** Runs the case until the JIT has settled: batches of WARM_BATCH_NS
      *  until, past WARM_MIN_OPS calls (or WARM_MIN_NS), three in a row
-     *  agree within 3% per operation while HotSpot finishes no compilation
-     *  and its other threads use under a tenth of a core. Three settled
-     *  batches while it still compiles are a C1 plateau, and a tier change
-     *  halfway through the samples widens their interval (or, past the
-     *  samples, splits one run from the next). Returns what it did, for the
-     *  prepare answer. */
+     *  brought no batch 3% faster per operation than the batch that last
+     *  did, while HotSpot finished no compilation and its other
+     *  threads used under a tenth of a core. Three settled batches while it
+     *  still compiles are a C1 plateau, and a tier change halfway through
+     *  the samples widens their interval (or, past the samples, splits one
+     *  run from the next). Whether a batch got faster, not whether three
+     *  agree within 3%, tells a JIT still at work: a shared machine only
+     *  adds time to a batch, and where batches spread by 5-10% three rarely
+     *  agreed, so warm-ups ran on to WARM_BUDGET_NS. Returns what it did,
+     *  for the prepare answer. */
     static Map<String, Object> warmUp(Batch run) throws Exception {
         long start = System.nanoTime(), ops = 0, n = 1;
-        double[] last = new double[3];
         long[] jitAfter = new long[3], othersAfter = new long[3], wall = new long[3];
-        int seen = 0;
+        int seen = 0, sinceFaster = 0;
+        double anchor = Double.MAX_VALUE;
         boolean stable = false;
         while (System.nanoTime() - start < WARM_BUDGET_NS) {
             long jitBefore = jitMillis(), othersBefore = othersCpuNs();
@@ -692,16 +696,16 @@ public class Runner {
             ops += n;
             if (t / n > WARM_SLOW_OP_NS) break;
             if (t < WARM_BATCH_NS) { n *= 2; continue; }
-            last[seen % 3] = (double) t / n;
+            double perOp = (double) t / n;
+            if (perOp < anchor * 0.97) { anchor = perOp; sinceFaster = 0; } else sinceFaster++;
             jitAfter[seen % 3] = jitMillis() - jitBefore;
             othersAfter[seen % 3] = othersBefore < 0 ? 0 : othersCpuNs() - othersBefore;
             wall[seen % 3] = t;
             seen++;
-            if (seen >= 3 && (ops >= WARM_MIN_OPS || System.nanoTime() - start >= WARM_MIN_NS)) {
-                double lo = Math.min(last[0], Math.min(last[1], last[2])), hi = Math.max(last[0], Math.max(last[1], last[2]));
+            if (sinceFaster >= 3 && (ops >= WARM_MIN_OPS || System.nanoTime() - start >= WARM_MIN_NS)) {
                 boolean compiled = jitAfter[0] != 0 || jitAfter[1] != 0 || jitAfter[2] != 0;
                 boolean busy = 10 * (othersAfter[0] + othersAfter[1] + othersAfter[2]) > wall[0] + wall[1] + wall[2];
-                if (hi <= lo * 1.03 && !compiled && !busy) { stable = true; break; }
+                if (!compiled && !busy) { stable = true; break; }
             }
         }
         return obj("ops", ops, "ms", (System.nanoTime() - start) / 1e6, "stable", stable);

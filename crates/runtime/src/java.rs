@@ -8,10 +8,11 @@
 //! alone) it is still run as a single source file (Java 11+).
 //!
 //! JIT warm-up is part of calibration: each `prepare` runs the case until,
-//! past 50,000 calls or 0.2 s, three 5 ms batches agree within 3% per call
-//! while HotSpot finishes no compilation and its other threads (compilers,
-//! GC) use under a tenth of a core (at most 2 s; node/runner.js does the
-//! same for V8 without the compiler signals, 0.3 s), and the engine's own
+//! past 50,000 calls or 0.2 s, three 5 ms batches in a row come out no 3%
+//! faster per call than the last batch that did, while HotSpot finishes no
+//! compilation and its other threads (compilers, GC) use under a tenth of
+//! a core (at most 2 s; node/runner.js waits for three batches within 3%
+//! without the compiler signals, 0.3 s at most), and the engine's own
 //! warm-up and calibration batches follow. The CPU signal matters on 2
 //! cores: a C2 compilation still running ends no compilation, and with
 //! the compile counter alone half the processes measured AES at 16 B at
