@@ -89,9 +89,9 @@ impl Budget {
 
     /// The default: 100 us samples (2 ms for multi-core cases), ~0.3 s
     /// per case after a 10 ms warm-up, at most 3 min 10 s of measuring in all:
-    /// with building and checking (about 85-95 s, each runtime case
-    /// prepared in two runner processes) and the Argon2 short tune, a
-    /// default run takes 5-5.5 min here.
+    /// with building and checking (each runtime case prepared in two
+    /// runner processes) and the Argon2 short tune, a default run took
+    /// 276-290 s here in four runs on 2026-11-29 and 30.
     ///
     /// A default run's plan is paced down to a quarter of its time per
     /// case, so a case's interval is bought with rounds, not batch length:
