@@ -66,6 +66,39 @@ fn every_agreement_entry_passes_its_checks() {
     assert_checks_pass(Kind::Agreement);
 }
 
+/// An EC secret scalar must lie in 1..n: every ECDH-P256 entry refuses 0
+/// and the group order n, and takes n - 1, whose share is -G.
+#[test]
+fn every_ecdh_p256_entry_refuses_scalars_outside_one_to_the_order() {
+    const ORDER: &str = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551";
+    const ORDER_LESS_ONE: &str = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632550";
+    let entries: Vec<_> = agreements()
+        .into_iter()
+        .filter(|e| e.algorithm().name == "ECDH-P256" && e.available().is_ok())
+        .collect();
+    assert!(entries.len() >= 2, "ECDH-P256 entries: {}", entries.len());
+    for e in &entries {
+        for (name, scalar) in [("0", "00".repeat(32)), ("n", ORDER.to_string())] {
+            let bytes = hex::decode(&scalar).unwrap();
+            assert!(
+                e.import_secret(&bytes).is_err(),
+                "{} took the scalar {name}",
+                e.backend()
+            );
+        }
+        let key = e
+            .import_secret(&hex::decode(ORDER_LESS_ONE).unwrap())
+            .unwrap_or_else(|why| panic!("{} refused n - 1: {why}", e.backend()));
+        // -G: the generator's x and p - y (SEC 2's G, uncompressed).
+        let minus_g = concat!(
+            "04",
+            "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296",
+            "b01cbd1c01e58065711814b583f061e9d431cca994cea1313449bf97c840ae0a"
+        );
+        assert_eq!(hex::encode(key.public_key()), minus_g, "{}", e.backend());
+    }
+}
+
 // SLH-DSA signs for seconds (the small "s" sets), so its entries have a
 // test of their own, which runs beside the others.
 fn is_slh_dsa(name: &str) -> bool {
