@@ -87,6 +87,15 @@ impl Budget {
         shortest
     }
 
+    /// This budget with `spec`'s own shortest sample
+    /// ([`Budget::min_sample_for`]), for calibrating that case.
+    pub fn for_case(&self, spec: &CaseSpec) -> Self {
+        Self {
+            min_sample: self.min_sample_for(spec),
+            ..self.clone()
+        }
+    }
+
     /// The default: 100 us samples (2 ms for multi-core cases), ~0.3 s
     /// per case after a 10 ms warm-up, at most 3 min 10 s of measuring in all:
     /// with building and checking (each runtime case prepared in two

@@ -223,10 +223,7 @@ impl<'a> GroupRun<'a> {
                     continue;
                 }
             };
-            let own = Budget {
-                min_sample: g.budget.min_sample_for(member.spec),
-                ..g.budget.clone()
-            };
+            let own = g.budget.for_case(member.spec);
             let calibrated = on_cores(wide, || calibrate(case.as_mut(), &own, clock));
             g.spent.measuring_ns += clock.now_ns().saturating_sub(calibrating);
             match calibrated {

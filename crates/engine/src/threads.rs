@@ -31,10 +31,7 @@ pub fn measure_threads(
     // rate for the scaling efficiency. Its batch is the case's own shortest
     // (milliseconds for threads behind a barrier, more for work that varies
     // per call), as in a comparison group.
-    let own = Budget {
-        min_sample: budget.min_sample_for(spec),
-        ..budget.clone()
-    };
+    let own = budget.for_case(spec);
     let single = match sample(first.as_mut(), &own, clock) {
         Ok(s) if s.interrupted => return None,
         Ok(s) => s,
