@@ -126,6 +126,15 @@ pub fn fidelity(ratio: Option<Estimate>) -> (Verdict, String) {
         r.hi,
         show_earlier(&r, 3)
     );
+    if let (true, Some(n)) = (r.too_few_rounds(), r.rounds) {
+        return (
+            Verdict::Inconclusive,
+            format!(
+                "inconclusive: {shown} on {n} round(s), fewer than the {} that decide",
+                crate::verdict::FEWEST_DECIDING_ROUNDS
+            ),
+        );
+    }
     match r.within(lo, hi, 0.0) {
         Verdict::Holds => (Verdict::Holds, format!("met: {shown}")),
         Verdict::Differs if r.hi < lo => (
@@ -237,6 +246,18 @@ mod tests {
         assert_eq!(v, Verdict::Inconclusive);
         assert!(words.starts_with("inconclusive"), "{words}");
         assert_eq!(fidelity(None).0, Verdict::NotMeasured);
+    }
+
+    #[test]
+    fn fidelity_on_three_rounds_decides_nothing() {
+        // Three one-second peer processes: the interval of their median
+        // covers it three times in four, not 95%.
+        let few = Estimate::paired(0.62, 0.61, 0.86).on_rounds(3);
+        let (v, words) = fidelity(Some(few));
+        assert_eq!(v, Verdict::Inconclusive);
+        assert!(words.contains("on 3 round(s), fewer than the 5"), "{words}");
+        let enough = few.on_rounds(5);
+        assert_eq!(fidelity(Some(enough)).0, Verdict::Differs);
     }
 
     #[test]

@@ -130,6 +130,7 @@ pub fn seed_budget(runs: usize) -> Budget {
         time_per_case: Duration::ZERO,
         warmup: Duration::ZERO,
         min_slow_samples: runs,
+        peer_rounds: runs,
         precision: 0.0,
         measuring_limit: None,
         decision_edges: Vec::new(),

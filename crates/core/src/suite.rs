@@ -32,6 +32,12 @@ pub struct Budget {
     pub warmup: Duration,
     /// Fewest samples accepted for slow operations (each a single call).
     pub min_slow_samples: usize,
+    /// Fewest rounds a peer process (`openssl speed`, the argon2 CLI)
+    /// samples, whatever the pace: the
+    /// [`crate::verdict::FEWEST_DECIDING_ROUNDS`] its fidelity verdict
+    /// needs (default and `--full`); a smoke run keeps three and leaves
+    /// its fidelity undecided.
+    pub peer_rounds: usize,
     /// Sampling stops once the 95% interval of the median (and of each
     /// paired ratio) is within this fraction of it (`--precision`, 0.01).
     pub precision: f64,
@@ -87,6 +93,16 @@ impl Budget {
         shortest
     }
 
+    /// The fewest rounds `spec` samples: the suite's
+    /// [`CaseSpec::min_rounds`], and [`Budget::peer_rounds`] for a peer.
+    pub fn fewest_rounds(&self, spec: &CaseSpec) -> usize {
+        if crate::model::is_peer(&spec.backend) {
+            spec.min_rounds.max(self.peer_rounds)
+        } else {
+            spec.min_rounds
+        }
+    }
+
     /// This budget with `spec`'s own shortest sample
     /// ([`Budget::min_sample_for`]), for calibrating that case.
     pub fn for_case(&self, spec: &CaseSpec) -> Self {
@@ -118,6 +134,7 @@ impl Budget {
             // run's 204.4 s of measuring; with 10 ms, 39.5 s.
             warmup: Duration::from_millis(10),
             min_slow_samples: 3,
+            peer_rounds: crate::verdict::FEWEST_DECIDING_ROUNDS,
             precision: DEFAULT_PRECISION,
             measuring_limit: Some(Duration::from_secs(190)),
             decision_edges: Vec::new(),
@@ -131,6 +148,7 @@ impl Budget {
             time_per_case: Duration::from_millis(50),
             warmup: Duration::from_millis(5),
             min_slow_samples: 3,
+            peer_rounds: 3,
             precision: DEFAULT_PRECISION,
             measuring_limit: Some(Duration::from_secs(60)),
             decision_edges: Vec::new(),
@@ -145,6 +163,7 @@ impl Budget {
             time_per_case: Duration::from_secs(1),
             warmup: Duration::from_millis(30),
             min_slow_samples: 5,
+            peer_rounds: crate::verdict::FEWEST_DECIDING_ROUNDS,
             precision: DEFAULT_PRECISION,
             measuring_limit: Some(Duration::from_secs(40 * 60)),
             decision_edges: Vec::new(),
@@ -618,6 +637,26 @@ mod tests {
         let full = Budget::full();
         assert!(full.min_sample >= WORK_VARIES_MIN_SAMPLE);
         assert_eq!(full.min_sample_for(&varies), full.min_sample);
+    }
+
+    #[test]
+    fn a_peer_samples_the_rounds_a_verdict_needs_except_in_a_smoke_run() {
+        let peer = CaseSpec::new(
+            "hash",
+            "SHA-256",
+            crate::model::OPENSSL_SPEED,
+            "3",
+            "digest",
+        );
+        let ours = CaseSpec::new("hash", "SHA-256", "openssl", "3", "digest");
+        let deciding = crate::verdict::FEWEST_DECIDING_ROUNDS;
+        assert_eq!(Budget::standard().fewest_rounds(&peer), deciding);
+        assert_eq!(Budget::full().fewest_rounds(&peer), deciding);
+        assert!(Budget::quick().fewest_rounds(&peer) < deciding);
+        assert_eq!(Budget::standard().fewest_rounds(&ours), 0);
+        // A suite's own floor still counts, for peers too.
+        let advised = peer.min_rounds(20);
+        assert_eq!(Budget::standard().fewest_rounds(&advised), 20);
     }
 
     #[test]

@@ -251,7 +251,7 @@ impl<'a> GroupRun<'a> {
                         parallel: Vec::new(),
                         memory: Vec::new(),
                         multi_core: member.spec.cores_used() > 1,
-                        min_rounds: member.spec.min_rounds,
+                        min_rounds: g.budget.fewest_rounds(member.spec),
                         min_sample: own.min_sample,
                         preloaded,
                         done: false,

@@ -79,6 +79,7 @@ fn budget() -> Budget {
         time_per_case: Duration::from_millis(300),
         warmup: Duration::from_millis(0),
         min_slow_samples: 3,
+        peer_rounds: 3,
         precision: 0.01,
         measuring_limit: None,
         decision_edges: Vec::new(),

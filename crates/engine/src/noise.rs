@@ -66,6 +66,7 @@ pub fn aa_test(duration: Duration, min_sample: Duration) -> AaReport {
         time_per_case: duration / 2,
         warmup: Duration::from_millis(20),
         min_slow_samples: MIN_ROUNDS,
+        peer_rounds: 3,
         precision: 0.0,
         measuring_limit: None,
         decision_edges: Vec::new(),

@@ -393,7 +393,7 @@ pub fn member_cost(spec: &CaseSpec, budget: &Budget) -> MemberCost {
         time_ns: budget.time_per_case.as_nanos() as f64,
         batch_ns: spec.expected_ns.max(sample_ns),
         slow: spec.expected_ns > sample_ns,
-        min_rounds: spec.min_rounds,
+        min_rounds: budget.fewest_rounds(spec),
         min_slow_rounds: budget.min_slow_samples,
     }
 }

@@ -262,6 +262,7 @@ fn canary_drift(baseline: &Measurement, candidate: &Measurement) -> Option<Estim
         hi: chi / blo,
         paired: false,
         earlier: None,
+        rounds: None,
     })
 }
 
