@@ -1,5 +1,6 @@
 //! `openssl speed -evp` in the same run, for the fidelity ratio of the
-//! OpenSSL backend (AES-128-CTR and AES-256-CBC at 16 B and 16 KiB).
+//! OpenSSL backend (AES-128-CTR and AES-256-CBC at 16 KiB; `--full` adds
+//! 16 B).
 
 use cryptobench_core::PlannedCase;
 
@@ -11,6 +12,17 @@ pub const PEER_CIPHERS: [(&str, &str); 2] = [
 /// 16 B and 16 KiB: `openssl speed`'s smallest and largest default blocks.
 pub const PEER_SIZES: [u64; 2] = [16, 16384];
 
+/// The sizes compared with `openssl speed`: each peer round is a
+/// one-second process and a fidelity verdict takes five, so a default run
+/// compares 16 KiB and `--full` both [`PEER_SIZES`].
+pub fn sizes(full: bool) -> &'static [u64] {
+    if full {
+        &PEER_SIZES
+    } else {
+        &PEER_SIZES[1..]
+    }
+}
+
 /// Whether `name` is compared with `openssl speed`.
 pub fn has_peer(name: &str) -> bool {
     PEER_CIPHERS.iter().any(|(n, _)| *n == name)
@@ -18,13 +30,13 @@ pub fn has_peer(name: &str) -> bool {
 
 /// Peer cases for the selected ciphers that have one (encrypt only: that is
 /// what `openssl speed -evp` times).
-pub fn cases(names: &[String]) -> Vec<PlannedCase> {
+pub fn cases(names: &[String], full: bool) -> Vec<PlannedCase> {
     let mut out = Vec::new();
     for (name, evp) in PEER_CIPHERS {
         if !names.iter().any(|n| n == name) {
             continue;
         }
-        for bytes in PEER_SIZES {
+        for &bytes in sizes(full) {
             out.push(peer(name, evp, bytes));
         }
     }

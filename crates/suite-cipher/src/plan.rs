@@ -340,7 +340,7 @@ pub fn plan(o: &Options, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
             // the peer sizes even when the run's sizes lack them.
             let openssl = desc.backend.name() == cryptobench_backends::openssl_lib::NAME;
             if peers && openssl && crate::peers::has_peer(name) {
-                for size in crate::peers::PEER_SIZES {
+                for &size in crate::peers::sizes(cfg.full) {
                     if !cells.contains(&(Op::Encrypt, size)) {
                         cells.push((Op::Encrypt, size));
                     }
@@ -391,7 +391,7 @@ pub fn plan(o: &Options, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
         }
     }
     if peers {
-        out.extend(crate::peers::cases(&names));
+        out.extend(crate::peers::cases(&names, cfg.full));
     }
     Ok(out)
 }

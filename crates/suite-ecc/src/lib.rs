@@ -172,13 +172,15 @@ impl EccSuite {
     /// operations requested.
     fn peers(&self, cfg: &RunConfig) -> Vec<PlannedCase> {
         use cryptobench_engine::peers::{openssl_speed_alg, SpeedLine, OPENSSL_SPEED};
-        // Each `openssl speed` sample is a 1 s process: a quick run only
-        // gets the peer when `--backend` names it.
+        // Each `openssl speed` sample is a 2 s process (sign and verify)
+        // and a fidelity verdict takes five: only `--full` or a
+        // `--backend` naming the peer gets it (the public-key suite's
+        // default run compares ECDSA P-256 signing with it).
         let named = cfg
             .backends
             .as_ref()
             .is_some_and(|_| cfg.wants_backend(OPENSSL_SPEED));
-        if cfg.quick && !named {
+        if !cfg.full && !named {
             return Vec::new();
         }
         if !(cfg.wants_backend(OPENSSL_SPEED) || cfg.wants_backend("openssl")) {

@@ -437,7 +437,7 @@ fn default_plan_covers_every_curve_with_keygen_only() {
 }
 
 #[test]
-fn full_runs_plan_the_openssl_speed_peer_and_quick_runs_do_not() {
+fn full_runs_plan_the_openssl_speed_peer_and_default_and_quick_runs_do_not() {
     let suite = EccSuite {
         curves: Some(vec!["prime256v1".into()]),
         ..EccSuite::default()
@@ -451,10 +451,15 @@ fn full_runs_plan_the_openssl_speed_peer_and_quick_runs_do_not() {
             .map(|p| (p.spec.primitive, p.spec.operation))
             .collect::<Vec<_>>()
     };
+    let full = RunConfig {
+        full: true,
+        ..RunConfig::default()
+    };
     assert_eq!(
-        peer(&RunConfig::default()),
+        peer(&full),
         vec![("prime256v1".to_string(), "sign".to_string())]
     );
+    assert!(peer(&RunConfig::default()).is_empty());
     assert!(peer(&RunConfig::quick()).is_empty());
     let mut named = RunConfig::quick();
     named.backends = Some(vec!["peer:openssl-speed".into()]);

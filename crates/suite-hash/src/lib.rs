@@ -35,8 +35,10 @@ pub const FULL_SIZES: [u64; 6] = [16, 64, 256, 1024, 8192, 16384];
 pub const QUICK_SIZES: [u64; 3] = [16, 1024, 16384];
 /// The size at which fidelity against `openssl speed` is judged (issue target).
 pub const FIDELITY_SIZE: u64 = 16384;
-/// The one algorithm `--quick` compares with `openssl speed`.
-const QUICK_PEER: &str = "SHA-256";
+/// The algorithm compared with `openssl speed` when none is named: each
+/// peer round is a one-second process, and a fidelity verdict takes five
+/// rounds. `--full` and `--algorithms` compare every algorithm run.
+const HEADLINE_PEER: &str = "SHA-256";
 /// The suite in one line, for `list` and `--help`.
 const ABOUT: &str =
     "SHA-256, SHA-512, SHA3-256, BLAKE2b-512 via OpenSSL and RustCrypto, 16 B .. 16 KiB";
@@ -194,8 +196,8 @@ impl Suite for HashSuite {
                 .copied()
                 .filter(|&s| s == FIDELITY_SIZE)
                 .collect();
-            // A `openssl speed` peer costs 3 s; a smoke run checks only SHA-256.
-            if peer_wanted && (!cfg.quick || alg.name == QUICK_PEER) {
+            let every = cfg.full || (!cfg.quick && !self.algorithms.is_empty());
+            if peer_wanted && (every || alg.name == HEADLINE_PEER) {
                 for size in peer_sizes {
                     cases.push(peers::openssl_speed_evp(
                         "hash",
@@ -361,11 +363,26 @@ mod tests {
     }
 
     #[test]
-    fn a_smoke_run_compares_only_sha256_with_openssl_speed() {
-        assert_eq!(peers_planned(&RunConfig::quick()), [QUICK_PEER]);
-        let default = peers_planned(&RunConfig::default());
-        assert!(default.len() >= 2, "{default:?}");
-        assert!(default.iter().any(|p| p == "SHA-512"), "{default:?}");
+    fn only_named_algorithms_or_full_add_peers_beside_sha256() {
+        assert_eq!(peers_planned(&RunConfig::quick()), [HEADLINE_PEER]);
+        assert_eq!(peers_planned(&RunConfig::default()), [HEADLINE_PEER]);
+        let full = RunConfig {
+            full: true,
+            ..RunConfig::default()
+        };
+        assert_eq!(peers_planned(&full).len(), ALGORITHMS.len());
+        let named = HashSuite {
+            algorithms: vec!["SHA-256".into(), "SHA-512".into()],
+            ..HashSuite::default()
+        };
+        let peers: Vec<String> = named
+            .plan(&RunConfig::default())
+            .unwrap()
+            .iter()
+            .filter(|c| c.spec.backend == peers::OPENSSL_SPEED)
+            .map(|c| c.spec.primitive.clone())
+            .collect();
+        assert_eq!(peers, ["SHA-256", "SHA-512"]);
     }
 
     #[test]

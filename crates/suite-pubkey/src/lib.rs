@@ -307,7 +307,8 @@ impl Suite for PubkeySuite {
                 .filter(|c| c.spec.backend == backend::openssl::NAME)
                 .map(|c| (c.spec.primitive.clone(), c.spec.operation.clone()))
                 .collect();
-            let peer_cases = peers::plan(cfg, &measured);
+            let named = self.options.algorithms.is_some();
+            let peer_cases = peers::plan(cfg, named, &measured);
             for peer in &peer_cases {
                 if let Some(like) = peers::like_for_like(&plan, peer) {
                     let alg = algorithms::by_name(&peer.spec.primitive).expect("a planned set");

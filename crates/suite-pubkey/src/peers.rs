@@ -5,8 +5,10 @@
 //! with a prepared peer, as our OpenSSL cases do (they also hash the
 //! 130-byte message, about 1% of an ECDSA P-256 signature). One sample is a
 //! whole `openssl speed -seconds 1` process (two seconds for sign + verify
-//! algorithms), so a quick run keeps only X25519, a default run the sign
-//! and derive rows, and `--full` adds verify.
+//! algorithms) and a fidelity verdict takes five rounds, so a quick run
+//! keeps only X25519 (three rounds, undecided), a default run X25519 and
+//! ECDSA P-256, `--algorithms` every sign and derive row it names, and
+//! `--full` every row with verify.
 //!
 //! `openssl speed` signs a ready 20- or 36-byte buffer: it hashes nothing.
 //! Our `sign` hashes the 130-byte message first (0.4 us, about 2% of an
@@ -30,15 +32,25 @@ const PEERS: &[(&str, &str, &str, SpeedLine)] = &[
     ("Ed25519", "ed25519", "verify", SpeedLine::EddsaVerify),
 ];
 
-/// The peers to run beside the planned OpenSSL (primitive, operation) cells.
-pub fn plan(cfg: &RunConfig, openssl_cells: &[(String, String)]) -> Vec<PlannedCase> {
+/// The primitives a default run compares with `openssl speed`.
+const DEFAULT_PEERS: [&str; 2] = ["X25519", "ECDSA-P256"];
+
+/// The peers to run beside the planned OpenSSL (primitive, operation)
+/// cells; `named`: the user chose the algorithms.
+pub fn plan(cfg: &RunConfig, named: bool, openssl_cells: &[(String, String)]) -> Vec<PlannedCase> {
     if !cfg.wants_backend(OPENSSL_SPEED) && !cfg.wants_backend(crate::backend::openssl::NAME) {
         return Vec::new();
     }
     PEERS
         .iter()
         .filter(|(_, _, op, _)| cfg.full || *op != "verify")
-        .filter(|(prim, _, _, _)| !cfg.quick || *prim == "X25519")
+        .filter(|(prim, _, _, _)| {
+            if cfg.quick {
+                *prim == "X25519"
+            } else {
+                cfg.full || named || DEFAULT_PEERS.contains(prim)
+            }
+        })
         .filter(|(prim, _, op, _)| openssl_cells.iter().any(|(p, o)| p == prim && o == op))
         .map(|(prim, alg, op, line)| {
             let mut peer = openssl_speed_alg(SUITE, prim, alg, op, *line);

@@ -257,7 +257,11 @@ mod plan_and_views {
 
     #[test]
     fn a_sign_peer_gets_openssl_s_ready_digest_row_in_its_group() {
-        let plan = PubkeySuite::default().plan(&RunConfig::default()).unwrap();
+        let full = RunConfig {
+            full: true,
+            ..RunConfig::default()
+        };
+        let plan = PubkeySuite::default().plan(&full).unwrap();
         let like = |alg: &str| {
             plan.iter().find(|c| {
                 c.spec.primitive == alg
@@ -280,6 +284,19 @@ mod plan_and_views {
         assert!(like("Ed25519").is_none());
         let quick = PubkeySuite::default().plan(&RunConfig::quick()).unwrap();
         assert!(quick.iter().all(|c| c.spec.operation != "sign-digest"));
+        // A default run compares X25519 and ECDSA P-256 only.
+        let default = PubkeySuite::default().plan(&RunConfig::default()).unwrap();
+        let mut peers: Vec<&str> = default
+            .iter()
+            .filter(|c| c.spec.backend == cryptobench_engine::peers::OPENSSL_SPEED)
+            .map(|c| c.spec.primitive.as_str())
+            .collect();
+        peers.sort_unstable();
+        assert_eq!(peers, ["ECDSA-P256", "X25519"]);
+        let digest_rows = default.iter().filter(|c| c.spec.operation == "sign-digest");
+        assert!(digest_rows
+            .map(|c| c.spec.primitive.as_str())
+            .eq(["ECDSA-P256"]));
     }
 
     #[test]
