@@ -124,17 +124,8 @@ pub fn fidelity(ratio: Option<Estimate>) -> (Verdict, String) {
         r.value,
         r.lo,
         r.hi,
-        show_earlier(&r, 3)
+        show_basis(&r, 3)
     );
-    if let (true, Some(n)) = (r.too_few_rounds(), r.rounds) {
-        return (
-            Verdict::Inconclusive,
-            format!(
-                "inconclusive: {shown} on {n} round(s), fewer than the {} that decide",
-                crate::verdict::FEWEST_DECIDING_ROUNDS
-            ),
-        );
-    }
     match r.within(lo, hi, 0.0) {
         Verdict::Holds => (Verdict::Holds, format!("met: {shown}")),
         Verdict::Differs if r.hi < lo => (
@@ -145,6 +136,9 @@ pub fn fidelity(ratio: Option<Estimate>) -> (Verdict, String) {
             Verdict::Differs,
             format!("not the same work: {shown}, above {hi}"),
         ),
+        Verdict::Inconclusive if r.too_few_rounds() => {
+            (Verdict::Inconclusive, format!("inconclusive: {shown}"))
+        }
         Verdict::Inconclusive => (
             Verdict::Inconclusive,
             format!("inconclusive: {shown} straddles {lo}-{hi}"),
@@ -165,15 +159,29 @@ pub fn verdict_line(claim: &str, verdict: Verdict, detail: &str) -> String {
 /// `1.65x (95% 1.60-1.70)`; when earlier runs widened the interval,
 /// `1.65x (95% 1.58-1.74 with the 4 earlier runs here; this run
 /// 1.60-1.70)`, and when they did not, `1.65x (95% 1.60-1.70, the 4
-/// earlier runs here within it)`.
+/// earlier runs here within it)`. On too few rounds to decide, it says so.
 pub fn show_ratio(r: &Estimate) -> String {
     format!(
         "{:.2}x (95% {:.2}-{:.2}{})",
         r.value,
         r.lo,
         r.hi,
-        show_earlier(r, 2)
+        show_basis(r, 2)
     )
+}
+
+/// What `r`'s interval rests on, after its ends: the earlier runs it holds
+/// ([`show_earlier`]) and, below [`crate::verdict::FEWEST_DECIDING_ROUNDS`],
+/// the rounds that left its verdict inconclusive.
+fn show_basis(r: &Estimate, digits: usize) -> String {
+    let earlier = show_earlier(r, digits);
+    match r.rounds.filter(|_| r.too_few_rounds()) {
+        Some(n) => format!(
+            "{earlier}, on {n} round(s), fewer than the {} that decide",
+            crate::verdict::FEWEST_DECIDING_ROUNDS
+        ),
+        None => earlier,
+    }
 }
 
 /// The earlier runs `r`'s interval holds, with `digits` decimals: this
@@ -258,6 +266,15 @@ mod tests {
         assert!(words.contains("on 3 round(s), fewer than the 5"), "{words}");
         let enough = few.on_rounds(5);
         assert_eq!(fidelity(Some(enough)).0, Verdict::Differs);
+        // A paper's ratio says why too: its interval alone would decide.
+        assert_eq!(
+            show_ratio(&Estimate::paired(2.5, 2.4, 2.6).on_rounds(3)),
+            "2.50x (95% 2.40-2.60, on 3 round(s), fewer than the 5 that decide)"
+        );
+        assert_eq!(
+            show_ratio(&Estimate::paired(2.5, 2.4, 2.6).on_rounds(5)),
+            "2.50x (95% 2.40-2.60)"
+        );
     }
 
     #[test]
