@@ -23,8 +23,8 @@ fn main() -> ExitCode {
     // Before anything else (threads, MPI): a re-exec with one address
     // layout makes two runs comparable case by case.
     cryptobench_engine::layout::fix_for_this_process();
-    // Also before any thread: every large block mapped fresh, so an Argon2
-    // hash's page faults do not depend on what the process allocated before.
+    // Also before any thread: blocks of 4 MiB or more mapped fresh, smaller
+    // ones recycled, so neither depends on what the process allocated before.
     cryptobench_engine::heap::fix_for_this_process();
     output::quiet_on_closed_stdout();
     // Under mpirun every rank joins the MPI world first; alone this is a

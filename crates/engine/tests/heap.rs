@@ -9,10 +9,11 @@ fn minor_faults() -> i64 {
     usage.ru_minflt
 }
 
-/// Faults taken touching every page of a fresh 16 MiB block, then freeing it.
-fn faults_of_one_block() -> i64 {
+/// Faults taken touching every page of a new block of `bytes`, then
+/// freeing it.
+fn faults_of_one_block(bytes: usize) -> i64 {
     let before = minor_faults();
-    let mut block = vec![0u8; 16 << 20];
+    let mut block = vec![0u8; bytes];
     for page in block.chunks_mut(4096) {
         page[0] = 1;
     }
@@ -22,20 +23,29 @@ fn faults_of_one_block() -> i64 {
 }
 
 #[test]
-fn every_large_block_comes_with_fresh_pages() {
+fn large_blocks_come_fresh_and_medium_ones_are_recycled() {
     cryptobench_engine::heap::fix_for_this_process();
     // Without the fixed threshold the first free raises it and the later
-    // blocks reuse mapped memory, taking (almost) no faults.
-    let faults: Vec<i64> = (0..4).map(|_| faults_of_one_block()).collect();
-    for (i, f) in faults.iter().enumerate() {
+    // 16 MiB blocks reuse mapped memory, taking (almost) no faults.
+    let large: Vec<i64> = (0..4).map(|_| faults_of_one_block(16 << 20)).collect();
+    for (i, f) in large.iter().enumerate() {
         assert!(
             *f >= 2000,
-            "block {i} took {f} faults (all: {faults:?}): reused, not fresh"
+            "16 MiB block {i} took {f} faults (all: {large:?}): reused, not fresh"
         );
     }
-    let tunables = std::env::var("GLIBC_TUNABLES").unwrap();
+    // A 1 MiB block (256 pages) is served from the heap, whose top is kept:
+    // after the first, the pages are already there.
+    let medium: Vec<i64> = (0..6).map(|_| faults_of_one_block(1 << 20)).collect();
     assert!(
-        tunables.contains("glibc.malloc.mmap_threshold=131072"),
-        "{tunables}"
+        medium[2..].iter().all(|&f| f < 50),
+        "1 MiB blocks took {medium:?} faults: mapped fresh each time, not recycled"
     );
+    let tunables = std::env::var("GLIBC_TUNABLES").unwrap();
+    for tunable in [
+        "glibc.malloc.mmap_threshold=4194304",
+        "glibc.malloc.trim_threshold=4194304",
+    ] {
+        assert!(tunables.contains(tunable), "{tunables}");
+    }
 }

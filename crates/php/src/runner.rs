@@ -32,16 +32,18 @@ pub const PROGRAM: Program = Program {
     install: "apt-get install php-cli",
 };
 
-/// PHP's own allocator off: PHP then takes its memory from glibc, whose
-/// large blocks come fresh from the kernel in every process cryptobench
-/// starts (`cryptobench_engine::heap`). PHP's allocator maps 2 MiB chunks
+/// PHP's own allocator off: PHP then takes its memory from glibc, under
+/// the policy of every process cryptobench starts (blocks of 4 MiB or
+/// more fresh from the kernel, smaller ones recycled:
+/// `cryptobench_engine::heap`). PHP's allocator maps 2 MiB chunks
 /// and keeps an emptied one or returns it by a rule that follows the
 /// allocation history, which the order of the groups changes from run to
 /// run: PHP's AES-128-OCB on 1 MiB took 127 us in one quick run and 474 us
 /// in the next (a fresh 1 MiB output string is 256 page faults), and eleven
 /// 1 MiB AEAD cases moved 1.2-3.6x between two runs. With glibc its 16 B
 /// and 1 KB AEAD cases took 0-3% longer than with its own allocator, and
-/// AES-128-GCM on 1 MiB 549-551 us in two runs, fresh pages every time.
+/// AES-128-GCM on 1 MiB 549-551 us in two runs (then on fresh pages every
+/// time, under the earlier 128 KiB threshold).
 pub const ENV: [(&str, &str); 1] = [("USE_ZEND_ALLOC", "0")];
 
 /// php/runner.php, carried in the binary.
