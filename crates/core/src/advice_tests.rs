@@ -190,7 +190,7 @@ fn curve_ties_go_to_the_standard_curve() {
         let line = curves(&ms, None)[0].line();
         assert!(line.starts_with("Curve, 128-bit: P-256"), "{line}");
         assert!(
-            line.contains("tied within 15% on the intervals with brainpoolP256r1"),
+            line.contains("tied within 25% on the intervals with brainpoolP256r1"),
             "{line}"
         );
     }
@@ -323,7 +323,7 @@ fn curve_lines_agree_when_medians_swap_within_their_intervals() {
         &lines[0],
         "Curve, 128-bit: Curve25519, weighed on X25519 derive (openssl)",
     );
-    says(&lines[0], "tied within 15% on the intervals with P-256");
+    says(&lines[0], "tied within 25% on the intervals with P-256");
 }
 
 #[test]
@@ -347,9 +347,9 @@ fn a_family_measured_in_a_disturbed_moment_is_weighed_by_its_fastest_rounds() {
         ("X448", "derive", 221.0, 223.0),
         ("Ed448", "sign", 192.0, 240.0),
         ("Ed448", "verify", 224.0, 330.0),
-        ("ECDH-P521", "derive", 238.0, 240.0),
-        ("ECDSA-P521", "sign", 170.0, 172.0),
-        ("ECDSA-P521", "verify", 353.0, 356.0),
+        ("ECDH-P521", "derive", 280.0, 282.0),
+        ("ECDSA-P521", "sign", 200.0, 202.0),
+        ("ECDSA-P521", "verify", 420.0, 423.0),
     ] {
         let mut m = pubkey(prim, "openssl", op, slow, 0.05);
         m.samples_ns = rounds(calm * 1e3, slow * 1e3);
@@ -362,22 +362,23 @@ fn a_family_measured_in_a_disturbed_moment_is_weighed_by_its_fastest_rounds() {
     );
     says(&line, "(fastest rounds)");
     assert!(!line.contains("tied"), "{line}");
-    // On a run whose cases moved 25% against their group-mates between
-    // two moments, 19% apart is within that: tied, and standard status
+    // On a run whose cases moved 50% against their group-mates between
+    // two moments, 41% apart is within that: tied, and standard status
     // names P-521.
-    let noisy = curves(&ms, Some(0.25))[0].line();
+    let noisy = curves(&ms, Some(0.5))[0].line();
     opens_with(&noisy, "Curve, 256-bit: P-521, weighed on");
     says(
         &noisy,
-        "tied within 25% (how far this run's cases moved against their group-mates) on the intervals with Curve448",
+        "tied within 50% (how far this run's cases moved against their group-mates) on the intervals with Curve448",
     );
     // A floor below the tie margin leaves the margin.
     assert_eq!(curves(&ms, Some(0.01))[0].line(), line);
-    // Without the rounds the medians decide, and the two tie.
+    // Without the rounds the medians decide (791 us against 907 us), and
+    // the two tie.
     for m in &mut ms {
         m.samples_ns.clear();
     }
-    says(&curves(&ms, None)[0].line(), "tied within 15%");
+    says(&curves(&ms, None)[0].line(), "tied within 25%");
 }
 
 /// Curve448 and P-521 timed side by side in the pubkey suite's 256-bit
@@ -391,9 +392,9 @@ fn side_by_side_448_521(p521: f64, odd: f64) -> Vec<Measurement> {
         ("X448", "derive", 221.0, 1.0),
         ("Ed448", "sign", 192.0, 1.0),
         ("Ed448", "verify", 224.0, 1.0),
-        ("ECDH-P521", "derive", 238.0, p521),
-        ("ECDSA-P521", "sign", 170.0, p521),
-        ("ECDSA-P521", "verify", 353.0, p521),
+        ("ECDH-P521", "derive", 280.0, p521),
+        ("ECDSA-P521", "sign", 200.0, p521),
+        ("ECDSA-P521", "verify", 420.0, p521),
     ] {
         let rounds: Vec<f64> = (0..moments.len())
             .map(|k| {
@@ -411,28 +412,28 @@ fn side_by_side_448_521(p521: f64, odd: f64) -> Vec<Measurement> {
 
 #[test]
 fn families_timed_side_by_side_are_tied_on_their_cost_ratio_not_the_moment_floor() {
-    // P-521's uses at their calm times (761 us) against Curve448's (637 us):
-    // 19% more in every round. A 50% moment floor ties them when weighed
+    // P-521's uses at their calm times (900 us) against Curve448's (637 us):
+    // 41% more in every round. A 50% moment floor ties them when weighed
     // apart; side by side they are not tied, and the faster family stands.
     let ms = side_by_side_448_521(1.0, 1.0);
     let line = curves(&ms, Some(0.5))[0].line();
     opens_with(&line, "Curve, 256-bit: Curve448, weighed on");
     assert!(!line.contains("tied"), "{line}");
-    // P-521 made 16% cheaper (within 3% of Curve448) in every round: tied
-    // within the family margin (15%), whatever the floor, and standard
+    // P-521 made 28% cheaper (within 2% of Curve448) in every round: tied
+    // within the family margin (25%), whatever the floor, and standard
     // status names P-521.
-    let close = side_by_side_448_521(0.86, 0.86);
+    let close = side_by_side_448_521(0.72, 0.72);
     let line = curves(&close, Some(0.5))[0].line();
     opens_with(&line, "Curve, 256-bit: P-521, weighed on");
-    says(&line, "tied within 15% on the intervals with Curve448");
-    // 10% apart in every round (P-521 and Curve448 on this host): within
-    // the family margin, where 5% would have let the rounds decide.
-    let ten = side_by_side_448_521(0.925, 0.925);
-    let line = curves(&ten, None)[0].line();
+    says(&line, "tied within 25% on the intervals with Curve448");
+    // 15% apart in every round (P-521 and Curve448 on this host on
+    // 2026-11-30): within the family margin, clear of its edge.
+    let host = side_by_side_448_521(0.814, 0.814);
+    let line = curves(&host, None)[0].line();
     opens_with(&line, "Curve, 256-bit: P-521, weighed on");
-    says(&line, "tied within 15% on the intervals with Curve448");
+    says(&line, "tied within 25% on the intervals with Curve448");
     // One round within the margin alone does not tie them.
-    let one = side_by_side_448_521(1.0, 0.86);
+    let one = side_by_side_448_521(1.0, 0.72);
     assert!(!curves(&one, None)[0].line().contains("tied"));
     // Timed in separate groups, the floor still judges.
     let mut apart = side_by_side_448_521(1.0, 1.0);
