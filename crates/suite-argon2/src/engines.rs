@@ -115,6 +115,30 @@ struct RefContext {
     flags: u32,
 }
 
+/// libargon2's `allocate_fptr`: the hash's memory mapped fresh
+/// ([`cryptobench_engine::heap::FreshPages`]), as libsodium maps its own,
+/// so the page faults every hash pays do not depend on what the heap
+/// holds. Returns 0, or `ARGON2_MEMORY_ALLOCATION_ERROR` (-22).
+extern "C" fn fresh_memory(memory: *mut *mut u8, bytes: usize) -> c_int {
+    match cryptobench_engine::heap::FreshPages::map(bytes) {
+        Some(pages) => {
+            // SAFETY: libargon2 passes a valid place for the pointer.
+            unsafe { *memory = pages.into_raw() };
+            0
+        }
+        None => -22,
+    }
+}
+
+/// libargon2's `deallocate_fptr`, for memory from [`fresh_memory`].
+extern "C" fn unmap_memory(memory: *mut u8, bytes: usize) {
+    if !memory.is_null() {
+        // SAFETY: libargon2 hands back the mapping `fresh_memory` made, with
+        // its length, once.
+        unsafe { cryptobench_engine::heap::FreshPages::unmap(memory, bytes) };
+    }
+}
+
 /// `argon2_ctx(context, type)`.
 type CtxFn = unsafe extern "C" fn(*mut RefContext, u32) -> c_int;
 /// `argon2_error_message(code)`.
@@ -228,12 +252,13 @@ impl Hasher for RefLib {
             lanes: params.lanes,
             threads: params.threads,
             version: params.version.number(),
-            allocate_cbk: std::ptr::null(),
-            free_cbk: std::ptr::null(),
+            allocate_cbk: fresh_memory as *const c_void,
+            free_cbk: unmap_memory as *const c_void,
             flags: 0,
         };
         // SAFETY: every pointer refers to a live buffer of the stated length
-        // for the duration of the call; the library allocates its own memory.
+        // for the duration of the call; the library takes its memory from
+        // `fresh_memory` and gives it back to `unmap_memory`.
         let rc = unsafe { (fns.ctx)(&mut ctx, params.variant.ref_type()) };
         if rc == 0 {
             Ok(())
@@ -331,6 +356,31 @@ pub fn rustcrypto_context<'k>(
     }
 }
 
+/// A RustCrypto hash's blocks, mapped fresh for each hash as libargon2's
+/// and libsodium's memory is ([`fresh_memory`]).
+struct FreshBlocks {
+    pages: cryptobench_engine::heap::FreshPages,
+    blocks: usize,
+}
+
+impl FreshBlocks {
+    fn map(blocks: usize) -> Result<Self, HashError> {
+        let bytes = blocks * std::mem::size_of::<argon2::Block>();
+        cryptobench_engine::heap::FreshPages::map(bytes)
+            .map(|pages| Self { pages, blocks })
+            .ok_or_else(|| HashError::Failed(format!("could not map {bytes} bytes")))
+    }
+}
+
+impl AsMut<[argon2::Block]> for FreshBlocks {
+    fn as_mut(&mut self) -> &mut [argon2::Block] {
+        // SAFETY: the mapping holds `blocks` blocks, is page-aligned (a
+        // block needs 64) and zeroed (all-zero bytes are a valid block),
+        // and this borrow is the only one.
+        unsafe { std::slice::from_raw_parts_mut(self.pages.as_mut_ptr().cast(), self.blocks) }
+    }
+}
+
 /// A RustCrypto hash on a pool kept by the caller (the timed cases build the
 /// pool once, outside the timed region).
 pub fn rustcrypto_hash_on(
@@ -340,7 +390,9 @@ pub fn rustcrypto_hash_on(
     out: &mut [u8],
 ) -> Result<(), HashError> {
     let ctx = rustcrypto_context(params, inputs)?;
-    let mut run = || ctx.hash_password_into(&inputs.password, &inputs.salt, out);
+    let mut memory = FreshBlocks::map(ctx.params().block_count())?;
+    let mut run =
+        || ctx.hash_password_into_with_memory(&inputs.password, &inputs.salt, out, &mut memory);
     match pool {
         Some(p) => p.install(run),
         None => run(),

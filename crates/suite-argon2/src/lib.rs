@@ -17,7 +17,9 @@
 //!
 //! What is timed: one complete hash at the point's parameters, allocating
 //! and releasing its memory (every backend allocates per call, as a login
-//! does); for the CLI, one whole process. Grids: `--quick` (a few 8-16 MiB
+//! does; the libraries timed in this process map it fresh, as libsodium
+//! does itself, so a hash never meets pages another case left behind);
+//! for the CLI, one whole process. Grids: `--quick` (a few 8-16 MiB
 //! points, seconds), the default (seed Table 9's cells plus Argon2id t = 3 at
 //! 16/64 MiB and 1-2 lanes, under a minute), `--full` (seed 000's and
 //! RFC 9106's cells at 16-64 MiB on every backend and runtime, then seed
