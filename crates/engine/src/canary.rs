@@ -257,23 +257,11 @@ pub const MEMORY_PROBE_BYTES: usize = 4 << 20;
 /// Returns ns, `None` when the kernel refuses the mapping.
 pub fn memory_probe_ns(clock: &dyn Clock) -> Option<f64> {
     let t0 = clock.now_ns();
-    // SAFETY: a private anonymous mapping of our own, written only within
-    // its length, and unmapped once; nothing else holds its address.
-    unsafe {
-        let p = libc::mmap(
-            std::ptr::null_mut(),
-            MEMORY_PROBE_BYTES,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        );
-        if p == libc::MAP_FAILED {
-            return None;
-        }
-        std::ptr::write_bytes(p.cast::<u8>(), 0x5a, MEMORY_PROBE_BYTES);
-        libc::munmap(p, MEMORY_PROBE_BYTES);
-    }
+    let mut pages = crate::heap::FreshPages::map(MEMORY_PROBE_BYTES)?;
+    // SAFETY: written only within the mapping's length, which nothing else
+    // holds; the mapping is unmapped when `pages` drops.
+    unsafe { std::ptr::write_bytes(pages.as_mut_ptr(), 0x5a, pages.len()) };
+    drop(pages);
     Some(clock.now_ns().saturating_sub(t0) as f64)
 }
 
