@@ -125,10 +125,8 @@ impl FreshPages {
 
 impl Drop for FreshPages {
     fn drop(&mut self) {
-        // SAFETY: the mapping is ours and nothing borrows it any more.
-        unsafe {
-            libc::munmap(self.ptr.as_ptr().cast(), self.len);
-        }
+        // SAFETY: the mapping is ours, whole, and nothing borrows it any more.
+        unsafe { Self::unmap(self.ptr.as_ptr(), self.len) }
     }
 }
 
