@@ -560,6 +560,11 @@ func answer(req request, cases map[string]*prepared) obj {
 		if !ok {
 			return obj{"ok": false, "error": "no prepared case " + id}
 		}
+		// One untimed operation first, as in every runner: the first after
+		// another runner's batch pays for the caches it took.
+		if req.Iters > 1 {
+			p.run(1)
+		}
 		start := time.Now()
 		p.run(req.Iters)
 		return obj{"ok": true, "ns": time.Since(start).Nanoseconds(), "iters": req.Iters}
