@@ -24,8 +24,8 @@ use crate::clock::Clock;
 use crate::interrupt::stop_requested;
 use crate::load;
 use crate::measure::{
-    build_checked, calibrate, finish, from_case_error, reported_precision, slow_warning,
-    time_batch, Calibration, Sampled, MAX_SAMPLE_FACTOR,
+    build_checked, calibrate, finish, from_case_error, precision_of, reported_precision,
+    slow_warning, time_batch, Calibration, Sampled, MAX_SAMPLE_FACTOR,
 };
 use cryptobench_core::verdict::seed_of;
 use cryptobench_core::{
@@ -630,10 +630,9 @@ pub fn fewest_slow_rounds(per_round_ns: f64, per_case_ns: f64, min_slow_samples:
 /// Records the precision reached and warns when it misses the target.
 fn precision_note(m: &mut Measurement, budget: &Budget, stop: Option<Stop>) {
     let Some(s) = m.stats.as_mut() else { return };
-    if s.median <= 0.0 || !s.ci95[0].is_finite() || !s.ci95[1].is_finite() {
+    let Some(reached) = precision_of(s.ci95[0], s.ci95[1], s.median) else {
         return;
-    }
-    let reached = (s.ci95[1] - s.ci95[0]) / 2.0 / s.median;
+    };
     s.precision = Some(reached);
     if reached <= budget.precision {
         return;
