@@ -56,7 +56,10 @@ fn launch(java: &Path, dir: &Path, entry: &str) -> Result<(PathBuf, Vec<OsString
         class_path.push(BCPROV.into());
     }
     class_path.extend(classes.clone());
-    let mut args: Vec<OsString> = Vec::new();
+    // Compile in the calling thread, not in the background: the runner
+    // shares the measuring core, and a C2 compilation still running after
+    // a batch returned ran inside the next member's batch.
+    let mut args: Vec<OsString> = vec!["-Xbatch".into()];
     if !class_path.is_empty() {
         let joined = std::env::join_paths(&class_path)
             .map_err(|e| ScriptError::io("put on the class path", dir, std::io::Error::other(e)))?;
