@@ -42,7 +42,7 @@ pub struct Budget {
     /// paired ratio) is within this fraction of it (`--precision`, 0.01).
     pub precision: f64,
     /// The most a whole run may spend measuring, second tries of disturbed
-    /// groups included (default 190 s, `--quick` 60 s, `--full` 40 min):
+    /// groups included (default 210 s, `--quick` 60 s, `--full` 40 min):
     /// a plan too large for it at `time_per_case` gets less time per case
     /// (down to a quarter), and second tries stop short of it. `None` (an
     /// explicit `--time`) paces nothing and bounds only the second tries'
@@ -113,10 +113,12 @@ impl Budget {
     }
 
     /// The default: 100 us samples (2 ms for multi-core cases), ~0.3 s
-    /// per case after a 10 ms warm-up, at most 3 min 10 s of measuring in all:
+    /// per case after a 10 ms warm-up, at most 3 min 30 s of measuring in all:
     /// with building and checking (each runtime case prepared in two
     /// runner processes) and the Argon2 short tune, a default run took
-    /// 276-290 s here in four runs on 2026-11-29 and 30.
+    /// 263 and 264 s here in two runs on 2026-11-30 (245 and 252 s with
+    /// 190 s of measuring, which left 657 and 664 of 740 cases within
+    /// +-1% against 667 and 671).
     ///
     /// A default run's plan is paced down to a quarter of its time per
     /// case, so a case's interval is bought with rounds, not batch length:
@@ -136,7 +138,7 @@ impl Budget {
             min_slow_samples: 3,
             peer_rounds: crate::verdict::FEWEST_DECIDING_ROUNDS,
             precision: DEFAULT_PRECISION,
-            measuring_limit: Some(Duration::from_secs(190)),
+            measuring_limit: Some(Duration::from_secs(210)),
             decision_edges: Vec::new(),
         }
     }

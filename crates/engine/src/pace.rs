@@ -1,7 +1,7 @@
 //! Pacing a run to its measuring limit.
 //!
 //! A budget's `measuring_limit` is a promise about the whole run ("a
-//! default run measures for at most 190 s"), while its
+//! default run measures for at most 210 s"), while its
 //! `time_per_case` is what one case gets when the plan fits. A plan larger
 //! than the limit allows at that time per case (every suite, every runtime
 //! twin) would otherwise overrun it by minutes, and second tries of
