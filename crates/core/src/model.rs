@@ -25,6 +25,10 @@ pub const CANARY_PAIRED_KEY: &str = "canary";
 /// core at once (a fraction): how far the machine's capacity for
 /// multi-core work moved between moments.
 pub const PARALLEL_NOISE_FLOOR_KEY: &str = "parallel_noise_floor";
+/// `Measurement::extra` key of how far a case's instances, built several
+/// times to choose where its memory lands, ran apart: the median
+/// instance's trial time over the fastest's, less one.
+pub const PLACEMENT_SPREAD_KEY: &str = "placement_spread";
 /// The `params` key through which a case says how many threads one of its
 /// operations runs on (Argon2's lanes, a threads executor's workers).
 pub const THREADS_PARAM: &str = "threads";
@@ -488,6 +492,11 @@ impl Measurement {
     /// rounds were kept: what `compare` and the curve advice judge by.
     pub fn fastest(&self) -> Option<cryptobench_stats::Fastest> {
         cryptobench_stats::Fastest::of(&self.samples_ns)
+    }
+    /// How far its instances ran apart where it was built several times to
+    /// choose its placement ([`PLACEMENT_SPREAD_KEY`]).
+    pub fn placement_spread(&self) -> Option<f64> {
+        self.extra.get(PLACEMENT_SPREAD_KEY).copied()
     }
     /// The fastest round timed in the case's second process over the
     /// fastest in its first ([`Measurement::samples_process`]), when each

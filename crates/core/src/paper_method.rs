@@ -253,6 +253,9 @@ impl Case for FixedLoops {
     fn calibration_is_a_sample(&self) -> bool {
         self.inner.calibration_is_a_sample()
     }
+    fn placement_free(&self) -> bool {
+        self.inner.placement_free()
+    }
 }
 
 #[cfg(test)]

@@ -528,6 +528,14 @@ pub trait Case: Send {
     fn calibration_is_a_sample(&self) -> bool {
         false
     }
+    /// True when where its memory lands in this process cannot change its
+    /// time: its batches run in another process (a runtime's runner, a
+    /// peer tool), or it models an operation (tests). The engine then
+    /// builds it once, never several times to choose a placement
+    /// (`engine::placement`).
+    fn placement_free(&self) -> bool {
+        false
+    }
 }
 
 /// Builds a fresh case; called once per thread.

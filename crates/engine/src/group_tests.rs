@@ -37,6 +37,11 @@ impl Case for Fake {
     fn checks(&mut self) -> Vec<CheckResult> {
         vec![CheckResult::from_bool("kat", !self.fail_check, "fake")]
     }
+    // Its time is a model, the same wherever it lands: the tests count its
+    // batches, and a placement trial would add some.
+    fn placement_free(&self) -> bool {
+        true
+    }
     fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
         self.calls += 1;
         let noise = if self.calls.is_multiple_of(2) {
@@ -302,6 +307,10 @@ impl Case for Spread {
         self.machine.clock.advance(ns as u64);
         self.machine.batches.fetch_add(1, Ordering::SeqCst);
         Ok(())
+    }
+    // A model, as [`Fake`] is: a trial would draw from its seeded spread.
+    fn placement_free(&self) -> bool {
+        true
     }
 }
 

@@ -25,6 +25,7 @@ pub mod measure;
 pub mod noise;
 pub mod pace;
 pub mod peers;
+pub mod placement;
 pub mod remeasure;
 pub mod runner;
 pub mod threads;

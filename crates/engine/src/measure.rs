@@ -12,6 +12,8 @@
 
 use crate::clock::{process_cpu_ns, tsc_hz, Clock};
 use crate::interrupt::stop_requested;
+use crate::placement::fastest_placement;
+use cryptobench_core::model::PLACEMENT_SPREAD_KEY;
 use cryptobench_core::{
     BatchTime, Budget, Case, CaseError, CaseFactory, CaseSpec, CaseStatus, CheckOutcome,
     Measurement, Summary,
@@ -324,7 +326,40 @@ pub fn build_checked(
     spec: &CaseSpec,
     factory: &CaseFactory,
 ) -> Result<(Box<dyn Case>, Measurement), Box<Measurement>> {
-    let mut case = factory().map_err(|e| Box::new(from_case_error(spec, e, Vec::new())))?;
+    let case = factory().map_err(|e| Box::new(from_case_error(spec, e, Vec::new())))?;
+    checked(spec, case)
+}
+
+/// [`build_checked`], then the case built again where it runs fastest
+/// ([`crate::placement`]), that instance checked too; the trial's time is
+/// added to `trial_ns`.
+pub fn build_placed_checked(
+    spec: &CaseSpec,
+    factory: &CaseFactory,
+    clock: &dyn Clock,
+    trial_ns: &mut u64,
+) -> Result<(Box<dyn Case>, Measurement), Box<Measurement>> {
+    let started = clock.now_ns();
+    let case = factory().map_err(|e| Box::new(from_case_error(spec, e, Vec::new())))?;
+    let build_ns = clock.now_ns().saturating_sub(started);
+    // No instance is timed before the first has passed its checks.
+    let (case, m) = checked(spec, case)?;
+    let placed = fastest_placement(spec, factory, case, build_ns, clock, trial_ns);
+    let (case, mut m) = match placed.other {
+        false => (placed.case, m),
+        true => checked(spec, placed.case)?,
+    };
+    if let Some(spread) = placed.spread {
+        m.extra.insert(PLACEMENT_SPREAD_KEY.into(), spread);
+    }
+    Ok((case, m))
+}
+
+/// Runs the checks of a built case: `Err` when one failed.
+fn checked(
+    spec: &CaseSpec,
+    mut case: Box<dyn Case>,
+) -> Result<(Box<dyn Case>, Measurement), Box<Measurement>> {
     let checks = case.checks();
     let mut m = spec.measurement(CaseStatus::Measured, None);
     if let Some(bad) = checks.iter().find(|c| c.outcome == CheckOutcome::Fail) {

@@ -128,6 +128,9 @@ impl Case for SpeedCase {
     fn calibration_is_a_sample(&self) -> bool {
         true
     }
+    fn placement_free(&self) -> bool {
+        true
+    }
 }
 
 impl SpeedCase {

@@ -142,6 +142,9 @@ impl Case for WithChecks {
     fn fixed_iterations(&self) -> Option<u64> {
         self.0.fixed_iterations()
     }
+    fn placement_free(&self) -> bool {
+        self.0.placement_free()
+    }
 }
 
 /// One php cell for a whole primitive x PHP function: unavailable with

@@ -302,6 +302,10 @@ impl Case for RunnerCase {
             .unwrap_or(Ok(()))
     }
 
+    fn placement_free(&self) -> bool {
+        true
+    }
+
     fn time_batch(&mut self, iters: u64) -> Option<Result<BatchTime, CaseError>> {
         let process = self.turn;
         self.turn = (self.turn + 1) % self.halves.len();

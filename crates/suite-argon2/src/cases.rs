@@ -527,6 +527,9 @@ impl Case for HashCase {
         }
         Ok(())
     }
+    fn placement_free(&self) -> bool {
+        matches!(self.runner, Runner::Cli)
+    }
     /// The CLI is timed from outside as whole processes: this process's CPU
     /// time says nothing of a child's, so only wall time is reported.
     fn time_batch(&mut self, iters: u64) -> Option<Result<BatchTime, CaseError>> {
