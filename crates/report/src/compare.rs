@@ -99,6 +99,10 @@ pub struct ComparedCase {
     /// this case, when that moment counts as disturbed (a factor); the
     /// limit covers it.
     pub disturbed: Option<f64>,
+    /// How far the instances built to choose this case's placement ran
+    /// apart in either run, the larger ([`Measurement::placement_spread`]);
+    /// the limit covers it.
+    pub placement: Option<f64>,
 }
 
 /// A whole comparison: the cases and what the machine did.
@@ -234,6 +238,15 @@ impl RunComparison {
     /// their fastest rounds were known less precisely.
     pub fn widened(&self) -> usize {
         self.cases.iter().filter(|c| c.limit > c.floor).count()
+    }
+
+    /// The cases whose limit their placement spread set, and the largest
+    /// such spread.
+    pub fn placement_bound(&self) -> (usize, f64) {
+        self.cases
+            .iter()
+            .filter_map(|c| c.placement.filter(|&p| p > 0.0 && p >= c.floor))
+            .fold((0, 0.0), |(n, most), p| (n + 1, f64::max(most, p)))
     }
 }
 
@@ -464,9 +477,16 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             .into_iter()
             .flatten()
             .reduce(f64::max);
+        // Where its memory landed moves a case between processes by about
+        // as much as it moved its instances within one.
+        let placement = [b.placement_spread(), c.placement_spread()]
+            .into_iter()
+            .flatten()
+            .reduce(f64::max);
         let own = run_limit
             .max(restart)
-            .max(disturbed.map_or(0.0, |f| f - 1.0));
+            .max(disturbed.map_or(0.0, |f| f - 1.0))
+            .max(placement.unwrap_or(0.0));
         let (comparison, limit) = compare_case(b, c, own, d);
         out.cases.push(ComparedCase {
             key: c.case_key(),
@@ -477,6 +497,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             floor: own,
             drift_divided,
             disturbed,
+            placement,
         });
     }
     out

@@ -127,6 +127,13 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             MEMORY_DISTURBED * 100.0
         ));
     }
+    let (placed, most) = cmp.placement_bound();
+    if placed > 0 {
+        notes.push(format!(
+            "{placed} case(s) changed only past how far their instances ran apart where either run built them several times to choose where their memory lands (the median instance over the fastest, up to {:.1}%): a fresh process lands them elsewhere",
+            most * 100.0
+        ));
+    }
     if !cmp.restart_floors.is_empty() {
         let each: Vec<String> = cmp
             .restart_floors

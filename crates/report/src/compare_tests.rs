@@ -714,3 +714,35 @@ fn a_suite_drift_that_would_move_its_cases_away_from_one_is_not_divided_out() {
         case_of(&cmp, "Y").comparison
     );
 }
+
+#[test]
+fn a_case_whose_instances_ran_apart_is_judged_past_that_spread() {
+    // SHA-256 4% slower, the rest as they were: a change past 2%, unless
+    // building SHA-256 six times showed its placement moves it by 5%.
+    let moved = |spread: Option<f64>| {
+        let mut ms = with(100.0, 50.0);
+        ms[0] = measured("SHA-256", &series(104.0));
+        if let Some(s) = spread {
+            ms[0]
+                .extra
+                .insert(cryptobench_core::model::PLACEMENT_SPREAD_KEY.into(), s);
+        }
+        ms
+    };
+    let base = run("a", with(100.0, 50.0));
+    let cmp = compare_full(&base, &run("b", moved(None)), 0.02);
+    assert_eq!(case_of(&cmp, "SHA-256").comparison.verdict, Verdict::Slower);
+    assert_eq!(cmp.placement_bound().0, 0);
+    let cmp = compare_full(&base, &run("b", moved(Some(0.05))), 0.02);
+    let sha = case_of(&cmp, "SHA-256");
+    assert_eq!(sha.comparison.verdict, Verdict::Unchanged);
+    assert!((sha.limit - 0.05).abs() < 1e-12, "{}", sha.limit);
+    assert_eq!(cmp.placement_bound(), (1, 0.05));
+    let notes = comparison_notes(&cmp);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("1 case(s) changed only past how far their instances ran apart")),
+        "{notes:?}"
+    );
+}
