@@ -125,6 +125,19 @@ fn spread(times: &[f64]) -> Option<f64> {
     (t.len() >= 3 && fastest > 0.0).then(|| median(&t) / fastest - 1.0)
 }
 
+/// The instance to keep, by its trial times (NaN: a batch failed): the
+/// fastest that never failed. The first stays unless another was faster,
+/// so a case whose trial failed everywhere goes on as it was built.
+fn fastest(best: &[f64]) -> usize {
+    let mut pick = 0;
+    for (i, &t) in best.iter().enumerate().skip(1) {
+        if !t.is_nan() && (best[pick].is_nan() || t < best[pick]) {
+            pick = i;
+        }
+    }
+    pick
+}
+
 fn choose(factory: &CaseFactory, mut first: Box<dyn Case>, clock: &dyn Clock) -> Placed {
     let Some(iters) = trial_iters(first.as_mut(), clock) else {
         return Placed::first(first);
@@ -148,14 +161,7 @@ fn choose(factory: &CaseFactory, mut first: Box<dyn Case>, clock: &dyn Clock) ->
             }
         }
     }
-    // The first instance stays unless another was faster, so a case whose
-    // trial failed everywhere goes on as it was built.
-    let mut pick = 0;
-    for i in 1..instances.len() {
-        if best[i] < best[pick] || best[pick].is_nan() {
-            pick = i;
-        }
-    }
+    let pick = fastest(&best);
     Placed {
         case: instances.swap_remove(pick),
         other: pick != 0,
@@ -253,6 +259,15 @@ mod tests {
         let kept = crate::measure::build_placed_checked(&spec(), &f, clock.as_ref(), &mut 0);
         let failed = kept.err().expect("the faster instance failed its checks");
         assert_eq!(failed.status, cryptobench_core::CaseStatus::Failed);
+    }
+
+    #[test]
+    fn an_instance_whose_batch_failed_is_never_kept() {
+        let nan = f64::NAN;
+        assert_eq!(fastest(&[120.0, nan, 100.0]), 2);
+        assert_eq!(fastest(&[nan, 130.0, 120.0]), 2, "the first failed");
+        assert_eq!(fastest(&[nan, nan, nan]), 0, "all failed: as built");
+        assert_eq!(fastest(&[100.0, 100.0]), 0, "a tie keeps the first");
     }
 
     #[test]
