@@ -154,6 +154,11 @@ fn choose(factory: &CaseFactory, mut first: Box<dyn Case>, clock: &dyn Clock) ->
     let mut best = vec![f64::INFINITY; instances.len()];
     for _ in 0..TRIAL_ROUNDS {
         for (i, case) in instances.iter_mut().enumerate() {
+            // An instance that failed once stays failed: `f64::min` would
+            // take a later round's time over the NaN.
+            if best[i].is_nan() {
+                continue;
+            }
             match time_batch(case.as_mut(), iters, clock) {
                 Ok(t) => best[i] = best[i].min(t.wall_ns),
                 // Never chosen: a NaN is not below anything.
@@ -183,7 +188,12 @@ mod tests {
         clock: Arc<MockClock>,
         ns: u64,
         elsewhere: bool,
+        batches: u64,
     }
+
+    /// An instance costing this fails its second batch (the first timed
+    /// round of a trial) and no other.
+    const FAILS_ONCE_NS: u64 = 77;
 
     impl Case for Costs {
         // An instance costing 99 ns fails its checks.
@@ -195,6 +205,10 @@ mod tests {
             )]
         }
         fn run_batch(&mut self, iters: u64) -> Result<(), CaseError> {
+            self.batches += 1;
+            if self.ns == FAILS_ONCE_NS && self.batches == 2 {
+                return Err(CaseError::Failed("a batch failed".into()));
+            }
             self.clock.advance(self.ns * iters);
             Ok(())
         }
@@ -219,6 +233,7 @@ mod tests {
                 clock: clock.clone(),
                 ns,
                 elsewhere,
+                batches: 0,
             }) as Box<dyn Case>)
         });
         (f, built)
@@ -268,6 +283,16 @@ mod tests {
         assert_eq!(fastest(&[nan, 130.0, 120.0]), 2, "the first failed");
         assert_eq!(fastest(&[nan, nan, nan]), 0, "all failed: as built");
         assert_eq!(fastest(&[100.0, 100.0]), 0, "a tie keeps the first");
+    }
+
+    #[test]
+    fn an_instance_that_failed_one_trial_round_is_not_kept_for_the_others() {
+        let clock = Arc::new(MockClock(AtomicU64::new(0)));
+        // The second instance is the fastest in the rounds it passes.
+        let (f, _) = factory(&clock, &[120, FAILS_ONCE_NS, 100, 130], false);
+        let first = f().unwrap();
+        let mut kept = fastest_placement(&spec(), &f, first, 1_000, clock.as_ref(), &mut 0);
+        assert_eq!(cost_of(&mut kept.case, &clock), 100);
     }
 
     #[test]
