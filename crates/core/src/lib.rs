@@ -20,6 +20,7 @@ pub mod names;
 pub mod paper;
 pub mod paper_method;
 pub mod profile;
+pub mod recommendation;
 pub mod suite;
 pub mod table;
 pub mod units;
@@ -33,6 +34,10 @@ pub use model::{
 };
 pub use paper::Paper;
 pub use profile::{PaperProfile, SuiteProfile};
+pub use recommendation::{
+    AdviceRequest, Choice, Comparison, Confidence, Metric, MetricUnit, ParamValue, RatioKind,
+    Recommendation, Stance,
+};
 pub use suite::{
     infos, Availability, BatchTime, Budget, Case, CaseFactory, CaseSpec, Library, Offer,
     PlannedCase, RunConfig, Setup, Suite, SuiteAction, EDGE_BUDGETS,
