@@ -38,7 +38,7 @@ pub mod rows;
 pub mod summary;
 
 use catalog::{Cert, Group};
-use cryptobench_core::{BackendInfo, Error, Library, PlannedCase, RunConfig, Suite, SuiteProfile};
+use cryptobench_core::{BackendInfo, Error, PlannedCase, RunConfig, Suite, SuiteProfile};
 
 /// Suite name on the command line and in results.
 pub const SUITE: &str = "tls";

@@ -117,13 +117,13 @@ impl ModelCase {
     }
 }
 
+/// A parsed signing key, the message it signs, and its check.
+type Signing = (Box<dyn SigningKey>, Vec<u8>, CheckResult);
+
 /// A signing key of `signature` on `backend`, the CertificateVerify
 /// content it signs, and the check that its signature verifies and a
 /// flipped bit does not.
-fn signing(
-    signature: &str,
-    backend: &str,
-) -> Result<(Box<dyn SigningKey>, Vec<u8>, CheckResult), CaseError> {
+fn signing(signature: &str, backend: &str) -> Result<Signing, CaseError> {
     let alg = algorithm(signature)?;
     let entry = signer_entry(alg, backend)
         .ok_or_else(|| CaseError::Unavailable(format!("{backend} has no {signature}")))?;
