@@ -132,6 +132,8 @@ pub enum Command {
     Elgamal(cryptobench_elgamal::cli::ElgamalArgs),
     /// Public key: ML-KEM, ML-DSA, SLH-DSA, hybrids, RSA, ECDH, signatures; keygen/encaps/decaps/derive/sign/verify files.
     Pubkey(cryptobench_suite_pubkey::cli::PubkeyArgs),
+    /// TLS 1.3 handshakes measured (rustls, openssl s_server/s_time) beside the pubkey model.
+    Tls(cryptobench_suite_tls::cli::TlsArgs),
     /// List stored runs, newest first.
     Runs,
     /// Show a run as tables (`latest` is the newest `run` on this host).
@@ -314,7 +316,7 @@ const MEASUREMENT_FLAGS: [&str; 9] = [
 ];
 
 /// The commands that measure.
-const MEASURING: &str = "run, hash, cipher, aead, ecc, argon2, elgamal and paper";
+const MEASURING: &str = "run, hash, cipher, aead, ecc, argon2, elgamal, pubkey, tls and paper";
 
 impl Global {
     /// The global options given on the command line (a `--format` of
@@ -366,6 +368,7 @@ impl Command {
                 Some(E::Bench(_)) | None => "elgamal",
             },
             Command::Pubkey(a) => a.name(),
+            Command::Tls(_) => "tls",
             Command::Runs => "runs",
             Command::Show(_) => "show",
             Command::Export(_) => "export",
@@ -500,9 +503,8 @@ pub fn accepted_globals(name: &str) -> &'static [&'static str] {
     // A benchmark command reads every checked option.
     const BENCH: &[&str] = &CHECKED;
     match name {
-        "run" | "hash" | "cipher" | "aead" | "ecc" | "argon2" | "elgamal" | "pubkey" | "paper" => {
-            BENCH
-        }
+        "run" | "hash" | "cipher" | "aead" | "ecc" | "argon2" | "elgamal" | "pubkey" | "tls"
+        | "paper" => BENCH,
         "pubkey keygen" | "pubkey encaps" | "pubkey sign" => &["--backend", "-o", "--force"],
         "pubkey decaps" | "pubkey derive" | "pubkey verify" => &["--backend"],
         "argon2 hash" | "argon2 tune" => &["--backend", "--seed"],

@@ -55,6 +55,9 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
         Command::Pubkey(a) => suite_action(&g, |cfg| {
             Ok(cryptobench_suite_pubkey::cli::command(&a, cfg)?)
         }),
+        Command::Tls(a) => {
+            suite_action(&g, |cfg| Ok(cryptobench_suite_tls::cli::command(&a, cfg)?))
+        }
         Command::Runs => runs(&g),
         Command::Show(a) => show(&g, &a),
         Command::Export(a) => export(&g, &a),

@@ -14,6 +14,7 @@ pub fn suites() -> Vec<Box<dyn Suite>> {
         Box::new(cryptobench_suite_ecc::EccSuite::default()),
         Box::new(cryptobench_suite_argon2::Argon2Suite::default()),
         Box::new(cryptobench_suite_pubkey::PubkeySuite::default()),
+        Box::new(cryptobench_suite_tls::TlsSuite::default()),
         Box::new(cryptobench_elgamal::ElgamalSuite::default()),
     ]
 }

@@ -320,3 +320,43 @@ fn run_writes_the_html_report_and_rejects_an_unwritable_one() {
         "the run's JSON is written next to the database"
     );
 }
+
+#[test]
+fn tls_quick_measures_a_small_subset_and_refuses_bad_names() {
+    let out = bin()
+        .args(["--no-db", "--quick", "--precision", "10", "tls"])
+        .args([
+            "--groups",
+            "x25519mlkem768",
+            "--certs",
+            "ed25519",
+            "--no-peers",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for wanted in [
+        "TLS 1.3 handshakes",
+        "X25519MLKEM768",
+        "server/model",
+        "tails of single calls",
+        "ML-DSA-65 sign",
+    ] {
+        assert!(text.contains(wanted), "no '{wanted}' in:\n{text}");
+    }
+    bin()
+        .args(["--no-db", "tls", "--groups", "x25591"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean X25519"));
+    bin()
+        .args(["--no-db", "tls", "--certs", "rsa-4096"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("RSA-2048"));
+}

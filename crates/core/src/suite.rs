@@ -536,6 +536,12 @@ pub trait Case: Send {
     fn placement_free(&self) -> bool {
         false
     }
+    /// Numbers the case found while it was checked and timed (bytes a
+    /// handshake put on the wire, a peer's own counts), kept in the
+    /// measurement's `extra` when it is finished.
+    fn extra(&self) -> Vec<(String, f64)> {
+        Vec::new()
+    }
 }
 
 /// Builds a fresh case; called once per thread.

@@ -441,6 +441,7 @@ impl<'a> GroupRun<'a> {
                 m.group = Some(id.clone());
             }
             finish(&mut m, l.sampled);
+            m.extra.extend(l.case.extra());
             if let Some(machine) = machine.as_mut() {
                 let mut here = machine.clone();
                 here.canary_ns = (!l.canary.is_empty()).then(|| median(&l.canary));

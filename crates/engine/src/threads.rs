@@ -39,6 +39,7 @@ pub fn measure_threads(
     };
     let iters = single.iters;
     let single_median = cryptobench_stats::median(&single.wall);
+    let found = first.extra();
 
     let mut cases = vec![first];
     for _ in 1..n {
@@ -102,6 +103,7 @@ pub fn measure_threads(
             .push(end.saturating_sub(start) as f64 / (iters as f64 * n as f64));
     }
     finish(&mut m, s);
+    m.extra.extend(found);
     let total_ops = m.stats.as_ref().map(|x| x.ops_per_s).unwrap_or(0.0);
     let single_ops = if single_median > 0.0 {
         1e9 / single_median
