@@ -91,6 +91,12 @@ pub fn filter_run(g: &Global, run: &mut Run, filter: &CaseFilter, keep_canary: b
         )?),
     };
     let needle = filter.algorithm.as_deref().map(str::to_ascii_lowercase);
+    let before: Vec<String> = run
+        .measurements
+        .iter()
+        .filter(|m| !m.is_canary())
+        .map(|m| m.primitive.clone())
+        .collect();
     run.measurements.retain(|m| {
         (keep_canary && m.is_canary())
             || (suites.as_ref().is_none_or(|s| s.contains(&m.suite))
@@ -99,6 +105,26 @@ pub fn filter_run(g: &Global, run: &mut Run, filter: &CaseFilter, keep_canary: b
                     .as_ref()
                     .is_none_or(|n| m.primitive.to_ascii_lowercase().contains(n)))
     });
+    // A filter that matches nothing is a typo far more often than a
+    // question: say so instead of printing an empty run.
+    if !before.is_empty() && run.measurements.iter().all(|m| m.is_canary()) {
+        let mut names: Vec<&str> = before.iter().map(String::as_str).collect();
+        names.sort_unstable();
+        names.dedup();
+        let hint = filter
+            .algorithm
+            .as_deref()
+            .map(|a| cryptobench_core::names::suggest(a, &names))
+            .filter(|s| !s.is_empty())
+            .map(|s| format!("; did you mean {}?", s.join(", ")))
+            .unwrap_or_default();
+        return Err(crate::output::usage(format!(
+            "no case of run {} matches the filter (--suite, --algorithm, --backend){hint}; \
+             its primitives: {}",
+            run.id,
+            names.join(", ")
+        )));
+    }
     Ok(())
 }
 

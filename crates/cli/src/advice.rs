@@ -47,10 +47,33 @@ pub fn recommend_command(g: &Global, a: &RecommendArgs) -> Result<u8> {
         }
     }
     match format {
-        "table" => print!("{}", recommend::render_text(&run, &recs)),
+        "table" => print!("{}", recommend::render_text(&run, &recs, a.explain)),
+        "json" => println!(
+            "{}",
+            serde_json::to_string_pretty(&recommendation_json(&run, &recs))?
+        ),
         _ => crate::formats::print_tables(g, &[recommend::recommendation_table(&run, &recs)], "")?,
     }
     Ok(0)
+}
+
+/// The recommendations as JSON: the run, how sure it is, and the typed
+/// records (docs/results-format.md, "Recommendations").
+fn recommendation_json(run: &Run, recs: &[recommend::Recommendation]) -> serde_json::Value {
+    let c = cryptobench_report::answer::Certainty::of(run);
+    serde_json::json!({
+        "run": run.id,
+        "status": run.status.as_str(),
+        "certainty": {
+            "quick": c.quick,
+            "measured_cases": c.measured,
+            "precise_cases": c.precise,
+            "precise_share": c.precise_share(),
+            "noise_floor": c.noise_floor,
+            "noisy": c.noisy(),
+        },
+        "recommendations": recs.iter().map(|r| &r.record).collect::<Vec<_>>(),
+    })
 }
 
 /// When the run measures the argon2 suite: a short tune per advice target

@@ -177,6 +177,10 @@ pub struct RecommendArgs {
     /// java, php): the best verified choice that runtime offers.
     #[arg(long, value_name = "NAME")]
     pub runtime: Option<String>,
+    /// Under each line, the reasoning, the cautions and the measurements it
+    /// rests on.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// `cryptobench run`.
@@ -228,6 +232,9 @@ pub struct ShowArgs {
     pub run: String,
     #[command(flatten)]
     pub filter: CaseFilter,
+    /// Every case's table, not only the answer and one line per suite.
+    #[arg(long)]
+    pub all: bool,
 }
 
 /// `cryptobench import`.

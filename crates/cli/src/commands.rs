@@ -182,7 +182,13 @@ fn runs(g: &Global) -> Result<u8> {
 fn show(g: &Global, a: &ShowArgs) -> Result<u8> {
     let mut run = crate::across::RunSource::new(g).load(&a.run)?;
     crate::across::filter_run(g, &mut run, &a.filter, false)?;
-    output::print_run(g, &run, &registry::suites())?;
+    let filtered = a.filter.suite.is_some() || a.filter.algorithm.is_some() || g.backend.is_some();
+    let detail = if a.all || filtered {
+        output::Detail::Full
+    } else {
+        output::Detail::Digest
+    };
+    output::print_run_with(g, &run, &registry::suites(), detail)?;
     Ok(0)
 }
 

@@ -59,6 +59,69 @@ pub enum Detail {
     Full,
     /// The one-screen summary of `run`: header, headlines, failures.
     Summary,
+    /// `show` without `--all`: the answer, then one digest line per suite.
+    Digest,
+}
+
+fn print_headlines(out: &mut impl Write, run: &Run, suites: &[Box<dyn Suite>]) -> Result<()> {
+    use cryptobench_report::recommend::{recommend, DEFAULT_ARGON2_TARGETS_NS};
+    let recs = recommend(run, &DEFAULT_ARGON2_TARGETS_NS);
+    if !recs.is_empty() {
+        writeln!(out, "Answer (`cryptobench recommend --explain` says why)")?;
+        for r in &recs {
+            let line = cryptobench_report::recommend_record::summary_line(&r.record);
+            write!(out, "{}", text::paragraph(&line, "  ", "      "))?;
+        }
+        writeln!(out)?;
+    }
+    // A headline that states the same advice as an answer line is left
+    // out: one claim, one line.
+    let answered: Vec<String> = recs.iter().map(|r| format!("{}:", r.topic)).collect();
+    let headlines: Vec<String> = formats::headlines(run, suites)
+        .into_iter()
+        .filter(|h| !answered.iter().any(|a| h.starts_with(a.as_str())))
+        .collect();
+    if !headlines.is_empty() {
+        writeln!(out, "Summary")?;
+        for h in headlines {
+            write!(out, "{}", text::paragraph(&h, "  ", "    "))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// One line per suite: its cases, how many were measured, failed, and
+/// precise; the tables themselves are behind `show --all` or `--suite`.
+fn print_digest(out: &mut impl Write, run: &Run) -> Result<()> {
+    let reached = cryptobench_report::precision::precision_reached(
+        &run.measurements,
+        cryptobench_report::answer::PRECISE,
+    );
+    writeln!(out, "Suites")?;
+    for s in &reached.by_suite {
+        let of = |st: CaseStatus| {
+            run.measurements
+                .iter()
+                .filter(|m| m.suite == s.suite && m.status == st)
+                .count()
+        };
+        let line = format!(
+            "{}: {} measured, {} failed, {} skipped or unavailable; {} of {} within +-1%",
+            s.suite,
+            of(CaseStatus::Measured),
+            of(CaseStatus::Failed),
+            of(CaseStatus::Skipped) + of(CaseStatus::Unavailable),
+            s.within,
+            s.measured
+        );
+        write!(out, "{}", text::paragraph(&line, "  ", "    "))?;
+    }
+    writeln!(
+        out,
+        "(`show RUN --all` prints every case; `--suite NAME` one suite's tables)\n"
+    )?;
+    Ok(())
 }
 
 /// Prints a run: tables (with each suite's own summaries) or an export.
@@ -84,7 +147,14 @@ pub fn print_run_with(
         return Ok(());
     }
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    // How sure the run is comes before what it found.
+    let certainty = cryptobench_report::answer::Certainty::of(run).line();
+    write!(out, "{}", text::paragraph(&certainty, "", "    "))?;
     writeln!(out, "{}", tables::run_header(run))?;
+    print_headlines(&mut out, run, suites)?;
+    if detail == Detail::Digest {
+        print_digest(&mut out, run)?;
+    }
     if detail == Detail::Full {
         for t in tables::suite_tables(&run.measurements) {
             writeln!(out, "{}", text::render(&t, color))?;
@@ -101,14 +171,6 @@ pub fn print_run_with(
                 writeln!(out, "{}", text::render(&t, color))?;
             }
         }
-    }
-    let headlines = formats::headlines(run, suites);
-    if !headlines.is_empty() {
-        writeln!(out, "Summary")?;
-        for h in headlines {
-            write!(out, "{}", text::paragraph(&h, "  ", "    "))?;
-        }
-        writeln!(out)?;
     }
     if g.verbose {
         for m in &run.measurements {

@@ -85,7 +85,14 @@ fn recommend_and_report_handle_empty_interrupted_and_failed_runs() {
         ),
     ];
     for (serial, says, never) in expected {
-        let advice = stdout(&db, &["recommend", &format!("20261122-050000-{serial}")]);
+        let advice = stdout(
+            &db,
+            &[
+                "recommend",
+                "--explain",
+                &format!("20261122-050000-{serial}"),
+            ],
+        );
         assert!(says.iter().all(|s| advice.contains(s)), "{advice}");
         assert!(!never.iter().any(|s| advice.contains(s)), "{advice}");
     }
@@ -252,4 +259,140 @@ fn the_run_summary_and_recommend_give_the_same_advice() {
     for (i, start) in resolved {
         assert!(lines[i].starts_with(start), "{}", lines[i]);
     }
+}
+
+/// A run that answers the AEAD questions, stored as `--quick` made it.
+fn answering_run(db: &Path, id: &str) {
+    let mut ms = vec![
+        verified(
+            "aead",
+            "AEGIS-256",
+            "libsodium",
+            "encrypt",
+            1 << 20,
+            1e5,
+            &[],
+        ),
+        verified(
+            "aead",
+            "AES-256-GCM",
+            "openssl",
+            "encrypt",
+            1 << 20,
+            3e5,
+            &[],
+        ),
+        verified(
+            "aead",
+            "AES-256-GCM",
+            "openssl",
+            "encrypt",
+            1024,
+            400.0,
+            &[],
+        ),
+        verified(
+            "aead",
+            "ChaCha20-Poly1305",
+            "libsodium",
+            "encrypt",
+            1024,
+            900.0,
+            &[],
+        ),
+    ];
+    for m in &mut ms {
+        if let Some(s) = m.stats.as_mut() {
+            s.precision = Some(0.03);
+        }
+    }
+    let store = Store::open(db).unwrap();
+    let run = Run {
+        started_at: "2026-11-22T05:00:00Z".into(),
+        finished_at: Some("2026-11-22T05:01:00Z".into()),
+        command: vec!["cryptobench".into(), "run".into(), "--quick".into()],
+        ..Run::new(id, ms)
+    };
+    store.begin_run(&run).unwrap();
+    store
+        .finish_run(id, RunStatus::Complete, "2026-11-22T05:01:00Z")
+        .unwrap();
+}
+
+#[test]
+fn recommend_states_its_certainty_first_and_fits_100_columns() {
+    let (_dir, db) = temp_db();
+    answering_run(&db, "20261122-050000-0005");
+    let out = with_db(&db)
+        .env("COLUMNS", "100")
+        .arg("recommend")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(text.starts_with("Certainty: quick run"), "{text}");
+    assert!(
+        text.lines().take(3).any(|l| l.contains("within +-1%")),
+        "{text}"
+    );
+    for line in text.lines() {
+        assert!(line.chars().count() <= 100, "over 100 columns: {line}");
+    }
+    // One line per topic, one ratio with its interval.
+    assert!(
+        text.contains("AEAD, bulk data: AEGIS-256 (libsodium) 10.5 GB/s, 3.00x the speed of"),
+        "{text}"
+    );
+    // The reasoning and the evidence wait for --explain.
+    assert!(!text.contains("rests on"), "{text}");
+    let explained = stdout(&db, &["recommend", "--explain"]);
+    assert!(
+        explained.contains("rests on: aead AEGIS-256 libsodium"),
+        "{explained}"
+    );
+}
+
+#[test]
+fn recommend_json_is_typed_records() {
+    let (_dir, db) = temp_db();
+    answering_run(&db, "20261122-050000-0006");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&db, &["--format", "json", "recommend"])).unwrap();
+    assert_eq!(json["certainty"]["quick"], true);
+    assert_eq!(json["certainty"]["measured_cases"], 4);
+    let bulk = json["recommendations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["topic"] == "aead.bulk_data")
+        .expect("a bulk data record");
+    assert_eq!(bulk["choice"]["primitive"], "AEGIS-256");
+    assert_eq!(bulk["choice"]["params"]["input_bytes"], 1 << 20);
+    assert_eq!(bulk["metric"]["unit"], "bytes_per_s");
+    assert!(bulk["metric"]["value"].is_f64());
+    assert_eq!(bulk["comparison"]["against"]["primitive"], "AES-256-GCM");
+    assert!((bulk["comparison"]["ratio"].as_f64().unwrap() - 3.0).abs() < 1e-9);
+    assert_eq!(bulk["confidence"]["state"], "decided");
+}
+
+#[test]
+fn show_leads_with_the_answer_and_refuses_a_filter_that_matches_nothing() {
+    let (_dir, db) = temp_db();
+    answering_run(&db, "20261122-050000-0007");
+    let text = stdout(&db, &["show", "latest"]);
+    let at = |s: &str| {
+        text.find(s)
+            .unwrap_or_else(|| panic!("no '{s}' in:\n{text}"))
+    };
+    assert_eq!(at("Certainty:"), 0, "{text}");
+    assert!(at("Answer") < at("Suites"), "{text}");
+    assert!(text.contains("aead: 4 measured, 0 failed"), "{text}");
+    assert!(
+        !text.contains("Suite aead"),
+        "the tables wait for --all:\n{text}"
+    );
+    assert!(stdout(&db, &["show", "latest", "--all"]).contains("Suite aead"));
+    with_db(&db)
+        .args(["show", "latest", "--algorithm", "GCMX"])
+        .usage_error("matches the filter");
 }

@@ -25,8 +25,9 @@ use std::path::Path;
 
 /// Height (SVG units) of a suite's own charts shown before the rest are
 /// collapsed: about one screen per suite keeps the page readable in a minute
-/// (1,100 let a realistic report reach 15,071 px, past the page's 15,000).
-const SUITE_CHARTS_IN_VIEW_PX: f64 = 1050.0;
+/// (with the TLS section, 1,050 let a realistic report reach 15,796 px,
+/// past the page's 15,000, while the advice still showed its reasoning).
+const SUITE_CHARTS_IN_VIEW_PX: f64 = 1000.0;
 
 /// Noise threshold of the baseline comparison (2 %, as `compare`'s default).
 pub const COMPARE_THRESHOLD: f64 = 0.02;
@@ -289,6 +290,21 @@ fn banners(run: &Run) -> String {
             "<div class=\"banner ok\">Every measured case passed its checks before it was timed.</div>\n",
         );
     }
+    if measured > 0 {
+        // How sure the figures are sits beside the checks: a green banner
+        // alone reads as "precise", which a quick run on a noisy host is not.
+        let certainty = crate::answer::Certainty::of(run);
+        let _ = writeln!(
+            out,
+            "<div class=\"banner {}\" id=\"certainty\">{}</div>",
+            if certainty.noisy() || certainty.precise_share() < 0.5 {
+                "warn"
+            } else {
+                "ok"
+            },
+            escape(&certainty.line())
+        );
+    }
     if n > 0 {
         let _ = writeln!(
             out,
@@ -494,8 +510,10 @@ pub fn table_html(t: &Table) -> String {
         });
         for (i, c) in row.iter().enumerate() {
             let mut classes = Vec::new();
-            // Long numeric cells (intervals, lists) may wrap; short ones never.
-            if num(i) && c.chars().count() <= 24 {
+            // Long numeric cells (a figure with its interval, lists) may
+            // wrap at their spaces; short ones never. A table of many such
+            // columns (the TLS handshakes) fits its card only so.
+            if num(i) && c.chars().count() <= 14 {
                 classes.push("num");
             }
             if c.starts_with("FAILED") {

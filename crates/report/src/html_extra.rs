@@ -77,23 +77,24 @@ pub fn recommendations_section(recs: &[Recommendation]) -> String {
          never recommended).</p>\n<div class=\"card recs\">\n",
     );
     for r in recs {
+        // The answer in view; why, and what it rests on, one click away.
         let _ = write!(
             out,
-            "<div class=\"rec\"><h3>{}</h3>\n<p>{}</p>\n",
+            "<div class=\"rec\"><h3>{}</h3>\n<p><strong>{}</strong></p>\n",
             escape(&r.topic),
+            escape(&crate::recommend_record::summary_line(&r.record)),
+        );
+        let _ = write!(
+            out,
+            "<details class=\"evidence\"><summary>Why, and the {} case(s) it rests on</summary>\
+             <p class=\"note\">{}</p><ul>",
+            r.evidence.len(),
             escape(&r.advice)
         );
-        if !r.evidence.is_empty() {
-            let _ = write!(
-                out,
-                "<details class=\"evidence\"><summary>Evidence: {} case(s)</summary><ul>",
-                r.evidence.len()
-            );
-            for e in &r.evidence {
-                let _ = write!(out, "<li class=\"note\">{}</li>", escape(e));
-            }
-            out.push_str("</ul></details>");
+        for e in &r.evidence {
+            let _ = write!(out, "<li class=\"note\">{}</li>", escape(e));
         }
+        out.push_str("</ul></details>");
         out.push_str("</div>\n");
     }
     out.push_str("</div>\n</section>\n");

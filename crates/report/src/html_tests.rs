@@ -318,6 +318,12 @@ fn recommendations_papers_and_fleet_get_sections_and_contents_entries() {
             topic: "AEAD, bulk data".into(),
             advice: "Use AEGIS-128L & friends".into(),
             evidence: vec!["aead AEGIS-128L libaegis encrypt 16 KiB".into()],
+            record: crate::recommend_record::record(
+                "AEAD, bulk data",
+                "Use AEGIS-128L & friends",
+                &[],
+                cryptobench_core::recommendation::Stance::Use,
+            ),
         }],
         papers: vec![PaperSection {
             name: "aegis".into(),

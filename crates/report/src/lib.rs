@@ -10,6 +10,7 @@
 //! plain `Table`s, so every renderer shows the same figures.
 #![deny(missing_docs)]
 
+pub mod answer;
 pub mod charts;
 pub mod compare;
 pub mod html;
@@ -18,6 +19,7 @@ pub mod machines;
 pub mod overhead;
 pub mod precision;
 pub mod recommend;
+pub mod recommend_record;
 pub mod svg;
 pub mod tables;
 pub mod text;

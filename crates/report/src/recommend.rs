@@ -12,8 +12,10 @@
 //! EC-ElGamal mode, and cites the evidence.
 
 use crate::charts::{is_caution_label, is_peer, throughput_value};
+use crate::recommend_record::{record, summary_line};
 use cryptobench_core::advice::{self, Advice};
 use cryptobench_core::model::MEMORY_PARAM;
+use cryptobench_core::recommendation::Stance;
 use cryptobench_core::units::{format_ns, format_ops, format_per_s, format_rate, format_size};
 use cryptobench_core::{CaseStatus, CheckOutcome, Measurement, Run, Table};
 
@@ -26,6 +28,20 @@ pub struct Recommendation {
     pub advice: String,
     /// The measurements it rests on, one per line.
     pub evidence: Vec<String>,
+    /// The same advice as a typed record: what `--format json` prints and
+    /// the one-line summary is rendered from.
+    pub record: cryptobench_core::Recommendation,
+}
+
+impl Recommendation {
+    fn new(topic: &str, advice: String, evidence: &[&Measurement], stance: Stance) -> Self {
+        Recommendation {
+            topic: topic.to_string(),
+            record: record(topic, &advice, evidence, stance),
+            evidence: evidence.iter().map(|m| cite(m)).collect(),
+            advice,
+        }
+    }
 }
 
 /// Latency targets for Argon2id when the user names none.
@@ -94,11 +110,7 @@ pub fn recommend(run: &Run, argon2_targets_ns: &[f64]) -> Vec<Recommendation> {
 
 /// The advice `run` prints, with its evidence cited.
 fn from_advice(a: &Advice) -> Recommendation {
-    Recommendation {
-        topic: a.topic.clone(),
-        advice: format!("{}.", a.text),
-        evidence: a.evidence.iter().map(|m| cite(m)).collect(),
-    }
+    Recommendation::new(&a.topic, format!("{}.", a.text), &a.evidence, Stance::Use)
 }
 
 fn aead(ms: &[Measurement], run: &Run) -> Vec<Recommendation> {
@@ -107,22 +119,30 @@ fn aead(ms: &[Measurement], run: &Run) -> Vec<Recommendation> {
         .map(|a| {
             let mut rec = from_advice(a);
             let pick = a.evidence[0];
+            let mut cautions = Vec::new();
             if a.topic.ends_with("bulk data")
                 && (pick.primitive.contains("AES") || pick.primitive.contains("AEGIS"))
             {
                 let aes_ni = run.machine.cpu_flags.iter().any(|f| f == "aes");
-                rec.advice.push_str(&format!(
-                    " Its speed rests on AES instructions (this CPU {} them); on CPUs without \
+                cautions.push(format!(
+                    "Its speed rests on AES instructions (this CPU {} them); on CPUs without \
                      them ChaCha20-Poly1305 is the safe, constant-time choice.",
                     if aes_ni { "has" } else { "lacks" },
                 ));
             }
             if pick.primitive.starts_with("AEGIS") {
-                rec.advice.push_str(
-                    " AEGIS is a newer CFRG design with fewer implementations: where another \
-                     party must decrypt, AES-256-GCM is the interoperable default.",
+                cautions.push(
+                    "AEGIS is a newer CFRG design with fewer implementations: where another \
+                     party must decrypt, AES-256-GCM is the interoperable default."
+                        .to_string(),
                 );
             }
+            for c in &cautions {
+                rec.advice.push(' ');
+                rec.advice.push_str(c);
+            }
+            rec.record.cautions = cautions;
+            rec.record.details = vec![rec.advice.clone()];
             rec
         })
         .collect()
@@ -141,17 +161,21 @@ fn cipher_to_avoid(ms: &[Measurement]) -> Vec<Recommendation> {
             .map(|m| format!("{} ({})", m.primitive, m.backend))
             .collect();
         names.dedup();
-        out.push(Recommendation {
-            topic: "Cipher to avoid (failed)".into(),
-            advice: format!(
+        let cases: Vec<&Measurement> = failed.iter().map(|m| **m).collect();
+        let mut rec = Recommendation::new(
+            "Cipher to avoid (failed)",
+            format!(
                 "Avoid {}: a known-answer or round-trip check failed here, so it was never timed.",
                 names.join(", ")
             ),
-            evidence: failed
-                .iter()
-                .map(|m| format!("{}: {}", cite(m), m.reason.as_deref().unwrap_or("failed")))
-                .collect(),
-        });
+            &cases,
+            Stance::Avoid,
+        );
+        rec.evidence = failed
+            .iter()
+            .map(|m| format!("{}: {}", cite(m), m.reason.as_deref().unwrap_or("failed")))
+            .collect();
+        out.push(rec);
     }
     let enc: Vec<&Measurement> = ciphers
         .iter()
@@ -195,7 +219,7 @@ fn cipher_to_avoid(ms: &[Measurement]) -> Vec<Recommendation> {
             format_size(size),
             rate(w)
         );
-        let mut evidence = vec![cite(w)];
+        let mut evidence = vec![w];
         if let (Some(b), Some(bv), Some(wv)) = (
             best_safe,
             best_safe.and_then(throughput_value),
@@ -208,16 +232,17 @@ fn cipher_to_avoid(ms: &[Measurement]) -> Vec<Recommendation> {
                 b.backend,
                 rate(b)
             ));
-            evidence.push(cite(b));
+            evidence.push(b);
         }
         advice.push_str(
             ". No cipher of this suite authenticates: for new designs use an AEAD (above).",
         );
-        out.push(Recommendation {
-            topic: "Cipher to avoid".into(),
+        out.push(Recommendation::new(
+            "Cipher to avoid",
             advice,
-            evidence,
-        });
+            &evidence,
+            Stance::Avoid,
+        ));
     }
     out
 }
@@ -310,14 +335,14 @@ fn elgamal(ms: &[Measurement]) -> Vec<Recommendation> {
         best.primitive,
         throughput_value(best).map_or("-".into(), |v| format!("{v:.0}"))
     );
-    let mut evidence = vec![cite(best)];
+    let mut evidence = vec![best];
     // The speedup of the same rounds where the two shared them: medians
     // of one busy run put threads at 0.83x serial while their rounds,
     // side by side, had threads 1.13x as fast.
     if let Some(s) = serial.filter(|s| s.case_key() != best.case_key()) {
         if let Some(r) = cryptobench_core::verdict::speedup(best, s) {
             advice.push_str(&format!(", {:.2}x serial", r.value));
-            evidence.push(cite(s));
+            evidence.push(s);
         }
     }
     // A parallel mode timed while the host had lent a core elsewhere is
@@ -334,49 +359,120 @@ fn elgamal(ms: &[Measurement]) -> Vec<Recommendation> {
         ));
     }
     advice.push('.');
-    vec![Recommendation {
-        topic: "EC-ElGamal mode".into(),
+    vec![Recommendation::new(
+        "EC-ElGamal mode",
         advice,
-        evidence,
-    }]
+        &evidence,
+        Stance::Use,
+    )]
 }
 
-/// The recommendations as a table (topic, advice, evidence).
+/// The recommendations as a table of typed columns (for CSV and
+/// Markdown): one row per record, numbers as numbers.
 pub fn recommendation_table(run: &Run, recs: &[Recommendation]) -> Table {
     let mut t = Table::new(
         format!("Recommendations from run {}", run.id),
-        ["topic", "advice", "rests on"],
+        [
+            "topic",
+            "title",
+            "stance",
+            "primitive",
+            "backend",
+            "params",
+            "metric",
+            "unit",
+            "value",
+            "against",
+            "ratio",
+            "ci_low",
+            "ci_high",
+            "paired",
+            "confidence",
+            "evidence",
+        ],
     );
     for r in recs {
-        t.row([r.topic.clone(), r.advice.clone(), r.evidence.join("\n")]);
+        let rec = &r.record;
+        let choice = rec.choice.as_ref();
+        let cmp = rec.comparison.as_ref();
+        let num = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
+        let unit = rec
+            .metric
+            .as_ref()
+            .map_or(String::new(), |m| format!("{:?}", m.unit));
+        t.row([
+            rec.topic.clone(),
+            rec.title.clone(),
+            format!("{:?}", rec.stance).to_lowercase(),
+            choice.map_or(String::new(), |c| c.primitive.clone()),
+            choice.map_or(String::new(), |c| c.backend.clone()),
+            choice.map_or(String::new(), |c| {
+                c.params
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }),
+            rec.metric
+                .as_ref()
+                .map_or(String::new(), |m| m.name.clone()),
+            unit,
+            num(rec.metric.as_ref().map(|m| m.value)),
+            cmp.and_then(|c| c.against.as_ref())
+                .map_or(String::new(), |a| a.label()),
+            num(cmp.map(|c| c.ratio)),
+            num(cmp.map(|c| c.ci_low)),
+            num(cmp.map(|c| c.ci_high)),
+            cmp.map_or(String::new(), |c| c.paired.to_string()),
+            rec.confidence.word().to_string(),
+            rec.evidence.join(" "),
+        ]);
     }
     if recs.is_empty() {
-        t.note(format!(
-            "run {} holds no verified measurement of the suites recommend reads \
-             (aead, cipher, ecc, argon2, elgamal): run `cryptobench run` first",
-            run.id
-        ));
+        t.note(nothing_to_recommend(run));
     }
     t
 }
 
-/// The recommendations for a terminal: topic, advice, then the evidence
-/// indented under it.
-pub fn render_text(run: &Run, recs: &[Recommendation]) -> String {
-    let mut s = format!(
-        "Recommendations from run {} ({})\n",
-        run.id,
-        run.status.as_str()
-    );
+fn nothing_to_recommend(run: &Run) -> String {
+    format!(
+        "run {} holds no verified measurement of the suites recommend reads \
+         (aead, cipher, ecc, pubkey, argon2, elgamal): run `cryptobench run` first",
+        run.id
+    )
+}
+
+/// The recommendations for a terminal, fitted to its width: how sure the
+/// run is, then one line per topic; with `explain`, the reasoning, the
+/// cautions and the measurements under each.
+pub fn render_text(run: &Run, recs: &[Recommendation], explain: bool) -> String {
+    use crate::text::paragraph;
+    let mut s = paragraph(&crate::answer::Certainty::of(run).line(), "", "  ");
+    s.push_str(&paragraph(
+        &format!(
+            "Recommendations from run {} ({})",
+            run.id,
+            run.status.as_str()
+        ),
+        "",
+        "  ",
+    ));
     if recs.is_empty() {
-        s.push_str(&recommendation_table(run, recs).notes.join("\n"));
-        s.push('\n');
+        s.push_str(&paragraph(&nothing_to_recommend(run), "", ""));
     }
     for r in recs {
-        s.push_str(&format!("\n{}\n  {}\n", r.topic, r.advice));
-        for e in &r.evidence {
-            s.push_str(&format!("    rests on: {e}\n"));
+        s.push_str(&paragraph(&summary_line(&r.record), "  ", "      "));
+        if explain {
+            s.push_str(&paragraph(&r.advice, "      why: ", "           "));
+            for e in &r.evidence {
+                s.push_str(&paragraph(e, "      rests on: ", "                "));
+            }
         }
+    }
+    if !explain && !recs.is_empty() {
+        s.push_str(
+            "(`recommend --explain` gives the reasoning and the measurements of each line)\n",
+        );
     }
     s
 }

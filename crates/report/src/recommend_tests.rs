@@ -450,5 +450,5 @@ fn an_empty_run_says_what_to_do() {
     let run = run_of(vec![]);
     let recs = recommend(&run, &DEFAULT_ARGON2_TARGETS_NS);
     assert!(recs.is_empty());
-    assert!(render_text(&run, &recs).contains("run `cryptobench run` first"));
+    assert!(render_text(&run, &recs, false).contains("run `cryptobench run` first"));
 }
