@@ -248,9 +248,12 @@ fn regression_gate(widened: &[(String, (f64, f64))], limit: f64, allow_inconclus
         eprintln!(
             "gate passed: {} case(s) shown not to regress by more than {pct:.1}%{}",
             of(Gate::Pass),
-            if open > 0 { format!(", {open} undecided (allowed)") } else { String::new() }
+            if open > 0 {
+                format!(", {open} undecided (allowed)")
+            } else {
+                String::new()
+            }
         );
         0
     }
 }
-

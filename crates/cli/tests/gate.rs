@@ -81,7 +81,8 @@ fn the_gate_fails_a_slowdown_past_its_limit_and_passes_an_aa_pair() {
         let (code, err) = gate(&base, &slow, &gate10);
         assert_eq!(code, 1, "x{factor}: {err}");
         assert!(
-            err.contains("regressed: hash/SHA-512/") && err.contains("1 case(s) slower by more than 10.0%"),
+            err.contains("regressed: hash/SHA-512/")
+                && err.contains("1 case(s) slower by more than 10.0%"),
             "{err}"
         );
         // Without the gate, compare itself succeeds.

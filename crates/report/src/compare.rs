@@ -241,11 +241,7 @@ impl RunComparison {
     /// The median and the largest, over the cases, of the smallest change
     /// each could have detected; `None` without cases.
     pub fn detectable(&self) -> Option<(f64, f64)> {
-        let each: Vec<f64> = self
-            .cases
-            .iter()
-            .map(|c| c.comparison.detectable)
-            .collect();
+        let each: Vec<f64> = self.cases.iter().map(|c| c.comparison.detectable).collect();
         (!each.is_empty()).then(|| {
             let most = each.iter().copied().fold(0.0, f64::max);
             (median(&each), most)

@@ -172,7 +172,13 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
 pub fn summary_line(cmp: &RunComparison) -> String {
     let (faster, slower, unchanged, inconclusive) = cmp.counts();
     let n = cmp.cases.len();
-    let share = |k: usize| if n == 0 { 0.0 } else { 100.0 * k as f64 / n as f64 };
+    let share = |k: usize| {
+        if n == 0 {
+            0.0
+        } else {
+            100.0 * k as f64 / n as f64
+        }
+    };
     let decided = faster + slower + unchanged;
     let detectable = match cmp.detectable() {
         Some((median, most)) => format!(

@@ -164,7 +164,11 @@ fn a_noise_floor_widens_the_interval_and_is_never_a_dead_zone() {
     assert!((cmp.run_floor() - 0.05).abs() < 1e-12);
     let (steady, noisy_case, moved) = (&cmp.cases[0], &cmp.cases[1], &cmp.cases[2]);
     // 4% past a 2% threshold, within a 5% floor: not unchanged, not told.
-    assert_eq!(steady.comparison.verdict, Verdict::Inconclusive, "{steady:?}");
+    assert_eq!(
+        steady.comparison.verdict,
+        Verdict::Inconclusive,
+        "{steady:?}"
+    );
     assert!((steady.floor - 0.05).abs() < 1e-12);
     // An exact ratio widened by the floor alone: 1.04 / 1.05 .. 1.04 * 1.05.
     let (lo, hi) = steady.comparison.widened;
@@ -187,9 +191,8 @@ fn a_noise_floor_widens_the_interval_and_is_never_a_dead_zone() {
         t.notes
     );
     assert!(
-        t.notes
-            .iter()
-            .any(|n| n.starts_with("3 case(s) compared: ") && n.contains("could not tell a change under")),
+        t.notes.iter().any(|n| n.starts_with("3 case(s) compared: ")
+            && n.contains("could not tell a change under")),
         "{:?}",
         t.notes
     );
@@ -646,7 +649,11 @@ fn a_case_measured_in_a_disturbed_moment_is_held_to_how_much_slower_the_machine_
     let cmp = compare_full(&build("a", true), &build("b", false), 0.02);
     let slowed = case_of(&cmp, "slowed");
     // 15% within the 24% the machine slowed then: not told.
-    assert_eq!(slowed.comparison.verdict, Verdict::Inconclusive, "{slowed:?}");
+    assert_eq!(
+        slowed.comparison.verdict,
+        Verdict::Inconclusive,
+        "{slowed:?}"
+    );
     assert!(slowed.disturbed.is_some_and(|f| (f - 1.24).abs() < 1e-9));
     assert!(slowed.floor >= 0.24 - 1e-9, "{}", slowed.floor);
     assert_eq!(

@@ -198,7 +198,13 @@ pub fn machines_table(m: &Machines<'_>) -> Table {
         for row in &case.rows {
             let ms = row.measurement;
             let [ratio, ci, widened, detectable, verdict] = match &row.ratio {
-                None => ["baseline".to_string(), String::new(), String::new(), String::new(), String::new()],
+                None => [
+                    "baseline".to_string(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ],
                 Some(c) => [
                     format!("{:.3}", c.ratio),
                     format!("{:.3} .. {:.3}", c.ci95.0, c.ci95.1),

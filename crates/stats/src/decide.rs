@@ -37,10 +37,7 @@ pub fn widened_interval(ratio: f64, ci95: (f64, f64), spread: f64) -> (f64, f64)
         let h = (bound / ratio).ln().abs();
         h.hypot(w)
     };
-    (
-        ratio * (-side(ci95.0)).exp(),
-        ratio * side(ci95.1).exp(),
-    )
+    (ratio * (-side(ci95.0)).exp(), ratio * side(ci95.1).exp())
 }
 
 /// The verdict of a widened interval against `1 +- threshold` (the band
