@@ -8,7 +8,7 @@ use crate::output::usage;
 use anyhow::Result;
 use cryptobench_core::{names, Error, Run};
 use cryptobench_report::{machines, tables};
-use cryptobench_stats::{gate, Gate};
+use cryptobench_stats::{gate, Comparison, Gate, Verdict};
 use cryptobench_store::{Imported, Store};
 use std::path::Path;
 
@@ -185,45 +185,54 @@ pub fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
     let same_host = runs
         .iter()
         .all(|r| r.machine.hostname == runs[0].machine.hostname);
-    let (table, widened) = if runs.len() == 2 && same_host {
+    let (table, compared) = if runs.len() == 2 && same_host {
         let (b, c) = (&runs[baseline], &runs[1 - baseline]);
         let cmp = tables::compare_full(b, c, threshold);
         if cmp.cases.is_empty() {
             eprintln!("note: the two runs have no measured case in common");
         }
-        let widened: Vec<(String, (f64, f64))> = cmp
+        let compared: Vec<(String, Comparison)> = cmp
             .cases
             .iter()
-            .map(|k| (k.key.clone(), k.comparison.widened))
+            .map(|k| (k.key.clone(), k.comparison.clone()))
             .collect();
-        (tables::comparison_table(&cmp, b, c), widened)
+        (tables::comparison_table(&cmp, b, c), compared)
     } else {
         let m = machines::compare_machines(&runs, baseline, threshold);
-        let widened = m
+        let compared = m
             .cases
             .iter()
             .flat_map(|k| k.rows.iter().map(move |r| (k, r)))
-            .filter_map(|(k, r)| Some((k.key.clone(), r.ratio.as_ref()?.widened)))
+            .filter_map(|(k, r)| Some((k.key.clone(), r.ratio.clone()?)))
             .collect();
-        (machines::machines_table(&m), widened)
+        (machines::machines_table(&m), compared)
     };
     if !g.quiet {
         crate::formats::print_tables(g, &[table], "")?;
     }
     match fail_pct {
-        Some(limit) => Ok(regression_gate(&widened, limit, a.allow_inconclusive)),
+        Some(limit) => Ok(regression_gate(&compared, limit, a.allow_inconclusive)),
         None => Ok(0),
     }
 }
 
 /// The exit code of `--fail-on-regression`: 1 when a case is shown slower
 /// past `limit` or, unless `allow_inconclusive`, leaves such a slowdown
-/// open; 0 when every case is shown not to regress past it. Says on
-/// stderr which cases failed it.
-fn regression_gate(widened: &[(String, (f64, f64))], limit: f64, allow_inconclusive: bool) -> u8 {
-    let read: Vec<(&str, Gate)> = widened
+/// open, or when no case was compared; 0 when every case is shown not to
+/// regress past it. Says on stderr which cases failed it.
+fn regression_gate(cases: &[(String, Comparison)], limit: f64, allow_inconclusive: bool) -> u8 {
+    if cases.is_empty() {
+        eprintln!("gate failed: no case was compared, so none is shown not to regress");
+        return 1;
+    }
+    // A slowdown the verdict leaves inconclusive (one only the machine's
+    // drift correction makes) is open, not shown.
+    let read: Vec<(&str, Gate)> = cases
         .iter()
-        .map(|(key, w)| (key.as_str(), gate(*w, limit)))
+        .map(|(key, c)| match gate(c.widened, limit) {
+            Gate::Regressed if c.verdict == Verdict::Inconclusive => (key.as_str(), Gate::Open),
+            g => (key.as_str(), g),
+        })
         .collect();
     let of = |g: Gate| read.iter().filter(|(_, r)| *r == g).count();
     let (regressed, open) = (of(Gate::Regressed), of(Gate::Open));
