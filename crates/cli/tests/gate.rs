@@ -152,4 +152,17 @@ fn allow_inconclusive_needs_the_gate_and_a_bad_percentage_is_refused() {
     let (code, err) = gate(&base, &base, &["--fail-on-regression", "ten"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not a percentage"), "{err}");
+    // Nothing in common is nothing shown not to regress.
+    let (code, err) = gate(
+        &base,
+        &base,
+        &[
+            "--fail-on-regression",
+            "10",
+            "--algorithm",
+            "no-such-primitive",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no case was compared"), "{err}");
 }
