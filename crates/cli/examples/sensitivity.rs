@@ -7,7 +7,7 @@
 //! second run. Each stands for another library, as the backends of one
 //! primitive do in a real group, so `compare` judges each against the
 //! others timed in its rounds. The two runs are then compared exactly as `cryptobench
-//! compare` does (fastest rounds, each case against its own limit). Run with
+//! compare` does (fastest rounds, each interval widened by its floors). Run with
 //! `cargo run --release -p cryptobench --example sensitivity [TRIALS] [SLOWDOWN%]`.
 //!
 //! Each trial then asks the same of a paired comparison: one run in which
@@ -15,16 +15,16 @@
 //! in the same rounds, as the engine times the backends of one primitive.
 //! The slowed one's time ratio to the original ([`time_ratio`], the median
 //! of per-round ratios with its interval) is "changed" when its whole
-//! interval clears the larger of the threshold and this machine's paired
-//! A/A floor (`cryptobench noise`, measured before each trial); the twin's
-//! must not be.
+//! interval clears the threshold: paired within one run, it is not widened
+//! (this machine's paired A/A floor, `cryptobench noise`, is printed beside
+//! it); the twin's must not be.
 
 use cryptobench_core::verdict::{time_ratio, Estimate};
 use cryptobench_core::{Budget, Case, CaseError, CaseSpec, Measurement, PlannedCase, Run};
 use cryptobench_engine::noise::aa_test;
 use cryptobench_engine::runner::{run_cases_with, Options};
 use cryptobench_report::compare::compare_full;
-use cryptobench_stats::{reaches_band, Verdict};
+use cryptobench_stats::{verdict_of, Verdict};
 
 /// A dependent multiply chain of `work` steps per operation.
 struct Chain {
@@ -74,9 +74,12 @@ fn run(id: &str, plan: &[PlannedCase]) -> Run {
 }
 
 /// Whether a paired time ratio's whole interval clears `1 +- limit`, by
-/// the rule `compare` applies ([`reaches_band`]).
+/// the rule `compare` applies ([`verdict_of`]), without widening.
 fn changed(e: &Estimate, limit: f64) -> bool {
-    !reaches_band((e.lo, e.hi), limit)
+    matches!(
+        verdict_of((e.lo, e.hi), limit),
+        Verdict::Slower | Verdict::Faster
+    )
 }
 
 /// One paired trial: (slowed changed, twin changed), printed.
@@ -86,7 +89,7 @@ fn paired_trial(t: usize, slowed: f64) -> (bool, bool) {
         std::time::Duration::from_millis(10),
     )
     .paired_floor;
-    let limit = THRESHOLD.max(floor);
+    let limit = THRESHOLD;
     let r = run(
         "p",
         &plan(&[("TARGET", 1000), ("TWIN", 1000), ("SLOWED", work(slowed))]),
@@ -101,7 +104,7 @@ fn paired_trial(t: usize, slowed: f64) -> (bool, bool) {
     let ratio = |name: &str| time_ratio(find(name), target).expect("both measured");
     let (slowed, twin) = (ratio("SLOWED"), ratio("TWIN"));
     println!(
-        "paired trial {}: slowed/target {:.3} ({:.3} .. {:.3}), twin/target {:.3} ({:.3} .. {:.3}); limit {:.1}% (paired A/A floor {:.1}%)",
+        "paired trial {}: slowed/target {:.3} ({:.3} .. {:.3}), twin/target {:.3} ({:.3} .. {:.3}); threshold {:.1}% (paired A/A floor {:.1}%)",
         t + 1,
         slowed.value,
         slowed.lo,
@@ -137,14 +140,16 @@ fn main() {
             if c.candidate.backend == "TARGET" {
                 caught += usize::from(v == Verdict::Slower);
                 println!(
-                    "trial {}: target ratio {:.3} ({:.3} .. {:.3}) {}; limit {:.1}% (floors {:.1}%)",
+                    "trial {}: target ratio {:.3} ({:.3} .. {:.3}, widened {:.3} .. {:.3}) {}; floor {:.1}%, detectable {:.1}%",
                     t + 1,
                     c.comparison.ratio,
                     c.comparison.ci95.0,
                     c.comparison.ci95.1,
+                    c.comparison.widened.0,
+                    c.comparison.widened.1,
                     v.as_str(),
-                    c.limit * 100.0,
-                    cmp.group_threshold() * 100.0
+                    c.floor * 100.0,
+                    c.comparison.detectable * 100.0
                 );
             } else {
                 neighbours += 1;
@@ -152,14 +157,14 @@ fn main() {
                 false_alarms += usize::from(alarm);
                 if alarm {
                     println!(
-                        "trial {}: unchanged {} ratio {:.3} ({:.3} .. {:.3}) {}; limit {:.1}%",
+                        "trial {}: unchanged {} ratio {:.3} ({:.3} .. {:.3}) {}; floor {:.1}%",
                         t + 1,
                         c.candidate.backend,
                         c.comparison.ratio,
                         c.comparison.ci95.0,
                         c.comparison.ci95.1,
                         v.as_str(),
-                        c.limit * 100.0
+                        c.floor * 100.0
                     );
                 }
             }

@@ -8,7 +8,7 @@ use crate::output::usage;
 use anyhow::Result;
 use cryptobench_core::{names, Error, Run};
 use cryptobench_report::{machines, tables};
-use cryptobench_stats::Verdict;
+use cryptobench_stats::{gate, Comparison, Gate, Verdict};
 use cryptobench_store::{Imported, Store};
 use std::path::Path;
 
@@ -211,42 +211,84 @@ pub fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
     let same_host = runs
         .iter()
         .all(|r| r.machine.hostname == runs[0].machine.hostname);
-    let (table, regressions) = if runs.len() == 2 && same_host {
+    let (table, compared) = if runs.len() == 2 && same_host {
         let (b, c) = (&runs[baseline], &runs[1 - baseline]);
         let cmp = tables::compare_full(b, c, threshold);
         if cmp.cases.is_empty() {
             eprintln!("note: the two runs have no measured case in common");
         }
-        let slower = fail_pct.map_or(0, |limit| {
-            cmp.cases
-                .iter()
-                .filter(|k| {
-                    k.comparison.verdict == Verdict::Slower && k.comparison.ratio > 1.0 + limit
-                })
-                .count()
-        });
-        (tables::comparison_table(&cmp, b, c), slower)
+        let compared: Vec<(String, Comparison)> = cmp
+            .cases
+            .iter()
+            .map(|k| (k.key.clone(), k.comparison.clone()))
+            .collect();
+        (tables::comparison_table(&cmp, b, c), compared)
     } else {
         let m = machines::compare_machines(&runs, baseline, threshold);
-        let slower = fail_pct.map_or(0, |limit| {
-            m.cases
-                .iter()
-                .flat_map(|k| k.rows.iter())
-                .filter_map(|r| r.ratio.as_ref())
-                .filter(|c| c.verdict == Verdict::Slower && c.ratio > 1.0 + limit)
-                .count()
-        });
-        (machines::machines_table(&m), slower)
+        let compared = m
+            .cases
+            .iter()
+            .flat_map(|k| k.rows.iter().map(move |r| (k, r)))
+            .filter_map(|(k, r)| Some((k.key.clone(), r.ratio.clone()?)))
+            .collect();
+        (machines::machines_table(&m), compared)
     };
     if !g.quiet {
         crate::formats::print_tables(g, &[table], "")?;
     }
-    if let (Some(limit), true) = (fail_pct, regressions > 0) {
-        eprintln!(
-            "{regressions} case(s) regressed by more than {:.1}%",
-            limit * 100.0
-        );
-        return Ok(1);
+    match fail_pct {
+        Some(limit) => Ok(regression_gate(&compared, limit, a.allow_inconclusive)),
+        None => Ok(0),
     }
-    Ok(0)
+}
+
+/// The exit code of `--fail-on-regression`: 1 when a case is shown slower
+/// past `limit` or, unless `allow_inconclusive`, leaves such a slowdown
+/// open, or when no case was compared; 0 when every case is shown not to
+/// regress past it. Says on stderr which cases failed it.
+fn regression_gate(cases: &[(String, Comparison)], limit: f64, allow_inconclusive: bool) -> u8 {
+    if cases.is_empty() {
+        eprintln!("gate failed: no case was compared, so none is shown not to regress");
+        return 1;
+    }
+    // A slowdown the verdict leaves inconclusive (one only the machine's
+    // drift correction makes) is open, not shown.
+    let read: Vec<(&str, Gate)> = cases
+        .iter()
+        .map(|(key, c)| match gate(c.widened, limit) {
+            Gate::Regressed if c.verdict == Verdict::Inconclusive => (key.as_str(), Gate::Open),
+            g => (key.as_str(), g),
+        })
+        .collect();
+    let of = |g: Gate| read.iter().filter(|(_, r)| *r == g).count();
+    let (regressed, open) = (of(Gate::Regressed), of(Gate::Open));
+    let pct = limit * 100.0;
+    for (key, r) in &read {
+        match r {
+            Gate::Regressed => eprintln!("regressed: {key} is slower by more than {pct:.1}%"),
+            Gate::Open if !allow_inconclusive => {
+                eprintln!("undecided: {key} may be slower by more than {pct:.1}%")
+            }
+            _ => {}
+        }
+    }
+    let failed = regressed > 0 || (open > 0 && !allow_inconclusive);
+    if failed {
+        eprintln!(
+            "gate failed: {regressed} case(s) slower by more than {pct:.1}%, {open} case(s) these runs cannot tell{}",
+            if allow_inconclusive { " (allowed)" } else { " (--allow-inconclusive lets them pass)" }
+        );
+        1
+    } else {
+        eprintln!(
+            "gate passed: {} case(s) shown not to regress by more than {pct:.1}%{}",
+            of(Gate::Pass),
+            if open > 0 {
+                format!(", {open} undecided (allowed)")
+            } else {
+                String::new()
+            }
+        );
+        0
+    }
 }

@@ -268,7 +268,8 @@ pub struct CompareArgs {
     pub baseline: Option<String>,
     #[command(flatten)]
     pub filter: CaseFilter,
-    /// Noise threshold in percent (default 2).
+    /// Threshold in percent (default 2): a case is unchanged only when its
+    /// interval, widened by the runs' noise floors, lies within it.
     #[arg(
         long,
         value_name = "PCT",
@@ -276,9 +277,15 @@ pub struct CompareArgs {
         allow_hyphen_values = true
     )]
     pub threshold: String,
-    /// Exit 1 when any case is slower by more than PCT percent.
+    /// A CI gate: exit 1 when any case is slower by more than PCT percent,
+    /// or its widened interval leaves such a slowdown open; exit 0 only
+    /// when every case is shown not to regress past PCT.
     #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
     pub fail_on_regression: Option<String>,
+    /// With --fail-on-regression: fail only on cases shown slower past
+    /// PCT, not on those these runs cannot tell.
+    #[arg(long, requires = "fail_on_regression")]
+    pub allow_inconclusive: bool,
 }
 
 /// `cryptobench paper`.

@@ -11,14 +11,16 @@
 //! by the ratio of its fastest rounds ([`cryptobench_stats::fast_end`]),
 //! with its 95% interval.
 //!
-//! Three things bound what counts as a change. The threshold the user
-//! gives; the noise floor each run measured from its canary (how far the
-//! machine's fast end moved between moments); and the case's own
-//! resolution, how far its fastest round's interval reaches (a case whose
-//! fastest rounds scatter by 6% cannot tell a 5% change from luck). A case
-//! is changed only when its ratio exceeds the largest of the three and the
-//! two intervals are apart; past the limit with overlapping intervals it is
-//! "inconclusive".
+//! Each case's ratio is decided, not thresholded ([`cryptobench_stats::decide`]):
+//! its 95% interval (how well each run knew its fastest round) is widened
+//! by the between-run uncertainty the runs measured (the noise floor of
+//! their canaries, and the floors below that apply to the case), the two
+//! combined in quadrature on the log scale. The case is *unchanged* only
+//! when that widened interval lies inside `1 +- threshold`, *faster* or
+//! *slower* when it lies wholly outside, else *inconclusive*; with it
+//! comes the smallest change the pair could have detected. A floor is
+//! width, never a dead zone: a change past the threshold is never
+//! unchanged.
 //!
 //! The machine's own drift is the ratio of the canaries' fast ends,
 //! reported first. What is divided out of a one-core case is the drift it
@@ -28,8 +30,8 @@
 //! drift divided out, but only in a suite whose cases moved with it (a
 //! canary can move while the cases do not, e.g. when the host moves the
 //! VM). A case is changed only when its own
-//! fastest rounds, before the drift is divided out, moved past the limit
-//! too, in the same direction; a change that only the correction makes is
+//! fastest rounds, before the drift is divided out, moved past the
+//! threshold too, in the same direction; a change that only the correction makes is
 //! inconclusive.
 //!
 //! A multi-core case (Argon2 with two lanes, a threads executor) is judged
@@ -39,7 +41,7 @@
 //! cases (Argon2 with one lane) are judged by the memory probe timed in
 //! their groups' rounds, the median of its drift over their groups: between
 //! two quick runs here their fastest rounds moved 5-24% with the cost of
-//! page faults while the canary moved 0.1%. Their limit also covers how
+//! page faults while the canary moved 0.1%. Their floor also covers how
 //! far the probe moved within either run ([`memory_floor`]).
 
 use crate::tables::{case_headers, status_free_size};
@@ -84,24 +86,23 @@ pub struct ComparedCase {
     /// The candidate's measurement.
     pub candidate: Measurement,
     /// Ratio of the fastest rounds (candidate / baseline), drift removed,
-    /// its interval and the verdict.
+    /// its interval, the interval widened by `floor`, the verdict and the
+    /// smallest change it could have detected.
     pub comparison: Comparison,
-    /// The change this case had to exceed: `floor`, or the resolution of
-    /// either fastest round when that is larger.
-    pub limit: f64,
-    /// The limit before the case's own resolution: the run's limit for
-    /// its kind (one-core, multi-core, memory-bound) and the floors that
-    /// apply to it alone (its runtime's restart gap, a disturbed moment).
+    /// The between-run uncertainty the case's interval was widened by: the
+    /// larger floor of its kind (one-core, multi-core, memory-bound) and
+    /// the floors that apply to it alone (its runtime's restart gap, a
+    /// disturbed moment, its placement spread).
     pub floor: f64,
     /// Whether the machine's drift was divided out of this case.
     pub drift_divided: bool,
     /// How much slower than calm the machine ran while either run sampled
     /// this case, when that moment counts as disturbed (a factor); the
-    /// limit covers it.
+    /// floor covers it.
     pub disturbed: Option<f64>,
     /// How far the instances built to choose this case's placement ran
     /// apart in either run, the larger ([`Measurement::placement_spread`]);
-    /// the limit covers it.
+    /// the floor covers it.
     pub placement: Option<f64>,
 }
 
@@ -187,37 +188,40 @@ enum Drift {
 }
 
 impl RunComparison {
-    /// The change a case must exceed: the threshold or the larger floor.
-    pub fn effective_threshold(&self) -> f64 {
-        self.threshold.max(larger(self.floors))
+    /// The larger noise floor of the two runs' canaries.
+    pub fn run_floor(&self) -> f64 {
+        larger(self.floors)
     }
-    /// The change a multi-core case must exceed: [`Self::effective_threshold`]
-    /// or the larger floor of the canary on several cores.
-    pub fn multi_core_threshold(&self) -> f64 {
-        self.effective_threshold().max(larger(self.parallel_floors))
+    /// The floor of a multi-core case: [`Self::run_floor`] or the larger
+    /// floor of the canary on several cores.
+    pub fn multi_core_floor(&self) -> f64 {
+        self.run_floor().max(larger(self.parallel_floors))
     }
-    /// The change a one-core case that is not memory-bound must exceed:
-    /// [`Self::effective_threshold`] or the larger moment floor.
-    pub fn one_core_threshold(&self) -> f64 {
-        self.effective_threshold().max(larger(self.moment_floors))
+    /// The floor of a one-core case that is not memory-bound:
+    /// [`Self::run_floor`] or the larger moment floor.
+    pub fn one_core_floor(&self) -> f64 {
+        self.run_floor().max(larger(self.moment_floors))
     }
-    /// The change a one-core case judged against its group-mates must
-    /// exceed: the threshold or the larger moment floor. The canary's
-    /// floors say how far the machine moved between moments, which the
-    /// mates' drift divides out of such a case; what is left is how far a
-    /// case moves against its mates, the moment floor. Without one,
-    /// [`Self::one_core_threshold`].
-    pub fn group_threshold(&self) -> f64 {
+    /// The floor of a one-core case judged against its group-mates: the
+    /// larger moment floor. The canary's floors say how far the machine
+    /// moved between moments, which the mates' drift divides out of such a
+    /// case; what is left is how far a case moves against its mates.
+    /// Without one, [`Self::one_core_floor`].
+    pub fn group_floor(&self) -> f64 {
         if self.moment_floors.0.is_none() && self.moment_floors.1.is_none() {
-            return self.one_core_threshold();
+            return self.one_core_floor();
         }
-        self.threshold.max(larger(self.moment_floors))
+        larger(self.moment_floors)
     }
-
-    /// The change a one-core memory-bound case must exceed:
-    /// [`Self::effective_threshold`] or the larger memory floor.
-    pub fn memory_threshold(&self) -> f64 {
-        self.effective_threshold().max(larger(self.memory_floors))
+    /// The floor of a one-core memory-bound case: [`Self::run_floor`] or
+    /// the larger memory floor.
+    pub fn memory_floor(&self) -> f64 {
+        self.run_floor().max(larger(self.memory_floors))
+    }
+    /// The threshold or the larger run floor: how far the suites' cases
+    /// and the canary may disagree before the drift is kept.
+    pub fn effective_threshold(&self) -> f64 {
+        self.threshold.max(self.run_floor())
     }
     /// How many cases have each verdict: (faster, slower, unchanged, inconclusive).
     pub fn counts(&self) -> (usize, usize, usize, usize) {
@@ -234,13 +238,17 @@ impl RunComparison {
             n(Verdict::Inconclusive),
         )
     }
-    /// How many cases had a limit of their own above their floor, because
-    /// their fastest rounds were known less precisely.
-    pub fn widened(&self) -> usize {
-        self.cases.iter().filter(|c| c.limit > c.floor).count()
+    /// The median and the largest, over the cases, of the smallest change
+    /// each could have detected; `None` without cases.
+    pub fn detectable(&self) -> Option<(f64, f64)> {
+        let each: Vec<f64> = self.cases.iter().map(|c| c.comparison.detectable).collect();
+        (!each.is_empty()).then(|| {
+            let most = each.iter().copied().fold(0.0, f64::max);
+            (median(&each), most)
+        })
     }
 
-    /// The cases whose limit their placement spread set, and the largest
+    /// The cases whose floor their placement spread set, and the largest
     /// such spread.
     pub fn placement_bound(&self) -> (usize, f64) {
         self.cases
@@ -415,10 +423,7 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     // Agreement within the limit a case must pass: a disagreement the
     // noise floor covers cannot make a case changed on its own.
     let limit = out.effective_threshold();
-    let one_core_limit = out.one_core_threshold();
-    let group_limit = out.group_threshold();
-    let multi_core_limit = out.multi_core_threshold();
-    let memory_limit = out.memory_threshold();
+    let multi_core_limit = threshold.max(out.multi_core_floor());
     let agrees_within = |limit: f64, d: f64, raw: f64| (d / raw - 1.0).abs() <= limit;
     let agrees = |d: f64, raw: f64| agrees_within(limit, d, raw);
     // Divided out where the cases moved with it: the median corrected
@@ -458,14 +463,14 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             Drift::Memory => out.memory.filter(|m| m.removed).map(|m| m.probe),
         };
         let drift_divided = d.is_some() && !matches!(drift, Drift::Memory);
-        let run_limit = match drift {
-            Drift::Cores(_) if c.memory_bound() => multi_core_limit.max(memory_limit),
-            Drift::Cores(_) => multi_core_limit,
-            Drift::Memory => memory_limit,
-            Drift::Group(_) if c.cores_used() > 1 => multi_core_limit,
-            Drift::Group(_) if c.memory_bound() => memory_limit,
-            Drift::Group(_) => group_limit,
-            Drift::Run => one_core_limit,
+        let run_floor = match drift {
+            Drift::Cores(_) if c.memory_bound() => out.multi_core_floor().max(out.memory_floor()),
+            Drift::Cores(_) => out.multi_core_floor(),
+            Drift::Memory => out.memory_floor(),
+            Drift::Group(_) if c.cores_used() > 1 => out.multi_core_floor(),
+            Drift::Group(_) if c.memory_bound() => out.memory_floor(),
+            Drift::Group(_) => out.group_floor(),
+            Drift::Run => out.one_core_floor(),
         };
         let restart = out
             .restart_floors
@@ -483,17 +488,16 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             .into_iter()
             .flatten()
             .reduce(f64::max);
-        let own = run_limit
+        let own = run_floor
             .max(restart)
             .max(disturbed.map_or(0.0, |f| f - 1.0))
             .max(placement.unwrap_or(0.0));
-        let (comparison, limit) = compare_case(b, c, own, d);
+        let comparison = compare_case(b, c, own, d, threshold);
         out.cases.push(ComparedCase {
             key: c.case_key(),
             baseline: b.clone(),
             candidate: c.clone(),
             comparison,
-            limit,
             floor: own,
             drift_divided,
             disturbed,
@@ -658,8 +662,9 @@ fn restart_floors_of(
 }
 
 /// The comparison as a table: each run's fastest round, their ratio
-/// (candidate / baseline, drift removed) with its interval, the limit the
-/// case was judged against and the verdict; both time columns in one unit.
+/// (candidate / baseline, drift removed) with its interval, that interval
+/// widened by the case's floor, the smallest change it could have
+/// detected and the verdict; both time columns in one unit.
 pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) -> Table {
     let unit = TimeUnit::for_column(
         cmp.cases
@@ -685,13 +690,16 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
             &cand_header,
             "ratio",
             "95% CI",
-            "limit",
+            "floor",
+            "widened CI",
+            "detectable",
             "verdict",
         ]),
     )
-    .right(&[4, 6, 7, 8, 9, 10]);
+    .right(&[4, 6, 7, 8, 9, 10, 11, 12]);
     let candidates: Vec<&Measurement> = cmp.cases.iter().map(|c| &c.candidate).collect();
     let variants = crate::tables::variants(&candidates);
+    let interval = |(lo, hi): (f64, f64)| format!("{lo:.3} .. {hi:.3}");
     for (c, variant) in cmp.cases.iter().zip(variants) {
         let m = &c.candidate;
         let median = by_median(&c.baseline, m);
@@ -705,8 +713,10 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
             unit.format_bare(judged_ns(&c.baseline, median).unwrap_or(f64::NAN)),
             unit.format_bare(judged_ns(m, median).unwrap_or(f64::NAN)),
             format!("{:.3}", c.comparison.ratio),
-            format!("{:.3} .. {:.3}", c.comparison.ci95.0, c.comparison.ci95.1),
-            format!("{:.1}%", c.limit * 100.0),
+            interval(c.comparison.ci95),
+            format!("{:.1}%", c.floor * 100.0),
+            interval(c.comparison.widened),
+            percent_or_none(c.comparison.detectable),
             c.comparison.verdict.as_str().to_string(),
         ]);
     }
@@ -714,6 +724,15 @@ pub fn comparison_table(cmp: &RunComparison, baseline: &Run, candidate: &Run) ->
         t.note(note);
     }
     t
+}
+
+/// A fraction as a percentage, "none" when no change could be detected.
+pub(crate) fn percent_or_none(x: f64) -> String {
+    if x.is_finite() {
+        format!("{:.1}%", x * 100.0)
+    } else {
+        "none".into()
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The lines under a comparison: what the machine did between the runs,
 //! which floors a case had to pass, and the counts.
 
-use super::{by_median, larger, RunComparison, FLOOR_QUANTILE};
+use super::{by_median, larger, percent_or_none, RunComparison, FLOOR_QUANTILE};
 use cryptobench_core::disturbance::{DISTURBED, MEMORY_DISTURBED};
 use cryptobench_core::model::LAYOUT_FIXED;
 
@@ -71,21 +71,19 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
         ));
     }
     notes.push(format!(
-        "a case changed only past {:.1}%: the larger of the threshold ({:.1}%) and the noise floors the runs measured at the machine's fast end (baseline {}, candidate {}), with intervals apart; {} case(s) past their own resolution instead (the limit column: how far the 95% interval of either fastest round reaches)",
-        cmp.effective_threshold() * 100.0,
-        cmp.threshold * 100.0,
+        "verdicts: each case's 95% interval is widened by its floor, the between-run uncertainty (at least the larger of the noise floors the runs measured at the machine's fast end: baseline {}, candidate {}), the two combined in quadrature on the log scale (the floor column, the widened CI column); a case is unchanged only when its widened interval lies inside 1 +- {:.1}% (the threshold), faster or slower when it lies wholly outside, else inconclusive; the detectable column is the smallest change that pair of runs could have called a change",
         shown(cmp.floors.0),
         shown(cmp.floors.1),
-        cmp.widened()
+        cmp.threshold * 100.0,
     ));
     notes.extend(floors_note(
         &format!(
-            "a one-core case judged against its group-mates changed only past {:.1}%: the larger of the threshold and how far one-core cases moved against the other libraries of their groups between the first and the second half of their rounds within either run (the {:.0}th percentile, or the largest of fewer than ten cases: ",
-            cmp.group_threshold() * 100.0,
+            "a one-core case judged against its group-mates is widened by {:.1}%: how far one-core cases moved against the other libraries of their groups between the first and the second half of their rounds within either run (the {:.0}th percentile, or the largest of fewer than ten cases: ",
+            cmp.group_floor() * 100.0,
             FLOOR_QUANTILE * 100.0
         ),
         cmp.moment_floors,
-        "); the canary's floors do not apply to it, since its mates' drift divides out how far the machine moved; a one-core case without mates is judged past both",
+        "); the canary's floors do not apply to it, since its mates' drift divides out how far the machine moved; a one-core case without mates is widened by both",
     ));
     let by_median = cmp
         .cases
@@ -94,7 +92,7 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
         .count();
     if by_median > 0 {
         notes.push(format!(
-            "{by_median} case(s) whose work per call varies by design (ML-DSA signing's rejections, RSA's prime search) judged by their medians instead, against the reach of the medians' 95% intervals: their fastest rounds are lucky batches"
+            "{by_median} case(s) whose work per call varies by design (ML-DSA signing's rejections, RSA's prime search) judged by their medians instead, with the medians' 95% intervals: their fastest rounds are lucky batches"
         ));
     }
     if let Some(m) = cmp.memory {
@@ -113,8 +111,8 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     }
     notes.extend(floors_note(
         &format!(
-            "a one-core memory-bound case changed only past {:.1}%: how far the memory probe's fastest moved between the groups of either run (",
-            cmp.memory_threshold() * 100.0
+            "a one-core memory-bound case is widened by {:.1}%: how far the memory probe's fastest moved between the groups of either run (",
+            cmp.memory_floor() * 100.0
         ),
         cmp.memory_floors,
         "); the memory system's speed moves from minute to minute by more than the canary's",
@@ -122,7 +120,7 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     let disturbed = cmp.cases.iter().filter(|c| c.disturbed.is_some()).count();
     if disturbed > 0 {
         notes.push(format!(
-            "{disturbed} case(s) measured in a disturbed moment of either run that measuring again did not replace (the canary {:.0}% or more over its run's calm level, the memory probe {:.0}%): each one's limit covers how much slower the machine ran then",
+            "{disturbed} case(s) measured in a disturbed moment of either run that measuring again did not replace (the canary {:.0}% or more over its run's calm level, the memory probe {:.0}%): each one's floor covers how much slower the machine ran then",
             DISTURBED * 100.0,
             MEMORY_DISTURBED * 100.0
         ));
@@ -130,7 +128,7 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
     let (placed, most) = cmp.placement_bound();
     if placed > 0 {
         notes.push(format!(
-            "{placed} case(s) changed only past how far their instances ran apart where either run built them several times to choose where their memory lands (the median instance over the fastest, up to {:.1}%): a fresh process lands them elsewhere",
+            "{placed} case(s) widened by how far their instances ran apart where either run built them several times to choose where their memory lands (the median instance over the fastest, up to {:.1}%): a fresh process lands them elsewhere",
             most * 100.0
         ));
     }
@@ -141,15 +139,15 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             .map(|(backend, floors)| format!("{backend} {:.1}%", larger(*floors) * 100.0))
             .collect();
         notes.push(format!(
-            "a case timed in a runtime's two runner processes changed only past how far its runtime's cases moved between them within either run (the {:.0}th percentile of their gaps): {}",
+            "a case timed in a runtime's two runner processes is widened by how far its runtime's cases moved between them within either run (the {:.0}th percentile of their gaps): {}",
             FLOOR_QUANTILE * 100.0,
             each.join(", ")
         ));
     }
     notes.extend(floors_note(
         &format!(
-            "a multi-core case changed only past {:.1}%, judged by the canary on as many cores at once (its floors: ",
-            cmp.multi_core_threshold() * 100.0
+            "a multi-core case is widened by {:.1}%, judged by the canary on as many cores at once (its floors: ",
+            cmp.multi_core_floor() * 100.0
         ),
         cmp.parallel_floors,
         ")",
@@ -165,14 +163,36 @@ pub fn comparison_notes(cmp: &RunComparison) -> Vec<String> {
             shown(&cmp.layouts.1)
         ));
     }
+    notes.push(summary_line(cmp));
+    notes
+}
+
+/// The counts: decided and undecided cases, and the change these runs
+/// could detect.
+pub fn summary_line(cmp: &RunComparison) -> String {
     let (faster, slower, unchanged, inconclusive) = cmp.counts();
     let n = cmp.cases.len();
-    notes.push(format!(
-        "{n} case(s) compared: {unchanged} unchanged ({:.0}%), {} changed ({faster} faster, {slower} slower), {inconclusive} inconclusive",
-        if n == 0 { 0.0 } else { 100.0 * unchanged as f64 / n as f64 },
+    let share = |k: usize| {
+        if n == 0 {
+            0.0
+        } else {
+            100.0 * k as f64 / n as f64
+        }
+    };
+    let decided = faster + slower + unchanged;
+    let detectable = match cmp.detectable() {
+        Some((median, most)) => format!(
+            "; these runs could not tell a change under {} (median over the cases; the least precise {})",
+            percent_or_none(median),
+            percent_or_none(most)
+        ),
+        None => String::new(),
+    };
+    format!(
+        "{n} case(s) compared: {decided} decided ({:.0}%: {unchanged} unchanged, {} changed: {faster} faster, {slower} slower), {inconclusive} undecided (inconclusive){detectable}",
+        share(decided),
         faster + slower
-    ));
-    notes
+    )
 }
 
 fn drift_words(ratio: f64) -> String {

@@ -144,7 +144,7 @@ fn noisy(centre: f64) -> Vec<f64> {
 }
 
 #[test]
-fn the_larger_noise_floor_and_a_case_s_own_resolution_raise_the_bar() {
+fn a_noise_floor_widens_the_interval_and_is_never_a_dead_zone() {
     // A steady case around `steady`, a noisy one around `noisy_at`, the
     // canary with noise floor `floor`.
     let with_floor = |id: &str, steady: f64, noisy_at: f64, moved: f64, floor: f64| {
@@ -161,29 +161,38 @@ fn the_larger_noise_floor_and_a_case_s_own_resolution_raise_the_bar() {
         with_floor("b", 104.0, 110.0, 130.0, 0.05),
     );
     let cmp = compare_full(&a, &b, 0.02);
-    assert!((cmp.effective_threshold() - 0.05).abs() < 1e-12);
+    assert!((cmp.run_floor() - 0.05).abs() < 1e-12);
     let (steady, noisy_case, moved) = (&cmp.cases[0], &cmp.cases[1], &cmp.cases[2]);
+    // 4% past a 2% threshold, within a 5% floor: not unchanged, not told.
     assert_eq!(
         steady.comparison.verdict,
-        Verdict::Unchanged,
-        "4% < 5% floor"
+        Verdict::Inconclusive,
+        "{steady:?}"
     );
-    assert!((steady.limit - 0.05).abs() < 1e-12);
+    assert!((steady.floor - 0.05).abs() < 1e-12);
+    // An exact ratio widened by the floor alone: 1.04 / 1.05 .. 1.04 * 1.05.
+    let (lo, hi) = steady.comparison.widened;
+    assert!((lo - 1.04 / 1.05).abs() < 1e-9 && (hi - 1.04 * 1.05).abs() < 1e-9);
+    // (1.02 * 1.05 - 1): the smallest change this pair could call one.
+    assert!((steady.comparison.detectable - 0.071).abs() < 1e-9);
     // Twenty rounds spread +-30%: the fastest round's interval reaches the
     // fourth, 0.79 / 0.70 = +12.9%, so a 10% change is within its reach.
-    assert!(
-        (noisy_case.limit - 0.09 / 0.7).abs() < 1e-9,
-        "{noisy_case:?}"
-    );
-    assert_eq!(noisy_case.comparison.verdict, Verdict::Unchanged);
+    assert_eq!(noisy_case.comparison.verdict, Verdict::Inconclusive);
+    assert!(noisy_case.comparison.detectable > 0.15, "{noisy_case:?}");
     assert_eq!(moved.comparison.verdict, Verdict::Slower, "30% is past it");
-    assert_eq!(cmp.widened(), 2);
+    // The same floors against a threshold past them: 4% is unchanged.
+    let cmp = compare_full(&a, &b, 0.15);
+    assert_eq!(cmp.cases[0].comparison.verdict, Verdict::Unchanged);
     let t = comparison_table(&cmp, &a, &b);
     assert!(
+        t.notes.iter().any(|n| n.contains("candidate 5.0%")
+            && n.contains("unchanged only when its widened interval lies inside")),
+        "{:?}",
         t.notes
-            .iter()
-            .any(|n| n.contains("candidate 5.0%")
-                && n.contains("2 case(s) past their own resolution")),
+    );
+    assert!(
+        t.notes.iter().any(|n| n.starts_with("3 case(s) compared: ")
+            && n.contains("could not tell a change under")),
         "{:?}",
         t.notes
     );
@@ -286,7 +295,9 @@ fn a_multi_core_case_is_judged_by_the_canary_on_its_cores() {
     };
     let cmp = compare_full(&build(1.0, true), &build(1.6, false), 0.02);
     let both = case_of(&cmp, "both");
-    assert_eq!(both.comparison.verdict, Verdict::Unchanged, "{both:?}");
+    // Its floor (the two-core canary's and the disturbed moment) is wider
+    // than the threshold: not told, never unchanged.
+    assert_eq!(both.comparison.verdict, Verdict::Inconclusive, "{both:?}");
     assert!((both.comparison.ratio - 1.0).abs() < 0.01);
     // Slower on two cores while two cores were as fast as before: the code.
     assert_eq!(case_of(&cmp, "moved").comparison.verdict, Verdict::Slower);
@@ -294,11 +305,11 @@ fn a_multi_core_case_is_judged_by_the_canary_on_its_cores() {
         case_of(&cmp, "one-0").comparison.verdict,
         Verdict::Unchanged
     );
-    assert!((cmp.multi_core_threshold() - 0.03).abs() < 1e-9);
-    assert!((cmp.effective_threshold() - 0.02).abs() < 1e-9);
+    assert!((cmp.multi_core_floor() - 0.03).abs() < 1e-9);
+    assert!((cmp.run_floor() - 0.005).abs() < 1e-9);
     let notes = comparison_notes(&cmp).join("\n");
     assert!(
-        notes.contains("a multi-core case changed only past 3.0%"),
+        notes.contains("a multi-core case is widened by 3.0%"),
         "{notes}"
     );
 }
@@ -329,7 +340,8 @@ fn a_suite_s_multi_core_cases_follow_their_cores_apart_from_its_one_core_cases()
         0.02,
     );
     assert!(cmp.drift_kept.is_empty(), "{:?}", cmp.drift_kept);
-    assert_eq!(cmp.counts(), (0, 0, 9, 0));
+    // The two-lane cases, held to a 25% floor, are not told.
+    assert_eq!(cmp.counts(), (0, 0, 3, 6));
     let two = case_of(&cmp, "two-0");
     assert!((two.comparison.ratio - 1.35 / 1.45).abs() < 0.01, "{two:?}");
     assert!(two.drift_divided);
@@ -337,7 +349,7 @@ fn a_suite_s_multi_core_cases_follow_their_cores_apart_from_its_one_core_cases()
     // raw ratios, and the notes name them apart from the suite.
     let cmp = compare_full(&run("a", build(1.0, 1.6)), &run("b", build(1.0, 1.0)), 0.02);
     assert_eq!(cmp.drift_kept, vec!["hash (multi-core)".to_string()]);
-    assert_eq!(cmp.counts(), (0, 0, 9, 0));
+    assert_eq!(cmp.counts(), (0, 0, 3, 6));
     assert!(!case_of(&cmp, "two-0").drift_divided);
     assert!(case_of(&cmp, "one-0").drift_divided);
     let notes = comparison_notes(&cmp).join("\n");
@@ -407,11 +419,11 @@ fn a_case_whose_work_varies_is_judged_by_its_median() {
     let cand = run("b", vec![signing(&b), canary(&series(500.0), 0.005)]);
     let cmp = compare_full(&base, &cand, 0.02);
     let c = case_of(&cmp, "ML-DSA-44");
-    assert_eq!(c.comparison.verdict, Verdict::Unchanged, "{c:?}");
+    assert_ne!(c.comparison.verdict, Verdict::Slower, "{c:?}");
+    assert_ne!(c.comparison.verdict, Verdict::Faster, "{c:?}");
     assert!(
-        c.limit > 0.02,
-        "judged against its medians' reach: {}",
-        c.limit
+        c.comparison.detectable > 0.02,
+        "judged with its medians' interval: {c:?}"
     );
     // Judged by fastest rounds, the lucky batch alone makes it a change.
     let fastest = compare_fastest(&a, &b, 0.02);
@@ -521,19 +533,20 @@ fn a_memory_bound_case_must_move_past_the_memory_probes_spread_within_either_run
         0.02,
     );
     let lanes = case_of(&cmp, "lanes");
-    assert_eq!(lanes.comparison.verdict, Verdict::Unchanged, "{lanes:?}");
-    assert!(lanes.limit >= 0.1 - 1e-9, "{}", lanes.limit);
+    // 7% within a 10% floor: not told.
+    assert_eq!(lanes.comparison.verdict, Verdict::Inconclusive, "{lanes:?}");
+    assert!(lanes.floor >= 0.1 - 1e-9, "{}", lanes.floor);
     for floor in [cmp.memory_floors.0, cmp.memory_floors.1] {
         assert!(floor.is_some_and(|f| (f - 0.1).abs() < 1e-9), "{floor:?}");
     }
     let moved = case_of(&cmp, "moved");
-    assert_eq!(moved.comparison.verdict, Verdict::Unchanged, "{moved:?}");
-    assert!(moved.limit >= 0.1 - 1e-9, "{}", moved.limit);
+    assert_eq!(moved.comparison.verdict, Verdict::Inconclusive, "{moved:?}");
+    assert!(moved.floor >= 0.1 - 1e-9, "{}", moved.floor);
     assert_eq!(case_of(&cmp, "jumped").comparison.verdict, Verdict::Slower);
     assert_eq!(case_of(&cmp, "hash").comparison.verdict, Verdict::Slower);
     let notes = comparison_notes(&cmp).join("\n");
     assert!(
-        notes.contains("a one-core memory-bound case changed only past 10.0%"),
+        notes.contains("a one-core memory-bound case is widened by 10.0%"),
         "{notes}"
     );
     // One group alone shows no spread: no floor of its own.
@@ -591,10 +604,9 @@ fn a_runtime_case_must_move_past_what_a_fresh_process_alone_moves_its_runtime() 
         );
     }
     let moved = case_of(&cmp, "moved");
-    assert_eq!(moved.comparison.verdict, Verdict::Unchanged, "{moved:?}");
+    // 6% within an 8.7% restart floor: not told.
+    assert_eq!(moved.comparison.verdict, Verdict::Inconclusive, "{moved:?}");
     assert_eq!(case_of(&cmp, "jumped").comparison.verdict, Verdict::Slower);
-    // Held to a floor, not widened by their own resolution.
-    assert_eq!(cmp.widened(), 0);
     // A native case is held to the run's floor alone.
     assert_eq!(case_of(&cmp, "native").comparison.verdict, Verdict::Slower);
     let notes = comparison_notes(&cmp).join("\n");
@@ -636,15 +648,20 @@ fn a_case_measured_in_a_disturbed_moment_is_held_to_how_much_slower_the_machine_
     };
     let cmp = compare_full(&build("a", true), &build("b", false), 0.02);
     let slowed = case_of(&cmp, "slowed");
-    assert_eq!(slowed.comparison.verdict, Verdict::Unchanged, "{slowed:?}");
+    // 15% within the 24% the machine slowed then: not told.
+    assert_eq!(
+        slowed.comparison.verdict,
+        Verdict::Inconclusive,
+        "{slowed:?}"
+    );
     assert!(slowed.disturbed.is_some_and(|f| (f - 1.24).abs() < 1e-9));
-    assert!(slowed.limit >= 0.24 - 1e-9, "{}", slowed.limit);
+    assert!(slowed.floor >= 0.24 - 1e-9, "{}", slowed.floor);
     assert_eq!(
         case_of(&cmp, "slowed-more").comparison.verdict,
         Verdict::Faster
     );
     assert_eq!(case_of(&cmp, "calm-0").disturbed, None);
-    assert_eq!(case_of(&cmp, "calm-0").limit, cmp.effective_threshold());
+    assert_eq!(case_of(&cmp, "calm-0").floor, cmp.one_core_floor());
     let notes = comparison_notes(&cmp).join("\n");
     assert!(
         notes.contains("2 case(s) measured in a disturbed moment"),
@@ -735,14 +752,15 @@ fn a_case_whose_instances_ran_apart_is_judged_past_that_spread() {
     assert_eq!(cmp.placement_bound().0, 0);
     let cmp = compare_full(&base, &run("b", moved(Some(0.05))), 0.02);
     let sha = case_of(&cmp, "SHA-256");
-    assert_eq!(sha.comparison.verdict, Verdict::Unchanged);
-    assert!((sha.limit - 0.05).abs() < 1e-12, "{}", sha.limit);
+    // 4% within its 5% placement spread: not told.
+    assert_eq!(sha.comparison.verdict, Verdict::Inconclusive);
+    assert!((sha.floor - 0.05).abs() < 1e-12, "{}", sha.floor);
     assert_eq!(cmp.placement_bound(), (1, 0.05));
     let notes = comparison_notes(&cmp);
     assert!(
         notes
             .iter()
-            .any(|n| n.starts_with("1 case(s) changed only past how far their instances ran apart")),
+            .any(|n| n.starts_with("1 case(s) widened by how far their instances ran apart")),
         "{notes:?}"
     );
 }

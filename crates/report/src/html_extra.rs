@@ -295,13 +295,13 @@ pub fn comparison_section(baseline: &Run, run: &Run) -> String {
         "<section id=\"comparison\">\n<h2>Comparison with the baseline</h2>\n<p class=\"sub\">Baseline \
          <strong>{}</strong> ({}) against this run <strong>{}</strong>. Ratio = this run's fastest round / the \
          baseline's with the machine's drift removed (lower is faster; noise only adds time, so the \
-         fastest rounds are what a code change moves), with its 95% confidence interval; a case counts \
-         as changed only past ±{:.0}% (the threshold or the runs' noise floor), or its own resolution \
-         when larger, with the two intervals apart. Largest changes first.</p>\n<div class=\"card\">",
+         fastest rounds are what a code change moves), with its 95% confidence interval, widened by the \
+         runs' noise floors; a case is unchanged only when the widened interval lies inside ±{:.0}% (the \
+         threshold), changed when it lies wholly outside, else inconclusive. Largest changes first.</p>\n<div class=\"card\">",
         escape(&baseline.id),
         escape(&baseline.started_at),
         escape(&run.id),
-        cmp.effective_threshold() * 100.0
+        cmp.threshold * 100.0
     );
     let cases = &cmp.cases;
     if cases.is_empty() {
@@ -320,7 +320,8 @@ pub fn comparison_section(baseline: &Run, run: &Run) -> String {
             .count();
         let _ = write!(
             out,
-            "<p><strong>{changed}</strong> changed, <strong>{unchanged}</strong> unchanged of {} case(s).</p>",
+            "<p><strong>{changed}</strong> changed, <strong>{unchanged}</strong> unchanged, <strong>{}</strong> inconclusive of {} case(s).</p>",
+            cases.len() - changed - unchanged,
             cases.len()
         );
         for note in tables::comparison_notes(&cmp).iter().take(2) {

@@ -198,10 +198,10 @@ fn baseline_adds_the_comparison_with_ratios_and_verdicts() {
         &html,
         &[
             "id=\"comparison\"",
-            "<strong>1</strong> changed, <strong>1</strong> unchanged of 2",
+            "<strong>1</strong> changed, <strong>1</strong> unchanged, <strong>0</strong> inconclusive of 2",
             "<td class=\"verdict-slower\">SLOWER</td>",
             "<td>unchanged</td>",
-            "2 case(s) compared: 1 unchanged (50%), 1 changed",
+            "2 case(s) compared: 2 decided (100%: 1 unchanged, 1 changed",
         ],
     );
     // A ratio near 1.25 with its interval.

@@ -48,31 +48,30 @@ pub struct Machines<'a> {
     pub threshold: f64,
 }
 
-/// The candidate's median over the baseline's with its bootstrap interval:
-/// changed past `threshold` with the medians' intervals apart,
-/// inconclusive past it with them overlapping or without samples to tell.
-fn median_ratio(b: &Measurement, c: &Measurement, threshold: f64) -> Comparison {
-    let mut cmp = if b.samples_ns.len() < 2 || c.samples_ns.len() < 2 {
+/// The candidate's median over the baseline's with its bootstrap interval,
+/// widened by `spread` (the larger noise floor of the two runs) and decided
+/// against `threshold` ([`Comparison::decided`]); inconclusive without
+/// samples to give an interval.
+fn median_ratio(b: &Measurement, c: &Measurement, threshold: f64, spread: f64) -> Comparison {
+    if b.samples_ns.len() < 2 || c.samples_ns.len() < 2 {
         let nan = f64::NAN;
         let mut cmp = compare_medians_only(
             b.median_ns().unwrap_or(nan),
             c.median_ns().unwrap_or(nan),
             threshold,
-        );
-        cmp.intervals_overlap = true;
-        cmp
-    } else {
-        compare(
-            &b.samples_ns,
-            &c.samples_ns,
-            threshold,
-            seed_of(&c.case_key()),
         )
-    };
-    if cmp.intervals_overlap && cmp.ratio.is_finite() && (cmp.ratio - 1.0).abs() > threshold {
+        .decided(spread, threshold);
         cmp.verdict = Verdict::Inconclusive;
+        cmp.detectable = f64::INFINITY;
+        return cmp;
     }
-    cmp
+    compare(
+        &b.samples_ns,
+        &c.samples_ns,
+        threshold,
+        seed_of(&c.case_key()),
+    )
+    .decided(spread, threshold)
 }
 
 fn measured(m: &Measurement) -> bool {
@@ -96,10 +95,14 @@ pub fn compare_machines(runs: &[Run], baseline: usize, threshold: f64) -> Machin
                     .iter()
                     .find(|m| measured(m) && m.case_key() == key)
                 {
+                    let spread = [base.noise_floor(), run.noise_floor()]
+                        .into_iter()
+                        .flatten()
+                        .fold(0.0, f64::max);
                     rows.push(MachineRow {
                         run: i,
                         measurement: c,
-                        ratio: Some(median_ratio(b, c, threshold)),
+                        ratio: Some(median_ratio(b, c, threshold, spread)),
                     });
                 }
             }
@@ -179,20 +182,36 @@ pub fn machines_table(m: &Machines<'_>) -> Table {
             m.label(m.baseline),
             m.runs[m.baseline].id
         ),
-        case_headers(&["machine", &median, "ratio", "95% CI", "verdict"]),
+        case_headers(&[
+            "machine",
+            &median,
+            "ratio",
+            "95% CI",
+            "widened CI",
+            "detectable",
+            "verdict",
+        ]),
     )
-    .right(&[4, 7, 8, 9]);
+    .right(&[4, 7, 8, 9, 10, 11]);
     let firsts: Vec<&Measurement> = m.cases.iter().map(|c| c.rows[0].measurement).collect();
     for (case, variant) in m.cases.iter().zip(variants(&firsts)) {
         for row in &case.rows {
             let ms = row.measurement;
-            let (ratio, ci, verdict) = match &row.ratio {
-                None => ("baseline".to_string(), String::new(), String::new()),
-                Some(c) => (
+            let [ratio, ci, widened, detectable, verdict] = match &row.ratio {
+                None => [
+                    "baseline".to_string(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ],
+                Some(c) => [
                     format!("{:.3}", c.ratio),
                     format!("{:.3} .. {:.3}", c.ci95.0, c.ci95.1),
+                    format!("{:.3} .. {:.3}", c.widened.0, c.widened.1),
+                    crate::compare::percent_or_none(c.detectable),
                     verdict_word(c.verdict).to_string(),
-                ),
+                ],
             };
             t.row([
                 ms.suite.clone(),
@@ -207,6 +226,8 @@ pub fn machines_table(m: &Machines<'_>) -> Table {
                     .unwrap_or_default(),
                 ratio,
                 ci,
+                widened,
+                detectable,
                 verdict,
             ]);
         }
@@ -258,7 +279,7 @@ pub fn machines_notes(m: &Machines<'_>) -> Vec<String> {
         notes.push("the baseline shares no measured case with the other runs".into());
     }
     notes.push(format!(
-        "ratios are raw time ratios (no drift is removed between machines); a case differs past {:.1}% with intervals apart",
+        "ratios are raw time ratios (no drift is removed between machines); each ratio's 95% interval is widened by the larger noise floor of the two runs (in quadrature, on the log scale): the same when the widened interval lies inside 1 +- {:.1}%, faster or slower when it lies wholly outside, else inconclusive",
         m.threshold * 100.0
     ));
     notes
@@ -309,7 +330,7 @@ mod tests {
         assert_eq!(t.rows[0][8], "baseline");
         assert_eq!(t.rows[1][6], "beta");
         assert_eq!(t.rows[1][8], "2.000");
-        assert_eq!(t.rows[1][10], "slower");
+        assert_eq!(t.rows[1][12], "slower");
         assert!(t.notes.iter().any(|n| n.contains("beta takes 2.000 times")));
         // The other way round: beta as the baseline, alpha half its time.
         let m = compare_machines(&runs, 1, 0.02);
@@ -318,7 +339,7 @@ mod tests {
             (t.rows[0][6].as_str(), t.rows[1][8].as_str()),
             ("beta", "0.500")
         );
-        assert_eq!(t.rows[1][10], "faster");
+        assert_eq!(t.rows[1][12], "faster");
     }
 
     #[test]
@@ -329,6 +350,6 @@ mod tests {
         ];
         let m = compare_machines(&runs, 0, 0.02);
         assert_eq!(m.label(1), "alpha (b)");
-        assert_eq!(machines_table(&m).rows[1][10], "same");
+        assert_eq!(machines_table(&m).rows[1][12], "same");
     }
 }

@@ -19,7 +19,7 @@
 //! less than 2.5% of the time. No resampling is needed, and the same
 //! rounds always give the same interval.
 
-use crate::{median, quantile, sorted, Comparison, Verdict};
+use crate::{median, quantile, sorted, undecided, Comparison};
 
 /// Consecutive canary batches whose fastest is one moment's speed in
 /// [`fast_floor`].
@@ -66,38 +66,16 @@ impl Fastest {
 /// Compares two samples of times (lower is better) by their fastest
 /// rounds: `ratio = fastest(candidate) / fastest(baseline)`, its interval
 /// from the two fastest rounds' intervals (the candidate's ends over the
-/// baseline's opposite ends). Faster or Slower only when the ratio's whole
-/// interval lies outside `1 +- limit` (so the two intervals are apart
-/// too); Inconclusive when the ratio leaves the band but its interval
-/// reaches back into it; else Unchanged. An empty sample
-/// gives a NaN ratio and Unchanged.
-pub fn compare_fastest(baseline: &[f64], candidate: &[f64], limit: f64) -> Comparison {
+/// baseline's opposite ends), decided against `threshold` without widening
+/// ([`Comparison::decided`] with a spread of 0). An empty sample gives a
+/// NaN ratio and Inconclusive.
+pub fn compare_fastest(baseline: &[f64], candidate: &[f64], threshold: f64) -> Comparison {
     let (Some(b), Some(c)) = (Fastest::of(baseline), Fastest::of(candidate)) else {
-        return Comparison {
-            ratio: f64::NAN,
-            ci95: (f64::NAN, f64::NAN),
-            verdict: Verdict::Unchanged,
-            intervals_overlap: true,
-        };
+        return undecided(f64::NAN, (f64::NAN, f64::NAN), true).decided(0.0, threshold);
     };
-    let ratio = c.value / b.value;
     let intervals_overlap = b.ci95.0 <= c.ci95.1 && c.ci95.0 <= b.ci95.1;
     let ci95 = (c.ci95.0 / b.ci95.1, c.ci95.1 / b.ci95.0);
-    let verdict = if !ratio.is_finite() || (ratio - 1.0).abs() <= limit {
-        Verdict::Unchanged
-    } else if intervals_overlap || crate::reaches_band(ci95, limit) {
-        Verdict::Inconclusive
-    } else if ratio > 1.0 {
-        Verdict::Slower
-    } else {
-        Verdict::Faster
-    };
-    Comparison {
-        ratio,
-        ci95,
-        verdict,
-        intervals_overlap,
-    }
+    undecided(c.value / b.value, ci95, intervals_overlap).decided(0.0, threshold)
 }
 
 /// How far a machine's fast end moves between moments: the 90th percentile
@@ -171,6 +149,7 @@ pub fn halves_residual(case: &[f64], mates: &[&[f64]]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Verdict;
 
     #[test]
     fn the_interval_of_the_fastest_follows_the_closed_form() {

@@ -20,8 +20,10 @@
 //!   type 7, the default of R and numpy).
 #![deny(missing_docs)]
 
+pub mod decide;
 pub mod fast_end;
 pub mod paired;
+pub use decide::{detectable_change, gate, verdict_of, widened_interval, Gate};
 pub use fast_end::{compare_fastest, fast_floor, halves_residual, shared_drift, Fastest};
 pub use paired::{
     median_ci_rank, paired_ratio, quantile_ci_rank, ratio_estimate, relative_half_width,
@@ -318,17 +320,16 @@ pub fn summarize(xs: &[f64], seed: u64) -> SampleStats {
 }
 
 /// Outcome of comparing a candidate run against a baseline (times: lower is
-/// better).
+/// better), decided on the ratio's widened interval ([`decide`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
-    /// The candidate takes clearly less time.
+    /// The candidate takes less time by more than the threshold.
     Faster,
-    /// The candidate takes clearly more time.
+    /// The candidate takes more time by more than the threshold.
     Slower,
-    /// No change beyond noise.
+    /// Any change is within the threshold.
     Unchanged,
-    /// The change passes the threshold but the two intervals overlap: this
-    /// pair of runs cannot tell.
+    /// Neither: this pair of runs cannot tell.
     Inconclusive,
 }
 
@@ -342,6 +343,11 @@ impl Verdict {
             Verdict::Inconclusive => "inconclusive",
         }
     }
+
+    /// Whether the comparison reached a decision (not inconclusive).
+    pub fn decided(self) -> bool {
+        self != Verdict::Inconclusive
+    }
 }
 
 /// Two-run comparison of one case.
@@ -349,31 +355,23 @@ impl Verdict {
 pub struct Comparison {
     /// median(candidate) / median(baseline); above 1 means slower.
     pub ratio: f64,
-    /// 95% percentile-bootstrap interval of the ratio.
+    /// 95% interval of the ratio from the samples alone.
     pub ci95: (f64, f64),
-    /// Faster / Slower only when the medians' intervals are disjoint and the
-    /// ratio leaves the noise band.
+    /// The verdict of `widened` against the threshold
+    /// ([`Comparison::decided`]).
     pub verdict: Verdict,
     /// Whether the two medians' own 95% intervals overlap.
     pub intervals_overlap: bool,
+    /// `ci95` widened by the between-run uncertainty
+    /// ([`widened_interval`]); `ci95` itself for a paired comparison.
+    pub widened: (f64, f64),
+    /// The smallest change this comparison could have called a change
+    /// past its threshold ([`detectable_change`]), a fraction.
+    pub detectable: f64,
 }
 
-/// Default noise band: changes within 2% are never called a change.
+/// Default threshold: a change within 2% counts as no change.
 pub const DEFAULT_NOISE_THRESHOLD: f64 = 0.02;
-
-/// Verdict from a ratio alone: outside `1 ± noise_threshold` means changed.
-fn verdict_by_threshold(ratio: f64, noise_threshold: f64) -> Verdict {
-    if (ratio - 1.0).abs() > noise_threshold {
-        if ratio > 1.0 {
-            Verdict::Slower
-        } else {
-            Verdict::Faster
-        }
-    } else {
-        // Also reached by a NaN ratio: nothing comparable is never a change.
-        Verdict::Unchanged
-    }
-}
 
 /// Seed of the candidate's resampling stream, derived from the caller's
 /// seed so the two samples are resampled independently. (Seeds `s` and
@@ -383,16 +381,22 @@ fn candidate_seed(seed: u64) -> u64 {
     SplitMix64::new(seed ^ 0xC0FF_EE00_D15E_A5E5).next_u64()
 }
 
+/// A comparison of `ratio` with interval `ci95`, not yet decided.
+pub(crate) fn undecided(ratio: f64, ci95: (f64, f64), intervals_overlap: bool) -> Comparison {
+    Comparison {
+        ratio,
+        ci95,
+        verdict: Verdict::Inconclusive,
+        intervals_overlap,
+        widened: ci95,
+        detectable: f64::INFINITY,
+    }
+}
+
 /// Compare two samples of times with [`DEFAULT_RESAMPLES`] resamples; see
 /// [`compare_with_resamples`].
-pub fn compare(baseline: &[f64], candidate: &[f64], noise_threshold: f64, seed: u64) -> Comparison {
-    compare_with_resamples(
-        baseline,
-        candidate,
-        noise_threshold,
-        DEFAULT_RESAMPLES,
-        seed,
-    )
+pub fn compare(baseline: &[f64], candidate: &[f64], threshold: f64, seed: u64) -> Comparison {
+    compare_with_resamples(baseline, candidate, threshold, DEFAULT_RESAMPLES, seed)
 }
 
 /// Compare two samples of times (lower is better).
@@ -404,24 +408,20 @@ pub fn compare(baseline: &[f64], candidate: &[f64], noise_threshold: f64, seed: 
 /// The baseline is resampled with `seed` itself, so its interval equals
 /// `bootstrap_median_ci(baseline, 0.95, resamples, seed)`.
 ///
-/// The verdict is Faster / Slower only when the two median intervals do not
-/// overlap AND `|ratio - 1| > noise_threshold`; otherwise Unchanged. An
-/// empty sample gives a NaN ratio and Unchanged.
+/// The verdict is decided on the ratio's interval against `threshold`
+/// without widening ([`Comparison::decided`] with a spread of 0; a caller
+/// that knows the runs' floors decides again). An empty sample gives a NaN
+/// ratio and Inconclusive.
 pub fn compare_with_resamples(
     baseline: &[f64],
     candidate: &[f64],
-    noise_threshold: f64,
+    threshold: f64,
     resamples: usize,
     seed: u64,
 ) -> Comparison {
     let ratio = median(candidate) / median(baseline);
     if baseline.is_empty() || candidate.is_empty() {
-        return Comparison {
-            ratio,
-            ci95: (f64::NAN, f64::NAN),
-            verdict: Verdict::Unchanged,
-            intervals_overlap: false,
-        };
+        return undecided(ratio, (f64::NAN, f64::NAN), false).decided(0.0, threshold);
     }
     let resamples = resamples.max(1);
     let base_medians = bootstrap_medians(baseline, resamples, &mut SplitMix64::new(seed));
@@ -438,67 +438,19 @@ pub fn compare_with_resamples(
     let base_ci = percentile_interval(base_medians, 0.95);
     let cand_ci = percentile_interval(cand_medians, 0.95);
     let intervals_overlap = base_ci.0 <= cand_ci.1 && cand_ci.0 <= base_ci.1;
-    let verdict = if intervals_overlap {
-        Verdict::Unchanged
-    } else {
-        verdict_by_threshold(ratio, noise_threshold)
-    };
-    Comparison {
-        ratio,
-        ci95: percentile_interval(ratios, 0.95),
-        verdict,
-        intervals_overlap,
-    }
+    undecided(ratio, percentile_interval(ratios, 0.95), intervals_overlap).decided(0.0, threshold)
 }
 
 /// Compare stored medians when raw samples are not available: no interval
-/// can be computed, so `ci95 = (ratio, ratio)`, `intervals_overlap = false`
-/// and the verdict depends on the noise threshold alone.
+/// can be computed, so `ci95 = (ratio, ratio)` and `intervals_overlap =
+/// true`; the verdict comes from the ratio alone until a caller widens it.
 pub fn compare_medians_only(
     baseline_median: f64,
     candidate_median: f64,
-    noise_threshold: f64,
+    threshold: f64,
 ) -> Comparison {
     let ratio = candidate_median / baseline_median;
-    Comparison {
-        ratio,
-        ci95: (ratio, ratio),
-        verdict: verdict_by_threshold(ratio, noise_threshold),
-        intervals_overlap: false,
-    }
-}
-
-/// Whether a ratio's 95% interval reaches into `1 +- limit`: a change
-/// past the limit whose interval straddles it is not told from one
-/// within it, so it is inconclusive, not a change. On six stored pairs
-/// of identical quick runs here, intervals apart alone called 35 cases
-/// changed (2-12 a pair) where this calls 13 (0-5; the rest
-/// inconclusive).
-pub fn reaches_band(ci95: (f64, f64), limit: f64) -> bool {
-    ci95.0 <= 1.0 + limit && ci95.1 >= 1.0 - limit
-}
-
-/// Compares two samples by their medians against `limit`, with the same
-/// three verdicts as [`compare_fastest`]: Unchanged within `1 +- limit`;
-/// past it, Faster or Slower when the medians' 95% intervals are apart and
-/// the ratio's interval is clear of the band ([`reaches_band`]), else
-/// Inconclusive. For cases whose work per call is random by design, whose
-/// fastest round is a lucky batch.
-pub fn compare_medians_past(
-    baseline: &[f64],
-    candidate: &[f64],
-    limit: f64,
-    seed: u64,
-) -> Comparison {
-    let mut c = compare(baseline, candidate, 0.0, seed);
-    c.verdict = if !c.ratio.is_finite() || (c.ratio - 1.0).abs() <= limit {
-        Verdict::Unchanged
-    } else if c.intervals_overlap || reaches_band(c.ci95, limit) {
-        Verdict::Inconclusive
-    } else {
-        verdict_by_threshold(c.ratio, 0.0)
-    };
-    c
+    undecided(ratio, (ratio, ratio), true).decided(0.0, threshold)
 }
 
 /// How far the 95% interval of the median reaches above it, as a fraction
