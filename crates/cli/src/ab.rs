@@ -238,7 +238,7 @@ fn native_cells(
     }
     if out.is_empty() {
         return Err(output::usage(format!(
-            "ab: the options select no case in {} (check --algorithm, --size and --backend)",
+            "the options select no case in {} (check --algorithm, --size and --backend)",
             suites.join(", ")
         )));
     }
