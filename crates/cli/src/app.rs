@@ -720,7 +720,7 @@ extern "C" fn on_sigterm(_: libc::c_int) {
     interrupt::request_stop();
 }
 
-fn install_interrupt_handlers() {
+pub(crate) fn install_interrupt_handlers() {
     // SAFETY: a zeroed sigaction is a valid "no flags, empty mask" value;
     // the handler only touches atomics and calls _exit.
     unsafe {
@@ -740,7 +740,7 @@ fn install_interrupt_handlers() {
     });
 }
 
-fn progress_bar(g: &Global, total: usize) -> ProgressBar {
+pub(crate) fn progress_bar(g: &Global, total: usize) -> ProgressBar {
     if g.quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

@@ -154,6 +154,46 @@ pub enum Command {
     Recommend(RecommendArgs),
     /// This machine's noise floor: the same workload twice, paired (an A/A test).
     Noise(NoiseArgs),
+    /// Two builds side by side: each case of this build and of OTHER_BINARY
+    /// timed in the same rounds, the paired ratio other/this with a verdict.
+    Ab(AbArgs),
+    /// Serves this build's cases to another build's `ab` (JSON lines on stdin/stdout).
+    #[command(hide = true)]
+    ServeCells,
+}
+
+/// `cryptobench ab`.
+#[derive(Debug, Clone, Args)]
+pub struct AbArgs {
+    /// The other build's cryptobench binary (e.g. the base commit's
+    /// target/release/cryptobench); ratios are other/this.
+    #[arg(value_name = "OTHER_BINARY")]
+    pub other: PathBuf,
+    /// Suites, comma-separated (default hash,cipher,aead; also ecc, argon2).
+    #[arg(long, value_name = "LIST")]
+    pub suite: Option<String>,
+    /// Only primitives whose name contains this text (case-insensitive).
+    #[arg(long, visible_alias = "primitive", value_name = "TEXT")]
+    pub algorithm: Option<String>,
+    /// Only these input sizes, comma-separated (e.g. 1KiB,16KiB).
+    #[arg(long, value_name = "LIST")]
+    pub size: Option<String>,
+    /// A change within this many percent counts as none (default 2).
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value = "2",
+        allow_hyphen_values = true
+    )]
+    pub threshold: String,
+    /// Exit 1 when a case is slower by more than PCT percent, or its
+    /// interval leaves such a slowdown open.
+    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
+    pub fail_on_regression: Option<String>,
+    /// With --fail-on-regression: fail only on cases shown slower past
+    /// PCT, not on those the run could not decide.
+    #[arg(long, requires = "fail_on_regression")]
+    pub allow_inconclusive: bool,
 }
 
 /// `cryptobench noise`.
@@ -330,7 +370,7 @@ const MEASUREMENT_FLAGS: [&str; 9] = [
 ];
 
 /// The commands that measure.
-const MEASURING: &str = "run, hash, cipher, aead, ecc, argon2, elgamal, pubkey, tls and paper";
+const MEASURING: &str = "run, hash, cipher, aead, ecc, argon2, elgamal, pubkey, tls, paper and ab";
 
 impl Global {
     /// The global options given on the command line (a `--format` of
@@ -392,6 +432,8 @@ impl Command {
             Command::Report(_) => "report",
             Command::Recommend(_) => "recommend",
             Command::Noise(_) => "noise",
+            Command::Ab(_) => "ab",
+            Command::ServeCells => "serve-cells",
         }
     }
 
@@ -408,7 +450,9 @@ impl Command {
             return Ok(());
         };
         let cmd = self.name();
-        let why = if MEASUREMENT_FLAGS.contains(&flag) {
+        let why = if flag == "--threads" && accepted.contains(&"--quick") {
+            format!("`{cmd}` times each case on one thread in each build")
+        } else if MEASUREMENT_FLAGS.contains(&flag) {
             format!("{flag} is a measurement option; `{cmd}` does not measure (measurement options apply to {MEASURING})")
         } else {
             match flag {
@@ -531,6 +575,22 @@ pub fn accepted_globals(name: &str) -> &'static [&'static str] {
         "recommend" | "runs" => &["--db", "--format"],
         "import" => &["--db"],
         "noise" | "list" => &["--format"],
+        // Every measurement option but --threads: both builds' cases run on one thread.
+        "ab" => &[
+            "--quick",
+            "--full",
+            "--precision",
+            "--time",
+            "--samples",
+            "--min-sample",
+            "--backend",
+            "--seed",
+            "--db",
+            "--no-db",
+            "-o",
+            "--format",
+            "--force",
+        ],
         _ => &[],
     }
 }

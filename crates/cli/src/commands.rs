@@ -67,6 +67,8 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
         Command::Report(a) => report(&g, &a),
         Command::Recommend(a) => crate::advice::recommend_command(&g, &a),
         Command::Noise(a) => noise(&g, &a),
+        Command::Ab(a) => crate::ab::ab(&g, &a),
+        Command::ServeCells => crate::serve::serve(),
     }
 }
 

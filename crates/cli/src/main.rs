@@ -4,6 +4,7 @@
 // First, so its `outln!` is visible in every module below.
 #[macro_use]
 mod output;
+mod ab;
 mod across;
 mod advice;
 mod app;
@@ -13,8 +14,10 @@ mod dryrun;
 mod fleet;
 mod formats;
 mod history;
+mod inject;
 mod listing;
 mod registry;
+mod serve;
 
 use clap::FromArgMatches;
 use std::process::ExitCode;
