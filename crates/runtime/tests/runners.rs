@@ -341,3 +341,28 @@ fn java_serves_the_overhead_cells() {
     a_wrong_vector_fails(&java::SPEC);
     tampered_phc_strings_are_refused_both_ways(&java::SPEC, None);
 }
+
+/// A compiled runner replaced in the cache is never started: its build
+/// record no longer matches, so it is built again (docs/security.md).
+#[test]
+fn a_tampered_go_runner_is_built_again_not_started() {
+    let cache = tempfile::tempdir().expect("cache");
+    let first = go::SPEC.command_in(cache.path()).unwrap_or_else(|why| {
+        panic!(
+            "this test needs go: {why} (install with `{}`)",
+            go::SPEC.program.install
+        )
+    });
+    let tampered = b"#!/bin/sh\necho tampered\n";
+    std::fs::write(&first.program, tampered).expect("tamper");
+    let again = go::SPEC.command_in(cache.path()).expect("rebuild");
+    assert_eq!(again.program, first.program);
+    let now = std::fs::read(&again.program).expect("the runner");
+    assert_ne!(now, tampered, "the tampered runner would be started");
+    assert!(now.starts_with(b"\x7fELF"), "not a build");
+    let hello = Runner::spawn(&again)
+        .expect("start")
+        .request(&json!({"op": "hello"}))
+        .expect("hello");
+    assert_eq!(hello["ok"], true, "{hello}");
+}
