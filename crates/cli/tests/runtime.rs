@@ -111,5 +111,8 @@ fn a_symlinked_runner_cache_is_refused() {
         )),
         "{stderr}"
     );
-    assert_eq!(std::fs::read_dir(elsewhere.path()).expect("list").count(), 0);
+    assert_eq!(
+        std::fs::read_dir(elsewhere.path()).expect("list").count(),
+        0
+    );
 }

@@ -347,12 +347,7 @@ fn java_serves_the_overhead_cells() {
 #[test]
 fn a_tampered_go_runner_is_built_again_not_started() {
     let cache = tempfile::tempdir().expect("cache");
-    let first = go::SPEC.command_in(cache.path()).unwrap_or_else(|why| {
-        panic!(
-            "this test needs go: {why} (install with `{}`)",
-            go::SPEC.program.install
-        )
-    });
+    let first = go_or_java_command(&go::SPEC, cache.path());
     let tampered = b"#!/bin/sh\necho tampered\n";
     std::fs::write(&first.program, tampered).expect("tamper");
     let again = go::SPEC.command_in(cache.path()).expect("rebuild");
@@ -365,4 +360,36 @@ fn a_tampered_go_runner_is_built_again_not_started() {
         .request(&json!({"op": "hello"}))
         .expect("hello");
     assert_eq!(hello["ok"], true, "{hello}");
+}
+
+/// The same for Java's compiled classes: a changed class is compiled again.
+#[test]
+fn a_tampered_java_class_is_compiled_again_not_loaded() {
+    let cache = tempfile::tempdir().expect("cache");
+    go_or_java_command(&java::SPEC, cache.path());
+    let class = std::fs::read_dir(cache.path().join("cryptobench/runners"))
+        .expect("runners")
+        .filter_map(Result::ok)
+        .map(|d| d.path().join("classes/Runner.class"))
+        .find(|p| p.is_file())
+        .expect("compiled classes");
+    std::fs::write(&class, b"tampered").expect("tamper");
+    go_or_java_command(&java::SPEC, cache.path());
+    let now = std::fs::read(&class).expect("class");
+    assert!(
+        now.starts_with(&[0xca, 0xfe, 0xba, 0xbe]),
+        "not compiled again"
+    );
+}
+
+fn go_or_java_command(
+    spec: &'static RuntimeSpec,
+    cache: &std::path::Path,
+) -> cryptobench_runtime::RunnerCommand {
+    spec.command_in(cache).unwrap_or_else(|why| {
+        panic!(
+            "this test needs {}: {why} (install with `{}`)",
+            spec.name, spec.program.install
+        )
+    })
 }
