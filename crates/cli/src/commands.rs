@@ -437,14 +437,13 @@ fn noise(g: &Global, a: &crate::args::NoiseArgs) -> Result<u8> {
     let duration = match &a.duration {
         None => DEFAULT,
         Some(text) => {
-            let d = cryptobench_core::units::parse_duration(text)
-                .map_err(|e| Error::usage(format!("--duration: {e}")))?;
-            if d < std::time::Duration::from_secs(1) || d > std::time::Duration::from_secs(600) {
-                return Err(output::usage(format!(
-                    "--duration: {text} is out of range (accepted: 1s to 10min)"
-                )));
-            }
-            d
+            use std::time::Duration;
+            cryptobench_core::units::parse_duration_within(
+                text,
+                Duration::from_secs(1),
+                Duration::from_secs(600),
+            )
+            .map_err(|e| Error::invalid_value("--duration", e))?
         }
     };
     let r = cryptobench_engine::noise::aa_test(duration, std::time::Duration::from_millis(10));

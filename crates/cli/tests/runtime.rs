@@ -84,3 +84,35 @@ fn a_runtime_named_alone_twins_the_suites_cells() {
         "no python cipher row is ready (install python3-cryptography; scripts/install-deps does): {rows:?}"
     );
 }
+
+/// A runner cache another user could have planted is refused, exit 2,
+/// naming the entry and what is wrong; the link's target is untouched.
+#[test]
+fn a_symlinked_runner_cache_is_refused() {
+    let home = tempfile::tempdir().expect("home");
+    let cache = tempfile::tempdir().expect("cache");
+    let elsewhere = tempfile::tempdir().expect("elsewhere");
+    let planted = cache.path().join("cryptobench");
+    std::os::unix::fs::symlink(elsewhere.path(), &planted).expect("plant the link");
+    let out = Command::new(env!("CARGO_BIN_EXE_cryptobench"))
+        .env("HOME", home.path())
+        .env("XDG_CACHE_HOME", cache.path())
+        .args(["--quick", "--no-db", "--format", "json", "aead"])
+        .args(["--algorithms", "aes-256-gcm", "--sizes", "1KB"])
+        .args(["--backend", "python"])
+        .output()
+        .expect("run cryptobench");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "refusing the runner cache: {} is a symbolic link",
+            planted.display()
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_dir(elsewhere.path()).expect("list").count(),
+        0
+    );
+}

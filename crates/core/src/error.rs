@@ -18,12 +18,13 @@ pub enum Error {
     #[error("{0}")]
     Usage(String),
     /// A flag's size, count or duration did not parse or is out of range.
-    #[error("{flag}: {source}")]
+    #[error("{flag}: {problem}")]
     InvalidValue {
         /// The flag as the user wrote it, e.g. `--time`.
         flag: String,
-        /// What was wrong with its value.
-        source: ParseError,
+        /// What was wrong with its value (in the message already, so not
+        /// an error `source` a report would print a second time).
+        problem: ParseError,
     },
     /// A check failed: a result differs from the one it must equal (a known
     /// answer, a round trip, two backends' agreement); the command exits 1.
@@ -126,7 +127,7 @@ impl Error {
     pub fn invalid_value(flag: impl Into<String>, source: ParseError) -> Self {
         Error::InvalidValue {
             flag: flag.into(),
-            source,
+            problem: source,
         }
     }
     /// An I/O failure while doing `what`.

@@ -44,10 +44,13 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 const NATIVE_ONLY_PARAMS: [&str; 5] = ["api", "native", "loop", "init", "cache"];
 
 /// Turns the program found and the runner's files (written to the cache
-/// directory `dir`; `entry` is the first of them) into the command that
+/// directory `dir`; the first is the entry point) into the command that
 /// starts a runner.
-pub type Launcher =
-    fn(program: &Path, dir: &Path, entry: &str) -> Result<(PathBuf, Vec<OsString>), ScriptError>;
+pub type Launcher = fn(
+    program: &Path,
+    dir: &Path,
+    files: &[EmbeddedScript],
+) -> Result<(PathBuf, Vec<OsString>), ScriptError>;
 
 /// Whether a native cell is one of a runtime's default (headline) twins.
 pub type Headline = fn(&CaseSpec) -> bool;
@@ -178,10 +181,18 @@ impl RuntimeSpec {
     /// The command that starts this runtime's runner, its files written to
     /// the cache (and built, for a compiled runner) first.
     pub fn command(&self) -> Result<RunnerCommand, RunnerError> {
+        let root = crate::script::cache_root(
+            std::env::var_os("XDG_CACHE_HOME"),
+            std::env::var_os("HOME"),
+        )?;
+        self.command_in(&root)
+    }
+
+    /// [`RuntimeSpec::command`] with the runner cache under `root`.
+    pub fn command_in(&self, root: &Path) -> Result<RunnerCommand, RunnerError> {
         let program = self.find_program()?;
-        let dir = crate::script::install_all(self.files)?;
-        let entry = self.files.first().map_or("", |f| f.file_name);
-        let (program, args) = (self.launch)(&program, &dir, entry)?;
+        let dir = crate::script::install_all_in(root, self.files)?;
+        let (program, args) = (self.launch)(&program, &dir, self.files)?;
         Ok(RunnerCommand {
             runtime: self.name.to_string(),
             program,
@@ -389,12 +400,28 @@ pub fn overhead_cell(s: &CaseSpec) -> bool {
 pub fn interpreted(
     program: &Path,
     dir: &Path,
-    entry: &str,
+    files: &[EmbeddedScript],
 ) -> Result<(PathBuf, Vec<OsString>), ScriptError> {
     Ok((
         program.to_path_buf(),
-        vec![dir.join(entry).into_os_string()],
+        vec![dir.join(entry(files)).into_os_string()],
     ))
+}
+
+/// The runner's entry point: the first of its files.
+pub fn entry(files: &[EmbeddedScript]) -> &'static str {
+    files.first().map_or("", |f| f.file_name)
+}
+
+/// The digest of a compiled runner's build inputs: its sources and `how`
+/// it is built (the toolchain, the build mode).
+pub fn build_inputs(files: &[EmbeddedScript], how: &str) -> String {
+    crate::cache::digest_parts(
+        files
+            .iter()
+            .map(|f| (f.file_name, f.content.as_bytes()))
+            .chain([("build", how.as_bytes())]),
+    )
 }
 
 /// The cell as the runner receives it.

@@ -3,13 +3,17 @@
 //! (chacha20, chacha20poly1305, argon2, blake2b, sha3, curve25519), timed with `time.Now` (monotonic in Go). The runner,
 //! go/runner/, is compiled on first use into the runner cache.
 //!
+//! The built binary is checked against the record of its build before
+//! every start (see [`crate::cache`]); a changed one is built again.
+//!
 //! The build takes Debian's golang-golang-x-crypto-dev sources when they
 //! are installed (GOPATH mode, no network); otherwise module mode, with
 //! go.sum pinning what the module proxy serves.
 
-use crate::cell::{overhead_cell, RuntimeSpec};
+use crate::cache;
+use crate::cell::{build_inputs, overhead_cell, RuntimeSpec};
 use crate::discover::Program;
-use crate::script::{embedded, run_build, ScriptError};
+use crate::script::{embedded, run_build, EmbeddedScript, ScriptError};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,22 +44,34 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
     headline: overhead_cell,
 };
 
-/// Builds `dir`'s runner once (the directory is named after the sources,
-/// so a built binary is always the current one) and starts it.
-fn build(go: &Path, dir: &Path, _entry: &str) -> Result<(PathBuf, Vec<OsString>), ScriptError> {
+/// Builds `dir`'s runner unless the one there is the build of these
+/// sources recorded beside it, unchanged since (docs/security.md), and
+/// starts it.
+fn build(
+    go: &Path,
+    dir: &Path,
+    files: &[EmbeddedScript],
+) -> Result<(PathBuf, Vec<OsString>), ScriptError> {
     let binary = dir.join("runner");
-    if binary.is_file() {
+    let debian = Path::new(DEBIAN_GOPATH)
+        .join("src/golang.org/x/crypto")
+        .is_dir();
+    let how = format!(
+        "go build {}, {}",
+        go.display(),
+        if debian { "GOPATH mode" } else { "module mode" }
+    );
+    let inputs = build_inputs(files, &how);
+    if cache::built_is_current(dir, "runner", &inputs)? {
         return Ok((binary, Vec::new()));
     }
     // Built under a private name and renamed: a concurrent run never
     // starts half a binary.
     let tmp = dir.join(format!(".runner.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
     let mut cmd = Command::new(go);
     cmd.current_dir(dir).arg("build").arg("-o").arg(&tmp);
-    if Path::new(DEBIAN_GOPATH)
-        .join("src/golang.org/x/crypto")
-        .is_dir()
-    {
+    if debian {
         cmd.env("GO111MODULE", "off").env("GOPATH", DEBIAN_GOPATH);
         if let Some(v) = debian_version("golang-golang-x-crypto-dev") {
             cmd.arg(format!("-ldflags=-X main.xcrypto={v}"));
@@ -67,16 +83,21 @@ fn build(go: &Path, dir: &Path, _entry: &str) -> Result<(PathBuf, Vec<OsString>)
     if std::env::var_os("GOCACHE").is_none() && std::env::var_os("HOME").is_none() {
         cmd.env("GOCACHE", dir.join(".gocache"));
     }
-    if let Err(e) = run_build(
+    let placed = run_build(
         &mut cmd,
         "go build",
         go,
         "golang-go and golang-golang-x-crypto-dev",
-    ) {
+    )
+    .and_then(|()| cache::seal_built(&tmp))
+    .and_then(|digest| {
+        std::fs::rename(&tmp, &binary).map_err(|e| ScriptError::io("place", &binary, e))?;
+        cache::record_built(dir, "runner", &inputs, &digest)
+    });
+    if let Err(e) = placed {
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }
-    std::fs::rename(&tmp, &binary).map_err(|e| ScriptError::io("place", &binary, e))?;
     Ok((binary, Vec::new()))
 }
 

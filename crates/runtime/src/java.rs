@@ -19,9 +19,10 @@
 //! 170-760 ns per call, still warming, against 85-95 ns settled. The answer's `warmup` says how
 //! many calls it took and whether the time settled.
 
-use crate::cell::{overhead_cell, RuntimeSpec};
+use crate::cache;
+use crate::cell::{build_inputs, entry, overhead_cell, RuntimeSpec};
 use crate::discover::Program;
-use crate::script::{embedded, run_build, ScriptError};
+use crate::script::{embedded, run_build, EmbeddedScript, ScriptError};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,10 +48,15 @@ pub static SPEC: RuntimeSpec = RuntimeSpec {
 };
 
 /// Starts the runner from its compiled classes in `dir`, compiling them
-/// first when they are not there yet (the directory is named after the
-/// sources, so compiled classes are always the current ones).
-fn launch(java: &Path, dir: &Path, entry: &str) -> Result<(PathBuf, Vec<OsString>), ScriptError> {
-    let classes = compiled(java, dir, entry)?;
+/// first unless the ones there are the recorded build of these sources,
+/// unchanged since (docs/security.md).
+fn launch(
+    java: &Path,
+    dir: &Path,
+    files: &[EmbeddedScript],
+) -> Result<(PathBuf, Vec<OsString>), ScriptError> {
+    let entry = entry(files);
+    let classes = compiled(java, dir, files)?;
     let mut class_path: Vec<PathBuf> = Vec::new();
     if Path::new(BCPROV).is_file() {
         class_path.push(BCPROV.into());
@@ -72,38 +78,47 @@ fn launch(java: &Path, dir: &Path, entry: &str) -> Result<(PathBuf, Vec<OsString
     Ok((java.to_path_buf(), args))
 }
 
-/// The directory of `entry`'s compiled classes under `dir`, compiled now
-/// if needed; `None` when no `javac` sits beside `java`.
-fn compiled(java: &Path, dir: &Path, entry: &str) -> Result<Option<PathBuf>, ScriptError> {
+/// The directory of the runner's compiled classes under `dir`, compiled
+/// now if needed; `None` when no `javac` sits beside `java`.
+fn compiled(
+    java: &Path,
+    dir: &Path,
+    files: &[EmbeddedScript],
+) -> Result<Option<PathBuf>, ScriptError> {
+    let entry = entry(files);
     let classes = dir.join("classes");
-    if classes
-        .join(format!("{}.class", main_class(entry)))
-        .is_file()
-    {
-        return Ok(Some(classes));
-    }
     let Some(javac) = javac_beside(java) else {
         return Ok(None);
     };
+    let inputs = build_inputs(files, &format!("javac {}", javac.display()));
+    if cache::built_is_current(dir, "classes", &inputs)? {
+        return Ok(Some(classes));
+    }
     // Compiled under a private name and renamed: a concurrent run never
     // loads half the classes.
     let tmp = dir.join(format!(".classes.{}.tmp", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let mut cmd = Command::new(&javac);
     cmd.arg("-nowarn").arg("-d").arg(&tmp).arg(dir.join(entry));
-    if let Err(e) = run_build(&mut cmd, "javac", &javac, "default-jdk-headless") {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
-    }
+    let digest = run_build(&mut cmd, "javac", &javac, "default-jdk-headless")
+        .and_then(|()| cache::seal_built(&tmp));
+    let digest = match digest {
+        Ok(d) => d,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
     match std::fs::rename(&tmp, &classes) {
-        Ok(()) => Ok(Some(classes)),
-        // Another run placed them first: theirs are the same classes.
+        Ok(()) => cache::record_built(dir, "classes", &inputs, &digest)?,
+        // Another run placed them first (and records them): theirs are
+        // the same classes.
         Err(_) if classes.is_dir() => {
             let _ = std::fs::remove_dir_all(&tmp);
-            Ok(Some(classes))
         }
-        Err(e) => Err(ScriptError::io("place", &classes, e)),
+        Err(e) => return Err(ScriptError::io("place", &classes, e)),
     }
+    Ok(Some(classes))
 }
 
 /// `javac` from the same JDK as `java`: beside its real path first (the

@@ -28,6 +28,7 @@
 //! a runtime's own crate is the only place that names it.
 #![deny(missing_docs)]
 
+pub mod cache;
 pub mod case;
 pub mod cell;
 pub mod discover;

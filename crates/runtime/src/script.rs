@@ -3,16 +3,15 @@
 //! runtimes without the source tree.
 //!
 //! The directory is `$XDG_CACHE_HOME/cryptobench/runners/<content-hash>/`
-//! (else `$HOME/.cache/...`), mode 0700 so no other user can swap the
-//! script between our write and the interpreter's read. The file is written
-//! to a temporary name and renamed into place, so a concurrent run never
-//! reads half a script; an existing file is reused only when its bytes are
-//! exactly the embedded ones, and rewritten otherwise.
+//! (else `$HOME/.cache/...`), created 0700 so no other user can swap the
+//! script between our write and the interpreter's read; [`crate::cache`]
+//! refuses a path there that another user could change. The file is
+//! written to a temporary name and renamed into place, so a concurrent run
+//! never reads half a script; an existing file is reused only when its
+//! bytes are exactly the embedded ones, and rewritten otherwise.
 
+use crate::cache;
 use std::ffi::OsString;
-use std::fs::{DirBuilder, OpenOptions, Permissions};
-use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -33,6 +32,18 @@ pub enum ScriptError {
         path: PathBuf,
         /// The system's reason.
         reason: String,
+    },
+    /// A path in the runner cache that another user could change (or
+    /// that is not what we left there): refused, untouched.
+    #[error(
+        "refusing the runner cache: {} {problem}; remove it, or set XDG_CACHE_HOME to a directory only you can write (docs/security.md)",
+        path.display()
+    )]
+    Unsafe {
+        /// The entry refused.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: String,
     },
     /// An override names a runner script that is not a file.
     #[error("{runtime} runner script not found: {env_override}={} is not a file", path.display())]
@@ -172,48 +183,21 @@ impl EmbeddedScript {
     /// Writes the script into `dir` unless it is there with these bytes.
     fn write_into(&self, dir: &Path) -> Result<PathBuf, ScriptError> {
         let path = dir.join(self.file_name);
-        if std::fs::read(&path).is_ok_and(|b| b == self.content.as_bytes()) {
+        if cache::read_cached(&path)?.is_some_and(|b| b == self.content.as_bytes()) {
             return Ok(path);
         }
-        let tmp = dir.join(format!(
-            ".{}.{}.{:?}.tmp",
-            self.file_name,
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        let _ = std::fs::remove_file(&tmp);
-        let written = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&tmp)
-            .and_then(|mut f| {
-                f.write_all(self.content.as_bytes())?;
-                f.sync_all()
-            });
-        if let Err(e) = written.and_then(|()| std::fs::rename(&tmp, &path)) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(ScriptError::io("write", &path, e));
-        }
+        cache::write_atomically(&path, self.content.as_bytes())?;
         Ok(path)
     }
 }
 
-/// `root/cryptobench/runners/<hash>/`, created private (0700).
+/// `root/cryptobench/runners/<hash>/`, each created private (0700) when
+/// missing and refused when another user could change it.
 fn private_dir(root: &Path, hash: u64) -> Result<PathBuf, ScriptError> {
-    let ours = root.join("cryptobench");
-    let dir = ours.join("runners").join(format!("{hash:016x}"));
-    DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(&dir)
-        .map_err(|e| ScriptError::io("create", &dir, e))?;
-    // Directories that already existed keep their mode; ours are private.
-    for d in [&ours, &ours.join("runners"), &dir] {
-        std::fs::set_permissions(d, Permissions::from_mode(0o700))
-            .map_err(|e| ScriptError::io("make private", d, e))?;
-    }
-    Ok(dir)
+    let root = cache::secure_root(root)?;
+    let ours = cache::private_subdir(&root, "cryptobench")?;
+    let runners = cache::private_subdir(&ours, "runners")?;
+    cache::private_subdir(&runners, &format!("{hash:016x}"))
 }
 
 /// Writes a runner made of several files (a Go module, say) into one
@@ -243,6 +227,8 @@ pub fn install_all_in(root: &Path, files: &[EmbeddedScript]) -> Result<PathBuf, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::Permissions;
+    use std::os::unix::fs::PermissionsExt;
 
     const SCRIPT: EmbeddedScript = EmbeddedScript {
         file_name: "runner.txt",
@@ -317,6 +303,109 @@ mod tests {
         };
         let moved = install_all_in(root.path(), &[SCRIPT, changed]).expect("again");
         assert_ne!(dir, moved);
+    }
+
+    /// `root/cryptobench/runners/<hash of SCRIPT>`.
+    fn script_dir(root: &Path) -> PathBuf {
+        root.join("cryptobench/runners")
+            .join(format!("{:016x}", content_hash(SCRIPT.content.as_bytes())))
+    }
+
+    fn refused(e: ScriptError, path: &Path, problem: &str) {
+        let text = e.to_string();
+        assert!(
+            matches!(&e, ScriptError::Unsafe { path: p, .. } if p == path)
+                && text.contains(problem)
+                && text.contains("refusing the runner cache"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_symlinked_script_directory_is_refused_and_its_target_untouched() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let elsewhere = tempfile::tempdir().expect("elsewhere");
+        let victim = elsewhere.path().join(SCRIPT.file_name);
+        std::fs::write(&victim, "the user's own file\n").expect("victim");
+        std::fs::set_permissions(elsewhere.path(), Permissions::from_mode(0o755)).expect("chmod");
+        let dir = script_dir(root.path());
+        std::fs::create_dir_all(dir.parent().expect("runners")).expect("runners");
+        std::os::unix::fs::symlink(elsewhere.path(), &dir).expect("plant the link");
+        let e = SCRIPT.install_in(root.path()).unwrap_err();
+        refused(e, &dir, "is a symbolic link");
+        assert_eq!(
+            std::fs::read_to_string(&victim).expect("read"),
+            "the user's own file\n"
+        );
+        assert_eq!(mode(elsewhere.path()), 0o755);
+    }
+
+    #[test]
+    fn a_symlinked_cache_directory_is_refused() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let elsewhere = tempfile::tempdir().expect("elsewhere");
+        let ours = root.path().join("cryptobench");
+        std::os::unix::fs::symlink(elsewhere.path(), &ours).expect("plant the link");
+        refused(
+            SCRIPT.install_in(root.path()).unwrap_err(),
+            &ours,
+            "is a symbolic link",
+        );
+        assert_eq!(
+            std::fs::read_dir(elsewhere.path()).expect("list").count(),
+            0
+        );
+    }
+
+    #[test]
+    fn a_symlinked_script_is_refused_and_its_target_untouched() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let elsewhere = tempfile::tempdir().expect("elsewhere");
+        let victim = elsewhere.path().join("victim");
+        std::fs::write(&victim, "keep\n").expect("victim");
+        let dir = script_dir(root.path());
+        std::fs::create_dir_all(&dir).expect("dirs");
+        let script = dir.join(SCRIPT.file_name);
+        std::os::unix::fs::symlink(&victim, &script).expect("plant the link");
+        refused(
+            SCRIPT.install_in(root.path()).unwrap_err(),
+            &script,
+            "is a symbolic link",
+        );
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep\n");
+    }
+
+    #[test]
+    fn a_group_writable_cache_directory_is_refused_and_left_as_is() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let runners = root.path().join("cryptobench/runners");
+        std::fs::create_dir_all(&runners).expect("dirs");
+        std::fs::set_permissions(&runners, Permissions::from_mode(0o770)).expect("chmod");
+        refused(
+            SCRIPT.install_in(root.path()).unwrap_err(),
+            &runners,
+            "writable by its group or by every user (mode 0770)",
+        );
+        assert_eq!(mode(&runners), 0o770);
+    }
+
+    #[test]
+    fn a_cache_root_others_may_change_is_refused() {
+        let top = tempfile::tempdir().expect("tempdir");
+        let shared = top.path().join("shared");
+        std::fs::create_dir(&shared).expect("shared");
+        std::fs::set_permissions(&shared, Permissions::from_mode(0o777)).expect("chmod");
+        let root = shared.join("cache");
+        refused(
+            SCRIPT.install_in(&root).unwrap_err(),
+            &shared,
+            "writable by other users (mode 0777, not sticky)",
+        );
+        // Sticky, as /tmp: others may not rename what is ours in it.
+        std::fs::set_permissions(&shared, Permissions::from_mode(0o1777)).expect("chmod");
+        SCRIPT
+            .install_in(&root)
+            .expect("install under a sticky directory");
     }
 
     #[test]

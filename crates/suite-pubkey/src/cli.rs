@@ -76,9 +76,12 @@ pub struct EncapsArgs {
     /// Public (or secret) KEM key file.
     #[arg(long, value_name = "PATH")]
     pub key: PathBuf,
-    /// Ciphertext file to write (0600: it carries the shared secret); default stdout.
+    /// Ciphertext file to write (the ciphertext alone, for the peer); default stdout.
     #[arg(long = "out", value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// File for the shared secret, hex (0600); default stdout.
+    #[arg(long = "secret", value_name = "PATH")]
+    pub secret: Option<PathBuf>,
     /// Replace an existing file (the binary's global `--force`).
     #[arg(skip)]
     pub force: bool,
@@ -274,22 +277,18 @@ fn pick(alg: &Algorithm, cfg: &RunConfig) -> Result<&'static str, Error> {
 fn pk(e: PkError) -> Error {
     match e {
         PkError::Encoding(why) => Error::usage(why),
+        low @ PkError::LowOrder(_) => Error::usage(low.to_string()),
         other => Error::Suite(Box::new(other)),
     }
 }
 
-/// Writes `blob` to `out`, or prints it; a file holding a shared secret
-/// gets the secret files' permissions.
+/// Writes `blob` (public: a ciphertext or a signature) to `out`, or
+/// prints it.
 fn write_blob(out: Option<&Path>, force: bool, blob: &BlobFile) -> Result<(), Error> {
     let text = files::to_json(blob);
-    let access = if blob.shared_secret.is_some() {
-        Access::Secret
-    } else {
-        Access::Public
-    };
     match out {
         Some(path) => Outputs::new(force, None)
-            .write(path, text.as_bytes(), access)
+            .write(path, text.as_bytes(), Access::Public)
             .map_err(|e| Error::usage(e.to_string())),
         None => {
             print!("{text}");
@@ -386,6 +385,32 @@ fn missing(alg: &Algorithm, backend: &str) -> Error {
 fn encaps(e: &EncapsArgs, cfg: &RunConfig) -> Result<u8, Error> {
     let (file, alg) = files::read_key(&e.key)?;
     files::expect_kind(alg, Kind::Kem, "encaps")?;
+    if e.out.is_none() && e.secret.is_none() {
+        return Err(Error::usage(
+            "pubkey encaps writes the ciphertext and the shared secret: name a file for one \
+             (--out ct.json for the ciphertext, --secret ss.hex for the secret), the other goes to stdout",
+        ));
+    }
+    let outputs = Outputs::new(e.force, None);
+    let named: Vec<(&str, &Path)> = [
+        ("--out", e.out.as_deref()),
+        ("--secret", e.secret.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(o, p)| p.map(|p| (o, p)))
+    .collect();
+    cryptobench_store::output::distinct(named.iter().copied())
+        .map_err(|err| Error::usage(err.to_string()))?;
+    for (option, path) in &named {
+        let access = if *option == "--secret" {
+            Access::Secret
+        } else {
+            Access::Public
+        };
+        outputs
+            .check(path, access)
+            .map_err(|err| Error::usage(err.to_string()))?;
+    }
     let public = file.public(&e.key)?;
     let entry = chosen(alg, cfg, kem_entry)?;
     let (ct, ss) = entry
@@ -393,8 +418,15 @@ fn encaps(e: &EncapsArgs, cfg: &RunConfig) -> Result<u8, Error> {
         .map_err(pk)?
         .encaps()
         .map_err(pk)?;
-    let blob = BlobFile::new(alg, "ciphertext", &ct, Some(&ss));
+    let blob = BlobFile::new(alg, "ciphertext", &ct);
     write_blob(e.out.as_deref(), e.force, &blob)?;
+    let secret = format!("{}\n", hex::encode(ss));
+    match &e.secret {
+        Some(path) => outputs
+            .write(path, secret.as_bytes(), Access::Secret)
+            .map_err(|err| Error::usage(err.to_string()))?,
+        None => print!("{secret}"),
+    }
     Ok(0)
 }
 
@@ -410,6 +442,12 @@ pub fn decapsulate(d: &DecapsArgs, cfg: &RunConfig) -> Result<Vec<u8>, Error> {
     files::expect_kind(alg, Kind::Kem, "decaps")?;
     let (blob, ct) = files::read_blob(&d.ciphertext, "ciphertext")?;
     same_set(alg, &blob.algorithm, &d.ciphertext)?;
+    crate::error::expect_len(
+        &format!("{} ciphertext in {}", alg.name, d.ciphertext.display()),
+        &ct,
+        alg.output_bytes,
+    )
+    .map_err(pk)?;
     let secret = file.secret(&d.key)?;
     let entry = chosen(alg, cfg, kem_entry)?;
     entry
@@ -455,7 +493,7 @@ fn sign(s: &SignArgs, cfg: &RunConfig) -> Result<u8, Error> {
         .map_err(pk)?
         .sign(&message)
         .map_err(pk)?;
-    let blob = BlobFile::new(alg, "signature", &sig, None);
+    let blob = BlobFile::new(alg, "signature", &sig);
     write_blob(s.out.as_deref(), s.force, &blob)?;
     Ok(0)
 }
@@ -507,13 +545,22 @@ mod tests {
         let mode = std::fs::metadata(&key).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         let ct = dir.path().join("ct.json");
+        let ss = dir.path().join("ss.hex");
         let e = EncapsArgs {
             key: public.clone(),
             out: Some(ct.clone()),
+            secret: Some(ss.clone()),
             force: false,
         };
         encaps(&e, &cfg()).unwrap();
-        let (blob, _) = files::read_blob(&ct, "ciphertext").unwrap();
+        let shared = std::fs::read_to_string(&ss).unwrap();
+        assert_eq!(
+            std::fs::metadata(&ss).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        assert!(!std::fs::read_to_string(&ct)
+            .unwrap()
+            .contains(shared.trim()));
         let secret = decapsulate(
             &DecapsArgs {
                 key: key.clone(),
@@ -522,7 +569,7 @@ mod tests {
             &cfg(),
         )
         .unwrap();
-        assert_eq!(Some(hex::encode(secret)), blob.shared_secret);
+        assert_eq!(hex::encode(secret), shared.trim());
         // The public file has no secret: decaps with it is a usage error.
         let err = decapsulate(
             &DecapsArgs {
@@ -602,6 +649,7 @@ mod tests {
         let e = EncapsArgs {
             key,
             out: None,
+            secret: None,
             force: false,
         };
         let err = encaps(&e, &cfg()).unwrap_err().to_string();
@@ -614,6 +662,7 @@ mod tests {
         let e = EncapsArgs {
             key: junk,
             out: None,
+            secret: None,
             force: false,
         };
         assert!(matches!(encaps(&e, &cfg()), Err(Error::Usage(_))));

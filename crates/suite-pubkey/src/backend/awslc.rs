@@ -7,7 +7,7 @@ use crate::engines::{
     impl_entry, AgreementSecret, BackendLists, Entry, Kem, KemPublic, KemSecret, KeyAgreement,
     Missing, Signer, SigningKey, VerifyingKey,
 };
-use crate::error::{expect_len, PkError};
+use crate::error::{contributory, expect_len, PkError};
 use aws_lc_rs::encoding::{AsBigEndian, AsDer};
 use aws_lc_rs::signature::{self as sig, KeyPair as _};
 use aws_lc_rs::{agreement, kem, rand::SystemRandom};
@@ -158,13 +158,22 @@ impl AgreementKey {
         ))
         .map_err(rejected("peer share"))
     }
+    /// The shared secret. X25519 refuses an all-zero one, and aws-lc-rs's
+    /// refusal of one (its only failure on a parsed share) is reported as
+    /// the low-order point it is.
     fn agree(&self, peer: agreement::ParsedPublicKey) -> Result<Vec<u8>, PkError> {
-        agreement::agree(
-            &self.key,
-            peer,
-            PkError::crypto("aws-lc-rs: key agreement failed"),
-            |k| Ok(k.to_vec()),
-        )
+        let xdh = self.name == "X25519";
+        let failed = if xdh {
+            PkError::LowOrder(Some("aws-lc-rs: key agreement failed".into()))
+        } else {
+            PkError::crypto("aws-lc-rs: key agreement failed")
+        };
+        let shared = agreement::agree(&self.key, peer, failed, |k| Ok(k.to_vec()))?;
+        if xdh {
+            contributory(shared)
+        } else {
+            Ok(shared)
+        }
     }
 }
 

@@ -83,8 +83,12 @@ macro_rules! libcrux_kem {
                 Ok(self.0.private_key().as_slice().to_vec())
             }
             fn decaps(&self, ciphertext: &[u8]) -> Result<Vec<u8>, PkError> {
-                let ct = libcrux_ml_kem::$m::$ct::try_from(ciphertext)
-                    .map_err(|_| PkError::encoding("ciphertext length"))?;
+                let ct = libcrux_ml_kem::$m::$ct::try_from(ciphertext).map_err(|_| {
+                    PkError::encoding(format!(
+                        "ciphertext has {} bytes; expected the FIPS 203 length",
+                        ciphertext.len()
+                    ))
+                })?;
                 Ok(libcrux_ml_kem::$m::decapsulate(self.0.private_key(), &ct).to_vec())
             }
         }

@@ -105,10 +105,12 @@ impl KemSecret for OqsKemSecret {
         Ok(self.secret.as_ref().to_vec())
     }
     fn decaps(&self, ciphertext: &[u8]) -> Result<Vec<u8>, PkError> {
-        let ct = self
-            .kem
-            .ciphertext_from_bytes(ciphertext)
-            .ok_or_else(|| PkError::encoding("ciphertext length"))?;
+        let ct = self.kem.ciphertext_from_bytes(ciphertext).ok_or_else(|| {
+            PkError::encoding(format!(
+                "ciphertext has {} bytes; expected the FIPS 203 length",
+                ciphertext.len()
+            ))
+        })?;
         let ss = self.kem.decapsulate(&self.secret, ct).map_err(oqs_err)?;
         Ok(ss.as_ref().to_vec())
     }

@@ -13,7 +13,7 @@ use crate::engines::{
     impl_entry, AgreementSecret, BackendLists, Entry, Kem, KeyAgreement, Missing, Signer,
     SigningKey, VerifyingKey,
 };
-use crate::error::{expect_len, PkError};
+use crate::error::{contributory, expect_len, PkError};
 use openssl::bn::{BigNum, BigNumContext};
 use openssl::ec::{EcGroup, EcKey, EcPoint, PointConversionForm};
 use openssl::error::ErrorStack;
@@ -222,8 +222,26 @@ impl AgreementKey {
         let peer = import_public(alg(name), self.shape, peer)?;
         let mut ctx = PkeyCtx::new(&self.key).map_err(ossl)?;
         ctx.derive_init().map_err(ossl)?;
-        ctx.derive_set_peer(&peer).map_err(ossl)?;
+        ctx.derive_set_peer(&peer).map_err(|e| self.refusal(e))?;
         Ok(ctx)
+    }
+
+    /// A derive's secret. X25519 and X448 refuse an all-zero secret, and
+    /// OpenSSL's refusal of one (its only failure on a parsed peer share)
+    /// is reported as the low-order point it is.
+    fn secret(&self, derived: Result<Vec<u8>, ErrorStack>) -> Result<Vec<u8>, PkError> {
+        match (self.shape, derived) {
+            (Shape::Raw(_), Ok(s)) => contributory(s),
+            (_, Ok(s)) => Ok(s),
+            (_, Err(e)) => Err(self.refusal(e)),
+        }
+    }
+
+    fn refusal(&self, e: ErrorStack) -> PkError {
+        match self.shape {
+            Shape::Raw(_) => PkError::LowOrder(Some(format!("OpenSSL: {e}"))),
+            _ => ossl(e),
+        }
     }
 }
 
@@ -236,8 +254,8 @@ impl AgreementSecret for AgreementKey {
     }
     fn derive(&self, peer: &[u8]) -> Result<Vec<u8>, PkError> {
         let mut out = Vec::new();
-        self.context(peer)?.derive_to_vec(&mut out).map_err(ossl)?;
-        Ok(out)
+        let derived = self.context(peer)?.derive_to_vec(&mut out);
+        self.secret(derived.map(|_| out))
     }
     fn prepare_peer(&mut self, peer: &[u8]) -> Result<(), PkError> {
         *self.prepared.get_mut() = Some(self.context(peer)?);
@@ -250,8 +268,8 @@ impl AgreementSecret for AgreementKey {
             .as_mut()
             .ok_or_else(|| PkError::crypto("no peer share prepared"))?;
         let mut out = Vec::new();
-        ctx.derive_to_vec(&mut out).map_err(ossl)?;
-        Ok(out)
+        let derived = ctx.derive_to_vec(&mut out);
+        self.secret(derived.map(|_| out))
     }
 }
 

@@ -8,7 +8,7 @@ use crate::engines::{
     impl_entry, random, AgreementSecret, BackendLists, Entry, Kem, KemPublic, KemSecret,
     KeyAgreement, Missing, Signer, SigningKey, VerifyingKey,
 };
-use crate::error::{expect_len, PkError};
+use crate::error::{contributory, expect_len, PkError};
 use rand_core::OsRng;
 
 /// Backend name.
@@ -101,8 +101,12 @@ macro_rules! ml_kem {
             }
             fn decaps(&self, ciphertext: &[u8]) -> Result<Vec<u8>, PkError> {
                 use ml_kem::kem::Decapsulate;
-                let ct = ml_kem::Ciphertext::<$kem>::try_from(ciphertext)
-                    .map_err(|_| PkError::encoding("ciphertext length"))?;
+                let ct = ml_kem::Ciphertext::<$kem>::try_from(ciphertext).map_err(|_| {
+                    PkError::encoding(format!(
+                        "ciphertext has {} bytes; expected the FIPS 203 length",
+                        ciphertext.len()
+                    ))
+                })?;
                 let ss = self
                     .0
                     .decapsulate(&ct)
@@ -175,7 +179,7 @@ impl AgreementSecret for X25519Secret {
     }
     fn derive(&self, peer: &[u8]) -> Result<Vec<u8>, PkError> {
         let peer = x25519_share(peer)?;
-        Ok(self.0.diffie_hellman(&peer).as_bytes().to_vec())
+        contributory(self.0.diffie_hellman(&peer).as_bytes().to_vec())
     }
     fn prepare_peer(&mut self, peer: &[u8]) -> Result<(), PkError> {
         self.1 = Some(x25519_share(peer)?);
@@ -183,7 +187,7 @@ impl AgreementSecret for X25519Secret {
     }
     fn derive_prepared(&mut self) -> Result<Vec<u8>, PkError> {
         let peer = self.1.as_ref().ok_or_else(no_peer)?;
-        Ok(self.0.diffie_hellman(peer).as_bytes().to_vec())
+        contributory(self.0.diffie_hellman(peer).as_bytes().to_vec())
     }
 }
 
