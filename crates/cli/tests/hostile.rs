@@ -166,19 +166,18 @@ fn inputs_that_would_block_are_refused_at_once() {
     let fifo = dir.path().join("fifo.json");
     mkfifo(&fifo);
     let f = fifo.to_str().unwrap();
-    let attempts: [&[&str]; 4] = [
-        &["show", f],
-        &["import", f],
-        &["compare", f, f],
-        &["elgamal", "encrypt", "--key", f],
-    ];
+    let attempts: [&[&str]; 3] = [&["show", f], &["import", f], &["compare", f, f]];
     for args in attempts {
         with_db(&db)
             .args(args)
-            .write_stdin("hello")
             .timeout(PATIENCE)
             .usage_error("FIFO");
     }
+    bin()
+        .args(["elgamal", "encrypt", "--key", f])
+        .write_stdin("hello")
+        .timeout(PATIENCE)
+        .usage_error("FIFO");
     with_db(&db)
         .args(["show", dir.path().to_str().unwrap()])
         .timeout(PATIENCE)
