@@ -149,8 +149,8 @@ pub(super) fn group_drift(i: usize, mates: &[usize], ratios: &[Option<f64>]) -> 
 pub fn moment_floor(run: &Run) -> Option<f64> {
     // Group, then backend: each member's mates are up to [`MAX_MATES`]
     // members of other backends.
-    let mut groups: BTreeMap<&str, (Vec<&Measurement>, BTreeMap<&str, Vec<usize>>)> =
-        BTreeMap::new();
+    type Members<'a> = (Vec<&'a Measurement>, BTreeMap<&'a str, Vec<usize>>);
+    let mut groups: BTreeMap<&str, Members<'_>> = BTreeMap::new();
     for m in run
         .measurements
         .iter()

@@ -701,16 +701,18 @@ fn inspect(path: &Path) -> Result<Found, StoreError> {
     Ok(Found::Ours)
 }
 
+/// One row of `sqlite_master`: type, name, table and SQL.
+type SchemaObject = (String, String, String, Option<String>);
+
 /// The first object in the file's schema that ours does not have, in
 /// words (`trigger 'wipe'`): a trigger, view or extra table could run or
 /// change anything on our next write. A file without any object is fine.
 fn foreign_object(conn: &Connection) -> rusqlite::Result<Option<String>> {
-    let objects =
-        |c: &Connection| -> rusqlite::Result<Vec<(String, String, String, Option<String>)>> {
-            c.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")?
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-                .collect()
-        };
+    let objects = |c: &Connection| -> rusqlite::Result<Vec<SchemaObject>> {
+        c.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect()
+    };
     let found = objects(conn)?;
     if found.is_empty() {
         return Ok(None);

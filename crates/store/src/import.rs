@@ -38,7 +38,6 @@ pub fn parse_run_file(path: &Path, bytes: &[u8]) -> Result<Run, StoreError> {
     // The top level is split into its fields without building a tree of
     // the measurements: each is read straight from its own text, so a
     // large file costs little more than its measurements' size.
-    let fields: serde_json::Map<String, Value>;
     let raw: BTreeMap<String, &RawValue> = match serde_json::from_slice(bytes) {
         Ok(r) => r,
         Err(e) => {
@@ -67,7 +66,7 @@ pub fn parse_run_file(path: &Path, bytes: &[u8]) -> Result<Run, StoreError> {
     let measurements: Vec<&RawValue> = field("measurements")
         .and_then(|v| serde_json::from_str(v).ok())
         .ok_or_else(|| not_a_run("it has no \"measurements\" list".into()))?;
-    fields = raw
+    let fields: serde_json::Map<String, Value> = raw
         .iter()
         .filter(|(k, _)| k.as_str() != "measurements")
         .map(|(k, v)| Ok((k.clone(), serde_json::from_str(v.get())?)))

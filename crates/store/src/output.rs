@@ -312,7 +312,9 @@ pub fn written_by_cryptobench(head: &[u8]) -> bool {
 pub fn distinct<'a>(
     outputs: impl IntoIterator<Item = (&'a str, &'a Path)>,
 ) -> Result<(), OutputError> {
-    let mut seen: Vec<(&str, PathBuf, Option<(u64, u64)>)> = Vec::new();
+    // Option, spelling, and device and inode when the file exists.
+    type Seen<'a> = (&'a str, PathBuf, Option<(u64, u64)>);
+    let mut seen: Vec<Seen<'_>> = Vec::new();
     for (option, path) in outputs {
         let key = normalize(path);
         let id = file_id(path);
