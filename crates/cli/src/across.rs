@@ -30,7 +30,10 @@ impl<'g> RunSource<'g> {
     /// over a newer one.
     pub fn load(&mut self, name: &str) -> Result<Run> {
         let path = Path::new(name);
-        if path.is_file() || name.ends_with(".json") {
+        // Anything but a directory that exists is read as a file, so a FIFO
+        // or a device is refused as one rather than looked up as a run id.
+        let exists = std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_dir());
+        if exists || name.ends_with(".json") {
             return read_run_file(path);
         }
         if self.store.is_none() {
@@ -39,7 +42,7 @@ impl<'g> RunSource<'g> {
         let store = self.store.as_ref().expect("opened above");
         let (id, note) = store.resolve_id_noting(name)?;
         if let (Some(note), false) = (note, self.g.quiet) {
-            eprintln!("note: {note}");
+            eprintln!("note: {}", names::printable(&note));
         }
         Ok(store.load_run(&id)?)
     }
@@ -136,21 +139,30 @@ pub fn import(g: &Global, a: &ImportArgs) -> Result<u8> {
         .iter()
         .map(|f| read_run_file(f))
         .collect::<Result<_>>()?;
+    for (run, file) in runs.iter().zip(&a.files) {
+        if !cryptobench_store::import::well_formed_id(&run.id) {
+            return Err(usage(format!(
+                "{}: its run id '{}' is not of the form YYYYMMDD-HHMMSS-xxxx (date, time, four lowercase hex digits) that every run id takes; nothing was imported",
+                file.display(),
+                names::printable(&run.id)
+            )));
+        }
+    }
     let path = db_path(g).ok_or_else(|| usage("import stores runs; drop --no-db"))?;
     let store = Store::open(&path)?;
     for (run, file) in runs.iter().zip(&a.files) {
-        let host = &run.machine.hostname;
+        let host = names::printable(&run.machine.hostname);
         match store.import_run(run)? {
             Imported::Stored => outln!(
                 "imported run {} (host {host}, {} case(s)) from {} into {}",
-                run.id,
+                names::printable(&run.id),
                 run.measurements.len(),
                 file.display(),
                 store.path().display()
             )?,
             Imported::AlreadyStored => outln!(
                 "run {} (host {host}) from {} is already stored in {}; nothing changed",
-                run.id,
+                names::printable(&run.id),
                 file.display(),
                 store.path().display()
             )?,

@@ -10,10 +10,51 @@ use cryptobench_core::paper_method::{
 use cryptobench_core::{names, Error, Suite, SuiteAction, Table};
 use cryptobench_report::{tables, text};
 
+/// `pubkey keygen -o json:k.json` would write a key file named
+/// `json:k.json`: the commands that take `-o` as their own file refuse an
+/// export spelling instead of guessing.
+fn refuse_export_targets_for_key_files(g: &Global, command: &Command) -> Result<()> {
+    use cryptobench_elgamal::cli::ElgamalCommand;
+    use cryptobench_suite_pubkey::cli::PubkeyCommand;
+    let name = match command {
+        Command::Pubkey(a) => match &a.command {
+            Some(PubkeyCommand::Keygen(_) | PubkeyCommand::Encaps(_) | PubkeyCommand::Sign(_)) => {
+                a.name()
+            }
+            _ => return Ok(()),
+        },
+        Command::Elgamal(a) => match &a.command {
+            Some(ElgamalCommand::Keygen(k)) => {
+                if let (Some(out), Some(path)) = (&k.out, &k.path) {
+                    return Err(output::usage(format!(
+                        "elgamal keygen: the key file is named twice, {} and --out {}; give one of them",
+                        path.display(),
+                        out.display()
+                    )));
+                }
+                "elgamal keygen"
+            }
+            _ => return Ok(()),
+        },
+        _ => return Ok(()),
+    };
+    for spec in &g.outputs {
+        if let Some((format, _)) = spec.split_once(':') {
+            if cryptobench_store::FORMATS.contains(&format.to_ascii_lowercase().as_str()) {
+                return Err(output::usage(format!(
+                    "-o {spec}: `{name}` writes its own file format, not an export; give a plain path (-o FILE)"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
     let mut g = cli.global;
     let mut command = cli.command;
+    refuse_export_targets_for_key_files(&g, &command)?;
     if let Command::Elgamal(a) = &mut command {
         // `elgamal keygen -o key.json` and `elgamal bench --threads 2,4,10`
         // (the spellings of the issue) take over the global flags.

@@ -50,7 +50,9 @@ fn main() -> ExitCode {
         // `cryptobench runs | head -1`: the reader has all it wanted.
         Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Messages quote ids, hosts and names read from files.
+            let text = format!("{e:#}");
+            eprintln!("error: {}", cryptobench_core::names::printable_lines(&text));
             ExitCode::from(app::exit_code_for(&e))
         }
     };

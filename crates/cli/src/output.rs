@@ -20,10 +20,10 @@ macro_rules! outln {
 
 /// Whether an error is stdout's reader having gone away.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    let broken = |io: &std::io::Error| io.kind() == std::io::ErrorKind::BrokenPipe;
     e.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        cause.downcast_ref::<std::io::Error>().is_some_and(broken)
+            || matches!(cause.downcast_ref::<Error>(), Some(Error::Io { reason, .. }) if broken(reason))
     })
 }
 

@@ -39,12 +39,14 @@ pub enum Error {
     #[error(transparent)]
     Case(#[from] CaseError),
     /// Reading or writing a file, stream or the system's randomness failed.
-    #[error("{what}: {source}")]
+    // The reason is in the message and not a `source`, so `{:#}` does
+    // not print it twice.
+    #[error("{what}: {reason}")]
     Io {
         /// What was being read or written.
         what: String,
         /// The operating system's reason.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     /// The results database or an export failed (locked, corrupt, unwritable);
     /// the store's own error is kept whole as the source.
@@ -134,7 +136,7 @@ impl Error {
     pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
         Error::Io {
             what: what.into(),
-            source,
+            reason: source,
         }
     }
     /// True when the user's input is to blame (the binary exits 2).

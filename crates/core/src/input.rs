@@ -50,21 +50,78 @@ pub fn read_bounded(what: &str, reader: impl Read) -> Result<Vec<u8>, Error> {
     read_bounded_with(what, reader, max_input())
 }
 
-/// Reads a user-named file under the process-wide limit; a file that cannot
-/// be opened is a usage error naming it.
+/// Why [`open_regular`] gave no file.
+#[derive(Debug)]
+pub enum OpenError {
+    /// The path is no regular file: what it is, in words.
+    NotRegular(&'static str),
+    /// It could not be opened.
+    Io(std::io::Error),
+}
+
+/// Opens `path` for reading when it is a regular file (or a symlink to
+/// one), without ever blocking: a FIFO, device, socket or directory is
+/// refused from its type before any open, and the open itself is
+/// non-blocking, so one swapped in meanwhile is refused by `fstat`.
+pub fn open_regular(path: &std::path::Path) -> Result<std::fs::File, OpenError> {
+    let meta = std::fs::metadata(path).map_err(OpenError::Io)?;
+    if !meta.is_file() {
+        return Err(OpenError::NotRegular(kind_of(&meta.file_type())));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path).map_err(OpenError::Io)?;
+    let meta = file.metadata().map_err(OpenError::Io)?;
+    if !meta.is_file() {
+        return Err(OpenError::NotRegular(kind_of(&meta.file_type())));
+    }
+    Ok(file)
+}
+
+/// A file type in words.
+pub fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Reads a user-named file under the process-wide limit. Only a regular
+/// file is read (stdin is `-`, read by the caller): a FIFO, device, socket
+/// or directory is a usage error at once, never a wait.
 pub fn read_file(what: &str, path: &std::path::Path) -> Result<Vec<u8>, Error> {
-    let file = std::fs::File::open(path).map_err(|e| {
-        Error::usage(format!(
+    let file = open_regular(path).map_err(|e| match e {
+        OpenError::NotRegular(kind) => Error::usage(format!(
+            "{what} {}: is {kind}, not a regular file; give a file, or - for standard input where the command reads it",
+            path.display()
+        )),
+        OpenError::Io(e) => Error::usage(format!(
             "{what} {}: cannot read the file: {e}",
             path.display()
-        ))
+        )),
     })?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(Error::usage(format!(
-            "{what} {}: is a directory, not a file",
-            path.display()
-        )));
-    }
     read_bounded(&format!("{what} {}", path.display()), file)
 }
 

@@ -6,6 +6,44 @@
 //! that lists what is accepted and the closest names by Jaro-Winkler.
 
 use crate::Error;
+use std::borrow::Cow;
+
+/// Text from a file (a run id, host, label, machine or backend name) made
+/// safe to print on a terminal: every control character, newlines and
+/// escape sequences included, is shown as `\u{..}` (`\n`, `\t`, `\e` for
+/// the common ones), so a hostile file can neither move the cursor, clear
+/// the screen nor fake a line of output.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{1b}' => out.push_str("\\e"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`printable`] that keeps line breaks: for messages and notes made of
+/// several lines, some of whose text came from a file.
+pub fn printable_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n') {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.split('\n')
+            .map(printable)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
 
 /// Folds case and separators so `aes-128-ctr`, `AES_128_CTR` and `Aes128Ctr` meet.
 pub fn fold(name: &str) -> String {

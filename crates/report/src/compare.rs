@@ -61,7 +61,7 @@ mod group;
 mod notes;
 use case::{by_median, compare_case, judged_ns};
 pub use group::moment_floor;
-use group::{group_drift, mates_of};
+use group::{fastest_ratios, group_drift, mates_of};
 pub use notes::comparison_notes;
 
 /// The canary's fast end, as a quantile of its batches: a case's fastest of
@@ -289,21 +289,27 @@ fn canary_drift(baseline: &Measurement, candidate: &Measurement) -> Option<Estim
 
 /// The full comparison of two runs.
 pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunComparison {
+    // The first measured baseline case of each key, found by hashing:
+    // pairing stays linear in the runs' size.
+    let mut first_of: HashMap<String, &Measurement> = HashMap::new();
+    for m in baseline
+        .measurements
+        .iter()
+        .filter(|m| m.status == CaseStatus::Measured)
+    {
+        first_of.entry(m.case_key()).or_insert(m);
+    }
     let mut pairs: Vec<(&Measurement, &Measurement)> = Vec::new();
     for c in candidate
         .measurements
         .iter()
         .filter(|m| m.status == CaseStatus::Measured && !m.is_canary())
     {
-        let key = c.case_key();
-        if let Some(b) = baseline
-            .measurements
-            .iter()
-            .find(|m| m.status == CaseStatus::Measured && m.case_key() == key)
-        {
+        if let Some(b) = first_of.get(&c.case_key()) {
             pairs.push((b, c));
         }
     }
+    drop(first_of);
     let raw_ratio = |b: &Measurement, c: &Measurement| {
         let median = by_median(b, c);
         Some(judged_ns(c, median)? / judged_ns(b, median)?).filter(|r| r.is_finite() && *r > 0.0)
@@ -334,13 +340,14 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
     };
     let suite_drift = suite_drifts(baseline, candidate, &pairs);
     let mates = mates_of(&pairs);
+    let fast_ratios = fastest_ratios(&pairs);
     let mut memory_bound = Vec::new();
     let local: Vec<Drift> = pairs
         .iter()
         .zip(&mates)
         .enumerate()
         .map(|(i, ((b, c), mates))| {
-            if let Some(d) = group_drift(i, mates, &pairs) {
+            if let Some(d) = group_drift(i, mates, &fast_ratios) {
                 return Drift::Group(d);
             }
             let key = c.case_key();

@@ -53,29 +53,55 @@ fn can_be_a_mate(m: &Measurement) -> bool {
         && m.group.is_some()
 }
 
-/// Whether two one-core cases load the machine alike: both memory-bound
-/// or neither (the cost of a page fault moves one kind and not the
-/// other). Multi-core cases have no mates: when the host lends a second
-/// core elsewhere, two libraries' two-lane hashes in one group slowed by
-/// 1.0x and 1.15x, so each read the other's slowdown as its own.
-fn same_kind(a: &Measurement, b: &Measurement) -> bool {
-    a.cores_used() == 1 && b.cores_used() == 1 && a.memory_bound() == b.memory_bound()
-}
-
 /// Whether a case is one-core and not memory-bound, the kind whose
 /// movement between moments [`moment_floor`] measures.
 fn one_core_plain(m: &Measurement) -> bool {
     m.cores_used() == 1 && !m.memory_bound()
 }
 
+/// Most mates a case is judged against. A run's group holds one case per
+/// library of one operation and size, a few dozen at most; a file whose
+/// groups hold thousands is read through the first of them, so it costs
+/// time linear in its size.
+pub(super) const MAX_MATES: usize = 64;
+
+/// The members of `items` (index, backend) of other backends than `own`,
+/// at most [`MAX_MATES`], in index order: found through the members by
+/// backend, so a group of one backend costs no scan of it per case.
+fn other_backends(by_backend: &BTreeMap<&str, Vec<usize>>, own: &str) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for (_, idx) in by_backend.iter().filter(|(b, _)| **b != own) {
+        out.extend(idx.iter().take(MAX_MATES));
+        if out.len() >= MAX_MATES * 2 {
+            break;
+        }
+    }
+    out.sort_unstable();
+    out.truncate(MAX_MATES);
+    out
+}
+
 /// For each pair (baseline, candidate) of one case, the pairs that can
 /// stand for the machine around it: other backends' cases of its kind in
-/// the same group in both runs ([`can_be_a_mate`], [`same_kind`]).
+/// the same group in both runs ([`can_be_a_mate`]), and of its kind: one-core,
+/// memory-bound or not alike (the cost of a page fault moves one kind and
+/// not the other). Multi-core cases have no mates: when the host lends a
+/// second core elsewhere, two libraries' two-lane hashes in one group
+/// slowed by 1.0x and 1.15x, so each read the other's slowdown as its own.
 pub(super) fn mates_of(pairs: &[(&Measurement, &Measurement)]) -> Vec<Vec<usize>> {
-    let mut groups: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
-    for (i, (b, c)) in pairs.iter().enumerate() {
-        if let (Some(gb), Some(gc)) = (b.group.as_deref(), c.group.as_deref()) {
-            groups.entry((gb, gc)).or_default().push(i);
+    // Group of both runs, then memory-bound or not, then backend.
+    type Buckets<'a> = BTreeMap<(&'a str, &'a str, bool), BTreeMap<&'a str, Vec<usize>>>;
+    let mut buckets: Buckets<'_> = BTreeMap::new();
+    for (j, (mb, mc)) in pairs.iter().enumerate() {
+        if let (Some(gb), Some(gc)) = (mb.group.as_deref(), mc.group.as_deref()) {
+            if can_be_a_mate(mb) && can_be_a_mate(mc) && mc.cores_used() == 1 {
+                buckets
+                    .entry((gb, gc, mc.memory_bound()))
+                    .or_default()
+                    .entry(mc.backend.as_str())
+                    .or_default()
+                    .push(j);
+            }
         }
     }
     pairs
@@ -84,34 +110,34 @@ pub(super) fn mates_of(pairs: &[(&Measurement, &Measurement)]) -> Vec<Vec<usize>
             let (Some(gb), Some(gc)) = (b.group.as_deref(), c.group.as_deref()) else {
                 return Vec::new();
             };
-            groups[&(gb, gc)]
-                .iter()
-                .copied()
-                .filter(|&j| {
-                    let (mb, mc) = pairs[j];
-                    mc.backend != c.backend
-                        && same_kind(mc, c)
-                        && can_be_a_mate(mb)
-                        && can_be_a_mate(mc)
-                })
-                .collect()
+            if c.cores_used() != 1 {
+                return Vec::new();
+            }
+            buckets
+                .get(&(gb, gc, c.memory_bound()))
+                .map(|by_backend| other_backends(by_backend, &c.backend))
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Each pair's ratio of fastest rounds, candidate over baseline: computed
+/// once, read by every case the pair is a mate of.
+pub(super) fn fastest_ratios(pairs: &[(&Measurement, &Measurement)]) -> Vec<Option<f64>> {
+    pairs
+        .iter()
+        .map(|(b, c)| {
+            Some(c.fastest()?.value / b.fastest()?.value).filter(|r| r.is_finite() && *r > 0.0)
         })
         .collect()
 }
 
 /// The drift of case `i` with mates: what it shares with them
-/// ([`shared_drift`]) of their ratios of fastest rounds, candidate over
-/// baseline; `None` without a mate.
-pub(super) fn group_drift(
-    i: usize,
-    mates: &[usize],
-    pairs: &[(&Measurement, &Measurement)],
-) -> Option<f64> {
-    let ratio = |(b, c): (&Measurement, &Measurement)| {
-        Some(c.fastest()?.value / b.fastest()?.value).filter(|r| r.is_finite() && *r > 0.0)
-    };
-    let ratios: Vec<f64> = mates.iter().filter_map(|&j| ratio(pairs[j])).collect();
-    shared_drift(ratio(pairs[i])?, &ratios)
+/// ([`shared_drift`]) of their ratios of fastest rounds ([`fastest_ratios`]);
+/// `None` without a mate.
+pub(super) fn group_drift(i: usize, mates: &[usize], ratios: &[Option<f64>]) -> Option<f64> {
+    let mates: Vec<f64> = mates.iter().filter_map(|&j| ratios[j]).collect();
+    shared_drift(ratios[i]?, &mates)
 }
 
 /// How far a run's one-core cases moved against the other libraries in
@@ -121,24 +147,31 @@ pub(super) fn group_drift(
 /// than [`MIN_MOMENT_CASES`]; `None` with fewer than
 /// [`FEWEST_MOMENT_CASES`].
 pub fn moment_floor(run: &Run) -> Option<f64> {
-    let mut groups: BTreeMap<&str, Vec<&Measurement>> = BTreeMap::new();
+    // Group, then backend: each member's mates are up to [`MAX_MATES`]
+    // members of other backends.
+    type Members<'a> = (Vec<&'a Measurement>, BTreeMap<&'a str, Vec<usize>>);
+    let mut groups: BTreeMap<&str, Members<'_>> = BTreeMap::new();
     for m in run
         .measurements
         .iter()
         .filter(|m| can_be_a_mate(m) && one_core_plain(m))
     {
         if let Some(g) = m.group.as_deref() {
-            groups.entry(g).or_default().push(m);
+            let (members, by_backend) = groups.entry(g).or_default();
+            by_backend
+                .entry(m.backend.as_str())
+                .or_default()
+                .push(members.len());
+            members.push(m);
         }
     }
     let moved: Vec<f64> = groups
         .values()
-        .flat_map(|members| {
+        .flat_map(|(members, by_backend)| {
             members.iter().filter_map(|m| {
-                let mates: Vec<&[f64]> = members
-                    .iter()
-                    .filter(|o| o.backend != m.backend)
-                    .map(|o| o.samples_ns.as_slice())
+                let mates: Vec<&[f64]> = other_backends(by_backend, &m.backend)
+                    .into_iter()
+                    .map(|j| members[j].samples_ns.as_slice())
                     .collect();
                 halves_residual(&m.samples_ns, &mates)
             })

@@ -22,6 +22,7 @@ use cryptobench_core::advice::{is_runtime, verified_anywhere, RUNTIME_PARAM};
 use cryptobench_core::units::{format_ns, format_size};
 use cryptobench_core::verdict::{time_ratio, Estimate};
 use cryptobench_core::{Chart, Measurement, Series, Table};
+use std::collections::HashMap;
 
 /// One cell of the table: (suite, primitive, operation, parameters that
 /// must match, label).
@@ -122,23 +123,38 @@ pub(crate) fn work(m: &Measurement) -> Vec<(&str, &str)> {
         .collect()
 }
 
+/// What a runtime row and its native twin share: suite, primitive (any
+/// case), operation, size, threads and work parameters.
+type TwinKey<'a> = (&'a str, String, &'a str, u64, u32, Vec<(&'a str, &'a str)>);
+
+fn twin_key(m: &Measurement) -> TwinKey<'_> {
+    (
+        &m.suite,
+        m.primitive.to_ascii_lowercase(),
+        &m.operation,
+        m.input_bytes,
+        m.threads,
+        work(m),
+    )
+}
+
+/// The verified native rows by [`twin_key`], in run order: built once, so
+/// finding every runtime row's twin is linear in the run.
+fn natives(ms: &[Measurement]) -> HashMap<TwinKey<'_>, Vec<&Measurement>> {
+    let mut by_key: HashMap<TwinKey<'_>, Vec<&Measurement>> = HashMap::new();
+    for n in ms.iter().filter(|n| !is_runtime(n) && verified_anywhere(n)) {
+        by_key.entry(twin_key(n)).or_default().push(n);
+    }
+    by_key
+}
+
 /// The native twin of a runtime row: OpenSSL's when measured, else the
 /// fastest verified library.
-fn native_twin<'a>(r: &Measurement, ms: &'a [Measurement]) -> Option<&'a Measurement> {
-    let key = work(r);
-    let twins: Vec<&Measurement> = ms
-        .iter()
-        .filter(|n| {
-            !is_runtime(n)
-                && verified_anywhere(n)
-                && n.suite == r.suite
-                && n.primitive.eq_ignore_ascii_case(&r.primitive)
-                && n.operation == r.operation
-                && n.input_bytes == r.input_bytes
-                && n.threads == r.threads
-                && work(n) == key
-        })
-        .collect();
+fn native_twin<'a>(
+    r: &Measurement,
+    natives: &HashMap<TwinKey<'a>, Vec<&'a Measurement>>,
+) -> Option<&'a Measurement> {
+    let twins = natives.get(&twin_key(r))?;
     twins
         .iter()
         .find(|n| n.backend == "openssl")
@@ -155,6 +171,7 @@ fn native_twin<'a>(r: &Measurement, ms: &'a [Measurement]) -> Option<&'a Measure
 /// table order (cell, runtime, size).
 pub fn overhead_rows(ms: &[Measurement]) -> Vec<OverheadRow<'_>> {
     let mut out = Vec::new();
+    let natives = natives(ms);
     for cell in &CELLS {
         let mut rows: Vec<&Measurement> = ms
             .iter()
@@ -162,7 +179,7 @@ pub fn overhead_rows(ms: &[Measurement]) -> Vec<OverheadRow<'_>> {
             .collect();
         rows.sort_by_key(|m| (runtime_label(m), m.input_bytes));
         for r in rows {
-            let Some(native) = native_twin(r, ms) else {
+            let Some(native) = native_twin(r, &natives) else {
                 continue;
             };
             if let Some(ratio) = time_ratio(r, native) {

@@ -8,6 +8,7 @@ use cryptobench_core::units::{
     format_ns, format_ops, format_per_s, format_rate, format_size, TimeUnit,
 };
 use cryptobench_core::{CaseStatus, Measurement, Run, Table};
+use std::collections::HashMap;
 
 /// The parameters of a case as `k=v` pairs, without the peer's command line.
 pub(crate) fn params(m: &Measurement) -> String {
@@ -44,36 +45,54 @@ pub fn case_headers(rest: &[&str]) -> Vec<String> {
 /// beside `t=1 p=1`; `mode=threads threads=4` beside `mode=serial`), and
 /// the engine's thread count when that differs. Empty when nothing does.
 pub fn variants(ms: &[&Measurement]) -> Vec<String> {
-    let group = |m: &Measurement| {
+    type Group<'a> = (&'a str, &'a str, &'a str, &'a str, u64);
+    fn group(m: &Measurement) -> Group<'_> {
         (
-            m.suite.clone(),
-            m.primitive.clone(),
-            m.backend.clone(),
-            m.operation.clone(),
+            &m.suite,
+            &m.primitive,
+            &m.backend,
+            &m.operation,
             m.input_bytes,
         )
-    };
-    ms.iter()
-        .map(|m| {
-            let peers: Vec<&&Measurement> = ms.iter().filter(|o| group(o) == group(m)).collect();
-            let mut keys: Vec<&String> = peers
+    }
+    // One pass per group, not per pair: what varies inside a group is what
+    // tells its members apart (a key that differs anywhere in the group
+    // differs for every member from some other).
+    let mut members: HashMap<Group<'_>, Vec<usize>> = HashMap::new();
+    for (i, m) in ms.iter().enumerate() {
+        members.entry(group(m)).or_default().push(i);
+    }
+    let mut out = vec![String::new(); ms.len()];
+    for idx in members.values() {
+        let mut keys: Vec<&String> = idx
+            .iter()
+            .flat_map(|&i| ms[i].params.keys())
+            .filter(|k| !k.contains("command"))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        let first = ms[idx[0]];
+        let varying: Vec<&String> = keys
+            .into_iter()
+            .filter(|k| {
+                idx.iter()
+                    .any(|&i| ms[i].params.get(*k) != first.params.get(*k))
+            })
+            .collect();
+        let threads_vary = idx.iter().any(|&i| ms[i].threads != first.threads);
+        for &i in idx {
+            let m = ms[i];
+            let mut parts: Vec<String> = varying
                 .iter()
-                .flat_map(|o| o.params.keys())
-                .filter(|k| !k.contains("command"))
+                .filter_map(|k| Some(format!("{k}={}", m.params.get(*k)?)))
                 .collect();
-            keys.sort();
-            keys.dedup();
-            let mut out: Vec<String> = keys
-                .into_iter()
-                .filter(|k| peers.iter().any(|o| o.params.get(*k) != m.params.get(*k)))
-                .filter_map(|k| Some(format!("{k}={}", m.params.get(k)?)))
-                .collect();
-            if peers.iter().any(|o| o.threads != m.threads) {
-                out.push(format!("thr={}", m.threads));
+            if threads_vary {
+                parts.push(format!("thr={}", m.threads));
             }
-            out.join(" ")
-        })
-        .collect()
+            out[i] = parts.join(" ");
+        }
+    }
+    out
 }
 
 /// Whether a case's input is counted in message characters rather than

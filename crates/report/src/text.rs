@@ -7,7 +7,9 @@
 //! its longest text cells; a note names what was left out. `--wide` turns
 //! fitting off ([`set_width`] with [`Width::Unlimited`]).
 
+use cryptobench_core::names::{printable, printable_lines};
 use cryptobench_core::{Align, Table};
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Width used when the output is not a terminal and `COLUMNS` is unset.
@@ -102,10 +104,42 @@ pub fn render(table: &Table, color: bool) -> String {
 
 /// [`render`] at an explicit width (`None`: unlimited).
 pub fn render_within(table: &Table, color: bool, max: Option<usize>) -> String {
+    let clean = printable_table(table);
+    let table = clean.as_ref();
     match max {
         Some(limit) => render_aligned(&fit(table, limit), color, Some(limit)),
         None => render_aligned(table, color, None),
     }
+}
+
+/// The table with every cell, header and title made [`printable`].
+fn printable_table(t: &Table) -> Cow<'_, Table> {
+    let dirty = |s: &String| s.chars().any(char::is_control);
+    let any = dirty(&t.title)
+        || t.headers.iter().any(dirty)
+        || t.rows.iter().flatten().any(dirty)
+        || t.notes
+            .iter()
+            .any(|n| n.chars().any(|c| c.is_control() && c != '\n'));
+    if !any {
+        return Cow::Borrowed(t);
+    }
+    let clean = |s: &String| printable(s).into_owned();
+    Cow::Owned(Table {
+        title: clean(&t.title),
+        headers: t.headers.iter().map(clean).collect(),
+        align: t.align.clone(),
+        rows: t
+            .rows
+            .iter()
+            .map(|r| r.iter().map(clean).collect())
+            .collect(),
+        notes: t
+            .notes
+            .iter()
+            .map(|n| printable_lines(n).into_owned())
+            .collect(),
+    })
 }
 
 /// Total width of a table drawn with these column widths.
@@ -292,6 +326,8 @@ pub fn wrap(text: &str, w: usize) -> Vec<String> {
 /// A paragraph fitted to [`max_width`]: the first line after `first`, the
 /// others after `rest` (a hanging indent), ending in a newline.
 pub fn paragraph(text: &str, first: &str, rest: &str) -> String {
+    let text = printable_lines(text);
+    let text = text.as_ref();
     let Some(limit) = max_width() else {
         return format!("{first}{text}\n");
     };
@@ -376,7 +412,7 @@ fn render_aligned(table: &Table, color: bool, limit: Option<usize>) -> String {
 /// Renders a table as GitHub-flavoured Markdown.
 pub fn render_markdown(table: &Table) -> String {
     // A line break would end the row: cells keep theirs as `<br>`.
-    let esc = |s: &str| s.replace('|', "\\|").replace('\n', "<br>");
+    let esc = |s: &str| printable_lines(s).replace('|', "\\|").replace('\n', "<br>");
     let mut out = String::new();
     if !table.title.is_empty() {
         out.push_str(&format!("### {}\n\n", table.title));

@@ -55,6 +55,7 @@ use crate::liveness::{process_start_tick, reap_dead_runs, this_host};
 use crate::output::SQLITE_MAGIC;
 use crate::StoreError;
 use cryptobench_core::{Fingerprint, Measurement, Run, RunStatus};
+use rusqlite::config::DbConfig;
 use rusqlite::{
     params, Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, TransactionBehavior,
 };
@@ -651,6 +652,11 @@ fn inspect(path: &Path) -> Result<Found, StoreError> {
         }
     }
     let ro = open_connection(path, READ_ONLY)?;
+    if let Some(foreign) = foreign_object(&ro).map_err(|e| sql_err(path, e))? {
+        return Err(corrupt(format!(
+            "it holds {foreign}, which a cryptobench database never has (its schema must be exactly the tables and indexes cryptobench creates)"
+        )));
+    }
     let tables: Vec<String> = ro
         .prepare(
             "SELECT name FROM sqlite_master WHERE type = 'table' \
@@ -695,11 +701,49 @@ fn inspect(path: &Path) -> Result<Found, StoreError> {
     Ok(Found::Ours)
 }
 
+/// One row of `sqlite_master`: type, name, table and SQL.
+type SchemaObject = (String, String, String, Option<String>);
+
+/// The first object in the file's schema that ours does not have, in
+/// words (`trigger 'wipe'`): a trigger, view or extra table could run or
+/// change anything on our next write. A file without any object is fine.
+fn foreign_object(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    let objects = |c: &Connection| -> rusqlite::Result<Vec<SchemaObject>> {
+        c.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect()
+    };
+    let found = objects(conn)?;
+    if found.is_empty() {
+        return Ok(None);
+    }
+    let reference = Connection::open_in_memory()?;
+    reference.execute_batch(CREATE_SCHEMA)?;
+    let ours = objects(&reference)?;
+    Ok(found
+        .into_iter()
+        // ANALYZE's statistics are data for the query planner, nothing more.
+        .find(|o| !ours.contains(o) && !o.1.starts_with("sqlite_stat"))
+        .map(|(kind, name, table, _)| {
+            if kind == "trigger" || kind == "index" {
+                format!("the {kind} '{name}' on '{table}'")
+            } else {
+                format!("the {kind} '{name}'")
+            }
+        }))
+}
+
 /// A connection to `path` opened with `flags` that waits out another
-/// process's lock instead of failing at once.
+/// process's lock instead of failing at once. SQLite's defensive mode is
+/// on and the schema is not trusted, so no SQL in the file can write
+/// to it behind our back or call functions with side effects.
 fn open_connection(path: &Path, flags: OpenFlags) -> Result<Connection, StoreError> {
     let conn = Connection::open_with_flags(path, flags).map_err(|e| sql_err(path, e))?;
     conn.busy_handler(Some(wait_for_lock))
+        .map_err(|e| sql_err(path, e))?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)
+        .map_err(|e| sql_err(path, e))?;
+    conn.execute_batch("PRAGMA trusted_schema=OFF")
         .map_err(|e| sql_err(path, e))?;
     Ok(conn)
 }

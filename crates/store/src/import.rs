@@ -12,7 +12,10 @@ use crate::json_repair::parse_measurement;
 use crate::{Store, StoreError};
 use cryptobench_core::{Run, SCHEMA};
 use rusqlite::{OptionalExtension, TransactionBehavior};
+use serde::de::IgnoredAny;
+use serde_json::value::RawValue;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// What [`Store::import_run`] did.
@@ -32,12 +35,20 @@ pub fn parse_run_file(path: &Path, bytes: &[u8]) -> Result<Run, StoreError> {
         path: path.to_path_buf(),
         detail,
     };
-    let mut value: Value =
-        serde_json::from_slice(bytes).map_err(|e| not_a_run(format!("it is not JSON ({e})")))?;
-    let Some(object) = value.as_object_mut() else {
-        return Err(not_a_run("its JSON is not an object".into()));
+    // The top level is split into its fields without building a tree of
+    // the measurements: each is read straight from its own text, so a
+    // large file costs little more than its measurements' size.
+    let raw: BTreeMap<String, &RawValue> = match serde_json::from_slice(bytes) {
+        Ok(r) => r,
+        Err(e) => {
+            return Err(match serde_json::from_slice::<IgnoredAny>(bytes) {
+                Ok(_) => not_a_run("its JSON is not an object".into()),
+                Err(_) => not_a_run(format!("it is not JSON ({e})")),
+            })
+        }
     };
-    match object.get("schema").and_then(Value::as_str) {
+    let field = |name: &str| raw.get(name).map(|v| v.get());
+    match field("schema").and_then(|v| serde_json::from_str::<String>(v).ok()).as_deref() {
         Some(SCHEMA) => {}
         Some(other) if other.starts_with("cryptobench/") => {
             return Err(not_a_run(format!(
@@ -52,21 +63,42 @@ pub fn parse_run_file(path: &Path, bytes: &[u8]) -> Result<Run, StoreError> {
     }
     // Each measurement is read on its own so a NaN written as `null` costs
     // one figure, not the whole file (as when loading from the database).
-    let measurements = match object.insert("measurements".into(), Value::Array(Vec::new())) {
-        Some(Value::Array(items)) => items,
-        _ => return Err(not_a_run("it has no \"measurements\" list".into())),
-    };
-    let mut run: Run = serde_json::from_value(value)
+    let measurements: Vec<&RawValue> = field("measurements")
+        .and_then(|v| serde_json::from_str(v).ok())
+        .ok_or_else(|| not_a_run("it has no \"measurements\" list".into()))?;
+    let fields: serde_json::Map<String, Value> = raw
+        .iter()
+        .filter(|(k, _)| k.as_str() != "measurements")
+        .map(|(k, v)| Ok((k.clone(), serde_json::from_str(v.get())?)))
+        .chain([Ok(("measurements".to_string(), Value::Array(Vec::new())))])
+        .collect::<Result<_, serde_json::Error>>()
+        .map_err(|e| not_a_run(format!("its run record is malformed: {e}")))?;
+    let mut run: Run = serde_json::from_value(Value::Object(fields))
         .map_err(|e| not_a_run(format!("its run record is malformed: {e}")))?;
     if run.id.trim().is_empty() {
         return Err(not_a_run("its run id is empty".into()));
     }
+    run.measurements.reserve_exact(measurements.len());
     for (i, item) in measurements.into_iter().enumerate() {
-        let m = parse_measurement(&item.to_string())
+        let m = parse_measurement(item.get())
             .map_err(|e| not_a_run(format!("measurement {i} is malformed: {e}")))?;
         run.measurements.push(m);
     }
     Ok(run)
+}
+
+/// Whether `id` has the form every run id takes, `YYYYMMDD-HHMMSS-xxxx`
+/// (digits, then four lowercase hex digits): the only ids an imported run
+/// may keep, so none can read as `latest`, a prefix game or a command.
+pub fn well_formed_id(id: &str) -> bool {
+    let b = id.as_bytes();
+    b.len() == 20
+        && b[8] == b'-'
+        && b[15] == b'-'
+        && b[..8].iter().chain(&b[9..15]).all(u8::is_ascii_digit)
+        && b[16..]
+            .iter()
+            .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
 }
 
 impl Store {
@@ -145,6 +177,21 @@ mod tests {
         let clash = run_on("beta", "20260101-000000-aaaa");
         let e = store.import_run(&clash).unwrap_err();
         assert!(matches!(e, StoreError::IdTaken { .. }), "{e}");
+    }
+
+    #[test]
+    fn run_ids_are_well_formed_or_refused() {
+        assert!(well_formed_id("20261202-135313-a6f2"));
+        for bad in [
+            "latest",
+            "20261202-135313-A6F2",
+            "20261202-135313-a6f",
+            "2026120x-135313-a6f2",
+            "20261202-135313-a6f2\u{1b}",
+            "",
+        ] {
+            assert!(!well_formed_id(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! [`probe_dir`] proves a directory writable by really creating a file
 //! there (permission bits say nothing when running as root).
 
+use cryptobench_core::input::kind_of as file_kind;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -42,6 +43,10 @@ pub const MARKERS: [&str; 5] = [
 /// How many leading bytes are searched for a marker.
 const SNIFF_BYTES: usize = 2048;
 
+/// How many leading bytes are read: a secret key file says it is one
+/// before its (long) key fields end.
+const HEAD_BYTES: u64 = 64 << 10;
+
 /// Why an output was refused or could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
@@ -51,11 +56,21 @@ pub enum OutputError {
         /// The path named as output.
         path: PathBuf,
     },
-    /// The path is an SQLite database (perhaps another results history).
-    #[error("refusing to write {}: it is an SQLite database, not an output of cryptobench; choose another file name", path.display())]
+    /// The path is an SQLite database or one of its side files.
+    #[error("refusing to write {}: it is {what}, not an output of cryptobench; no SQLite file is ever written, --force or not; choose another file name", path.display())]
     SqliteFile {
         /// The path named as output.
         path: PathBuf,
+        /// An SQLite database, or which side file of which database.
+        what: String,
+    },
+    /// Not a regular file: a device, FIFO, socket, directory or a symlink to one.
+    #[error("refusing to write {}: it is {kind}; an output is a regular file or a new path (or - for stdout)", path.display())]
+    NotRegular {
+        /// The path named as output.
+        path: PathBuf,
+        /// What it is.
+        kind: String,
     },
     /// The file exists and cryptobench did not write it.
     #[error("refusing to overwrite {}: the file exists and was not written by cryptobench; choose another name, or pass --force to replace it", path.display())]
@@ -69,8 +84,14 @@ pub enum OutputError {
         /// The existing key file.
         path: PathBuf,
     },
+    /// A secret key file would be replaced by something that is no key.
+    #[error("refusing to overwrite {}: it holds a secret key, which only `keygen --force` may replace; choose another file name", path.display())]
+    KeyFile {
+        /// The existing key file.
+        path: PathBuf,
+    },
     /// Two outputs of one command name the same file.
-    #[error("{first} and {second} both name {}: each output needs its own file", path.display())]
+    #[error("{first} and {second} both name {}{how}: each output needs its own file", path.display())]
     SamePath {
         /// The first option naming it.
         first: String,
@@ -78,6 +99,8 @@ pub enum OutputError {
         second: String,
         /// The file.
         path: PathBuf,
+        /// How they are one file (empty, or " (hard links to one file)").
+        how: &'static str,
     },
     /// The file could not be written (missing directory, permissions, disk full).
     #[error("cannot write {}: {detail}", path.display())]
@@ -92,9 +115,10 @@ pub enum OutputError {
 /// Who may read the file written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
-    /// Ordinary output (mode 0666 less the umask).
+    /// Ordinary output (mode 0666 less the umask); never replaces a key file.
     Public,
-    /// A secret: mode 0600, and never replaces an existing file without `--force`.
+    /// A secret: mode 0600, and never replaces an existing file without
+    /// `--force`; the only output that may replace a secret key file.
     Secret,
 }
 
@@ -115,7 +139,8 @@ impl Outputs {
     }
 
     /// Whether `path` may be written, without writing it: the check made
-    /// before anything is measured.
+    /// before anything is measured. Nothing it looks at can block: the
+    /// type is read before any open, and the open is non-blocking.
     pub fn check(&self, path: &Path, access: Access) -> Result<(), OutputError> {
         let unwritable = |detail: String| OutputError::Unwritable {
             path: path.to_path_buf(),
@@ -133,19 +158,56 @@ impl Outputs {
                 dir.display()
             )));
         }
-        let meta = match std::fs::metadata(path) {
+        if let Some(what) = sqlite_side_file(path) {
+            return Err(OutputError::SqliteFile {
+                path: path.to_path_buf(),
+                what,
+            });
+        }
+        let not_regular = |kind: String| OutputError::NotRegular {
+            path: path.to_path_buf(),
+            kind,
+        };
+        let link = match std::fs::symlink_metadata(path) {
             Ok(m) => m,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(unwritable(e.to_string())),
         };
-        if meta.is_dir() {
-            return Err(unwritable("it is a directory".into()));
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(not_regular("a symbolic link to a missing file".into()))
+            }
+            Err(e) => return Err(unwritable(e.to_string())),
+        };
+        if !meta.is_file() {
+            let kind = file_kind(&meta.file_type());
+            return Err(not_regular(if link.file_type().is_symlink() {
+                format!("a symbolic link to {kind}")
+            } else {
+                kind.to_string()
+            }));
         }
-        let head = read_head(path).map_err(|e| unwritable(format!("cannot read it: {e}")))?;
-        if head.starts_with(SQLITE_MAGIC) {
+        let head = read_head(path).map_err(|e| match e {
+            HeadError::NotRegular(kind) => not_regular(kind.to_string()),
+            HeadError::Io(e) => unwritable(format!("cannot read it: {e}")),
+        })?;
+        if let Some(what) = sqlite_kind(&head) {
             return Err(OutputError::SqliteFile {
                 path: path.to_path_buf(),
+                what: what.into(),
             });
+        }
+        if holds_secret(&head) {
+            return match (access, self.force) {
+                (Access::Secret, true) => Ok(()),
+                (Access::Secret, false) => Err(OutputError::SecretExists {
+                    path: path.to_path_buf(),
+                }),
+                (Access::Public, _) => Err(OutputError::KeyFile {
+                    path: path.to_path_buf(),
+                }),
+            };
         }
         if self.force || head.is_empty() {
             return Ok(());
@@ -168,7 +230,7 @@ impl Outputs {
             return false;
         };
         let wanted = normalize(path);
-        ["", "-wal", "-shm", "-journal"].iter().any(|suffix| {
+        SQLITE_SUFFIXES.iter().chain([&""]).any(|suffix| {
             let mut name = db.as_os_str().to_owned();
             name.push(suffix);
             wanted == Path::new(&name)
@@ -182,29 +244,114 @@ impl Outputs {
     }
 }
 
+/// The names SQLite gives the files beside a database.
+const SQLITE_SUFFIXES: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// `Some(what)` when `path` is named as a side file of an SQLite database
+/// that exists beside it: such a file is refused even empty.
+fn sqlite_side_file(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    SQLITE_SUFFIXES.iter().find_map(|suffix| {
+        let base = name.strip_suffix(suffix).filter(|b| !b.is_empty())?;
+        let base_path = parent_dir(path).join(base);
+        let head = read_head(&base_path).ok()?;
+        head.starts_with(SQLITE_MAGIC).then(|| {
+            format!(
+                "the {} file of the SQLite database {}",
+                &suffix[1..],
+                base_path.display()
+            )
+        })
+    })
+}
+
+/// What an SQLite file is, by its first bytes: a database, a write-ahead
+/// log or a rollback journal.
+fn sqlite_kind(head: &[u8]) -> Option<&'static str> {
+    const WAL: [[u8; 4]; 2] = [[0x37, 0x7f, 0x06, 0x82], [0x37, 0x7f, 0x06, 0x83]];
+    const JOURNAL: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+    if head.starts_with(SQLITE_MAGIC) {
+        Some("an SQLite database")
+    } else if WAL.iter().any(|m| head.starts_with(m)) {
+        Some("an SQLite write-ahead log")
+    } else if head.starts_with(&JOURNAL) {
+        Some("an SQLite rollback journal")
+    } else {
+        None
+    }
+}
+
+/// Whether a file cryptobench wrote holds a secret: a pubkey or ElGamal
+/// secret key file, or a file carrying a shared secret.
+pub fn holds_secret(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(head);
+    let ours = [
+        "\"format\": \"cryptobench-pubkey/",
+        "\"format\": \"cryptobench-elgamal-key/",
+    ]
+    .iter()
+    .any(|m| text.contains(m));
+    ours && [
+        "\"kind\": \"secret\"",
+        "\"secret\":",
+        "\"secret_key\":",
+        "\"shared_secret\":",
+    ]
+    .iter()
+    .any(|m| text.contains(m))
+}
+
 /// Whether the start of a file carries one of cryptobench's [`MARKERS`].
 pub fn written_by_cryptobench(head: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&head[..head.len().min(SNIFF_BYTES)]);
     MARKERS.iter().any(|m| text.contains(m))
 }
 
-/// A usage error when two outputs (`(option, path)` pairs) name one file.
+/// A usage error when two outputs (`(option, path)` pairs) name one file,
+/// by spelling or, for files that exist, by device and inode (hard links).
 pub fn distinct<'a>(
     outputs: impl IntoIterator<Item = (&'a str, &'a Path)>,
 ) -> Result<(), OutputError> {
-    let mut seen: Vec<(&str, PathBuf)> = Vec::new();
+    // Option, spelling, and device and inode when the file exists.
+    type Seen<'a> = (&'a str, PathBuf, Option<(u64, u64)>);
+    let mut seen: Vec<Seen<'_>> = Vec::new();
     for (option, path) in outputs {
         let key = normalize(path);
-        if let Some((first, _)) = seen.iter().find(|(_, p)| *p == key) {
+        let id = file_id(path);
+        let same = seen.iter().find_map(|(first, p, i)| {
+            if *p == key {
+                Some((first, ""))
+            } else if id.is_some() && *i == id {
+                Some((first, " (hard links to one file)"))
+            } else {
+                None
+            }
+        });
+        if let Some((first, how)) = same {
             return Err(OutputError::SamePath {
                 first: first.to_string(),
                 second: option.to_string(),
                 path: path.to_path_buf(),
+                how,
             });
         }
-        seen.push((option, key));
+        seen.push((option, key, id));
     }
     Ok(())
+}
+
+/// Device and inode of an existing file.
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
 }
 
 /// Proves that files can be created in `dir` by creating and removing one.
@@ -278,11 +425,22 @@ fn parent_dir(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
-fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
+enum HeadError {
+    NotRegular(&'static str),
+    Io(std::io::Error),
+}
+
+/// The first [`HEAD_BYTES`] of a regular file, opened without blocking
+/// (a FIFO swapped in after the type was looked at is refused, not waited on).
+fn read_head(path: &Path) -> Result<Vec<u8>, HeadError> {
+    let file = cryptobench_core::input::open_regular(path).map_err(|e| match e {
+        cryptobench_core::input::OpenError::NotRegular(kind) => HeadError::NotRegular(kind),
+        cryptobench_core::input::OpenError::Io(e) => HeadError::Io(e),
+    })?;
     let mut head = Vec::with_capacity(SNIFF_BYTES);
-    File::open(path)?
-        .take(SNIFF_BYTES as u64)
-        .read_to_end(&mut head)?;
+    file.take(HEAD_BYTES)
+        .read_to_end(&mut head)
+        .map_err(HeadError::Io)?;
     Ok(head)
 }
 
@@ -404,6 +562,11 @@ mod tests {
         distinct([("--out", a.as_path()), ("--public", b.as_path())]).unwrap();
         let err = distinct([("--out", a.as_path()), ("--public", same.as_path())]).unwrap_err();
         assert!(err.to_string().contains("--out and --public"), "{err}");
+        std::fs::write(&a, b"x").unwrap();
+        let link = dir.path().join("other-name.json");
+        std::fs::hard_link(&a, &link).unwrap();
+        let err = distinct([("--out", a.as_path()), ("--public", link.as_path())]).unwrap_err();
+        assert!(err.to_string().contains("hard links"), "{err}");
     }
 
     #[test]

@@ -51,6 +51,10 @@ pub(crate) struct Listed {
     pub id: String,
     pub kind: Kind,
     pub host: String,
+    /// Made by a cryptobench process on this host (not imported): only
+    /// such runs are `latest` and preferred for a prefix, so a file from
+    /// elsewhere can never stand in for one.
+    pub here: bool,
     /// The command, shell-quoted, for the note.
     pub command: String,
 }
@@ -82,7 +86,7 @@ pub(crate) fn latest_form(lower: &str) -> Option<(&'static str, Option<usize>)> 
 
 /// Resolves a `latest` form against `rows` (newest first); `None` when the
 /// history is too short for `~N`.
-pub(crate) fn pick(form: &str, back: usize, rows: &[Listed], here: &str) -> Option<Picked> {
+pub(crate) fn pick(form: &str, back: usize, rows: &[Listed]) -> Option<Picked> {
     let newest = rows.first()?;
     let pool: Vec<&Listed> = match form {
         "latest-any" => rows.iter().collect(),
@@ -90,26 +94,21 @@ pub(crate) fn pick(form: &str, back: usize, rows: &[Listed], here: &str) -> Opti
         _ => {
             let runs_here: Vec<&Listed> = rows
                 .iter()
-                .filter(|r| r.kind == Kind::Run && r.host == here)
+                .filter(|r| r.kind == Kind::Run && r.here)
                 .collect();
-            let any_here: Vec<&Listed> = rows.iter().filter(|r| r.host == here).collect();
-            if !runs_here.is_empty() {
-                runs_here
-            } else if !any_here.is_empty() {
-                any_here
+            if runs_here.is_empty() {
+                rows.iter().filter(|r| r.here).collect()
             } else {
-                rows.iter().collect()
+                runs_here
             }
         }
     };
     let chosen = pool.get(back)?;
     let note = (form == "latest" && back == 0 && chosen.id != newest.id).then(|| {
-        let why = if chosen.kind == Kind::Run && chosen.host == here {
-            "the newest `run` on this host"
-        } else if chosen.host == here {
-            "the newest run on this host, which has no `run` stored"
+        let why = if chosen.kind == Kind::Run {
+            "the newest `run` made on this host"
         } else {
-            "the newest run"
+            "the newest run made on this host, which has no `run` stored"
         };
         format!(
             "`latest` is run {}, {why}; the newest stored run, {} (host {}, `{}`), is `latest-any`",
@@ -152,14 +151,23 @@ impl Store {
         let lower = wanted.to_ascii_lowercase();
         if let Some((form, back)) = latest_form(&lower) {
             let back = back.ok_or_else(not_found)?;
-            let picked = pick(form, back, &listed, &this_host()).ok_or_else(not_found)?;
+            let picked = pick(form, back, &listed).ok_or_else(not_found)?;
             return Ok((picked.id, picked.note));
         }
-        let matches: Vec<String> = known
-            .iter()
-            .filter(|k| k.to_ascii_lowercase().starts_with(&lower))
-            .cloned()
-            .collect();
+        // Runs made here first: an imported id can neither shadow nor make
+        // ambiguous a prefix of one of them.
+        let prefixed = |here_only: bool| -> Vec<String> {
+            listed
+                .iter()
+                .filter(|r| !here_only || r.here)
+                .filter(|r| r.id.to_ascii_lowercase().starts_with(&lower))
+                .map(|r| r.id.clone())
+                .collect()
+        };
+        let mut matches = prefixed(true);
+        if matches.is_empty() {
+            matches = prefixed(false);
+        }
         match matches.len() {
             0 => Err(not_found()),
             1 => Ok((matches[0].clone(), None)),
@@ -173,8 +181,10 @@ impl Store {
     /// Every run's id, kind and host, newest first.
     fn listed(&self) -> rusqlite::Result<Vec<Listed>> {
         let conn = self.conn();
-        let mut stmt = conn
-            .prepare("SELECT id, command, host FROM runs ORDER BY started_at DESC, rowid DESC")?;
+        let mut stmt = conn.prepare(
+            "SELECT id, command, host, pid_host FROM runs ORDER BY started_at DESC, rowid DESC",
+        )?;
+        let here = this_host();
         let rows = stmt.query_map([], |r| {
             let command: String = r.get(1)?;
             let mut words: Vec<String> = serde_json::from_str(&command).unwrap_or_default();
@@ -188,6 +198,7 @@ impl Store {
                 id: r.get(0)?,
                 kind: kind_of(&words),
                 host: r.get(2)?,
+                here: r.get::<_, Option<String>>(3)?.as_deref() == Some(here.as_str()),
                 command: crate::shell_join(&words),
             })
         })?;
@@ -204,6 +215,7 @@ mod tests {
             id: id.into(),
             kind,
             host: host.into(),
+            here: host == "here",
             command: format!("cryptobench {kind:?}"),
         }
     }
@@ -229,23 +241,23 @@ mod tests {
             row("h", Kind::Other, "here"),
             row("r1", Kind::Run, "here"),
         ];
-        let got = pick("latest", 0, &rows, "here").unwrap();
+        let got = pick("latest", 0, &rows).unwrap();
         assert_eq!(got.id, "r2");
         let note = got.note.unwrap();
         assert!(note.contains("r2") && note.contains("latest-any"), "{note}");
-        assert_eq!(pick("latest", 1, &rows, "here").unwrap().id, "r1");
-        assert!(pick("latest", 2, &rows, "here").is_none());
-        assert_eq!(pick("latest-paper", 0, &rows, "here").unwrap().id, "p");
-        assert_eq!(pick("latest-any", 1, &rows, "here").unwrap().id, "imported");
-        // No `run` at all: the newest run of this host, then of any host.
+        assert_eq!(pick("latest", 1, &rows).unwrap().id, "r1");
+        assert!(pick("latest", 2, &rows).is_none());
+        assert_eq!(pick("latest-paper", 0, &rows).unwrap().id, "p");
+        assert_eq!(pick("latest-any", 1, &rows).unwrap().id, "imported");
+        // No `run` at all: the newest run made here; never one from elsewhere.
         let suites_only = vec![
             row("h2", Kind::Other, "here"),
             row("h1", Kind::Other, "here"),
         ];
-        let got = pick("latest", 1, &suites_only, "here").unwrap();
+        let got = pick("latest", 1, &suites_only).unwrap();
         assert_eq!((got.id.as_str(), got.note), ("h1", None));
         let elsewhere = vec![row("x", Kind::Run, "there")];
-        assert_eq!(pick("latest", 0, &elsewhere, "here").unwrap().id, "x");
+        assert!(pick("latest", 0, &elsewhere).is_none());
     }
 
     #[test]
