@@ -152,7 +152,7 @@ fn allow_inconclusive_needs_the_gate_and_a_bad_percentage_is_refused() {
     let (code, err) = gate(&base, &base, &["--fail-on-regression", "ten"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not a percentage"), "{err}");
-    // Nothing in common is nothing shown not to regress.
+    // A filter that matches nothing is a typo, not a pass.
     let (code, err) = gate(
         &base,
         &base,
@@ -163,6 +163,15 @@ fn allow_inconclusive_needs_the_gate_and_a_bad_percentage_is_refused() {
             "no-such-primitive",
         ],
     );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("matches the filter"), "{err}");
+    // Nothing in common is nothing shown not to regress.
+    let mut other = run("other", 0.005, None);
+    for m in other.measurements.iter_mut().filter(|m| !m.is_canary()) {
+        m.backend = "rustcrypto".into();
+    }
+    let other = write(dir.path(), &other);
+    let (code, err) = gate(&base, &other, &["--fail-on-regression", "10"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("no case was compared"), "{err}");
 }

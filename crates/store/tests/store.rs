@@ -326,7 +326,7 @@ fn another_programs_sqlite_file_is_refused_and_left_alone() {
         c.execute_batch("CREATE TABLE foo (x INTEGER); INSERT INTO foo VALUES (42);")
             .unwrap();
     }
-    assert_refused_untouched(&path, "tables: foo");
+    assert_refused_untouched(&path, "the table 'foo'");
 
     // A `meta` table that is not ours is foreign too.
     let path2 = dir.path().join("meta.db");
