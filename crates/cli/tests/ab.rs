@@ -52,7 +52,9 @@ fn ab_against_a_copy_of_itself_pairs_one_hash_case_and_stores_the_run() {
     assert!(builds.contains(&"this") && builds.contains(&"other"));
     let backends = run["machine"]["backends"].to_string();
     assert!(backends.contains("build:other"), "{backends}");
-    with_db(&db).args(["show", "latest", "--all"]).prints("SHA-256");
+    with_db(&db)
+        .args(["show", "latest", "--all"])
+        .prints("SHA-256");
 }
 
 #[test]
