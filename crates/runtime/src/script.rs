@@ -390,6 +390,25 @@ mod tests {
     }
 
     #[test]
+    fn a_cache_directory_another_user_owns_is_refused_and_left_as_is() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let runners = root.path().join("cryptobench/runners");
+        std::fs::create_dir_all(&runners).expect("dirs");
+        std::fs::set_permissions(&runners, Permissions::from_mode(0o700)).expect("chmod");
+        // Handing a directory to another user takes root, as planting one
+        // in someone's cache does: the tests run as root (make test).
+        let nobody = 65534;
+        std::os::unix::fs::chown(&runners, Some(nobody), Some(nobody))
+            .expect("chown to nobody: run the tests as root");
+        refused(
+            SCRIPT.install_in(root.path()).unwrap_err(),
+            &runners,
+            &format!("is owned by uid {nobody}"),
+        );
+        assert_eq!(std::fs::read_dir(&runners).expect("read").count(), 0);
+    }
+
+    #[test]
     fn a_cache_root_others_may_change_is_refused() {
         let top = tempfile::tempdir().expect("tempdir");
         let shared = top.path().join("shared");
