@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod db;
+mod db_file;
 pub mod export;
 pub mod import;
 mod json_repair;
