@@ -47,12 +47,7 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// `cryptobench ab`.
 pub fn ab(g: &Global, a: &AbArgs) -> Result<u8> {
-    let threshold = crate::across::percent("--threshold", &a.threshold)?;
-    let gate = a
-        .fail_on_regression
-        .as_deref()
-        .map(|p| crate::across::percent("--fail-on-regression", p))
-        .transpose()?;
+    let (threshold, gate) = crate::across::verdict_options(&a.verdict)?;
     let suites = chosen_suites(a.suite.as_deref())?;
     let sizes = match &a.size {
         Some(text) => {
@@ -139,7 +134,7 @@ pub fn ab(g: &Global, a: &AbArgs) -> Result<u8> {
     }
     let gated = gate.map(|_| {
         rows.iter()
-            .filter(|r| r.fails(a.allow_inconclusive))
+            .filter(|r| r.fails(a.verdict.allow_inconclusive))
             .count()
     });
     let code = match run.status {
@@ -433,12 +428,12 @@ fn table(rows: &[Row], threshold: f64, gate: Option<f64>, a: &AbArgs) -> Table {
     if let Some(limit) = gate {
         let regressed = rows.iter().filter(|r| r.regressed).count();
         let open = rows.iter().filter(|r| r.open).count();
-        let fails = rows.iter().any(|r| r.fails(a.allow_inconclusive));
+        let fails = rows.iter().any(|r| r.fails(a.verdict.allow_inconclusive));
         t.note(format!(
             "gate --fail-on-regression {:.1}%: {}: {regressed} case(s) slower past it, {open} not shown within it{}",
             limit * 100.0,
             if fails { "FAIL (exit 1)" } else { "pass" },
-            if open > 0 && a.allow_inconclusive {
+            if open > 0 && a.verdict.allow_inconclusive {
                 " (allowed by --allow-inconclusive)"
             } else {
                 ""

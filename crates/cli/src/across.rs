@@ -186,14 +186,20 @@ pub fn percent(flag: &str, text: &str) -> Result<f64> {
     Ok(v / 100.0)
 }
 
-/// `cryptobench compare RUN... [--baseline RUN]`.
-pub fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
-    let threshold = percent("--threshold", &a.threshold)?;
-    let fail_pct = a
+/// The threshold and the gate's limit (fractions) of `compare` or `ab`.
+pub fn verdict_options(v: &crate::args::VerdictArgs) -> Result<(f64, Option<f64>)> {
+    let threshold = percent("--threshold", &v.threshold)?;
+    let gate = v
         .fail_on_regression
         .as_deref()
         .map(|p| percent("--fail-on-regression", p))
         .transpose()?;
+    Ok((threshold, gate))
+}
+
+/// `cryptobench compare RUN... [--baseline RUN]`.
+pub fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
+    let (threshold, fail_pct) = verdict_options(&a.verdict)?;
     let mut source = RunSource::new(g);
     let mut runs: Vec<Run> = Vec::new();
     for name in &a.runs {
@@ -249,7 +255,11 @@ pub fn compare(g: &Global, a: &CompareArgs) -> Result<u8> {
         crate::formats::print_tables(g, &[table], "")?;
     }
     match fail_pct {
-        Some(limit) => Ok(regression_gate(&compared, limit, a.allow_inconclusive)),
+        Some(limit) => Ok(regression_gate(
+            &compared,
+            limit,
+            a.verdict.allow_inconclusive,
+        )),
         None => Ok(0),
     }
 }

@@ -178,22 +178,8 @@ pub struct AbArgs {
     /// Only these input sizes, comma-separated (e.g. 1KiB,16KiB).
     #[arg(long, value_name = "LIST")]
     pub size: Option<String>,
-    /// A change within this many percent counts as none (default 2).
-    #[arg(
-        long,
-        value_name = "PCT",
-        default_value = "2",
-        allow_hyphen_values = true
-    )]
-    pub threshold: String,
-    /// Exit 1 when a case is slower by more than PCT percent, or its
-    /// interval leaves such a slowdown open.
-    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
-    pub fail_on_regression: Option<String>,
-    /// With --fail-on-regression: fail only on cases shown slower past
-    /// PCT, not on those the run could not decide.
-    #[arg(long, requires = "fail_on_regression")]
-    pub allow_inconclusive: bool,
+    #[command(flatten)]
+    pub verdict: VerdictArgs,
 }
 
 /// `cryptobench noise`.
@@ -296,6 +282,29 @@ pub struct ExportArgs {
     pub to: Option<PathBuf>,
 }
 
+/// How `compare` and `ab` decide and gate: one set of options, one rule.
+#[derive(Debug, Clone, Args)]
+pub struct VerdictArgs {
+    /// Threshold in percent (default 2): a case is unchanged only when its
+    /// interval (between runs, widened by their noise floors) lies within it.
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value = "2",
+        allow_hyphen_values = true
+    )]
+    pub threshold: String,
+    /// A CI gate: exit 1 when any case is slower by more than PCT percent,
+    /// or its interval leaves such a slowdown open; exit 0 only when every
+    /// case is shown not to regress past PCT.
+    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
+    pub fail_on_regression: Option<String>,
+    /// With --fail-on-regression: fail only on cases shown slower past
+    /// PCT, not on those that could not be decided.
+    #[arg(long, requires = "fail_on_regression")]
+    pub allow_inconclusive: bool,
+}
+
 /// `cryptobench compare`.
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
@@ -308,24 +317,8 @@ pub struct CompareArgs {
     pub baseline: Option<String>,
     #[command(flatten)]
     pub filter: CaseFilter,
-    /// Threshold in percent (default 2): a case is unchanged only when its
-    /// interval, widened by the runs' noise floors, lies within it.
-    #[arg(
-        long,
-        value_name = "PCT",
-        default_value = "2",
-        allow_hyphen_values = true
-    )]
-    pub threshold: String,
-    /// A CI gate: exit 1 when any case is slower by more than PCT percent,
-    /// or its widened interval leaves such a slowdown open; exit 0 only
-    /// when every case is shown not to regress past PCT.
-    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
-    pub fail_on_regression: Option<String>,
-    /// With --fail-on-regression: fail only on cases shown slower past
-    /// PCT, not on those these runs cannot tell.
-    #[arg(long, requires = "fail_on_regression")]
-    pub allow_inconclusive: bool,
+    #[command(flatten)]
+    pub verdict: VerdictArgs,
 }
 
 /// `cryptobench paper`.
