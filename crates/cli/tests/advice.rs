@@ -33,12 +33,22 @@ fn aead(primitive: &str, status: CaseStatus, median: f64) -> Measurement {
 }
 
 fn store_run(db: &Path, id: &str, status: RunStatus, ms: Vec<Measurement>) {
+    store_run_made_by(db, id, status, ms, &["cryptobench", "aead"]);
+}
+
+fn store_run_made_by(
+    db: &Path,
+    id: &str,
+    status: RunStatus,
+    ms: Vec<Measurement>,
+    command: &[&str],
+) {
     let store = Store::open(db).unwrap();
     let run = Run {
         started_at: "2026-11-22T05:00:00Z".into(),
         finished_at: Some("2026-11-22T05:01:00Z".into()),
         status,
-        command: vec!["cryptobench".into(), "aead".into()],
+        command: command.iter().map(|w| w.to_string()).collect(),
         machine: Fingerprint {
             hostname: "testhost".into(),
             ..Default::default()
@@ -306,17 +316,13 @@ fn answering_run(db: &Path, id: &str) {
             s.precision = Some(0.03);
         }
     }
-    let store = Store::open(db).unwrap();
-    let run = Run {
-        started_at: "2026-11-22T05:00:00Z".into(),
-        finished_at: Some("2026-11-22T05:01:00Z".into()),
-        command: vec!["cryptobench".into(), "run".into(), "--quick".into()],
-        ..Run::new(id, ms)
-    };
-    store.begin_run(&run).unwrap();
-    store
-        .finish_run(id, RunStatus::Complete, "2026-11-22T05:01:00Z")
-        .unwrap();
+    store_run_made_by(
+        db,
+        id,
+        RunStatus::Complete,
+        ms,
+        &["cryptobench", "run", "--quick"],
+    );
 }
 
 #[test]
