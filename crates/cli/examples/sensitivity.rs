@@ -21,8 +21,8 @@
 
 use cryptobench_core::verdict::{time_ratio, Estimate};
 use cryptobench_core::{Budget, Case, CaseError, CaseSpec, Measurement, PlannedCase, Run};
-use cryptobench_engine::noise::aa_test;
-use cryptobench_engine::runner::{run_cases_with, Options};
+use cryptobench_engine::schedule::noise::aa_test;
+use cryptobench_engine::schedule::runner::{run_cases_with, Options};
 use cryptobench_report::compare::compare_full;
 use cryptobench_stats::{verdict_of, Verdict};
 

@@ -28,7 +28,7 @@ use cryptobench_core::{
     names, units, BackendInfo, Case, CaseSpec, CaseStatus, Measurement, PlannedCase, RunConfig,
     Setup, Table,
 };
-use cryptobench_engine::runner;
+use cryptobench_engine::schedule::runner;
 use cryptobench_runtime::case::{shared, RunnerCase, SharedRunner};
 use cryptobench_runtime::cell::DEFAULT_TIMEOUT;
 use cryptobench_runtime::{Handshake, Runner, RunnerCommand};

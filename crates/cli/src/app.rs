@@ -9,7 +9,9 @@ use cryptobench_core::{
     units, Budget, CaseSpec, Error, Measurement, PlannedCase, Run, RunConfig, RunStatus, Setup,
     Suite, SCHEMA,
 };
-use cryptobench_engine::{fingerprint, interrupt, runner};
+use cryptobench_engine::host::fingerprint;
+use cryptobench_engine::sample::interrupt;
+use cryptobench_engine::schedule::runner;
 use cryptobench_report::precision;
 use cryptobench_runtime::{plan_twins, Runtime};
 use cryptobench_store::output::{self as out_file, Access, OutputError, Outputs};

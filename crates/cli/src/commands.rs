@@ -487,7 +487,10 @@ fn noise(g: &Global, a: &crate::args::NoiseArgs) -> Result<u8> {
             .map_err(|e| Error::invalid_value("--duration", e))?
         }
     };
-    let r = cryptobench_engine::noise::aa_test(duration, std::time::Duration::from_millis(10));
+    let r = cryptobench_engine::schedule::noise::aa_test(
+        duration,
+        std::time::Duration::from_millis(10),
+    );
     let load = r.load.clone().unwrap_or_default();
     if output::console_format(g)? == "json" {
         let v = serde_json::json!({
@@ -496,7 +499,7 @@ fn noise(g: &Global, a: &crate::args::NoiseArgs) -> Result<u8> {
             "aa_ratio": r.ratio,
             "paired_floor": r.paired_floor,
             "paired_floor_fewest_rounds": r.paired_floor_fewest_rounds,
-            "fewest_rounds": cryptobench_engine::group::MIN_ROUNDS,
+            "fewest_rounds": cryptobench_engine::group::rounds::MIN_ROUNDS,
             "unpaired_floor": r.unpaired_floor,
             "other_cpu": load.other_cpu,
             "steal": load.steal,
@@ -521,7 +524,7 @@ fn noise(g: &Global, a: &crate::args::NoiseArgs) -> Result<u8> {
     t.row([
         format!(
             "paired, {} rounds",
-            cryptobench_engine::group::MIN_ROUNDS
+            cryptobench_engine::group::rounds::MIN_ROUNDS
         ),
         format!("{:.2}%", r.paired_floor_fewest_rounds * 100.0),
         "the same for a group stopped at its fewest rounds (slow cases); its ratio's interval shows it".into(),
@@ -582,7 +585,11 @@ fn elgamal_mpi(
     for m in all {
         recorder.add(m);
     }
-    let run = recorder.finish(g, cryptobench_engine::interrupt::stop_requested(), false)?;
+    let run = recorder.finish(
+        g,
+        cryptobench_engine::sample::interrupt::stop_requested(),
+        false,
+    )?;
     output::print_run(g, &run, &suites)?;
     if !g.quiet && console_is_table(g) {
         outln!(

@@ -11,7 +11,7 @@ use crate::args::Global;
 use anyhow::Result;
 use cryptobench_core::units::format_ns;
 use cryptobench_core::{Budget, CaseSpec, PlannedCase, RunConfig, Setup, Suite, Table};
-use cryptobench_engine::runner::member_cost;
+use cryptobench_engine::schedule::runner::member_cost;
 use cryptobench_report::text;
 
 /// Seconds one fast case takes at least: warm-up, calibration (about a

@@ -85,7 +85,7 @@ fn backends_table(suites: &[Box<dyn cryptobench_core::Suite>]) -> Table {
             "twins of the native cases".into(),
         ]);
     }
-    let peer = cryptobench_engine::peers::openssl_cli_version();
+    let peer = cryptobench_engine::build::peers::openssl_cli_version();
     t.row([
         "peer".to_string(),
         cryptobench_core::model::OPENSSL_SPEED.into(),

@@ -25,10 +25,10 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // Before anything else (threads, MPI): a re-exec with one address
     // layout makes two runs comparable case by case.
-    cryptobench_engine::layout::fix_for_this_process();
+    cryptobench_engine::host::layout::fix_for_this_process();
     // Also before any thread: blocks of 4 MiB or more mapped fresh, smaller
     // ones recycled, so neither depends on what the process allocated before.
-    cryptobench_engine::heap::fix_for_this_process();
+    cryptobench_engine::host::heap::fix_for_this_process();
     output::quiet_on_closed_stdout();
     // Under mpirun every rank joins the MPI world first; alone this is a
     // world of one and makes no MPI call.
@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = args::Cli::from_arg_matches(&args::command(&argv).get_matches_from(&argv))
         .unwrap_or_else(|e| e.exit());
-    if let Err(why) = cryptobench_engine::affinity::check_env() {
+    if let Err(why) = cryptobench_engine::host::affinity::check_env() {
         eprintln!("error: {why}");
         return ExitCode::from(2);
     }

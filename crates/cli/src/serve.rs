@@ -13,8 +13,8 @@
 
 use anyhow::Result;
 use cryptobench_core::{Case, CaseError, CheckOutcome, PlannedCase, RunConfig, Setup};
-use cryptobench_engine::clock::MonotonicClock;
-use cryptobench_engine::measure;
+use cryptobench_engine::sample::clock::MonotonicClock;
+use cryptobench_engine::sample::sampling;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -197,7 +197,7 @@ impl Server {
         let Some(case) = self.cases.get_mut(&id) else {
             return refused(format!("no prepared case {id}"));
         };
-        match measure::time_batch(case.as_mut(), iters.max(1), &MonotonicClock) {
+        match sampling::time_batch(case.as_mut(), iters.max(1), &MonotonicClock) {
             Ok(t) => json!({"ok": true, "ns": t.wall_ns, "iters": t.iters}),
             Err(e) => refused(e.to_string()),
         }

@@ -202,14 +202,14 @@ impl Suite for ElgamalSuite {
         }
         if g.peer.unwrap_or(true)
             && curves.contains(&Curve::P256)
-            && cfg.wants_backend(cryptobench_engine::peers::OPENSSL_SPEED)
+            && cfg.wants_backend(cryptobench_engine::build::peers::OPENSSL_SPEED)
         {
-            out.push(cryptobench_engine::peers::openssl_speed_alg(
+            out.push(cryptobench_engine::build::peers::openssl_speed_alg(
                 SUITE,
                 "P-256",
                 "ecdhp256",
                 "derive",
-                cryptobench_engine::peers::SpeedLine::Ecdh,
+                cryptobench_engine::build::peers::SpeedLine::Ecdh,
             ));
         }
         Ok(out)

@@ -4,31 +4,43 @@
 //! [`Measurement`](cryptobench_core::Measurement): it builds the case, runs
 //! its checks (a failure means the case is never timed), calibrates a batch
 //! so one sample lasts at least `Budget::min_sample`, warms up, then samples
-//! with the monotonic clock ([`clock`]). Statistics come from the pure
-//! `cryptobench-stats` crate; storing and printing belong to the binary,
-//! which listens to [`runner::Event`]s. Peers (`openssl speed`) are cases
-//! that time themselves ([`peers`]). The multi-thread runner ([`threads`])
-//! runs one case instance per thread behind a barrier.
+//! with the monotonic clock. Statistics come from the pure
+//! `cryptobench-stats` crate; storing and printing belong to the callers,
+//! which listen to [`Event`]s.
+//!
+//! # Layers
+//!
+//! The modules sit in layers; a module imports only from its own layer or
+//! the layers below it, and no two modules import each other (the test
+//! `layers` at the end of this file reads the sources and keeps it so):
+//!
+//! ```text
+//!   schedule   runner, interleave, pace, remeasure, measure (one case), noise (A/A test)
+//!      |
+//!   group      rounds (a comparison group and its stop rules), canary
+//!      |
+//!   build      checked (build + checks), placement, threads, peers
+//!      |
+//!   host       layout, heap, affinity, load, fingerprint
+//!      |
+//!   sample     clock, interrupt, sampling (time a batch, calibrate, summarise)
+//! ```
+//!
+//! Host facts sit beside the measuring layers: they read the machine and
+//! use only the clock, so every measuring layer may ask them. The A/A test
+//! ([`schedule::noise`]) is the exception that proves the rule: it measures
+//! the machine through a comparison group, so it sits on top with the
+//! other schedules of groups.
 #![deny(missing_docs)]
 
-pub mod affinity;
-pub mod canary;
-pub mod clock;
-pub mod fingerprint;
+pub mod build;
 pub mod group;
-pub mod heap;
-pub mod interleave;
-pub mod interrupt;
-pub mod layout;
-pub mod load;
-pub mod measure;
-pub mod noise;
-pub mod pace;
-pub mod peers;
-pub mod placement;
-pub mod remeasure;
-pub mod runner;
-pub mod threads;
+pub mod host;
+pub mod sample;
+pub mod schedule;
 
-pub use measure::measure_case;
-pub use runner::{run_cases, Event};
+pub use schedule::measure::measure_case;
+pub use schedule::runner::{run_cases, Event};
+
+#[cfg(test)]
+mod layers;

@@ -24,7 +24,7 @@ fn faults_of_one_block(bytes: usize) -> i64 {
 
 #[test]
 fn large_blocks_come_fresh_and_medium_ones_are_recycled() {
-    cryptobench_engine::heap::fix_for_this_process();
+    cryptobench_engine::host::heap::fix_for_this_process();
     // Without the fixed threshold the first free raises it and the later
     // 16 MiB blocks reuse mapped memory, taking (almost) no faults.
     let large: Vec<i64> = (0..4).map(|_| faults_of_one_block(16 << 20)).collect();

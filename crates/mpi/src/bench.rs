@@ -451,7 +451,7 @@ fn measurement<A: Arithmetic>(
     // The engine's statistics (its bootstrap seed, its cycles per byte):
     // the figures compare with every other suite's.
     let workers = (mode.threads() * ranks) as u32;
-    let stats = cryptobench_engine::measure::summarize(&samples_ns, len as u64, workers);
+    let stats = cryptobench_engine::sample::sampling::summarize(&samples_ns, len as u64, workers);
     let mut params = BTreeMap::new();
     params.insert("encoding".into(), opts.encoding.name().to_string());
     params.insert("mode".into(), mode.name().to_string());

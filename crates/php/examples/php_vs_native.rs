@@ -11,8 +11,8 @@
 use cryptobench_core::{
     CaseSpec, CaseStatus, CheckOutcome, Measurement, PlannedCase, RunConfig, Setup, Suite,
 };
-use cryptobench_engine::clock::MonotonicClock;
 use cryptobench_engine::measure_case;
+use cryptobench_engine::sample::clock::MonotonicClock;
 
 fn run(cases: Vec<PlannedCase>, cfg: &RunConfig) -> Vec<Measurement> {
     let mut out = Vec::new();

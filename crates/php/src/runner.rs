@@ -35,7 +35,7 @@ pub const PROGRAM: Program = Program {
 /// PHP's own allocator off: PHP then takes its memory from glibc, under
 /// the policy of every process cryptobench starts (blocks of 4 MiB or
 /// more fresh from the kernel, smaller ones recycled:
-/// `cryptobench_engine::heap`). PHP's allocator maps 2 MiB chunks
+/// `cryptobench_engine::host::heap`). PHP's allocator maps 2 MiB chunks
 /// and keeps an emptied one or returns it by a rule that follows the
 /// allocation history, which the order of the groups changes from run to
 /// run: PHP's AES-128-OCB on 1 MiB took 127 us in one quick run and 474 us

@@ -45,7 +45,7 @@ fn faults_per_string(bytes: usize, own_allocator: bool) -> Vec<i64> {
 
 #[test]
 fn large_strings_come_with_fresh_pages_and_medium_ones_are_recycled() {
-    cryptobench_engine::heap::fix_for_this_process();
+    cryptobench_engine::host::heap::fix_for_this_process();
     // 2,048 pages of 4 KiB for each 8 MiB string, every time.
     let large = faults_per_string(8 << 20, false);
     assert_eq!(large.len(), 10);
@@ -57,7 +57,7 @@ fn large_strings_come_with_fresh_pages_and_medium_ones_are_recycled() {
 
 #[test]
 fn the_runner_environment_puts_php_strings_under_the_policy_not_zends() {
-    cryptobench_engine::heap::fix_for_this_process();
+    cryptobench_engine::host::heap::fix_for_this_process();
     // A 3 MiB string is under the policy's 4 MiB: its 768 pages are
     // recycled from the second string on...
     let policy = faults_per_string(3 << 20, false);

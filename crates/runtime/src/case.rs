@@ -21,7 +21,7 @@
 use crate::interop::Interop;
 use crate::process::{Runner, RunnerCommand, RunnerError};
 use cryptobench_core::{BatchTime, Case, CaseError, CheckOutcome, CheckResult};
-use cryptobench_engine::affinity;
+use cryptobench_engine::host::affinity;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -139,7 +139,7 @@ impl Runner {
     /// Starts the runner; its requests end early when the engine's stop
     /// flag is set.
     pub fn spawn(cmd: &RunnerCommand) -> Result<Self, RunnerError> {
-        Self::spawn_with_stop(cmd, cryptobench_engine::interrupt::stop_requested)
+        Self::spawn_with_stop(cmd, cryptobench_engine::sample::interrupt::stop_requested)
     }
 
     /// Starts the runner with its own stop check, polled while waiting.

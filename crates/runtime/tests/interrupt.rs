@@ -30,7 +30,7 @@ fn a_stop_request_kills_a_stopped_runner_within_two_seconds() {
 
     let stop_at = std::thread::spawn(|| {
         std::thread::sleep(Duration::from_millis(300));
-        cryptobench_engine::interrupt::request_stop();
+        cryptobench_engine::sample::interrupt::request_stop();
         Instant::now()
     });
     let err = runner

@@ -97,7 +97,7 @@ const NONCES_RESERVED: usize = 1 << 17;
 /// only touched when used). Grown batch by batch, it moved with each
 /// calibration step, so a case was timed with its nonces elsewhere than
 /// where the engine had tried it to choose its placement
-/// (`cryptobench_engine::placement`).
+/// (`cryptobench_engine::build::placement`).
 fn nonce_room(cfg: &CaseConfig) -> Vec<u8> {
     let messages = match cfg.op {
         Operation::Decrypt => 1,

@@ -340,7 +340,7 @@ impl AeadSuite {
         sizes: &[u64],
         cache: &Arc<CheckCache>,
     ) -> Vec<PlannedCase> {
-        use cryptobench_engine::peers::{openssl_speed_evp, OPENSSL_SPEED};
+        use cryptobench_engine::build::peers::{openssl_speed_evp, OPENSSL_SPEED};
         let openssl = backend::openssl();
         if !cfg.wants_backend(OPENSSL_SPEED) && !cfg.wants_backend(openssl.name()) {
             return Vec::new();

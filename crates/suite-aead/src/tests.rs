@@ -372,7 +372,7 @@ fn plan_keeps_unavailable_cells_with_reasons_and_adds_peers() {
 
 #[test]
 fn advice_rivals_and_the_fidelity_pair_are_timed_in_one_chunk_of_rounds() {
-    use cryptobench_engine::runner::plan_groups;
+    use cryptobench_engine::schedule::runner::plan_groups;
     let plan = AeadSuite::default().plan(&RunConfig::quick()).unwrap();
     let groups = plan_groups(&plan);
     let chunk_of = |prim: &str, backend: &str, op: &str, size: u64| {

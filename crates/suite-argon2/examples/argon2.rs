@@ -8,7 +8,7 @@
 
 use clap::Parser;
 use cryptobench_core::{units, Budget, CaseStatus, RunConfig, SuiteAction, Table};
-use cryptobench_engine::runner::{run_cases, Event};
+use cryptobench_engine::schedule::runner::{run_cases, Event};
 use cryptobench_suite_argon2::cli::{command, Argon2Args};
 
 #[derive(Parser)]

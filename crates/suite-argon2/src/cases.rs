@@ -14,7 +14,7 @@ use crate::vectors::{self, SplitMix};
 use cryptobench_core::{
     BatchTime, Case, CaseError, CaseSpec, CheckOutcome, CheckResult, PlannedCase, RunConfig,
 };
-use cryptobench_engine::clock::{Clock, MonotonicClock};
+use cryptobench_engine::sample::clock::{Clock, MonotonicClock};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 

@@ -14,7 +14,7 @@ use crate::tune::TuneError;
 use crate::vectors::SplitMix;
 use crate::{limits, memory, phc, tune, Argon2Suite};
 use cryptobench_core::{units, Error, RunConfig, SuiteAction};
-use cryptobench_engine::clock::{Clock, MonotonicClock};
+use cryptobench_engine::sample::clock::{Clock, MonotonicClock};
 use std::io::Read;
 use std::time::Duration;
 

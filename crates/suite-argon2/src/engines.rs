@@ -116,11 +116,11 @@ struct RefContext {
 }
 
 /// libargon2's `allocate_fptr`: the hash's memory mapped fresh
-/// ([`cryptobench_engine::heap::FreshPages`]), as libsodium maps its own,
+/// ([`cryptobench_engine::host::heap::FreshPages`]), as libsodium maps its own,
 /// so the page faults every hash pays do not depend on what the heap
 /// holds. Returns 0, or `ARGON2_MEMORY_ALLOCATION_ERROR` (-22).
 extern "C" fn fresh_memory(memory: *mut *mut u8, bytes: usize) -> c_int {
-    match cryptobench_engine::heap::FreshPages::map(bytes) {
+    match cryptobench_engine::host::heap::FreshPages::map(bytes) {
         Some(pages) => {
             // SAFETY: libargon2 passes a valid place for the pointer.
             unsafe { *memory = pages.into_raw() };
@@ -135,7 +135,7 @@ extern "C" fn unmap_memory(memory: *mut u8, bytes: usize) {
     if !memory.is_null() {
         // SAFETY: libargon2 hands back the mapping `fresh_memory` made, with
         // its length, once.
-        unsafe { cryptobench_engine::heap::FreshPages::unmap(memory, bytes) };
+        unsafe { cryptobench_engine::host::heap::FreshPages::unmap(memory, bytes) };
     }
 }
 
@@ -359,14 +359,14 @@ pub fn rustcrypto_context<'k>(
 /// A RustCrypto hash's blocks, mapped fresh for each hash as libargon2's
 /// and libsodium's memory is ([`fresh_memory`]).
 struct FreshBlocks {
-    pages: cryptobench_engine::heap::FreshPages,
+    pages: cryptobench_engine::host::heap::FreshPages,
     blocks: usize,
 }
 
 impl FreshBlocks {
     fn map(blocks: usize) -> Result<Self, HashError> {
         let bytes = blocks * std::mem::size_of::<argon2::Block>();
-        cryptobench_engine::heap::FreshPages::map(bytes)
+        cryptobench_engine::host::heap::FreshPages::map(bytes)
             .map(|pages| Self { pages, blocks })
             .ok_or_else(|| HashError::Failed(format!("could not map {bytes} bytes")))
     }

@@ -241,7 +241,7 @@ fn nearer_neighbour(
 }
 
 /// Seconds of one hash at some memory as `fixed + per_pass x t`. Each
-/// hash maps its memory fresh (the heap policy of `cryptobench_engine::heap`) and
+/// hash maps its memory fresh (the heap policy of `cryptobench_engine::host::heap`) and
 /// pays its page faults once, in the first pass, so time is not
 /// proportional to passes: here 256 MiB on two lanes took about 130 ms of
 /// faults and 200 ms per pass, and a model of time per pass alone

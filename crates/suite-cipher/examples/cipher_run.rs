@@ -7,7 +7,7 @@
 use clap::Parser;
 use cryptobench_core::units::{format_ns, format_size};
 use cryptobench_core::{CaseStatus, RunConfig, SuiteAction};
-use cryptobench_engine::runner::{run_cases, Event};
+use cryptobench_engine::schedule::runner::{run_cases, Event};
 use cryptobench_suite_cipher::cli::{command, CipherArgs};
 use std::time::Instant;
 

@@ -44,5 +44,5 @@ pub fn cases(names: &[String], full: bool) -> Vec<PlannedCase> {
 }
 
 fn peer(name: &str, evp: &str, bytes: u64) -> PlannedCase {
-    cryptobench_engine::peers::openssl_speed_evp("cipher", name, evp, "encrypt", bytes)
+    cryptobench_engine::build::peers::openssl_speed_evp("cipher", name, evp, "encrypt", bytes)
 }

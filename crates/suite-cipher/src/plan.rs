@@ -8,7 +8,7 @@ use crate::engine::{self, Dir, OUT_SLACK};
 use crate::registry::Registry;
 use cryptobench_core::units::format_size;
 use cryptobench_core::{CaseSpec, Error, PlannedCase, RunConfig};
-use cryptobench_engine::clock::{Clock, MonotonicClock};
+use cryptobench_engine::sample::clock::{Clock, MonotonicClock};
 use std::sync::Arc;
 
 /// The default run's headline sizes, one per regime: a tiny message (per-call
@@ -306,7 +306,7 @@ pub fn plan(o: &Options, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
         && !cfg.quick
         && o.only.is_none()
         && ops.contains(&Op::Encrypt)
-        && cfg.wants_backend(cryptobench_engine::peers::OPENSSL_SPEED);
+        && cfg.wants_backend(cryptobench_engine::build::peers::OPENSSL_SPEED);
     let mut out = Vec::new();
     for (backend, reason) in &reg.missing {
         let s = CaseSpec::new("cipher", "*", *backend, "", "encrypt");

@@ -171,7 +171,7 @@ impl EccSuite {
     /// fidelity ratio of P-256 key generation, and the peers of the
     /// operations requested.
     fn peers(&self, cfg: &RunConfig) -> Vec<PlannedCase> {
-        use cryptobench_engine::peers::{openssl_speed_alg, SpeedLine, OPENSSL_SPEED};
+        use cryptobench_engine::build::peers::{openssl_speed_alg, SpeedLine, OPENSSL_SPEED};
         // Each `openssl speed` sample is a 2 s process (sign and verify)
         // and a fidelity verdict takes five: only `--full` or a
         // `--backend` naming the peer gets it (the public-key suite's

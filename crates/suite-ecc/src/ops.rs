@@ -122,7 +122,7 @@ impl Case for EccCase {
         for _ in 0..iters {
             // A fixed batch of keys on a binary curve can take minutes; the
             // first Ctrl-C ends it between two operations, not after it.
-            if cryptobench_engine::interrupt::stop_requested() {
+            if cryptobench_engine::sample::interrupt::stop_requested() {
                 return Err(CaseError::Skipped(
                     "interrupted in the middle of a sample".into(),
                 ));

@@ -73,7 +73,7 @@ mod tests {
         let mut checked = 0;
         for c in cases
             .iter()
-            .filter(|c| c.spec.backend != cryptobench_engine::peers::OPENSSL_SPEED)
+            .filter(|c| c.spec.backend != cryptobench_engine::build::peers::OPENSSL_SPEED)
         {
             let Setup::Ready(f) = &c.setup else {
                 panic!("{} not ready", c.spec.primitive)

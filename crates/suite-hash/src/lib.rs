@@ -22,7 +22,7 @@ use cryptobench_core::{
     names, units, BackendInfo, Case, CaseError, CaseSpec, CheckResult, Error, Measurement, Offer,
     Paper, PlannedCase, RunConfig, Suite, SuiteProfile, Table,
 };
-use cryptobench_engine::peers;
+use cryptobench_engine::build::peers;
 use std::hint::black_box;
 
 /// The default run's headline sizes: the smallest (per-call cost), 1 KiB

@@ -255,9 +255,9 @@ impl Suite for PubkeySuite {
             }
         }
         out.push(BackendInfo {
-            name: cryptobench_engine::peers::OPENSSL_SPEED.into(),
-            version: cryptobench_engine::peers::openssl_cli_version().unwrap_or_default(),
-            unavailable: cryptobench_engine::peers::openssl_cli_version()
+            name: cryptobench_engine::build::peers::OPENSSL_SPEED.into(),
+            version: cryptobench_engine::build::peers::openssl_cli_version().unwrap_or_default(),
+            unavailable: cryptobench_engine::build::peers::openssl_cli_version()
                 .err()
                 .map(|e| e.to_string()),
         });

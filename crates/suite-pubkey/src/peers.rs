@@ -19,7 +19,7 @@
 use crate::algorithms::{SIGN, SIGN_DIGEST};
 use crate::SUITE;
 use cryptobench_core::{CaseSpec, PlannedCase, RunConfig};
-use cryptobench_engine::peers::{openssl_speed_alg, SpeedLine, OPENSSL_SPEED};
+use cryptobench_engine::build::peers::{openssl_speed_alg, SpeedLine, OPENSSL_SPEED};
 
 /// (our primitive, `openssl speed` algorithm, operation, result line).
 const PEERS: &[(&str, &str, &str, SpeedLine)] = &[

@@ -77,7 +77,7 @@ fn fidelity(mine: &[Measurement]) -> Vec<String> {
     };
     mine.iter()
         .filter(measured)
-        .filter(|p| p.backend == cryptobench_engine::peers::OPENSSL_SPEED)
+        .filter(|p| p.backend == cryptobench_engine::build::peers::OPENSSL_SPEED)
         .filter_map(|peer| {
             let like = (peer.operation == SIGN)
                 .then(|| openssl_row(peer, SIGN_DIGEST))

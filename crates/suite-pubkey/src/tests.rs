@@ -226,7 +226,7 @@ mod plan_and_views {
             m.samples_ns = samples;
             m
         };
-        let peer = cryptobench_engine::peers::OPENSSL_SPEED;
+        let peer = cryptobench_engine::build::peers::OPENSSL_SPEED;
         let ours = crate::backend::openssl::NAME;
         let ms = vec![
             paired("ECDSA-P256", "sign", peer, rounds(20_000.0, 1.0)),
@@ -288,7 +288,7 @@ mod plan_and_views {
         let default = PubkeySuite::default().plan(&RunConfig::default()).unwrap();
         let mut peers: Vec<&str> = default
             .iter()
-            .filter(|c| c.spec.backend == cryptobench_engine::peers::OPENSSL_SPEED)
+            .filter(|c| c.spec.backend == cryptobench_engine::build::peers::OPENSSL_SPEED)
             .map(|c| c.spec.primitive.as_str())
             .collect();
         peers.sort_unstable();

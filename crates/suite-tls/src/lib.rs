@@ -99,7 +99,7 @@ impl Suite for TlsSuite {
                 unavailable: None,
             });
         }
-        let openssl = cryptobench_engine::peers::openssl_cli_version();
+        let openssl = cryptobench_engine::build::peers::openssl_cli_version();
         out.push(BackendInfo {
             name: S_TIME.into(),
             version: openssl.clone().unwrap_or_default(),

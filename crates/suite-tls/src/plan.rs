@@ -235,7 +235,7 @@ fn full_rows(g: &Grid, cert: &'static Cert, cfg: &RunConfig, out: &mut Vec<Plann
 }
 
 fn s_time(group: &'static Group, cert: &'static Cert, id: &str, _cfg: &RunConfig) -> PlannedCase {
-    let version = cryptobench_engine::peers::openssl_cli_version();
+    let version = cryptobench_engine::build::peers::openssl_cli_version();
     let s = spec(
         group.name,
         S_TIME,

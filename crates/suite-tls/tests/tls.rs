@@ -32,7 +32,7 @@ fn spec(provider: &'static dyn Provider, group: &str, cert: &str) -> PairSpec {
 
 /// The openssl program, or a loud failure saying how to install it.
 fn need_openssl() {
-    if let Err(e) = cryptobench_engine::peers::openssl_cli_version() {
+    if let Err(e) = cryptobench_engine::build::peers::openssl_cli_version() {
         panic!("this test needs the openssl program ({e}); install it: apt-get install openssl");
     }
 }

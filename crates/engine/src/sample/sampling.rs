@@ -1,4 +1,4 @@
-//! One case, measured: build, check, calibrate, warm up, sample, summarise.
+//! One built case, timed: calibrate, warm up, sample, summarise.
 //!
 //! Calibration doubles the batch (at most x10 per step) until one batch
 //! lasts `min_sample`; the calibration batches double as warm-up, which then
@@ -10,14 +10,9 @@
 //! batch is a fresh external process (`Case::calibration_is_a_sample`), the
 //! calibration batch is no warm-up and becomes the first sample.
 
-use crate::clock::{process_cpu_ns, tsc_hz, Clock};
-use crate::interrupt::stop_requested;
-use crate::placement::fastest_placement;
-use cryptobench_core::model::PLACEMENT_SPREAD_KEY;
-use cryptobench_core::{
-    BatchTime, Budget, Case, CaseError, CaseFactory, CaseSpec, CaseStatus, CheckOutcome,
-    Measurement, Summary,
-};
+use crate::sample::clock::{process_cpu_ns, tsc_hz, Clock};
+use crate::sample::interrupt::stop_requested;
+use cryptobench_core::{BatchTime, Budget, Case, CaseError, Measurement, Summary};
 
 /// Seed of the bootstrap so the same samples always give the same CI.
 pub const BOOTSTRAP_SEED: u64 = 0x00C0_FFEE;
@@ -302,76 +297,6 @@ pub fn summarize(samples: &[f64], bytes: u64, threads: u32) -> Summary {
     }
 }
 
-/// Builds, checks and measures one case (a comparison group of one).
-/// Returns `None` only when the engine was interrupted before the case
-/// produced anything worth keeping.
-pub fn measure_case(
-    spec: &CaseSpec,
-    factory: &CaseFactory,
-    budget: &Budget,
-    clock: &dyn Clock,
-) -> Option<Measurement> {
-    if spec.threads > 1 {
-        return crate::threads::measure_threads(spec, factory, budget, clock);
-    }
-    let member = crate::group::Member { spec, factory };
-    let mut out = crate::group::measure_group("", &[member], budget, clock, None, 0);
-    out.measurements.pop().flatten()
-}
-
-/// Builds a case and runs its checks: the one check-before-timing step.
-/// `Err` is the finished measurement of a case that cannot be timed (it
-/// could not be built, or a check failed).
-pub fn build_checked(
-    spec: &CaseSpec,
-    factory: &CaseFactory,
-) -> Result<(Box<dyn Case>, Measurement), Box<Measurement>> {
-    let case = factory().map_err(|e| Box::new(from_case_error(spec, e, Vec::new())))?;
-    checked(spec, case)
-}
-
-/// [`build_checked`], then the case built again where it runs fastest
-/// ([`crate::placement`]), that instance checked too; the trial's time is
-/// added to `trial_ns`.
-pub fn build_placed_checked(
-    spec: &CaseSpec,
-    factory: &CaseFactory,
-    clock: &dyn Clock,
-    trial_ns: &mut u64,
-) -> Result<(Box<dyn Case>, Measurement), Box<Measurement>> {
-    let started = clock.now_ns();
-    let case = factory().map_err(|e| Box::new(from_case_error(spec, e, Vec::new())))?;
-    let build_ns = clock.now_ns().saturating_sub(started);
-    // No instance is timed before the first has passed its checks.
-    let (case, m) = checked(spec, case)?;
-    let placed = fastest_placement(spec, factory, case, build_ns, clock, trial_ns);
-    let (case, mut m) = match placed.other {
-        false => (placed.case, m),
-        true => checked(spec, placed.case)?,
-    };
-    if let Some(spread) = placed.spread {
-        m.extra.insert(PLACEMENT_SPREAD_KEY.into(), spread);
-    }
-    Ok((case, m))
-}
-
-/// Runs the checks of a built case: `Err` when one failed.
-fn checked(
-    spec: &CaseSpec,
-    mut case: Box<dyn Case>,
-) -> Result<(Box<dyn Case>, Measurement), Box<Measurement>> {
-    let checks = case.checks();
-    let mut m = spec.measurement(CaseStatus::Measured, None);
-    if let Some(bad) = checks.iter().find(|c| c.outcome == CheckOutcome::Fail) {
-        m.status = CaseStatus::Failed;
-        m.reason = Some(format!("{}: {}", bad.name, bad.detail));
-        m.checks = checks;
-        return Err(Box::new(m));
-    }
-    m.checks = checks;
-    Ok((case, m))
-}
-
 /// Fills the numbers of a measurement from its samples.
 pub(crate) fn finish(m: &mut Measurement, s: Sampled) {
     let summary = summarize(&s.wall, m.input_bytes, m.threads);
@@ -397,36 +322,20 @@ pub(crate) fn finish(m: &mut Measurement, s: Sampled) {
     m.stats = Some(summary);
 }
 
-/// A measurement for a case that could not be built or failed while timed.
-pub(crate) fn from_case_error(
-    spec: &CaseSpec,
-    e: CaseError,
-    checks: Vec<cryptobench_core::CheckResult>,
-) -> Measurement {
-    let (status, reason) = match e {
-        CaseError::Skipped(r) => (CaseStatus::Skipped, r),
-        CaseError::Unavailable(r) => (CaseStatus::Unavailable, r),
-        CaseError::Failed(r) => (CaseStatus::Failed, r),
-    };
-    let mut m = spec.measurement(status, Some(reason));
-    m.checks = checks;
-    m
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::clock::mock::MockClock;
+    use crate::sample::clock::mock::MockClock;
     use cryptobench_core::CheckResult;
     use std::sync::Arc;
     use std::time::Duration;
 
     /// A case whose operation "takes" `op_ns` on the mock clock.
-    struct Fake {
-        clock: Arc<MockClock>,
-        op_ns: u64,
-        calls: Arc<std::sync::atomic::AtomicU64>,
-        fail_check: bool,
+    pub(crate) struct Fake {
+        pub(crate) clock: Arc<MockClock>,
+        pub(crate) op_ns: u64,
+        pub(crate) calls: Arc<std::sync::atomic::AtomicU64>,
+        pub(crate) fail_check: bool,
     }
 
     impl Case for Fake {
@@ -445,7 +354,7 @@ mod tests {
         }
     }
 
-    fn budget() -> Budget {
+    pub(crate) fn budget() -> Budget {
         Budget {
             min_sample: Duration::from_millis(10),
             samples: 15,
@@ -641,39 +550,6 @@ mod tests {
         assert!(
             (s.wall[0] - 2_000.0).abs() < 1e-9,
             "1 s / 500000 ops = 2 us per op"
-        );
-    }
-
-    #[test]
-    fn a_failed_check_means_the_case_is_never_timed() {
-        let clock = Arc::new(MockClock::default());
-        let calls: Arc<std::sync::atomic::AtomicU64> = Default::default();
-        let (c2, k2) = (clock.clone(), calls.clone());
-        let factory: CaseFactory = Arc::new(move || {
-            Ok(Box::new(Fake {
-                clock: c2.clone(),
-                op_ns: 10,
-                calls: k2.clone(),
-                fail_check: true,
-            }) as Box<dyn Case>)
-        });
-        let spec = CaseSpec::new("t", "X", "b", "1", "op");
-        let m = measure_case(&spec, &factory, &budget(), clock.as_ref()).unwrap();
-        assert_eq!(m.status, CaseStatus::Failed);
-        assert!(m.reason.unwrap().starts_with("kat:"));
-        assert!(m.stats.is_none());
-        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 0);
-    }
-
-    #[test]
-    fn factory_errors_become_skipped_or_failed() {
-        let clock = MockClock::default();
-        let spec = CaseSpec::new("t", "X", "b", "1", "op");
-        let f: CaseFactory = Arc::new(|| Err(CaseError::Skipped("needs 16 bytes".into())));
-        let m = measure_case(&spec, &f, &budget(), &clock).unwrap();
-        assert_eq!(
-            (m.status, m.reason.as_deref()),
-            (CaseStatus::Skipped, Some("needs 16 bytes"))
         );
     }
 

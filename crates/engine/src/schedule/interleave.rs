@@ -16,10 +16,10 @@
 //! the grain of a round. Rounds stay whole: one batch of every member of a
 //! group, so its ratios stay paired.
 
-use crate::canary::Canary;
-use crate::clock::Clock;
-use crate::group::{GroupRun, Member, Spent};
-use crate::interrupt::stop_requested;
+use crate::group::canary::Canary;
+use crate::group::rounds::{GroupRun, Member, Spent};
+use crate::sample::clock::Clock;
+use crate::sample::interrupt::stop_requested;
 use cryptobench_core::verdict::seed_of;
 use cryptobench_core::{Budget, CaseSpec, CaseStatus, Measurement, PlannedCase, Setup};
 use cryptobench_stats::SplitMix64;
@@ -205,8 +205,13 @@ fn start<'a>(
                 // Building and checking are not told apart here: all measuring.
                 let started = clock.now_ns();
                 let m = catch_unwind(AssertUnwindSafe(|| {
-                    crate::affinity::widened(|| {
-                        crate::threads::measure_threads(&case.spec, factory, &next.budget, clock)
+                    crate::host::affinity::widened(|| {
+                        crate::build::threads::measure_threads(
+                            &case.spec,
+                            factory,
+                            &next.budget,
+                            clock,
+                        )
                     })
                 }))
                 .unwrap_or_else(|p| {
@@ -306,7 +311,7 @@ pub(crate) fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::MonotonicClock;
+    use crate::sample::clock::MonotonicClock;
     use cryptobench_core::{Case, CaseError};
     use std::sync::{Arc, Mutex};
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::clock::mock::MockClock;
+use crate::sample::clock::mock::MockClock;
 use cryptobench_core::{CaseError, CaseStatus, CheckResult};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -239,7 +239,7 @@ fn the_canary_is_timed_every_round_and_paired_with_each_case() {
             factory: &f,
         }],
         &quick,
-        &crate::clock::MonotonicClock,
+        &crate::sample::clock::MonotonicClock,
         Some(&mut canary),
         1,
     );
@@ -279,7 +279,7 @@ fn a_memory_bound_case_carries_the_fastest_memory_probe_of_its_rounds() {
             },
         ],
         &quick,
-        &crate::clock::MonotonicClock,
+        &crate::sample::clock::MonotonicClock,
         Some(&mut canary),
         1,
     );

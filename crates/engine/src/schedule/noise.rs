@@ -14,10 +14,10 @@
 //! of an unpaired comparison: two runs measured at different moments,
 //! which `compare` judges by their fastest rounds.
 
-use crate::canary::noise_floor;
-use crate::clock::{Clock, MonotonicClock};
-use crate::group::{measure_group, Member, MIN_ROUNDS};
-use crate::load;
+use crate::group::canary::noise_floor;
+use crate::group::rounds::{measure_group, Member, MIN_ROUNDS};
+use crate::host::load;
+use crate::sample::clock::{Clock, MonotonicClock};
 use cryptobench_core::{Budget, CaseSpec, MachineLoad};
 use cryptobench_stats::{median, paired_ratio, quantile, round_ratios};
 use std::time::Duration;
@@ -54,8 +54,8 @@ pub fn aa_test(duration: Duration, min_sample: Duration) -> AaReport {
     let clock = MonotonicClock;
     let started = clock.now_ns();
     // On the core a run's one-core cases use.
-    let _pinned = crate::affinity::pin();
-    let factory = crate::canary::workload_factory();
+    let _pinned = crate::host::affinity::pin();
+    let factory = crate::group::canary::workload_factory();
     let (a, b) = (
         CaseSpec::new("noise", "A", "builtin", "", "mix"),
         CaseSpec::new("noise", "A'", "builtin", "", "mix"),

@@ -12,7 +12,7 @@
 //! process it made every Go, Node.js or Python group read "machine busy:
 //! other processes used 40-48% of the CPU time" on an idle machine.
 
-use crate::clock::process_cpu_ns;
+use crate::sample::clock::process_cpu_ns;
 use cryptobench_core::MachineLoad;
 
 /// The counters at one moment.

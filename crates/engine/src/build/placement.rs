@@ -19,8 +19,8 @@
 //! code where its memory does not hold it back, as the fastest rounds
 //! already measure it where the machine does not.
 
-use crate::clock::Clock;
-use crate::measure::time_batch;
+use crate::sample::clock::Clock;
+use crate::sample::sampling::time_batch;
 use cryptobench_core::model::work_varies;
 use cryptobench_core::{Case, CaseFactory, CaseSpec};
 use cryptobench_stats::median;
@@ -44,7 +44,7 @@ const TRIAL_ROUNDS: usize = 3;
 
 /// Whether `case` may be built again to choose its placement: timed in
 /// this process, one operation at a time on one core, not memory-bound
-/// (those get fresh pages by design, [`crate::heap`]), doing the same
+/// (those get fresh pages by design, [`crate::host::heap`]), doing the same
 /// work in every call (ML-DSA's signing rejects at random: its instances
 /// would differ by luck) and built in `build_ns`, at most
 /// [`MAX_BUILD_NS`].
@@ -175,9 +175,9 @@ fn choose(factory: &CaseFactory, mut first: Box<dyn Case>, clock: &dyn Clock) ->
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::clock::mock::MockClock;
+    use crate::sample::clock::mock::MockClock;
     use cryptobench_core::CaseError;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::Arc;
@@ -219,7 +219,7 @@ mod tests {
 
     /// A factory whose n-th instance costs `costs[n]` ns per operation
     /// (the last cost repeats), counting the instances it built.
-    fn factory(
+    pub(crate) fn factory(
         clock: &Arc<MockClock>,
         costs: &[u64],
         elsewhere: bool,
@@ -246,7 +246,7 @@ mod tests {
         clock.0.load(Ordering::SeqCst) - t0
     }
 
-    fn spec() -> CaseSpec {
+    pub(crate) fn spec() -> CaseSpec {
         CaseSpec::new("demo", "work", "native", "1", "op")
     }
 
@@ -265,15 +265,6 @@ mod tests {
         let spread = kept.spread.expect("six instances tried");
         assert!((spread - 0.25).abs() < 1e-9, "{spread}");
         assert!(spent > 0, "the trial's time is accounted for");
-    }
-
-    #[test]
-    fn the_instance_kept_is_checked_before_it_is_measured() {
-        let clock = Arc::new(MockClock(AtomicU64::new(0)));
-        let (f, _) = factory(&clock, &[120, 99, 130], false);
-        let kept = crate::measure::build_placed_checked(&spec(), &f, clock.as_ref(), &mut 0);
-        let failed = kept.err().expect("the faster instance failed its checks");
-        assert_eq!(failed.status, cryptobench_core::CaseStatus::Failed);
     }
 
     #[test]

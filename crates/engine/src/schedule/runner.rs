@@ -5,18 +5,18 @@
 //! measurement the moment it exists and to drive the progress bar. Skipped
 //! and unavailable cases become measurements too, so nothing is silently
 //! dropped from a report. Cases are measured in comparison groups
-//! ([`crate::group`]): the cases a suite put in one group, or else those of
+//! ([`crate::group::rounds`]): the cases a suite put in one group, or else those of
 //! one suite, operation, size and thread count, i.e. the backends and
 //! primitives a report compares at one size.
 
-use crate::canary::Canary;
-use crate::clock::Clock;
-use crate::clock::MonotonicClock;
-use crate::group::Spent;
-use crate::interleave::{run_interleaved, Feed, Finished, Next};
-use crate::interrupt::stop_requested;
-use crate::pace::{MemberCost, Pace, Planned};
-use crate::remeasure::{
+use crate::group::canary::Canary;
+use crate::group::rounds::Spent;
+use crate::sample::clock::Clock;
+use crate::sample::clock::MonotonicClock;
+use crate::sample::interrupt::stop_requested;
+use crate::schedule::interleave::{run_interleaved, Feed, Finished, Next};
+use crate::schedule::pace::{MemberCost, Pace, Planned};
+use crate::schedule::remeasure::{
     allowance_ns, erratic_limit, group_readings, second_is_faster, to_remeasure, widest_interval,
     FirstTry,
 };
@@ -44,7 +44,7 @@ pub enum Event<'a> {
     /// A case finished (measured, failed, skipped or unavailable).
     Finished(&'a Measurement),
     /// A case measured in a disturbed moment was measured again, faster
-    /// ([`crate::remeasure`]): `by` replaces `replaced`, which an earlier
+    /// ([`crate::schedule::remeasure`]): `by` replaces `replaced`, which an earlier
     /// `Finished` reported.
     Remeasured {
         /// The first measurement.
@@ -299,7 +299,7 @@ pub fn run_plan(
     let clock = MonotonicClock;
     let start = clock.now_ns();
     // One-core measurements on one core; multi-core cases widen.
-    let _pinned = crate::affinity::pin();
+    let _pinned = crate::host::affinity::pin();
     // The canary's batch no longer than a case's, so short samples do
     // not spend most of each round on it.
     let canary_batch_ns = budget.min_sample.as_nanos() as f64;
@@ -398,7 +398,7 @@ pub fn member_cost(spec: &CaseSpec, budget: &Budget) -> MemberCost {
     }
 }
 
-/// `budget` with `scale` of its time per case ([`crate::pace`]).
+/// `budget` with `scale` of its time per case ([`crate::schedule::pace`]).
 fn paced(budget: &Budget, scale: f64) -> Budget {
     Budget {
         time_per_case: budget.time_per_case.mul_f64(scale),
@@ -498,7 +498,7 @@ impl Feed for AgainFeed<'_, '_> {
 }
 
 impl Again<'_> {
-    /// Measures the disturbed groups again ([`crate::remeasure`]) and keeps
+    /// Measures the disturbed groups again ([`crate::schedule::remeasure`]) and keeps
     /// the faster measurement of each; replaced measurements move to the
     /// end of `out`, which stays in the order things were measured.
     /// Returns the groups measured again, how many were replaced, and
@@ -560,7 +560,7 @@ mod tests {
     use super::*;
 
     fn ready(suite: &str, primitive: &str, op: &str, bytes: u64) -> PlannedCase {
-        let workload = crate::canary::workload_factory();
+        let workload = crate::group::canary::workload_factory();
         PlannedCase::ready(
             CaseSpec::new(suite, primitive, "b", "1", op).size(bytes),
             move || workload(),
@@ -696,7 +696,7 @@ mod tests {
             .map(|m| m.primitive.as_str())
             .collect();
         assert_eq!(order.len(), 10);
-        assert_eq!(order[9], crate::canary::PRIMITIVE);
+        assert_eq!(order[9], crate::group::canary::PRIMITIVE);
         let moved = &ran.measurements[9 - kept..9];
         let e = moved.iter().find(|m| m.primitive == "E").expect("E moved");
         assert!(e
@@ -716,7 +716,7 @@ mod tests {
         let (ms, stopped) = run_cases_with(&plan, &Budget::quick(), options, &mut |_| {});
         assert!(!stopped);
         assert_eq!(ms.len(), 3);
-        assert_eq!(ms[2].suite, crate::canary::SUITE);
+        assert_eq!(ms[2].suite, crate::group::canary::SUITE);
         assert_eq!(ms[0].group, ms[1].group);
         assert!(ms[0].group.is_some());
     }

@@ -19,7 +19,7 @@
 //! from the first thread's start to the last one's end is that moment's
 //! speed for multi-core work.
 
-use crate::clock::Clock;
+use crate::sample::clock::Clock;
 use cryptobench_core::{Case, CaseError, CaseFactory, CaseSpec, CaseStatus, Measurement};
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -192,7 +192,7 @@ impl Canary {
 
     /// Leaves the batches `batches` (indices into `samples`) out of the
     /// run's canary: they were timed beside measurements the run replaced
-    /// ([`crate::remeasure`]), so they describe no moment it reports.
+    /// (`schedule::remeasure`, the layer above), so they describe no moment it reports.
     pub fn supersede(&mut self, batches: impl IntoIterator<Item = usize>) {
         self.superseded.extend(batches);
     }
@@ -233,7 +233,7 @@ impl Canary {
         .param("batch", self.iters);
         let mut m = spec.measurement(CaseStatus::Measured, None);
         m.iterations_per_sample = self.iters;
-        m.stats = Some(crate::measure::summarize(&samples, 0, 1));
+        m.stats = Some(crate::sample::sampling::summarize(&samples, 0, 1));
         m.extra.insert(FLOOR_KEY.into(), noise_floor(&samples));
         let parallel = self.kept_parallel();
         if parallel.len() >= 2 {
@@ -257,7 +257,7 @@ pub const MEMORY_PROBE_BYTES: usize = 4 << 20;
 /// Returns ns, `None` when the kernel refuses the mapping.
 pub fn memory_probe_ns(clock: &dyn Clock) -> Option<f64> {
     let t0 = clock.now_ns();
-    let mut pages = crate::heap::FreshPages::map(MEMORY_PROBE_BYTES)?;
+    let mut pages = crate::host::heap::FreshPages::map(MEMORY_PROBE_BYTES)?;
     // SAFETY: written only within the mapping's length, which nothing else
     // holds; the mapping is unmapped when `pages` drops.
     unsafe { std::ptr::write_bytes(pages.as_mut_ptr(), 0x5a, pages.len()) };
@@ -295,7 +295,7 @@ fn release_together(arrived: &AtomicUsize, threads: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::MonotonicClock;
+    use crate::sample::clock::MonotonicClock;
 
     #[test]
     fn a_steady_machine_has_a_low_floor_and_a_drifting_one_a_high_floor() {
@@ -319,7 +319,7 @@ mod tests {
 
     #[test]
     fn the_memory_probe_pays_for_fresh_pages_every_time() {
-        let clock = crate::clock::MonotonicClock;
+        let clock = crate::sample::clock::MonotonicClock;
         let faults = || {
             let mut u: libc::rusage = unsafe { std::mem::zeroed() };
             // SAFETY: getrusage writes only into the struct given.
@@ -365,7 +365,7 @@ mod tests {
         // Confined to one core, the two threads run one after the other:
         // timed one by one, each read as fast as the one-thread batch.
         let ratio = std::thread::spawn(|| {
-            assert!(crate::affinity::confine_to_first_core());
+            assert!(crate::host::affinity::confine_to_first_core());
             let mut c = Canary::default();
             let clock = MonotonicClock;
             let ratios: Vec<f64> = (0..7)

@@ -4,9 +4,10 @@
 //! is credited for work done while another still runs). Per-thread rates and
 //! the scaling efficiency against one thread are kept in `extra`.
 
-use crate::clock::Clock;
-use crate::interrupt::stop_requested;
-use crate::measure::{build_checked, finish, from_case_error, sample, time_batch, Sampled};
+use crate::build::checked::{build_checked, from_case_error};
+use crate::sample::clock::Clock;
+use crate::sample::interrupt::stop_requested;
+use crate::sample::sampling::{finish, sample, time_batch, Sampled};
 use cryptobench_core::{Budget, CaseFactory, CaseSpec, Measurement};
 use std::sync::{Arc, Barrier, Mutex};
 
@@ -133,7 +134,7 @@ pub fn measure_threads(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::mock::MockClock;
+    use crate::sample::clock::mock::MockClock;
     use cryptobench_core::{Case, CaseError, CaseStatus};
     use std::time::Duration;
 
@@ -153,7 +154,13 @@ mod tests {
         let factory: CaseFactory = Arc::new(|| Ok(Box::new(Spin(1)) as Box<dyn Case>));
         let spec = CaseSpec::new("t", "spin", "b", "1", "op").threads(2);
         let budget = Budget::quick();
-        let m = measure_threads(&spec, &factory, &budget, &crate::clock::MonotonicClock).unwrap();
+        let m = measure_threads(
+            &spec,
+            &factory,
+            &budget,
+            &crate::sample::clock::MonotonicClock,
+        )
+        .unwrap();
         assert_eq!(m.status, CaseStatus::Measured);
         assert_eq!(m.threads, 2);
         assert!(m.samples_ns.len() >= 3);

@@ -26,12 +26,12 @@
 //! shortens, never below [`MIN_SCALE`]: a plan that fits runs exactly as
 //! budgeted, and a case sampled for less says how precise it got.
 
-use crate::group::{fewest_slow_rounds, Spent, MIN_ROUNDS};
+use crate::group::rounds::{fewest_slow_rounds, Spent, MIN_ROUNDS};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The share of the measuring limit the first pass is paced to; second
-/// tries of disturbed groups ([`crate::remeasure`]) get the rest.
+/// tries of disturbed groups ([`crate::schedule::remeasure`]) get the rest.
 pub const FIRST_PASS_SHARE: f64 = 0.85;
 /// The least share of its nominal time per case a group is given, so a
 /// paced case keeps a sample worth the name (`--quick` gives 50 ms).
@@ -70,7 +70,7 @@ pub struct MemberCost {
 impl MemberCost {
     /// Its sampling time at `scale` of its time per case, ns: the share,
     /// or the rounds it takes whatever the share, whichever is longer
-    /// (the stop rule of [`crate::group`], and `slow_rounds_floor`'s).
+    /// (the stop rule of [`crate::group::rounds`], and `slow_rounds_floor`'s).
     pub fn sampling_ns(&self, scale: f64) -> f64 {
         let share = self.time_ns * scale;
         let rounds = if self.slow {

@@ -19,13 +19,14 @@
 //! (the first member with a short, self-calibrated batch) keeps sampling
 //! while any other member does, so every ratio to it rests on all rounds.
 
-use crate::canary::{self, Canary};
-use crate::clock::Clock;
-use crate::interrupt::stop_requested;
-use crate::load;
-use crate::measure::{
-    build_placed_checked, calibrate, finish, from_case_error, precision_of, reported_precision,
-    slow_warning, time_batch, Calibration, Sampled, MAX_SAMPLE_FACTOR,
+use crate::build::checked::{build_placed_checked, from_case_error};
+use crate::group::canary::{self, Canary};
+use crate::host::load;
+use crate::sample::clock::Clock;
+use crate::sample::interrupt::stop_requested;
+use crate::sample::sampling::{
+    calibrate, finish, precision_of, reported_precision, slow_warning, time_batch, Calibration,
+    Sampled, MAX_SAMPLE_FACTOR,
 };
 use cryptobench_core::verdict::seed_of;
 use cryptobench_core::{
@@ -91,7 +92,7 @@ pub struct Spent {
     /// Calibrating, warming up and sampling (the canary included), ns.
     pub measuring_ns: u64,
     /// The rounds' part of `measuring_ns`: what a longer time per case
-    /// lengthens, while calibration and warm-up stay ([`crate::pace`]).
+    /// lengthens, while calibration and warm-up stay (`schedule::pace`, the layer above).
     pub sampling_ns: u64,
 }
 
@@ -145,7 +146,7 @@ impl Live {
 /// operation keeps busy, at most the machine's; 1 (none) for a group of
 /// one-core cases.
 fn parallel_canary_threads(members: &[Member<'_>]) -> usize {
-    let cores = crate::affinity::cores();
+    let cores = crate::host::affinity::cores();
     members
         .iter()
         .map(|m| m.spec.cores_used() as usize)
@@ -156,7 +157,7 @@ fn parallel_canary_threads(members: &[Member<'_>]) -> usize {
 
 /// A group being measured: its members built, checked and calibrated,
 /// sampled one round at a time ([`GroupRun::round`]), so the runner can
-/// interleave the rounds of several groups ([`crate::interleave`]).
+/// interleave the rounds of several groups (`schedule::interleave`, the layer above).
 pub struct GroupRun<'a> {
     id: String,
     members: Vec<Member<'a>>,
@@ -298,7 +299,7 @@ impl<'a> GroupRun<'a> {
     /// One round: a batch of every member still sampling, in a fresh random
     /// order, and one canary batch at a random place among them. A
     /// multi-core member's batch, and the canary on several cores, run on
-    /// every core; the rest on the measuring core ([`crate::affinity`]).
+    /// every core; the rest on the measuring core ([`crate::host::affinity`]).
     pub fn round(&mut self, clock: &dyn Clock, mut canary: Option<&mut Canary>) {
         if self.done() {
             return;
@@ -492,10 +493,10 @@ pub fn measure_group(
 }
 
 /// Runs `f` on every core when `wide` (a multi-core case), else where the
-/// thread is (the measuring core, [`crate::affinity`]).
+/// thread is (the measuring core, [`crate::host::affinity`]).
 fn on_cores<T>(wide: bool, f: impl FnOnce() -> T) -> T {
     if wide {
-        crate::affinity::widened(f)
+        crate::host::affinity::widened(f)
     } else {
         f()
     }
@@ -665,5 +666,5 @@ fn shuffle(v: &mut [usize], rng: &mut SplitMix64) {
 }
 
 #[cfg(test)]
-#[path = "group_tests.rs"]
+#[path = "rounds_tests.rs"]
 mod tests;
