@@ -101,7 +101,7 @@ pub fn ab(g: &Global, a: &AbArgs) -> Result<u8> {
     backends.push(build_info("build:this", &this_version, None));
     backends.push(build_info("build:other", &other_version, Some(&a.other)));
     app::check_runs_dir(g)?;
-    let mut recorder = app::Recorder::open(g, backends, None)?;
+    let mut recorder = app::start_recording(g, backends, None)?;
     let bar = app::progress_bar(g, cases.len());
     let options = runner::Options {
         canary: true,
@@ -124,7 +124,7 @@ pub fn ab(g: &Global, a: &AbArgs) -> Result<u8> {
     bar.finish_and_clear();
     // The servers end with their last case.
     drop((cases, this_runner, other_runner));
-    let run = recorder.finish(g, ran.stopped, true)?;
+    let run = app::finish_recording(g, recorder, ran.stopped, true)?;
     let rows: Vec<Row> = natives
         .iter()
         .map(|n| Row::of(n, &run.measurements, threshold, gate))

@@ -6,8 +6,7 @@ use crate::args::Global;
 use crate::output;
 use anyhow::{Context, Result};
 use cryptobench_core::{
-    units, Budget, CaseSpec, Error, Measurement, PlannedCase, Run, RunConfig, RunStatus, Setup,
-    Suite, SCHEMA,
+    units, Budget, CaseSpec, Error, PlannedCase, Run, RunConfig, RunStatus, Setup, Suite, SCHEMA,
 };
 use cryptobench_engine::host::fingerprint;
 use cryptobench_engine::sample::interrupt;
@@ -15,7 +14,7 @@ use cryptobench_engine::schedule::runner;
 use cryptobench_report::precision;
 use cryptobench_runtime::{plan_twins, Runtime};
 use cryptobench_store::output::{self as out_file, Access, OutputError, Outputs};
-use cryptobench_store::{OutputTarget, Store, StoreError};
+use cryptobench_store::{OutputTarget, RecordError, Recorder, Store, StoreError};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -427,7 +426,7 @@ pub fn bench_as(
     }
     let mut backends = suite_backends(&suites);
     backends.extend(runtimes.iter().map(|rt| rt.backend_info()));
-    let mut recorder = Recorder::open(g, backends, identity)?;
+    let mut recorder = start_recording(g, backends, identity)?;
 
     let bar = progress_bar(g, cases.len());
     let options = runner::Options {
@@ -462,7 +461,7 @@ pub fn bench_as(
         runner::Event::Remeasured { replaced, by } => recorder.replace(replaced, by.clone()),
     });
     bar.finish_and_clear();
-    let run = recorder.finish(g, ran.stopped, also_json_next_to_db)?;
+    let run = finish_recording(g, recorder, ran.stopped, also_json_next_to_db)?;
     if !g.quiet {
         let limit = cfg.budget.measuring_limit;
         eprintln!("{}", time_line(&ran, planning.elapsed(), limit));
@@ -526,162 +525,91 @@ pub fn suite_backends(suites: &[Box<dyn Suite>]) -> Vec<cryptobench_core::Backen
     backends
 }
 
-/// A run being recorded: every measurement is committed to the store the
-/// moment it is added, so an interruption loses nothing already measured.
-pub struct Recorder {
-    run: Run,
-    /// Each measurement's position in the store, beside `run.measurements`
-    /// (`None` when it was not stored).
-    seqs: Vec<Option<i64>>,
-    store: Option<Store>,
-    targets: Vec<OutputTarget>,
-    outputs: Outputs,
-    store_error: Option<StoreError>,
+/// Begins recording a run (the lifecycle is the store's [`Recorder`]):
+/// checks the export targets, opens the store, takes the fingerprint.
+pub fn start_recording(
+    g: &Global,
+    backends: Vec<cryptobench_core::BackendInfo>,
+    identity: Option<RunIdentity>,
+) -> Result<Recorder> {
+    let targets = export_targets(g)?;
+    let store = open_store(g)?;
+    let machine = fingerprint::collect(
+        backends,
+        env!("CARGO_PKG_VERSION"),
+        env!("CRYPTOBENCH_GIT_REVISION"),
+    );
+    let (id, fleet) = match identity {
+        Some(i) => (i.id, i.fleet),
+        None => (new_run_id(), None),
+    };
+    let run = Run {
+        schema: SCHEMA.into(),
+        id,
+        started_at: now_rfc3339(),
+        finished_at: None,
+        status: RunStatus::Running,
+        command: std::env::args().collect(),
+        machine,
+        fleet,
+        measurements: Vec::new(),
+    };
+    Ok(Recorder::begin(
+        store,
+        run,
+        targets,
+        interrupt::request_stop,
+    )?)
 }
 
-impl Recorder {
-    /// Checks the export targets, opens the store and begins the run.
-    pub fn open(
-        g: &Global,
-        backends: Vec<cryptobench_core::BackendInfo>,
-        identity: Option<RunIdentity>,
-    ) -> Result<Self> {
-        let targets = export_targets(g)?;
-        let store = open_store(g)?;
-        let machine = fingerprint::collect(
-            backends,
-            env!("CARGO_PKG_VERSION"),
-            env!("CRYPTOBENCH_GIT_REVISION"),
-        );
-        let (id, fleet) = match identity {
-            Some(i) => (i.id, i.fleet),
-            None => (new_run_id(), None),
-        };
-        let run = Run {
-            schema: SCHEMA.into(),
-            id,
-            started_at: now_rfc3339(),
-            finished_at: None,
-            status: RunStatus::Running,
-            command: std::env::args().collect(),
-            machine,
-            fleet,
-            measurements: Vec::new(),
-        };
-        if let Some(st) = &store {
-            st.begin_run(&run)?;
-        }
-        Ok(Self {
-            run,
-            seqs: Vec::new(),
-            store,
-            targets,
-            outputs: outputs(g),
-            store_error: None,
-        })
-    }
-
-    /// Stores and keeps one measurement; a storage failure stops the engine.
-    pub fn add(&mut self, m: Measurement) {
-        let seq = self.store_with(|st, run| st.add_measurement(run, &m));
-        self.run.measurements.push(m);
-        self.seqs.push(seq);
-    }
-
-    /// Runs one write on the store, if there is one and none failed yet;
-    /// a failure stops the engine. Returns the measurement's position when
-    /// it was written.
-    fn store_with(
-        &mut self,
-        write: impl FnOnce(&Store, &str) -> Result<i64, StoreError>,
-    ) -> Option<i64> {
-        let (Some(st), None) = (&self.store, &self.store_error) else {
-            return None;
-        };
-        write(st, &self.run.id)
-            .map_err(|e| {
-                self.store_error = Some(e);
-                interrupt::request_stop();
-            })
-            .ok()
-    }
-
-    /// Replaces a measurement the run measured again, faster;
-    /// the new one moves to the end, as in the store.
-    pub fn replace(&mut self, replaced: &Measurement, by: Measurement) {
-        let key = replaced.case_key();
-        let Some(i) = self
-            .run
-            .measurements
-            .iter()
-            .position(|m| m.case_key() == key && !m.is_canary())
-        else {
-            return self.add(by);
-        };
-        let seq = match self.seqs[i] {
-            Some(old) => self.store_with(|st, run| st.replace_measurement(run, old, &by)),
-            None => None,
-        };
-        self.run.measurements.remove(i);
-        self.seqs.remove(i);
-        self.run.measurements.push(by);
-        self.seqs.push(seq);
-    }
-
-    /// Marks the run, writes the JSON next to the database when asked, and
-    /// the `-o` exports.
-    pub fn finish(mut self, g: &Global, stopped: bool, json_next_to_db: bool) -> Result<Run> {
-        let run = &mut self.run;
-        run.finished_at = Some(now_rfc3339());
-        run.status = if stopped {
-            RunStatus::Interrupted
-        } else if run.has_failures() {
-            RunStatus::Failed
-        } else {
-            RunStatus::Complete
-        };
-        if let Some(st) = &self.store {
-            if let Some(e) = self.store_error {
-                return Err(
-                    anyhow::Error::new(e).context("storing a measurement failed; the run stopped")
+/// Marks the run, writes the JSON next to the database when asked, and
+/// the `-o` exports.
+pub fn finish_recording(
+    g: &Global,
+    recorder: Recorder,
+    stopped: bool,
+    json_next_to_db: bool,
+) -> Result<Run> {
+    let recorded = recorder
+        .finish(stopped, now_rfc3339())
+        .map_err(|e| match e {
+            RecordError::Measurement(e) => {
+                anyhow::Error::new(e).context("storing a measurement failed; the run stopped")
+            }
+            RecordError::Finish(e) => anyhow::Error::new(e),
+        })?;
+    let run = &recorded.run;
+    let outputs = outputs(g);
+    if let Some(st) = &recorded.store {
+        if json_next_to_db {
+            let dir = runs_dir(st.path());
+            let path = dir.join(format!("{}.json", run.id));
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            write_export(
+                &OutputTarget {
+                    format: "json".into(),
+                    path: Some(path.clone()),
+                },
+                run,
+                &crate::registry::suites(),
+                &outputs,
+            )?;
+            if !g.quiet {
+                eprintln!(
+                    "run {} stored in {}; JSON export: {}",
+                    run.id,
+                    st.path().display(),
+                    path.display()
                 );
             }
-            st.finish_run(
-                &run.id,
-                run.status,
-                run.finished_at.as_deref().unwrap_or(""),
-            )?;
-            if json_next_to_db {
-                let dir = runs_dir(st.path());
-                let path = dir.join(format!("{}.json", run.id));
-                std::fs::create_dir_all(&dir)
-                    .with_context(|| format!("creating {}", dir.display()))?;
-                write_export(
-                    &OutputTarget {
-                        format: "json".into(),
-                        path: Some(path.clone()),
-                    },
-                    run,
-                    &crate::registry::suites(),
-                    &self.outputs,
-                )?;
-                if !g.quiet {
-                    eprintln!(
-                        "run {} stored in {}; JSON export: {}",
-                        run.id,
-                        st.path().display(),
-                        path.display()
-                    );
-                }
-            } else if !g.quiet {
-                eprintln!("run {} stored in {}", run.id, st.path().display());
-            }
+        } else if !g.quiet {
+            eprintln!("run {} stored in {}", run.id, st.path().display());
         }
-        for t in &self.targets {
-            write_export(t, run, &crate::registry::suites(), &self.outputs)?;
-        }
-        Ok(self.run)
     }
+    for t in &recorded.exports {
+        write_export(t, run, &crate::registry::suites(), &outputs)?;
+    }
+    Ok(recorded.run)
 }
 
 /// Writes a run's export (Markdown with its summary and recommendations)

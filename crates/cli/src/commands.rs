@@ -581,12 +581,13 @@ fn elgamal_mpi(
         return Ok(0);
     }
     let suites: Vec<Box<dyn Suite>> = vec![Box::new(cryptobench_elgamal::ElgamalSuite::default())];
-    let mut recorder = app::Recorder::open(g, app::suite_backends(&suites), None)?;
+    let mut recorder = app::start_recording(g, app::suite_backends(&suites), None)?;
     for m in all {
         recorder.add(m);
     }
-    let run = recorder.finish(
+    let run = app::finish_recording(
         g,
+        recorder,
         cryptobench_engine::sample::interrupt::stop_requested(),
         false,
     )?;

@@ -22,6 +22,7 @@ pub mod import;
 mod json_repair;
 mod liveness;
 pub mod output;
+pub mod recorder;
 mod select;
 
 pub use db::{default_path, set_lock_wait, RunRow, Store, STORE_SCHEMA};
@@ -32,6 +33,7 @@ pub use export::{
 pub use import::{parse_run_file, Imported};
 pub use liveness::this_host;
 pub use output::{Access, OutputError, Outputs};
+pub use recorder::{RecordError, Recorded, Recorder};
 
 use std::path::PathBuf;
 
