@@ -21,7 +21,7 @@
 //!      |
 //!   build      checked (build + checks), placement, threads, peers
 //!      |
-//!   host       layout, heap, affinity, load, fingerprint
+//!   host       layout, heap, affinity, load, CPU features, fingerprint
 //!      |
 //!   sample     clock, interrupt, sampling (time a batch, calibrate, summarise)
 //! ```

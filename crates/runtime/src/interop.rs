@@ -188,7 +188,7 @@ pub fn nid_of(name: &str) -> Option<Nid> {
 /// default and legacy providers (`aes-128-wrap`, `des-ede3-ecb` are
 /// provider names without a classic NID).
 pub fn fetch(method: &str) -> Result<Cipher, InteropError> {
-    let _ = cryptobench_backends::openssl_lib::ensure_providers();
+    let _ = cryptobench_suite_common::openssl_lib::ensure_providers();
     Cipher::fetch(None, method, None).map_err(|_| InteropError::NativeLacks {
         library: "OpenSSL",
         primitive: method.to_string(),
@@ -442,7 +442,7 @@ pub struct SodiumAeadInterop {
 
 impl SodiumAeadInterop {
     fn fns(&self) -> Result<(SealFn, OpenFn, usize, usize), InteropError> {
-        cryptobench_backends::sodium::init().map_err(|e| InteropError::NativeFailed {
+        cryptobench_suite_common::sodium::init().map_err(|e| InteropError::NativeFailed {
             library: "libsodium",
             reason: e.to_string(),
         })?;

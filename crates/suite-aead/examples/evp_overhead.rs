@@ -27,7 +27,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let size: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(16_384);
     let rounds: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(31);
-    cryptobench_backends::openssl_lib::ensure_providers().expect("OpenSSL providers");
+    cryptobench_suite_common::openssl_lib::ensure_providers().expect("OpenSSL providers");
     for (name, cipher) in [
         ("AES-256-GCM", Cipher::aes_256_gcm()),
         ("ChaCha20-Poly1305", Cipher::chacha20_poly1305()),

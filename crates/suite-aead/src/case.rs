@@ -183,7 +183,7 @@ fn build(cfg: &CaseConfig, key: &[u8]) -> Result<Sealer, CaseError> {
 
 /// Fills `buf` from libsodium's CSPRNG.
 fn random_bytes(buf: &mut [u8]) {
-    if cryptobench_backends::sodium::init().is_ok() {
+    if cryptobench_suite_common::sodium::init().is_ok() {
         // SAFETY: writes exactly buf.len() bytes into buf.
         unsafe { libsodium_sys::randombytes_buf(buf.as_mut_ptr().cast(), buf.len()) };
     } else {
@@ -224,7 +224,7 @@ impl Case for AeadCase {
         }
         if crate::timed_from_memory(self.cfg.size as u64) {
             for buf in [&self.msg, &self.out, &self.plain] {
-                cryptobench_backends::cpu::flush_from_caches(buf);
+                cryptobench_engine::host::cpu::flush_from_caches(buf);
             }
         }
         Ok(())

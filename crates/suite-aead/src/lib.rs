@@ -106,7 +106,7 @@ pub const CACHE_PARAM: &str = "cache";
 /// the caches before each batch): [`FROM_MEMORY_BYTES`] and up, where this
 /// CPU can flush.
 pub fn timed_from_memory(size: u64) -> bool {
-    size >= FROM_MEMORY_BYTES && cryptobench_backends::cpu::CAN_FLUSH
+    size >= FROM_MEMORY_BYTES && cryptobench_engine::host::cpu::CAN_FLUSH
 }
 
 /// Options of one benchmark (from `cryptobench aead` flags or a paper).

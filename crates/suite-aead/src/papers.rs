@@ -386,14 +386,14 @@ impl Paper for AegisPaper {
         let flushed = sodium_case(ms, "AEGIS-128L", crate::SEED003_RATE_BYTES)
             .is_some_and(|m| m.params.contains_key(crate::CACHE_PARAM));
         t.note(where_20mb_lives(
-            cryptobench_backends::cpu::last_level_cache_bytes(),
+            cryptobench_engine::host::cpu::last_level_cache_bytes(),
             flushed,
         ));
         t.note(format!(
             "Availability rule (seed 003): AEGIS needs libsodium >= 1.0.19 on x86_64 or aarch64; here: {} on {}, AES-NI {}: {}",
-            cryptobench_backends::sodium::version(),
+            cryptobench_suite_common::sodium::version(),
             std::env::consts::ARCH,
-            if cryptobench_backends::cpu::has("aes") { "yes" } else { "no" },
+            if cryptobench_engine::host::cpu::has("aes") { "yes" } else { "no" },
             if ms.iter().any(|m| m.primitive == "AEGIS-128L" && m.backend == "libsodium" && m.status == CaseStatus::Measured) {
                 "available (holds here)"
             } else {

@@ -294,7 +294,7 @@ pub fn availability_table(ms: &[Measurement]) -> Option<Table> {
         .map(|f| {
             format!(
                 "{f} {}",
-                if cryptobench_backends::cpu::has(f) {
+                if cryptobench_engine::host::cpu::has(f) {
                     "yes"
                 } else {
                     "no"

@@ -428,7 +428,7 @@ fn messages_past_the_caches_are_planned_to_be_timed_from_memory() {
     assert!(!flushed(1 << 20), "1 MiB is timed in cache");
     assert_eq!(
         flushed(crate::SEED003_RATE_BYTES),
-        cryptobench_backends::cpu::CAN_FLUSH
+        cryptobench_engine::host::cpu::CAN_FLUSH
     );
 }
 

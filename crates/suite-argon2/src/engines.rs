@@ -43,8 +43,8 @@ pub enum HashError {
     Failed(String),
 }
 
-impl From<cryptobench_backends::BackendError> for HashError {
-    fn from(e: cryptobench_backends::BackendError) -> Self {
+impl From<cryptobench_suite_common::BackendError> for HashError {
+    fn from(e: cryptobench_suite_common::BackendError) -> Self {
         HashError::Unavailable(e.to_string())
     }
 }
@@ -68,9 +68,9 @@ pub trait Hasher: Send + Sync {
 /// Backend names, as `--backend` takes them.
 pub const LIBARGON2: &str = "libargon2";
 /// libsodium.
-pub const LIBSODIUM: &str = cryptobench_backends::sodium::NAME;
+pub const LIBSODIUM: &str = cryptobench_suite_common::sodium::NAME;
 /// RustCrypto `argon2`.
-pub const RUSTCRYPTO: &str = cryptobench_backends::rustcrypto::NAME;
+pub const RUSTCRYPTO: &str = cryptobench_suite_common::rustcrypto::NAME;
 /// The reference CLI run as a process.
 pub const CLI: &str = "peer:argon2-cli";
 
@@ -433,10 +433,10 @@ impl Hasher for Sodium {
         LIBSODIUM
     }
     fn version(&self) -> String {
-        cryptobench_backends::sodium::version()
+        cryptobench_suite_common::sodium::version()
     }
     fn available(&self) -> Result<(), HashError> {
-        Ok(cryptobench_backends::sodium::init()?)
+        Ok(cryptobench_suite_common::sodium::init()?)
     }
     fn supports(&self, params: &Params, inputs: &Inputs) -> Result<(), HashError> {
         if params.variant == Variant::D {

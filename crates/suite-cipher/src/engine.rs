@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn the_openssl_loop_refuses_a_short_output_buffer() {
-        let reg = Registry::load(|b| b.name() == cryptobench_backends::openssl_lib::NAME);
+        let reg = Registry::load(|b| b.name() == cryptobench_suite_common::openssl_lib::NAME);
         let d = &reg.by_name["AES-128-CTR"][0];
         let mut e = build(d, Dir::Encrypt, &[1; 16], &[2; 16]).unwrap();
         let err = e.process_repeat(&[0u8; 64], &mut [0u8; 64], 3).unwrap_err();

@@ -103,7 +103,7 @@ unsafe extern "C" fn collect_cipher(cipher: *mut openssl_sys::EVP_CIPHER, arg: *
 }
 
 fn enumerate_raw() -> Vec<Raw> {
-    let _ = cryptobench_backends::openssl_lib::ensure_providers();
+    let _ = cryptobench_suite_common::openssl_lib::ensure_providers();
     let mut raw: Vec<Raw> = Vec::new();
     // SAFETY: the callback only reads the cipher and appends to `raw`.
     unsafe {
@@ -236,7 +236,7 @@ fn enumerated() -> &'static Enumerated {
 }
 
 /// System OpenSSL through EVP, legacy provider included.
-pub use cryptobench_backends::openssl_lib::OpenSsl;
+pub use cryptobench_suite_common::openssl_lib::OpenSsl;
 
 impl CipherBackend for OpenSsl {
     fn ciphers(&self) -> Vec<CipherDesc> {
@@ -245,7 +245,7 @@ impl CipherBackend for OpenSsl {
 
     fn engine(&self, request: EngineRequest<'_>) -> Result<Box<dyn Engine>, CipherError> {
         let EngineRequest { desc, dir, key, iv } = request;
-        let _ = cryptobench_backends::openssl_lib::ensure_providers();
+        let _ = cryptobench_suite_common::openssl_lib::ensure_providers();
         let cipher = Cipher::fetch(None, &desc.native, None).map_err(|e| {
             CipherError::Unavailable(format!("OpenSSL cannot fetch {}: {e}", desc.native))
         })?;

@@ -338,7 +338,7 @@ pub fn plan(o: &Options, cfg: &RunConfig) -> Result<Vec<PlannedCase>, Error> {
                 .collect();
             // The `openssl speed` comparison needs our OpenSSL encrypt at
             // the peer sizes even when the run's sizes lack them.
-            let openssl = desc.backend.name() == cryptobench_backends::openssl_lib::NAME;
+            let openssl = desc.backend.name() == cryptobench_suite_common::openssl_lib::NAME;
             if peers && openssl && crate::peers::has_peer(name) {
                 for &size in crate::peers::sizes(cfg.full) {
                     if !cells.contains(&(Op::Encrypt, size)) {

@@ -17,7 +17,7 @@ use cipher::{
     BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, BlockSizeUser,
     InnerIvInit, KeyInit, KeyIvInit, StreamCipher, StreamCipherCoreWrapper, StreamCipherSeek,
 };
-use cryptobench_backends::rustcrypto::RustCrypto;
+use cryptobench_suite_common::rustcrypto::RustCrypto;
 
 /// Crate versions, for the backend's version string.
 pub const CRATES: [(&str, &str); 11] = [

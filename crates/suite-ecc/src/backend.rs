@@ -8,8 +8,8 @@ use crate::curves::{Curve, Kind};
 use crate::ops::{CurveOps, Op};
 use crate::ossl::Api;
 use crate::{ossl, rc, sodium};
-use cryptobench_backends::rustcrypto::RustCrypto;
 use cryptobench_core::{Availability, CaseError, Library, Offer};
+use cryptobench_suite_common::rustcrypto::RustCrypto;
 
 /// One ECC library.
 pub trait EccBackend: Library {
@@ -40,7 +40,7 @@ pub fn all() -> &'static [Backend] {
 }
 
 /// OpenSSL: every named curve it lists, EC_KEY and EVP.
-use cryptobench_backends::openssl_lib::OpenSsl;
+use cryptobench_suite_common::openssl_lib::OpenSsl;
 
 impl EccBackend for OpenSsl {
     fn offers(&self, curve: &Curve, _op: Op) -> Offer {
@@ -99,7 +99,7 @@ impl EccBackend for RustCrypto {
 }
 
 /// libsodium: Ed25519 and X25519.
-use cryptobench_backends::sodium::Sodium;
+use cryptobench_suite_common::sodium::Sodium;
 
 impl EccBackend for Sodium {
     fn offers(&self, curve: &Curve, _op: Op) -> Offer {

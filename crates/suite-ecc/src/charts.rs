@@ -18,7 +18,7 @@ const NOT_RECOMMENDED: &str = "not for new designs";
 /// Fig. 1 and the per-band curve charts, each only when it has data.
 pub fn charts(ms: &[Measurement]) -> Vec<Chart> {
     let mut out = Vec::new();
-    let openssl = cryptobench_backends::openssl_lib::NAME;
+    let openssl = cryptobench_suite_common::openssl_lib::NAME;
     let mut fig1_rows = keygen_rows(ms, |m| m.backend == openssl);
     let mut fig1_source = format!("{openssl} (the seed's library)");
     if fig1_rows.is_empty() {

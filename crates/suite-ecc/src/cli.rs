@@ -130,7 +130,7 @@ pub fn catalogue_table() -> Table {
     let named = curves::catalogue().len() - 4;
     t.note(format!(
         "{named} named curves from EC_get_builtin_curves ({}), plus X25519, X448, Ed25519, Ed448.",
-        cryptobench_backends::openssl_lib::version()
+        cryptobench_suite_common::openssl_lib::version()
     ));
     t.note("Security bits = order bits / 2 (Pollard rho); key bits = field degree, the seed's key length.");
     t

@@ -385,7 +385,7 @@ pub fn builtin_curves() -> Vec<(i32, String)> {
 }
 
 fn build_catalogue() -> Vec<Curve> {
-    let _ = cryptobench_backends::openssl_lib::ensure_providers();
+    let _ = cryptobench_suite_common::openssl_lib::ensure_providers();
     let mut out: Vec<Curve> = builtin_curves()
         .into_iter()
         .map(|(nid, comment)| weierstrass(nid, comment))

@@ -15,7 +15,7 @@ use libsodium_sys as ffi;
 use std::hint::black_box;
 
 fn ready() -> Result<(), CaseError> {
-    cryptobench_backends::sodium::init().map_err(|e| CaseError::Skipped(e.to_string()))
+    cryptobench_suite_common::sodium::init().map_err(|e| CaseError::Skipped(e.to_string()))
 }
 
 /// An Ed25519 key pair: (public 32, secret 64).

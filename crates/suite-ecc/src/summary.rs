@@ -62,7 +62,7 @@ fn param_u32(m: &Measurement, name: &str) -> u32 {
 /// measured OpenSSL through PHP), in catalogue order of key length.
 pub fn openssl_keygen_rows(measurements: &[Measurement]) -> Vec<KeygenRow> {
     keygen_rows(measurements, |m| {
-        m.backend == cryptobench_backends::openssl_lib::NAME
+        m.backend == cryptobench_suite_common::openssl_lib::NAME
     })
 }
 

@@ -16,13 +16,13 @@ pub mod cli;
 pub use algorithms::{Algorithm, ALGORITHMS};
 pub use backend::{Backend, DigestBackend, Digester};
 
-use cryptobench_backends::openssl_lib;
 use cryptobench_core::profile::no_view;
 use cryptobench_core::{
     names, units, BackendInfo, Case, CaseError, CaseSpec, CheckResult, Error, Measurement, Offer,
     Paper, PlannedCase, RunConfig, Suite, SuiteProfile, Table,
 };
 use cryptobench_engine::build::peers;
+use cryptobench_suite_common::openssl_lib;
 use std::hint::black_box;
 
 /// The default run's headline sizes: the smallest (per-call cost), 1 KiB

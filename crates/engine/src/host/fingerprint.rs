@@ -50,7 +50,7 @@ fn os_name() -> String {
 
 /// Collects the fingerprint; `backends` are the suites' libraries.
 pub fn collect(backends: Vec<BackendInfo>, tool_version: &str, git_revision: &str) -> Fingerprint {
-    let (flags, missing) = cryptobench_backends::cpu::relevant_flags();
+    let (flags, missing) = crate::host::cpu::relevant_flags();
     Fingerprint {
         hostname: read("/proc/sys/kernel/hostname").unwrap_or_else(|| "unknown".into()),
         cpu_model: cpu_model(),

@@ -50,7 +50,7 @@ extern "C" {
 const PARAM_TAG: &[u8] = b"tag\0";
 
 /// System OpenSSL through the EVP interface.
-pub(super) use cryptobench_backends::openssl_lib::OpenSsl;
+pub(super) use cryptobench_suite_common::openssl_lib::OpenSsl;
 
 impl AeadBackend for OpenSsl {
     /// AES-GCM-SIV is looked up at run time (3.2+).
@@ -63,14 +63,14 @@ impl AeadBackend for OpenSsl {
             },
             Family::XChaCha => Offer::Unavailable(format!(
                 "{} has no XChaCha20-Poly1305",
-                cryptobench_backends::openssl_lib::version()
+                cryptobench_suite_common::openssl_lib::version()
             )),
             Family::ChaChaOriginal => Offer::Unavailable(
                 "OpenSSL implements only the IETF ChaCha20-Poly1305 (96-bit nonce)".into(),
             ),
             Family::Aegis128L | Family::Aegis256 => Offer::Unavailable(format!(
                 "{} has no AEGIS",
-                cryptobench_backends::openssl_lib::version()
+                cryptobench_suite_common::openssl_lib::version()
             )),
             _ => Offer::NotOffered,
         }
@@ -125,7 +125,7 @@ fn fetch(alg: &Algorithm) -> Result<Cipher, Unsupported> {
     Cipher::fetch(None, name, None).map_err(|_| {
         Unsupported(format!(
             "{mode} needs OpenSSL {since} or later; this is {}",
-            cryptobench_backends::openssl_lib::version()
+            cryptobench_suite_common::openssl_lib::version()
         ))
     })
 }
@@ -446,7 +446,7 @@ impl Keyed for EvpKeyed {
             return Err(Unsupported(format!(
                 "{}'s AES-SIV cannot seal or open an empty message (its update skips \
                  zero-length input, so no synthetic IV is computed)",
-                cryptobench_backends::openssl_lib::version()
+                cryptobench_suite_common::openssl_lib::version()
             )));
         }
         Ok(())

@@ -13,8 +13,8 @@ use aead::consts::{U10, U11, U12, U13, U14, U16, U4, U6, U7, U8, U9};
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit};
 use aes::{Aes128, Aes192, Aes256};
-use cryptobench_backends::rustcrypto::{Crates, RustCrypto};
 use cryptobench_core::Offer;
+use cryptobench_suite_common::rustcrypto::{Crates, RustCrypto};
 
 /// The crates and versions behind this backend.
 const CRATES: Crates = &[

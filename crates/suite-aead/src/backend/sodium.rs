@@ -42,7 +42,7 @@ type DecryptDetached<K> = unsafe extern "C" fn(
 
 /// Whether libsodium says its AES-256-GCM can run on this CPU.
 pub(crate) fn aes256gcm_available() -> bool {
-    if cryptobench_backends::sodium::init().is_err() {
+    if cryptobench_suite_common::sodium::init().is_err() {
         return false;
     }
     // SAFETY: a pure query, valid after sodium_init.
@@ -50,7 +50,7 @@ pub(crate) fn aes256gcm_available() -> bool {
 }
 
 /// Vendored libsodium.
-pub(super) use cryptobench_backends::sodium::Sodium;
+pub(super) use cryptobench_suite_common::sodium::Sodium;
 
 impl AeadBackend for Sodium {
     fn offers(&self, alg: &Algorithm) -> Offer {

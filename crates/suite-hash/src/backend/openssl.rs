@@ -7,7 +7,7 @@ use openssl::md::Md;
 use openssl::md_ctx::MdCtx;
 
 /// OpenSSL EVP (the one type every suite's OpenSSL backend shares).
-pub(super) use cryptobench_backends::openssl_lib::OpenSsl;
+pub(super) use cryptobench_suite_common::openssl_lib::OpenSsl;
 
 impl DigestBackend for OpenSsl {
     /// Every algorithm has an OpenSSL name; a provider without it is found

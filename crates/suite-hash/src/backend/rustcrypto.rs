@@ -2,8 +2,8 @@
 
 use super::{DigestBackend, Digester};
 use crate::Algorithm;
-use cryptobench_backends::rustcrypto::RustCrypto;
 use cryptobench_core::{CaseError, Offer};
+use cryptobench_suite_common::rustcrypto::RustCrypto;
 
 /// RustCrypto crates in use, for the backend version string.
 const CRATES: [(&str, &str); 3] = [("sha2", "0.10"), ("sha3", "0.10"), ("blake2", "0.10")];
