@@ -28,8 +28,12 @@ TEST_RUSTFLAGS := -C link-arg=-fuse-ld=mold $(RUSTFLAGS)
 
 # Unit, integration and CLI tests, then format and lint checks. Incremental
 # caches only cost time and disk on a one-off build.
+# Libraries, binaries and integration tests, not the examples: they are
+# study tools (docs name them), clippy --all-targets below checks that they
+# build, and linking them in the test profile cost a clean build minutes.
+# There are no doc tests.
 test: test-deps
-	RUSTFLAGS="$(TEST_RUSTFLAGS)" CARGO_INCREMENTAL=0 $(CARGO) test --workspace --locked
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" CARGO_INCREMENTAL=0 $(CARGO) test --workspace --locked --lib --bins --tests
 	$(CARGO) fmt --all --check
 	# The test profile, so the C libraries built for the tests (aws-lc,
 	# liboqs, libsodium) are reused instead of built a second time.

@@ -2,7 +2,7 @@
 //! hidden `serve-cells` runner mode; and what it says about an OTHER_BINARY
 //! that is not a cryptobench build.
 
-mod common;
+use crate::common;
 
 use common::{bin, latest_run, temp_db, with_db, Outcome};
 use std::time::{Duration, Instant};

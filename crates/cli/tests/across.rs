@@ -3,7 +3,7 @@
 //! as if written there), a run is exported on one, imported on the other,
 //! compared and reported side by side.
 
-mod common;
+use crate::common;
 
 use common::{bin, db_with_runs, latest_run, quick_hash, stdout, temp_db, with_db, Outcome};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! failed, and an id that does not exist. The runs are written straight
 //! into a store, so each state is exact and the test measures nothing.
 
-mod common;
+use crate::common;
 
 use common::{report_page, stdout, temp_db, with_db, Outcome};
 use cryptobench_core::{

@@ -1,7 +1,7 @@
 //! The real binary, driven as a user would: help, list, a quick run,
 //! exports, the store, compare, and every bad-input case of the foundation.
 
-mod common;
+use crate::common;
 
 use common::{
     bin, db_with_runs, latest_run, process_with_db, quick_hash, temp_db, with_db, Outcome,

@@ -2,7 +2,7 @@
 //! backend: X25519/X448 peers that are low-order points (RFC 7748 section
 //! 6.1) are refused with exit 2, whatever the library would do.
 
-mod common;
+use crate::common;
 
 use common::bin;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! baseline and a candidate with cases made slower on purpose, and the exit
 //! code the gate gives.
 
-mod common;
+use crate::common;
 
 use common::bin;
 use cryptobench_core::model::{CANARY_PRIMITIVE, CANARY_SUITE, NOISE_FLOOR_KEY};

@@ -4,7 +4,7 @@
 //! and terminal escapes. Every one is refused with exit 2 and the files
 //! involved are left as they were.
 
-mod common;
+use crate::common;
 
 use common::{bin, db_with_runs, stdout, with_db, Outcome};
 use std::os::unix::fs::FileTypeExt;

@@ -1,7 +1,7 @@
 //! Paired measurement as a user meets it: the A/A test, the canary stored
 //! with every run, and `compare` reporting the machine apart from the cases.
 
-mod common;
+use crate::common;
 
 use common::{bin, latest_run, store_quick_run, temp_db, with_db, Outcome};
 use predicates::prelude::*;

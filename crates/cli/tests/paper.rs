@@ -3,7 +3,7 @@
 //! earlier runs a paired verdict holds (those of the same experiment on
 //! this machine in the database; none with `--no-db`), each saying so.
 
-mod common;
+use crate::common;
 
 use common::{bin, temp_db, with_db, Outcome};
 use predicates::prelude::*;

@@ -20,7 +20,7 @@
 //! Chromium is required: install it with
 //! `apt-get install -y chromium chromium-driver` (scripts/install-deps does).
 
-mod common;
+use crate::common;
 
 use common::{bin, quick_hash, report_page, temp_db, with_db, Outcome};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! first use). Go's and Java's runners, compiled on first use, are tested
 //! in crates/runtime/tests/runners.rs.
 
-mod common;
+use crate::common;
 
 use common::assert_succeeded;
 use cryptobench_php::{runner::PROGRAM, NAME};

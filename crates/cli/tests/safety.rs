@@ -3,7 +3,7 @@
 //! database gets no write, SIGTERM keeps what was measured, a closed pipe
 //! is not an error, and global flags a command ignores are refused.
 
-mod common;
+use crate::common;
 
 use common::{
     assert_succeeded, bin, db_with_runs, process_with_db, quick_hash, store_quick_run, temp_db,

@@ -4,7 +4,7 @@
 //! and stderr, and dropping a runner leaves no process behind. No runtime's
 //! interpreter is needed.
 
-mod common;
+use crate::common;
 
 use common::alive;
 use cryptobench_runtime::{Handshake, Runner, RunnerCommand, RunnerError};

@@ -6,7 +6,7 @@
 //! says why it cannot serve a cell. A missing interpreter or library fails
 //! the test with the install command (scripts/install-deps installs them).
 
-mod common;
+use crate::common;
 
 use common::outcome;
 use cryptobench_core::{CaseError, CheckOutcome, RunConfig, Setup};

@@ -1,6 +1,6 @@
 //! Exporters as snapshots, and `-o FORMAT:PATH` parsing and writing.
 
-mod common;
+use crate::common;
 
 use cryptobench_core::{Error, Run};
 use cryptobench_store::{

@@ -1,7 +1,7 @@
 //! The SQLite store: round trips, id resolution, interrupted runs and the
 //! files it must refuse without touching them.
 
-mod common;
+use crate::common;
 
 use common::{failed, full_run, measured, run, unavailable};
 use cryptobench_core::{RunStatus, SCHEMA};
@@ -420,11 +420,7 @@ fn a_killed_writer_leaves_an_interrupted_run_with_its_measurements() {
     }
     let (_dir, path) = temp_db();
     let child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "a_killed_writer_leaves_an_interrupted_run_with_its_measurements",
-            "--nocapture",
-        ])
+        .args(["--exact", &own_test_name(), "--nocapture"])
         .env(CHILD_DB, &path)
         .stdout(std::process::Stdio::null())
         .spawn()
@@ -540,4 +536,16 @@ fn a_damaged_database_is_refused_before_any_write() {
     assert!(matches!(e, StoreError::Corrupt { .. }), "{e:?}");
     assert!(e.to_string().contains("integrity check failed"), "{e}");
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}
+
+/// This test's name as libtest knows it: its module path in the test
+/// binary, without the binary's own crate name.
+fn own_test_name() -> String {
+    let module = module_path!().split_once("::").map_or("", |(_, rest)| rest);
+    let name = "a_killed_writer_leaves_an_interrupted_run_with_its_measurements";
+    if module.is_empty() {
+        name.to_string()
+    } else {
+        format!("{module}::{name}")
+    }
 }

@@ -1,0 +1,6 @@
+//! One test binary for the crate's integration tests: each file below is
+//! a module, so the test build links this crate once instead of once per file.
+
+mod commands;
+mod correctness;
+mod parsers_prop;
