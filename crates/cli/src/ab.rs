@@ -34,6 +34,7 @@ use cryptobench_runtime::cell::DEFAULT_TIMEOUT;
 use cryptobench_runtime::{Handshake, Runner, RunnerCommand};
 use cryptobench_stats::Verdict;
 use serde_json::json;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -64,8 +65,9 @@ pub fn ab(g: &Global, a: &AbArgs) -> Result<u8> {
         .collect();
     app::export_targets(g)?;
     app::install_interrupt_handlers();
-    let this_cmd = command("this build", current_exe()?);
-    let other_cmd = command("other build", checked_binary(&a.other)?);
+    let aliases = SameLength::new(&current_exe()?, &checked_binary(&a.other)?)?;
+    let this_cmd = command("this build", aliases.this.clone());
+    let other_cmd = command("other build", aliases.other.clone());
     let (this_hello, other_hello) = std::thread::scope(|s| {
         let other = s.spawn(|| handshake(&other_cmd));
         (handshake(&this_cmd), other.join())
@@ -172,6 +174,64 @@ fn checked_binary(path: &Path) -> Result<PathBuf> {
          (e.g. the base commit's target/release/cryptobench)",
         path.display()
     )))
+}
+
+/// The two builds under names of one length in a private directory, so
+/// their runner processes start with the same layout.
+///
+/// A program's path is copied onto its initial stack (`argv[0]` and the
+/// name it was executed by), so two builds started by paths of different
+/// lengths place every stack buffer differently: an A/A `ab` of a binary
+/// against its copy at `/tmp/cb-new` and `/tmp/cb-new-copy` read
+/// RustCrypto's AES-256-CBC decrypt 10-18% slower on the longer path in
+/// each of five runs, and 0.995-0.998 when both were started as
+/// `/tmp/ab-eq/cb-a` and `/tmp/ab-eq/cb-b`.
+struct SameLength {
+    dir: PathBuf,
+    this: PathBuf,
+    other: PathBuf,
+}
+
+impl SameLength {
+    fn new(this: &Path, other: &Path) -> Result<Self> {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir =
+            std::env::temp_dir().join(format!("cryptobench-ab-{}-{stamp:09}", std::process::id()));
+        let made = || -> std::io::Result<Self> {
+            std::fs::DirBuilder::new().mode(0o700).create(&dir)?;
+            let aliases = Self {
+                dir: dir.clone(),
+                this: dir.join("a"),
+                other: dir.join("b"),
+            };
+            std::os::unix::fs::symlink(absolute(this)?, &aliases.this)?;
+            std::os::unix::fs::symlink(absolute(other)?, &aliases.other)?;
+            Ok(aliases)
+        };
+        made().map_err(|e| {
+            let _ = std::fs::remove_dir_all(&dir);
+            anyhow::anyhow!(
+                "cannot name the two builds alike in {} (both must start from paths of one length): {e}",
+                dir.display()
+            )
+        })
+    }
+}
+
+impl Drop for SameLength {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn absolute(path: &Path) -> std::io::Result<PathBuf> {
+    if path.is_absolute() {
+        Ok(path.to_path_buf())
+    } else {
+        Ok(std::env::current_dir()?.join(path))
+    }
 }
 
 fn command(label: &str, program: PathBuf) -> RunnerCommand {
@@ -497,6 +557,25 @@ mod tests {
         // A real change that might be within the threshold is not unchanged.
         assert_eq!(decide((1.01, 1.03), 0.02), Verdict::Inconclusive);
         assert_eq!(decide((f64::NAN, 1.0), 0.02), Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn both_builds_start_from_paths_of_one_length() {
+        let dir = std::env::temp_dir().join(format!("ab-names-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (short, long) = (dir.join("cb"), dir.join("cb-a-much-longer-name"));
+        for p in [&short, &long] {
+            std::fs::write(p, b"#!/bin/sh\n").unwrap();
+        }
+        let aliases = SameLength::new(&short, &long).unwrap();
+        let made = aliases.dir.clone();
+        let len = |p: &Path| p.as_os_str().len();
+        assert_eq!(len(&aliases.this), len(&aliases.other));
+        assert_eq!(std::fs::read_link(&aliases.this).unwrap(), short);
+        assert_eq!(std::fs::read_link(&aliases.other).unwrap(), long);
+        drop(aliases);
+        assert!(!made.exists(), "{} is left behind", made.display());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn row(ratio: (f64, f64, f64), process_gap: Option<f64>) -> Row {
