@@ -88,8 +88,8 @@ pub struct HashArgs {
     #[arg(long, value_name = "DURATION", default_value = limits::DEFAULT_MAX_TIME, allow_hyphen_values = true)]
     pub max_time: String,
     /// Also print how long the hash took, on stderr (`hash took 298.4 ms`).
-    #[arg(long)]
-    pub time: bool,
+    #[arg(long = "print-time")]
+    pub took: bool,
 }
 
 /// `argon2 verify`.
@@ -337,7 +337,7 @@ pub fn hash(args: &HashArgs, cfg: &RunConfig, password: &[u8]) -> Result<String,
     hasher
         .hash(&params, &inputs, &mut tag)
         .map_err(|e| Error::Suite(Box::new(e)))?;
-    if args.time {
+    if args.took {
         eprintln!("{HASH_TOOK}{:.1} ms", started.elapsed().as_secs_f64() * 1e3);
     }
     Ok(if args.raw {
@@ -530,7 +530,7 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
     Ok(SuiteAction::Done(code))
 }
 
-/// The text `argon2 hash --time` puts before its time in milliseconds.
+/// The text `argon2 hash --print-time` puts before its time in milliseconds.
 const HASH_TOOK: &str = "hash took ";
 /// Processes timed per landing step.
 const LANDING_RUNS: usize = 3;
@@ -559,7 +559,7 @@ fn land_in_use(
     landing::land(*start, target, max_m_kib, &mut measure).map_err(|e| Error::Suite(Box::new(e)))
 }
 
-/// The time one `argon2 hash --time` of this binary reports for `p`.
+/// The time one `argon2 hash --print-time` of this binary reports for `p`.
 fn hash_in_fresh_process(p: &Params, backend: &str) -> Result<Duration, TuneError> {
     use std::io::Write;
     let exe = std::env::current_exe()
@@ -576,7 +576,14 @@ fn hash_in_fresh_process(p: &Params, backend: &str) -> Result<Duration, TuneErro
         Variant::Id => "id",
     };
     let mut child = std::process::Command::new(exe)
-        .args(["--backend", backend, "argon2", "hash", "--time", "--raw"])
+        .args([
+            "--backend",
+            backend,
+            "argon2",
+            "hash",
+            "--print-time",
+            "--raw",
+        ])
         .args(["--variant", variant, "--argon2-version", version])
         .args([
             "--memory",
@@ -584,7 +591,7 @@ fn hash_in_fresh_process(p: &Params, backend: &str) -> Result<Duration, TuneErro
             "--max-memory",
             &memory,
             "--max-time",
-            "1h",
+            "60m",
         ])
         .args(["-t", &p.t.to_string(), "-p", &p.lanes.to_string()])
         .stdin(std::process::Stdio::piped())
