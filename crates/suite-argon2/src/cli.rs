@@ -481,25 +481,27 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         println!("  tried {:<40} {:>10}", phc::prefix(p), ms(d));
         Ok(d)
     };
-    let outcome = tune::search(&request, &mut measure).map_err(|e| Error::Suite(Box::new(e)))?;
-    println!();
-    let how = if outcome.rfc.params.m_kib < base.m_kib {
-        "one pass on the most memory within the target"
-    } else {
-        "largest t at the full memory budget"
+    let start = match tune::search(&request, &mut measure) {
+        Ok(outcome) => {
+            print_search(&outcome, &base);
+            outcome.chosen.params
+        }
+        // A point timed in a slow moment can end the search early; one
+        // pass at the smallest memory it reached is where landing starts,
+        // and landing says whether the machine can hold any setting.
+        Err(TuneError::TargetTooShort {
+            m_kib, ms: took, ..
+        }) if m_kib > 8 * lanes => {
+            println!("\nthe search ended at m = {m_kib} KiB, one pass, at {took:.0} ms; landing from there");
+            Params {
+                m_kib,
+                t: 1,
+                ..base
+            }
+        }
+        Err(e) => return Err(Error::Suite(Box::new(e))),
     };
-    println!(
-        "RFC 9106 section 4 choice ({how}): {}  {}",
-        phc::prefix(&outcome.rfc.params),
-        ms(outcome.rfc.time)
-    );
-    if outcome.chosen != outcome.rfc {
-        println!(
-            "searched: {} (t + 1 passes on less memory fills the target; --strict keeps the RFC choice)",
-            phc::prefix(&outcome.chosen.params)
-        );
-    }
-    let landing = land_in_use(&outcome.chosen.params, target, base.m_kib, hasher.name())?;
+    let landing = land_in_use(&start, target, base.m_kib, hasher.name())?;
     let code = match landing.landed_params() {
         Some(step) => {
             println!("chosen: {}", phc::prefix(&step.params));
@@ -528,6 +530,27 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         print_profiles(hasher.as_ref(), &inputs, target, args.runs, max_memory_kib);
     }
     Ok(SuiteAction::Done(code))
+}
+
+/// The search's RFC 9106 choice and, when it differs, the filled one.
+fn print_search(outcome: &tune::Outcome, base: &Params) {
+    println!();
+    let how = if outcome.rfc.params.m_kib < base.m_kib {
+        "one pass on the most memory within the target"
+    } else {
+        "largest t at the full memory budget"
+    };
+    println!(
+        "RFC 9106 section 4 choice ({how}): {}  {}",
+        phc::prefix(&outcome.rfc.params),
+        ms(outcome.rfc.time)
+    );
+    if outcome.chosen != outcome.rfc {
+        println!(
+            "searched: {} (t + 1 passes on less memory fills the target; --strict keeps the RFC choice)",
+            phc::prefix(&outcome.chosen.params)
+        );
+    }
 }
 
 /// The text `argon2 hash --print-time` puts before its time in milliseconds.
