@@ -9,10 +9,12 @@
 //! two, so the engine times them in the same rounds and their ratio is
 //! paired, as a runtime's twin is with its native cell. Both sides go
 //! through the same path (their own processes, the same pipe, the same
-//! batch timer), so an A/A pair has nothing systematic between its sides.
+//! batch timer, paths of one length: [`SameLength`]), so an A/A pair has
+//! nothing systematic between its sides.
 //!
 //! The ratio other / this (above 1: the other build is slower) is read on
-//! its paired interval against `1 +- threshold`: unchanged when it lies
+//! its paired interval, widened by the run's between-process spread
+//! ([`decide_rows`]), against `1 +- threshold`: unchanged when it lies
 //! inside, slower or faster when wholly outside, else inconclusive. The run
 //! is stored like any other: its measurements carry the parameter
 //! `build=this` or `build=other`, and its backend list names both builds.

@@ -516,7 +516,7 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         None => {
             let (lo, hi) = spread_of(&landing.steps);
             println!(
-                "could not tune on this machine: no setting's median landed within +-{:.0}% of {} in {} tries; its hashes took {} to {} (the spread, not a parameter set)",
+                "could not tune on this machine: no setting's median landed within +-{:.0}% of {} in {} tries, or one setting's hashes scattered wider than that; its hashes took {} to {} (the spread, not a parameter set)",
                 landing::BAND * 100.0,
                 ms(target),
                 landing.steps.len(),
@@ -556,7 +556,7 @@ fn print_search(outcome: &tune::Outcome, base: &Params) {
 /// The text `argon2 hash --print-time` puts before its time in milliseconds.
 const HASH_TOOK: &str = "hash took ";
 /// Processes timed per landing step.
-const LANDING_RUNS: usize = 3;
+const LANDING_RUNS: usize = 5;
 
 /// The chosen parameters hashed as a service would hash them, each time
 /// by `argon2 hash` in a fresh process with `backend`, refined until their

@@ -39,6 +39,21 @@ impl Step {
         self.median.as_secs_f64() / target.as_secs_f64() - 1.0
     }
 
+    /// Whether the middle of this step's hashes (all but the fastest and
+    /// the slowest, from five on) lie within twice [`BAND`] of each other:
+    /// hashes of one setting scattered wider than the band make any
+    /// setting's median of a few hashes miss it as often as not.
+    pub fn stable(&self) -> bool {
+        let mut xs: Vec<f64> = self.times.iter().map(Duration::as_secs_f64).collect();
+        xs.sort_by(f64::total_cmp);
+        let trim = usize::from(xs.len() >= 5);
+        let middle = &xs[trim..xs.len() - trim];
+        match (middle.first(), middle.last()) {
+            (Some(&lo), Some(&hi)) if lo > 0.0 => hi / lo - 1.0 <= 2.0 * BAND,
+            _ => false,
+        }
+    }
+
     /// The fastest and slowest hash of this step.
     pub fn range(&self) -> (Duration, Duration) {
         let lo = self.times.iter().min().copied().unwrap_or(self.median);
@@ -103,7 +118,9 @@ pub fn next_candidate(
 
 /// Measures `start` with `measure` (each process's hash time) and refines
 /// it until its median lands within [`BAND`] of `target`, at most
-/// [`MAX_STEPS`] candidates; `max_m_kib` bounds the memory.
+/// [`MAX_STEPS`] candidates; `max_m_kib` bounds the memory. Stops, not
+/// landed, at a step whose hashes scatter wider than the band
+/// ([`Step::stable`]): the machine cannot hold a setting to it then.
 pub fn land(
     start: Params,
     target: Duration,
@@ -120,10 +137,11 @@ pub fn land(
             times,
             median,
         });
-        if within_band(median, target) {
+        let stable = steps.last().is_some_and(Step::stable);
+        if !stable || within_band(median, target) {
             return Ok(Landing {
                 steps,
-                landed: true,
+                landed: stable,
             });
         }
         match next_candidate(&p, median, target, max_m_kib) {
@@ -156,7 +174,13 @@ mod tests {
     fn fresh_process(slower: f64) -> impl FnMut(&Params) -> Result<Vec<Duration>, TuneError> {
         move |p: &Params| {
             let base = f64::from(p.m_kib) / 1024.0 * f64::from(p.t) * slower;
-            Ok(vec![ms(base * 0.98), ms(base), ms(base * 1.05)])
+            Ok(vec![
+                ms(base * 0.98),
+                ms(base),
+                ms(base * 1.05),
+                ms(base * 0.99),
+                ms(base),
+            ])
         }
     }
 
@@ -188,6 +212,25 @@ mod tests {
     }
 
     #[test]
+    fn hashes_scattered_wider_than_the_band_are_reported_not_landed() {
+        // The median lands on the target, but one setting's hashes took
+        // 240-380 ms: a median of a few of them misses as often as not.
+        let mut scattered =
+            |_: &Params| Ok(vec![ms(240.0), ms(260.0), ms(300.0), ms(340.0), ms(380.0)]);
+        let start = Params::new(Variant::Id, 300 * 1024, 1, 2);
+        let landing = land(start, ms(300.0), 512 * 1024, &mut scattered).unwrap();
+        assert!(!landing.landed && landing.steps.len() == 1, "{landing:?}");
+        // One outlier of five does not make a machine unstable.
+        let mut one_off =
+            |_: &Params| Ok(vec![ms(100.0), ms(295.0), ms(300.0), ms(310.0), ms(900.0)]);
+        assert!(
+            land(start, ms(300.0), 512 * 1024, &mut one_off)
+                .unwrap()
+                .landed
+        );
+    }
+
+    #[test]
     fn a_choice_that_lands_at_once_is_kept() {
         let start = Params::new(Variant::Id, 300 * 1024, 1, 2);
         let landing = land(start, ms(300.0), 512 * 1024, &mut fresh_process(1.0)).unwrap();
@@ -202,7 +245,7 @@ mod tests {
             k += 1.0;
             // Alternately half and double the target.
             let v = if k % 2.0 == 0.0 { 150.0 } else { 600.0 };
-            Ok(vec![ms(v); 3])
+            Ok(vec![ms(v); 5])
         };
         let start = Params::new(Variant::Id, 64 * 1024, 3, 2);
         let landing = land(start, ms(300.0), 1 << 20, &mut erratic).unwrap();
