@@ -9,10 +9,12 @@
 //! two, so the engine times them in the same rounds and their ratio is
 //! paired, as a runtime's twin is with its native cell. Both sides go
 //! through the same path (their own processes, the same pipe, the same
-//! batch timer), so an A/A pair has nothing systematic between its sides.
+//! batch timer, paths of one length: [`SameLength`]), so an A/A pair has
+//! nothing systematic between its sides.
 //!
 //! The ratio other / this (above 1: the other build is slower) is read on
-//! its paired interval against `1 +- threshold`: unchanged when it lies
+//! its paired interval, widened by the run's between-process spread
+//! ([`decide_rows`]), against `1 +- threshold`: unchanged when it lies
 //! inside, slower or faster when wholly outside, else inconclusive. The run
 //! is stored like any other: its measurements carry the parameter
 //! `build=this` or `build=other`, and its backend list names both builds.
@@ -23,7 +25,7 @@ use crate::output;
 use crate::serve::SERVED_SUITES;
 use anyhow::Result;
 use cryptobench_core::advice::RUNTIME_PARAM;
-use cryptobench_core::verdict::time_ratio;
+use cryptobench_core::verdict::{per_process_ratios, time_ratio};
 use cryptobench_core::{
     names, units, BackendInfo, Case, CaseSpec, CaseStatus, Measurement, PlannedCase, RunConfig,
     Setup, Table,
@@ -34,6 +36,7 @@ use cryptobench_runtime::cell::DEFAULT_TIMEOUT;
 use cryptobench_runtime::{Handshake, Runner, RunnerCommand};
 use cryptobench_stats::Verdict;
 use serde_json::json;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -64,8 +67,9 @@ pub fn ab(g: &Global, a: &AbArgs) -> Result<u8> {
         .collect();
     app::export_targets(g)?;
     app::install_interrupt_handlers();
-    let this_cmd = command("this build", current_exe()?);
-    let other_cmd = command("other build", checked_binary(&a.other)?);
+    let aliases = SameLength::new(&current_exe()?, &checked_binary(&a.other)?)?;
+    let this_cmd = command("this build", aliases.this.clone());
+    let other_cmd = command("other build", aliases.other.clone());
     let (this_hello, other_hello) = std::thread::scope(|s| {
         let other = s.spawn(|| handshake(&other_cmd));
         (handshake(&this_cmd), other.join())
@@ -125,10 +129,11 @@ pub fn ab(g: &Global, a: &AbArgs) -> Result<u8> {
     // The servers end with their last case.
     drop((cases, this_runner, other_runner));
     let run = app::finish_recording(g, recorder, ran.stopped, true)?;
-    let rows: Vec<Row> = natives
+    let mut rows: Vec<Row> = natives
         .iter()
-        .map(|n| Row::of(n, &run.measurements, threshold, gate))
+        .map(|n| Row::of(n, &run.measurements))
         .collect();
+    decide_rows(&mut rows, threshold, gate);
     if !g.quiet {
         crate::formats::print_tables(g, &[table(&rows, threshold, gate, a)], "")?;
     }
@@ -171,6 +176,64 @@ fn checked_binary(path: &Path) -> Result<PathBuf> {
          (e.g. the base commit's target/release/cryptobench)",
         path.display()
     )))
+}
+
+/// The two builds under names of one length in a private directory, so
+/// their runner processes start with the same layout.
+///
+/// A program's path is copied onto its initial stack (`argv[0]` and the
+/// name it was executed by), so two builds started by paths of different
+/// lengths place every stack buffer differently: an A/A `ab` of a binary
+/// against its copy at `/tmp/cb-new` and `/tmp/cb-new-copy` read
+/// RustCrypto's AES-256-CBC decrypt 10-18% slower on the longer path in
+/// each of five runs, and 0.995-0.998 when both were started as
+/// `/tmp/ab-eq/cb-a` and `/tmp/ab-eq/cb-b`.
+struct SameLength {
+    dir: PathBuf,
+    this: PathBuf,
+    other: PathBuf,
+}
+
+impl SameLength {
+    fn new(this: &Path, other: &Path) -> Result<Self> {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir =
+            std::env::temp_dir().join(format!("cryptobench-ab-{}-{stamp:09}", std::process::id()));
+        let made = || -> std::io::Result<Self> {
+            std::fs::DirBuilder::new().mode(0o700).create(&dir)?;
+            let aliases = Self {
+                dir: dir.clone(),
+                this: dir.join("a"),
+                other: dir.join("b"),
+            };
+            std::os::unix::fs::symlink(absolute(this)?, &aliases.this)?;
+            std::os::unix::fs::symlink(absolute(other)?, &aliases.other)?;
+            Ok(aliases)
+        };
+        made().map_err(|e| {
+            let _ = std::fs::remove_dir_all(&dir);
+            anyhow::anyhow!(
+                "cannot name the two builds alike in {} (both must start from paths of one length): {e}",
+                dir.display()
+            )
+        })
+    }
+}
+
+impl Drop for SameLength {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn absolute(path: &Path) -> std::io::Result<PathBuf> {
+    if path.is_absolute() {
+        Ok(path.to_path_buf())
+    } else {
+        Ok(std::env::current_dir()?.join(path))
+    }
 }
 
 fn command(label: &str, program: PathBuf) -> RunnerCommand {
@@ -281,6 +344,11 @@ struct Row {
     other_ns: Option<f64>,
     /// other / this and its paired 95% interval.
     ratio: Option<(f64, f64, f64)>,
+    /// How far the pairs of runner processes disagreed on that ratio:
+    /// `ln(r0 / r1)`, when both timed enough rounds.
+    process_gap: Option<f64>,
+    /// The interval widened by the between-process spread.
+    widened: Option<(f64, f64)>,
     verdict: Option<Verdict>,
     /// Why the two were not compared.
     missing: Option<String>,
@@ -297,7 +365,7 @@ fn side<'a>(ms: &'a [Measurement], native: &CaseSpec, which: &str) -> Option<&'a
 }
 
 impl Row {
-    fn of(native: &CaseSpec, ms: &[Measurement], threshold: f64, gate: Option<f64>) -> Self {
+    fn of(native: &CaseSpec, ms: &[Measurement]) -> Self {
         let this = side(ms, native, "this");
         let other = side(ms, native, "other");
         let mut row = Row {
@@ -305,6 +373,8 @@ impl Row {
             this_ns: this.and_then(Measurement::median_ns),
             other_ns: other.and_then(Measurement::median_ns),
             ratio: None,
+            process_gap: None,
+            widened: None,
             verdict: None,
             missing: None,
             regressed: false,
@@ -329,15 +399,28 @@ impl Row {
             return row;
         };
         row.ratio = Some((e.value, e.lo, e.hi));
-        row.verdict = Some(decide((e.lo, e.hi), threshold));
+        row.process_gap = match per_process_ratios(other, this)[..] {
+            [r0, r1] => Some((r0 / r1).ln()).filter(|d| d.is_finite()),
+            _ => None,
+        };
+        row
+    }
+
+    /// Decides this row on its interval widened by `spread`.
+    fn decide(&mut self, spread: f64, threshold: f64, gate: Option<f64>) {
+        let Some((value, lo, hi)) = self.ratio else {
+            return;
+        };
+        let widened = cryptobench_stats::widened_interval(value, (lo, hi), spread);
+        self.widened = Some(widened);
+        self.verdict = Some(decide(widened, threshold));
         if let Some(limit) = gate {
-            match cryptobench_stats::gate((e.lo, e.hi), limit) {
-                cryptobench_stats::Gate::Regressed => row.regressed = true,
-                cryptobench_stats::Gate::Open => row.open = true,
+            match cryptobench_stats::gate(widened, limit) {
+                cryptobench_stats::Gate::Regressed => self.regressed = true,
+                cryptobench_stats::Gate::Open => self.open = true,
                 cryptobench_stats::Gate::Pass => {}
             }
         }
-        row
     }
 
     /// Whether this case fails the gate: slower past its limit, or not
@@ -347,9 +430,24 @@ impl Row {
     }
 }
 
-/// The verdict of a paired interval of other / this: the compare rule
-/// (`cryptobench_stats::verdict_of`) with no between-run widening, since
-/// both builds were timed in the same rounds.
+/// Decides every compared row on its paired interval widened by the
+/// between-process spread this run measured
+/// ([`cryptobench_stats::between_process_spread`]): the gaps between the
+/// two pairs of runner processes, pooled over the run's cases, each case
+/// held at least to its own. Rounds are paired, but each build's process
+/// lands its code and data where it lands, a fixed offset per process
+/// that no number of rounds averages away: an A/A `ab` with the paired
+/// interval alone called 2 of 42 cases changed.
+fn decide_rows(rows: &mut [Row], threshold: f64, gate: Option<f64>) {
+    let gaps: Vec<f64> = rows.iter().filter_map(|r| r.process_gap).collect();
+    for row in rows.iter_mut() {
+        let spread = cryptobench_stats::between_process_spread(&gaps, row.process_gap);
+        row.decide(spread, threshold, gate);
+    }
+}
+
+/// The verdict of a (widened) interval of other / this: the compare rule
+/// (`cryptobench_stats::verdict_of`).
 pub fn decide(interval: (f64, f64), threshold: f64) -> Verdict {
     cryptobench_stats::verdict_of(interval, threshold)
 }
@@ -380,10 +478,11 @@ fn table(rows: &[Row], threshold: f64, gate: Option<f64>, a: &AbArgs) -> Table {
             "other",
             "other/this",
             "95% interval",
+            "widened",
             "verdict",
         ],
     )
-    .right(&[4, 5, 6, 7, 8]);
+    .right(&[4, 5, 6, 7, 8, 9]);
     let time = |ns: Option<f64>| ns.map(units::format_ns).unwrap_or_else(|| "-".into());
     let mut counts = [0usize; 4];
     for r in rows {
@@ -392,6 +491,9 @@ fn table(rows: &[Row], threshold: f64, gate: Option<f64>, a: &AbArgs) -> Table {
             Some((v, lo, hi)) => (format!("{v:.3}"), format!("{lo:.3} .. {hi:.3}")),
             None => ("-".into(), "-".into()),
         };
+        let widened = r
+            .widened
+            .map_or_else(|| "-".into(), |(lo, hi)| format!("{lo:.3} .. {hi:.3}"));
         let verdict = match (r.verdict, &r.missing) {
             (Some(v), _) => {
                 counts[slot(v)] += 1;
@@ -410,13 +512,15 @@ fn table(rows: &[Row], threshold: f64, gate: Option<f64>, a: &AbArgs) -> Table {
             time(r.other_ns),
             ratio,
             interval,
+            widened,
             verdict,
         ]);
     }
     let compared: usize = counts.iter().sum();
     t.note(format!(
         "verdicts: {compared} of {} case(s) compared: {} faster, {} slower, {} unchanged, {} inconclusive \
-         (threshold {:.1}%: unchanged when the paired 95% interval of other/this lies within it, \
+         (threshold {:.1}%: unchanged when the paired 95% interval of other/this, widened by how far \
+         the pairs of runner processes disagreed over the run's cases, lies within it, \
          slower or faster when wholly past it)",
         rows.len(),
         counts[slot(Verdict::Faster)],
@@ -455,5 +559,74 @@ mod tests {
         // A real change that might be within the threshold is not unchanged.
         assert_eq!(decide((1.01, 1.03), 0.02), Verdict::Inconclusive);
         assert_eq!(decide((f64::NAN, 1.0), 0.02), Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn both_builds_start_from_paths_of_one_length() {
+        let dir = std::env::temp_dir().join(format!("ab-names-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (short, long) = (dir.join("cb"), dir.join("cb-a-much-longer-name"));
+        for p in [&short, &long] {
+            std::fs::write(p, b"#!/bin/sh\n").unwrap();
+        }
+        let aliases = SameLength::new(&short, &long).unwrap();
+        let made = aliases.dir.clone();
+        let len = |p: &Path| p.as_os_str().len();
+        assert_eq!(len(&aliases.this), len(&aliases.other));
+        assert_eq!(std::fs::read_link(&aliases.this).unwrap(), short);
+        assert_eq!(std::fs::read_link(&aliases.other).unwrap(), long);
+        drop(aliases);
+        assert!(!made.exists(), "{} is left behind", made.display());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn row(ratio: (f64, f64, f64), process_gap: Option<f64>) -> Row {
+        Row {
+            native: CaseSpec::new("hash", "SHA-256", "openssl", "3", "digest"),
+            this_ns: Some(1.0),
+            other_ns: Some(ratio.0),
+            ratio: Some(ratio),
+            process_gap,
+            widened: None,
+            verdict: None,
+            missing: None,
+            regressed: false,
+            open: false,
+        }
+    }
+
+    #[test]
+    fn an_aa_case_a_process_moved_is_not_called_changed() {
+        // A/A: one case's two pairs of processes both read 3% apart (its
+        // interval clear of 2%); the run's other cases moved 3-5% between
+        // their pairs of processes, so a process alone moves a case so far.
+        let mut rows: Vec<Row> = [0.04, -0.035, 0.045, -0.04, 0.03, -0.05, 0.038]
+            .iter()
+            .map(|&gap| row((1.0, 0.99, 1.01), Some(gap)))
+            .collect();
+        rows.push(row((1.030, 1.027, 1.033), Some(0.001)));
+        // And one build slowed by 15% in the same run.
+        rows.push(row((1.15, 1.145, 1.155), Some(0.002)));
+        decide_rows(&mut rows, 0.02, Some(0.10));
+        let aa = &rows[rows.len() - 2];
+        assert_eq!(aa.verdict, Some(Verdict::Inconclusive), "{:?}", aa.widened);
+        // Within the gate's 10% either way: it passes.
+        assert!(!aa.regressed && !aa.open);
+        let slowed = &rows[rows.len() - 1];
+        assert_eq!(
+            slowed.verdict,
+            Some(Verdict::Slower),
+            "{:?}",
+            slowed.widened
+        );
+        assert!(slowed.regressed);
+        // Processes that agree keep the paired verdicts.
+        let mut calm = vec![
+            row((1.030, 1.027, 1.033), Some(0.0)),
+            row((1.0, 0.995, 1.005), Some(0.001)),
+        ];
+        decide_rows(&mut calm, 0.02, None);
+        assert_eq!(calm[0].verdict, Some(Verdict::Slower));
+        assert_eq!(calm[1].verdict, Some(Verdict::Unchanged));
     }
 }

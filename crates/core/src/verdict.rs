@@ -315,7 +315,7 @@ const EARLIER_ROUNDS: usize = 5;
 /// measure: seed 004's GCM / CCM decrypt in PHP read 1.89x and 2.13x in
 /// two quick runs, each with an interval clear of the claim's 2x edge. The
 /// interval of a ratio is widened to hold what each process measured.
-fn per_process_ratios(a: &Measurement, b: &Measurement) -> Vec<f64> {
+pub fn per_process_ratios(a: &Measurement, b: &Measurement) -> Vec<f64> {
     if a.samples_process.is_empty() && b.samples_process.is_empty() {
         return Vec::new();
     }

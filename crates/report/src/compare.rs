@@ -495,10 +495,20 @@ pub fn compare_full(baseline: &Run, candidate: &Run, threshold: f64) -> RunCompa
             .into_iter()
             .flatten()
             .reduce(f64::max);
+        // Others wanting the case's cores for its whole stretch can slow
+        // every round, the fastest too.
+        let contention = [
+            case::contention_floor(b, baseline.machine.cores),
+            case::contention_floor(c, candidate.machine.cores),
+        ]
+        .into_iter()
+        .flatten()
+        .reduce(f64::max);
         let own = run_floor
             .max(restart)
             .max(disturbed.map_or(0.0, |f| f - 1.0))
-            .max(placement.unwrap_or(0.0));
+            .max(placement.unwrap_or(0.0))
+            .max(contention.unwrap_or(0.0));
         let comparison = compare_case(b, c, own, d, threshold);
         out.cases.push(ComparedCase {
             key: c.case_key(),

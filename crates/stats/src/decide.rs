@@ -72,6 +72,47 @@ pub fn detectable_change(ratio: f64, widened: (f64, f64), threshold: f64) -> f64
     (1.0 + threshold.max(0.0)) * w.max(0.0).exp() - 1.0
 }
 
+/// The 97.5th percentile of Student's t with `df` degrees of freedom
+/// (1.96 past 30): the two-sided 95% factor for a spread estimated from
+/// `df` squared gaps. Infinite for no degree of freedom.
+pub fn student_t_975(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => T[df - 1],
+        _ => 1.96,
+    }
+}
+
+/// The between-process spread of a ratio measured in two pairs of runner
+/// processes, as a fraction to widen its interval by ([`widened_interval`]).
+///
+/// Each process of a build lands its code and data somewhere of its own,
+/// which moves a case by a fixed amount for that process's life; rounds
+/// within it cannot see that offset. A ratio timed in two pairs of
+/// processes is the middle of the two pairs' ratios, so its offset has the
+/// standard deviation `sigma / 2`, where `sigma` is that of the gap `d`
+/// between the pairs' log ratios. `gaps` are those gaps (`ln(r0 / r1)`)
+/// over the cases of one run, pooled: `sigma^2 = mean(d^2)`, at least
+/// `own^2` (this case's own gap). The 95% half-width is `t * sigma / 2`
+/// with `t` Student's for as many degrees of freedom as gaps. 0 without
+/// gaps and without an own gap.
+pub fn between_process_spread(gaps: &[f64], own: Option<f64>) -> f64 {
+    let finite: Vec<f64> = gaps.iter().copied().filter(|d| d.is_finite()).collect();
+    let own = own.filter(|d| d.is_finite()).map(f64::abs);
+    if finite.is_empty() && own.is_none() {
+        return 0.0;
+    }
+    let pooled = finite.iter().map(|d| d * d).sum::<f64>() / finite.len().max(1) as f64;
+    let sigma = pooled.max(own.unwrap_or(0.0).powi(2)).sqrt();
+    let t = student_t_975(finite.len().max(1));
+    (t * sigma / 2.0).exp() - 1.0
+}
+
 impl Comparison {
     /// This comparison decided against `threshold` with its interval
     /// widened by `spread` (the between-run uncertainty; 0 for cases
@@ -190,6 +231,44 @@ mod tests {
         // An exact ratio: the spread alone, symmetric in log space.
         let (lo, hi) = widened_interval(1.0, (1.0, 1.0), 0.1);
         assert!((lo - 1.0 / 1.1).abs() < 1e-12 && (hi - 1.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_process_offset_the_rounds_cannot_see_widens_the_ratio() {
+        // A/A: both pairs of processes put one case 3% apart, the same way;
+        // the paired interval alone calls it slower than a 2% threshold.
+        let aa = (1.030, (1.027, 1.033));
+        assert_eq!(verdict_of(aa.1, 0.02), Verdict::Slower);
+        // The run's other cases moved 4% between their pairs of processes:
+        // a process alone can move a case that far, so 3% is not a change.
+        let gaps = [0.04, -0.035, 0.045, -0.04, 0.03, -0.05, 0.04, 0.038];
+        let spread = between_process_spread(&gaps, Some(0.001));
+        let widened = widened_interval(aa.0, aa.1, spread);
+        assert_eq!(
+            verdict_of(widened, 0.02),
+            Verdict::Inconclusive,
+            "{widened:?}"
+        );
+        // A real 15% slowdown in the same run is still found.
+        let slowed = widened_interval(1.15, (1.145, 1.155), spread);
+        assert_eq!(verdict_of(slowed, 0.02), Verdict::Slower, "{slowed:?}");
+        // Processes that agree leave the interval as it was.
+        assert_eq!(between_process_spread(&[], None), 0.0);
+        let calm = between_process_spread(&[0.0; 12], Some(0.0));
+        assert_eq!(calm, 0.0);
+    }
+
+    #[test]
+    fn a_case_whose_own_processes_disagree_is_held_to_its_own_gap() {
+        let pooled = between_process_spread(&[0.002; 20], Some(0.002));
+        let own = between_process_spread(&[0.002; 20], Some(0.06));
+        // t(20) * 0.06 / 2 = 6.3%.
+        assert!(
+            (own - ((2.086f64 * 0.03).exp() - 1.0)).abs() < 1e-9,
+            "{own}"
+        );
+        assert!(pooled < 0.003 && own > 0.06, "{pooled} {own}");
+        assert!(student_t_975(0).is_infinite() && student_t_975(100) == 1.96);
     }
 
     #[test]

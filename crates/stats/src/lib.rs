@@ -23,7 +23,10 @@
 pub mod decide;
 pub mod fast_end;
 pub mod paired;
-pub use decide::{detectable_change, gate, verdict_of, widened_interval, Gate};
+pub use decide::{
+    between_process_spread, detectable_change, gate, student_t_975, verdict_of, widened_interval,
+    Gate,
+};
 pub use fast_end::{compare_fastest, fast_floor, halves_residual, shared_drift, Fastest};
 pub use paired::{
     median_ci_rank, paired_ratio, quantile_ci_rank, ratio_estimate, relative_half_width,

@@ -12,7 +12,7 @@ use crate::engines::{self, Hasher, Inputs};
 use crate::params::{self, Params, Variant, Version};
 use crate::tune::TuneError;
 use crate::vectors::SplitMix;
-use crate::{limits, memory, phc, tune, Argon2Suite};
+use crate::{landing, limits, memory, phc, tune, Argon2Suite};
 use cryptobench_core::{units, Error, RunConfig, SuiteAction};
 use cryptobench_engine::sample::clock::{Clock, MonotonicClock};
 use std::io::Read;
@@ -87,6 +87,9 @@ pub struct HashArgs {
     /// Refuse a hash estimated to take longer than this (see `verify`).
     #[arg(long, value_name = "DURATION", default_value = limits::DEFAULT_MAX_TIME, allow_hyphen_values = true)]
     pub max_time: String,
+    /// Also print how long the hash took, on stderr (`hash took 298.4 ms`).
+    #[arg(long = "print-time")]
+    pub took: bool,
 }
 
 /// `argon2 verify`.
@@ -330,9 +333,13 @@ pub fn hash(args: &HashArgs, cfg: &RunConfig, password: &[u8]) -> Result<String,
     };
     let hasher = pick_hasher(cfg, &params, &inputs)?;
     let mut tag = vec![0u8; params.tag_len];
+    let started = std::time::Instant::now();
     hasher
         .hash(&params, &inputs, &mut tag)
         .map_err(|e| Error::Suite(Box::new(e)))?;
+    if args.took {
+        eprintln!("{HASH_TOOK}{:.1} ms", started.elapsed().as_secs_f64() * 1e3);
+    }
     Ok(if args.raw {
         hex::encode(&tag)
     } else {
@@ -474,7 +481,59 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         println!("  tried {:<40} {:>10}", phc::prefix(p), ms(d));
         Ok(d)
     };
-    let outcome = tune::search(&request, &mut measure).map_err(|e| Error::Suite(Box::new(e)))?;
+    let start = match tune::search(&request, &mut measure) {
+        Ok(outcome) => {
+            print_search(&outcome, &base);
+            outcome.chosen.params
+        }
+        // A point timed in a slow moment can end the search early; one
+        // pass at the smallest memory it reached is where landing starts,
+        // and landing says whether the machine can hold any setting.
+        Err(TuneError::TargetTooShort {
+            m_kib, ms: took, ..
+        }) if m_kib > 8 * lanes => {
+            println!("\nthe search ended at m = {m_kib} KiB, one pass, at {took:.0} ms; landing from there");
+            Params {
+                m_kib,
+                t: 1,
+                ..base
+            }
+        }
+        Err(e) => return Err(Error::Suite(Box::new(e))),
+    };
+    let landing = land_in_use(&start, target, base.m_kib, hasher.name())?;
+    let code = match landing.landed_params() {
+        Some(step) => {
+            println!("chosen: {}", phc::prefix(&step.params));
+            println!(
+                "  measured {} in use (median of {} `argon2 hash` processes), {:+.1}% of the target",
+                ms(step.median),
+                step.times.len(),
+                step.off_by(target) * 100.0
+            );
+            0
+        }
+        None => {
+            let (lo, hi) = spread_of(&landing.steps);
+            println!(
+                "could not tune on this machine: no setting's median landed within +-{:.0}% of {} in {} tries, or one setting's hashes scattered wider than that; its hashes took {} to {} (the spread, not a parameter set)",
+                landing::BAND * 100.0,
+                ms(target),
+                landing.steps.len(),
+                ms(lo),
+                ms(hi)
+            );
+            1
+        }
+    };
+    if !args.no_profiles {
+        print_profiles(hasher.as_ref(), &inputs, target, args.runs, max_memory_kib);
+    }
+    Ok(SuiteAction::Done(code))
+}
+
+/// The search's RFC 9106 choice and, when it differs, the filled one.
+fn print_search(outcome: &tune::Outcome, base: &Params) {
     println!();
     let how = if outcome.rfc.params.m_kib < base.m_kib {
         "one pass on the most memory within the target"
@@ -486,23 +545,115 @@ fn run_tune(args: &TuneArgs, cfg: &RunConfig) -> Result<SuiteAction, Error> {
         phc::prefix(&outcome.rfc.params),
         ms(outcome.rfc.time)
     );
-    let remeasured = time_point(hasher.as_ref(), &outcome.chosen.params, &inputs, args.runs)
-        .map_err(|e| Error::Suite(Box::new(e)))?;
-    println!("chosen: {}", phc::prefix(&outcome.chosen.params));
-    println!(
-        "  measured {} (median of {}), re-measured {} = {:+.1}% of the target",
-        ms(outcome.chosen.time),
-        args.runs,
-        ms(remeasured),
-        (remeasured.as_secs_f64() / target.as_secs_f64() - 1.0) * 100.0
-    );
     if outcome.chosen != outcome.rfc {
-        println!("  (t + 1 passes on less memory fills the target; --strict keeps the RFC choice)");
+        println!(
+            "searched: {} (t + 1 passes on less memory fills the target; --strict keeps the RFC choice)",
+            phc::prefix(&outcome.chosen.params)
+        );
     }
-    if !args.no_profiles {
-        print_profiles(hasher.as_ref(), &inputs, target, args.runs, max_memory_kib);
+}
+
+/// The text `argon2 hash --print-time` puts before its time in milliseconds.
+const HASH_TOOK: &str = "hash took ";
+/// Processes timed per landing step.
+const LANDING_RUNS: usize = 5;
+
+/// The chosen parameters hashed as a service would hash them, each time
+/// by `argon2 hash` in a fresh process with `backend`, refined until their
+/// median lands ([`landing::land`]); every step is printed.
+fn land_in_use(
+    start: &Params,
+    target: Duration,
+    max_m_kib: u32,
+    backend: &str,
+) -> Result<landing::Landing, Error> {
+    let mut measure = |p: &Params| {
+        let times = (0..LANDING_RUNS)
+            .map(|_| hash_in_fresh_process(p, backend))
+            .collect::<Result<Vec<_>, _>>()?;
+        let median = tune::median(times.clone());
+        println!(
+            "  in use {:<38} {:>10} (median of {LANDING_RUNS} processes)",
+            phc::prefix(p),
+            ms(median)
+        );
+        Ok(times)
+    };
+    landing::land(*start, target, max_m_kib, &mut measure).map_err(|e| Error::Suite(Box::new(e)))
+}
+
+/// The time one `argon2 hash --print-time` of this binary reports for `p`.
+fn hash_in_fresh_process(p: &Params, backend: &str) -> Result<Duration, TuneError> {
+    use std::io::Write;
+    let exe = std::env::current_exe()
+        .map_err(|e| TuneError::Process(format!("cannot find this program: {e}")))?;
+    let memory = format!("{}KiB", p.m_kib);
+    let version = if p.version == Version::V13 {
+        "13"
+    } else {
+        "10"
+    };
+    let variant = match p.variant {
+        Variant::D => "d",
+        Variant::I => "i",
+        Variant::Id => "id",
+    };
+    let mut child = std::process::Command::new(exe)
+        .args([
+            "--backend",
+            backend,
+            "argon2",
+            "hash",
+            "--print-time",
+            "--raw",
+        ])
+        .args(["--variant", variant, "--argon2-version", version])
+        .args([
+            "--memory",
+            &memory,
+            "--max-memory",
+            &memory,
+            "--max-time",
+            "60m",
+        ])
+        .args(["-t", &p.t.to_string(), "-p", &p.lanes.to_string()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| TuneError::Process(format!("cannot start `argon2 hash`: {e}")))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(b"correct horse battery staple");
     }
-    Ok(SuiteAction::Done(0))
+    let out = child
+        .wait_with_output()
+        .map_err(|e| TuneError::Process(format!("`argon2 hash` did not finish: {e}")))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    stderr
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix(HASH_TOOK)?
+                .strip_suffix(" ms")?
+                .parse::<f64>()
+                .ok()
+        })
+        .filter(|v| out.status.success() && v.is_finite() && *v >= 0.0)
+        .map(|v| Duration::from_secs_f64(v / 1e3))
+        .ok_or_else(|| {
+            TuneError::Process(format!(
+                "`argon2 hash` gave no time ({}): {}",
+                out.status,
+                stderr.trim()
+            ))
+        })
+}
+
+/// The fastest and slowest hash over every landing step.
+fn spread_of(steps: &[landing::Step]) -> (Duration, Duration) {
+    let all = steps.iter().map(landing::Step::range);
+    let lo = all.clone().map(|r| r.0).min().unwrap_or_default();
+    let hi = all.map(|r| r.1).max().unwrap_or_default();
+    (lo, hi)
 }
 
 fn names_auto(s: &str) -> bool {

@@ -44,6 +44,7 @@ pub mod cases;
 mod charts;
 pub mod cli;
 pub mod engines;
+pub mod landing;
 pub mod limits;
 pub mod memory;
 pub mod params;

@@ -57,6 +57,9 @@ pub enum TuneError {
     /// No library backend admitted by `--backend` can take the point.
     #[error("no Argon2 library backend is available for the short tune")]
     NoBackend,
+    /// A hash timed in a fresh process could not be timed.
+    #[error("{0}")]
+    Process(String),
     /// The memory budget or the base point is not valid Argon2.
     #[error("{0}")]
     InvalidBase(String),

@@ -22,6 +22,7 @@ fn args(variant: &str, memory: &str, t: u32, p: u32, salt: &str) -> HashArgs {
         raw: false,
         max_memory: "1GiB".into(),
         max_time: "10s".into(),
+        took: false,
     }
 }
 
