@@ -23,6 +23,7 @@
 pub mod decide;
 pub mod fast_end;
 pub mod paired;
+pub mod welch;
 pub use decide::{detectable_change, gate, verdict_of, widened_interval, Gate};
 pub use fast_end::{compare_fastest, fast_floor, halves_residual, shared_drift, Fastest};
 pub use paired::{
