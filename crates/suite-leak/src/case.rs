@@ -65,6 +65,11 @@ pub trait LeakCase: Send {
     fn checks(&mut self) -> Vec<CheckResult> {
         Vec::new()
     }
+    /// Untimed, right before each measurement: puts input `input` of
+    /// `class` where [`LeakCase::run`] reads it, so both classes' data sit
+    /// at one address, freshly written (a class kept in its own buffer
+    /// could differ from the other by where it lies, not what it holds).
+    fn prepare(&mut self, _class: usize, _input: usize) {}
     /// Performs the operation `calls` times on input `input` of `class`;
     /// the loop times this call.
     fn run(&mut self, class: usize, input: usize, calls: u32) -> Result<(), LeakError>;

@@ -53,6 +53,8 @@ struct Comparison {
     reference: Vec<u8>,
     /// Class 0's and class 1's operand.
     operands: [Vec<u8>; 2],
+    /// The operand the timed call compares, rewritten before each measurement.
+    work: Vec<u8>,
     compare: fn(&[u8], &[u8]) -> bool,
 }
 
@@ -65,6 +67,7 @@ impl Comparison {
             v
         });
         Self {
+            work: reference.clone(),
             reference,
             operands,
             compare,
@@ -88,12 +91,14 @@ impl LeakCase for Comparison {
             "equal buffers compare equal, each class's operand unequal",
         )]
     }
-    fn run(&mut self, class: usize, _input: usize, calls: u32) -> Result<(), LeakError> {
-        let operand = &self.operands[class];
+    fn prepare(&mut self, class: usize, _input: usize) {
+        self.work.copy_from_slice(&self.operands[class]);
+    }
+    fn run(&mut self, _class: usize, _input: usize, calls: u32) -> Result<(), LeakError> {
         for _ in 0..calls {
             black_box((self.compare)(
                 black_box(&self.reference),
-                black_box(operand),
+                black_box(&self.work),
             ));
         }
         Ok(())

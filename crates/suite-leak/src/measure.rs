@@ -110,6 +110,7 @@ fn time_block(
     }
     let mut times = Vec::with_capacity(order.len());
     for &(class, input) in order {
+        case.prepare(class, input);
         let t0 = clock.now_ns();
         case.run(class, input, calls)?;
         let t1 = clock.now_ns();
@@ -124,6 +125,7 @@ fn calibrate(case: &mut dyn LeakCase, clock: &dyn Clock) -> Result<u32, LeakErro
     let mut fastest = f64::INFINITY;
     for class in 0..CLASSES {
         for _ in 0..20 {
+            case.prepare(class, 0);
             let t0 = clock.now_ns();
             case.run(class, 0, 1)?;
             let t = clock.now_ns().saturating_sub(t0) as f64;
