@@ -31,6 +31,8 @@ pub mod controls;
 pub mod error;
 pub mod measure;
 pub mod plan;
+#[cfg(feature = "planted")]
+pub mod planted;
 pub mod pubkey;
 pub mod run;
 pub mod summary;

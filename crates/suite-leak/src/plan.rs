@@ -77,6 +77,8 @@ pub fn backends() -> Vec<BackendInfo> {
 /// The cases of a screen, controls and A/A first.
 pub fn plan(options: &Options) -> Vec<Planned> {
     let mut out = controls::plan();
+    #[cfg(feature = "planted")]
+    out.extend(crate::planted::plan());
     let algorithms = options
         .algorithms
         .clone()

@@ -165,11 +165,11 @@ pub fn measurement(
         .map(|c| cryptobench_stats::median(&c.iter().map(|p| p.1).collect::<Vec<_>>()))
         .collect();
     if !m.samples_ns.is_empty() {
-        m.stats = Some(cryptobench_engine::measure::summarize(
+        let mut summary = cryptobench_engine::measure::summarize(&m.samples_ns, m.input_bytes, 1);
+        summary.precision = Some(cryptobench_engine::measure::reported_precision(
             &m.samples_ns,
-            m.input_bytes,
-            1,
         ));
+        m.stats = Some(summary);
     }
     m.params
         .insert("verdict".into(), finding.verdict.name().into());
