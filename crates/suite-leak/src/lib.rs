@@ -14,7 +14,8 @@
 //!   case.
 //! - [`controls`]: the early-exit and constant-time comparisons and the
 //!   A/A case, in every run; [`aead`] and [`pubkey`]: the other suites'
-//!   backends, reused.
+//!   backends, reused; [`rsa_decrypt`]: PKCS#1 v1.5 decryption on the
+//!   libraries' own calls.
 //! - [`plan`]: which cases a run holds; [`summary`]: the table; [`cli`].
 //!
 //! The engine's grouped rounds time many cases against each other for
@@ -34,6 +35,7 @@ pub mod plan;
 #[cfg(feature = "planted")]
 pub mod planted;
 pub mod pubkey;
+pub mod rsa_decrypt;
 pub mod run;
 pub mod summary;
 pub mod verdict;

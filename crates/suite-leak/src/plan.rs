@@ -23,6 +23,7 @@ pub fn algorithm_names() -> Vec<&'static str> {
         .map(|a| a.name)
         .collect();
     out.extend(pubkey::ALGORITHMS);
+    out.push(crate::rsa_decrypt::NAME);
     out
 }
 
@@ -38,6 +39,7 @@ pub fn default_algorithms(full: bool) -> Vec<&'static str> {
         aead::DEFAULT.to_vec()
     };
     out.extend(pubkey::ALGORITHMS);
+    out.push(crate::rsa_decrypt::NAME);
     out
 }
 
@@ -87,6 +89,8 @@ pub fn plan(options: &Options) -> Vec<Planned> {
     for name in algorithms {
         if let Some(alg) = cryptobench_suite_aead::algorithms::by_name(name) {
             out.extend(aead::plan(alg, backends));
+        } else if name == crate::rsa_decrypt::NAME {
+            out.extend(crate::rsa_decrypt::plan(backends));
         } else {
             out.extend(pubkey::plan(name, backends));
         }
