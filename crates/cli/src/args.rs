@@ -134,6 +134,8 @@ pub enum Command {
     Pubkey(cryptobench_suite_pubkey::cli::PubkeyArgs),
     /// TLS 1.3 handshakes measured (rustls, openssl s_server/s_time) beside the pubkey model.
     Tls(cryptobench_suite_tls::cli::TlsArgs),
+    /// Timing-leak screen: two input classes interleaved, Welch's t, leak past |t| 10; controls and A/A in every run.
+    Leak(cryptobench_suite_leak::cli::LeakArgs),
     /// List stored runs, newest first.
     Runs,
     /// Show a run as tables (`latest` is the newest `run` on this host).
@@ -363,7 +365,8 @@ const MEASUREMENT_FLAGS: [&str; 9] = [
 ];
 
 /// The commands that measure.
-const MEASURING: &str = "run, hash, cipher, aead, ecc, argon2, elgamal, pubkey, tls, paper and ab";
+const MEASURING: &str =
+    "run, hash, cipher, aead, ecc, argon2, elgamal, pubkey, tls, leak, paper and ab";
 
 impl Global {
     /// The global options given on the command line (a `--format` of
@@ -416,6 +419,7 @@ impl Command {
             },
             Command::Pubkey(a) => a.name(),
             Command::Tls(_) => "tls",
+            Command::Leak(_) => "leak",
             Command::Runs => "runs",
             Command::Show(_) => "show",
             Command::Export(_) => "export",
@@ -559,6 +563,20 @@ pub fn accepted_globals(name: &str) -> &'static [&'static str] {
         "pubkey keygen" | "pubkey encaps" | "pubkey sign" => &["--backend", "-o", "--force"],
         "pubkey decaps" | "pubkey derive" | "pubkey verify" => &["--backend"],
         "argon2 hash" | "argon2 tune" => &["--backend", "--seed"],
+        // One case at a time on one thread, no precision target: a screen
+        // stops at its count of measurements or its time.
+        "leak" => &[
+            "--quick",
+            "--full",
+            "--time",
+            "--backend",
+            "--seed",
+            "--db",
+            "--no-db",
+            "-o",
+            "--format",
+            "--force",
+        ],
         "argon2 verify" | "aead verify" => &["--backend"],
         "elgamal keygen" => &["--seed", "-o", "--force"],
         "elgamal encrypt" => &["--seed"],

@@ -99,6 +99,7 @@ pub fn dispatch(cli: Cli, world: &cryptobench_mpi::World) -> Result<u8> {
         Command::Tls(a) => {
             suite_action(&g, |cfg| Ok(cryptobench_suite_tls::cli::command(&a, cfg)?))
         }
+        Command::Leak(a) => crate::leak::leak(&g, &a),
         Command::Runs => runs(&g),
         Command::Show(a) => show(&g, &a),
         Command::Export(a) => export(&g, &a),

@@ -15,6 +15,7 @@ mod fleet;
 mod formats;
 mod history;
 mod inject;
+mod leak;
 mod listing;
 mod registry;
 mod serve;

@@ -15,6 +15,9 @@ pub fn suites() -> Vec<Box<dyn Suite>> {
         Box::new(cryptobench_suite_argon2::Argon2Suite::default()),
         Box::new(cryptobench_suite_pubkey::PubkeySuite::default()),
         Box::new(cryptobench_suite_tls::TlsSuite::default()),
+        // Plans nothing in `run`: its screens run by `cryptobench leak`;
+        // here for its views in `show`, `export` and `list`.
+        Box::new(cryptobench_suite_leak::LeakSuite),
         Box::new(cryptobench_elgamal::ElgamalSuite::default()),
     ]
 }

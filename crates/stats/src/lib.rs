@@ -23,6 +23,7 @@
 pub mod decide;
 pub mod fast_end;
 pub mod paired;
+pub mod welch;
 pub use decide::{
     between_process_spread, detectable_change, gate, student_t_975, verdict_of, widened_interval,
     Gate,
