@@ -37,6 +37,7 @@ pub mod interop;
 pub mod java;
 pub mod keys;
 pub mod node;
+pub mod php;
 pub mod process;
 pub mod python;
 pub mod script;

@@ -1,5 +1,5 @@
 //! Which php cases a suite gets: one beside each native cell the suite
-//! planned (see `cryptobench_runtime::twin`), with the same suite, primitive,
+//! planned (see `crate::twin`), with the same suite, primitive,
 //! operation, parameters and size, plus an `api` parameter naming the PHP
 //! function measured (PHP reaches AES-256-GCM through both
 //! `openssl_encrypt` and `sodium_crypto_aead_aes256gcm_*`).
@@ -20,14 +20,14 @@ mod aead;
 mod argon2;
 mod ecc;
 
-use crate::meta::{cipher_meta, CipherMeta};
-use crate::runner;
-use crate::{hello, Hello, NAME};
+use crate::case::{self, RunnerCase, SharedRunner};
+use crate::interop::{CipherInterop, Interop, McryptInterop};
+use crate::php::meta::{cipher_meta, CipherMeta};
+use crate::php::runner;
+use crate::php::{hello, Hello, NAME};
+use crate::twin::{by_primitive, native_cells};
+use crate::vectors::cipher_kats;
 use cryptobench_core::{Case, CaseSpec, CheckResult, PlannedCase, RunConfig};
-use cryptobench_runtime::case::{self, RunnerCase, SharedRunner};
-use cryptobench_runtime::interop::{CipherInterop, Interop, McryptInterop};
-use cryptobench_runtime::twin::{by_primitive, native_cells};
-use cryptobench_runtime::vectors::cipher_kats;
 use serde_json::{json, Value};
 use std::sync::Arc;
 

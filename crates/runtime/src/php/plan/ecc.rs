@@ -1,11 +1,11 @@
 //! The ecc suite's php cells: key generation with `openssl_pkey_new`.
 
 use super::{cell, version, Setup};
-use crate::meta::curve_meta;
-use crate::NAME;
+use crate::interop::{EcInterop, Interop};
+use crate::php::meta::curve_meta;
+use crate::php::NAME;
+use crate::twin::by_primitive;
 use cryptobench_core::{CaseSpec, PlannedCase};
-use cryptobench_runtime::interop::{EcInterop, Interop};
-use cryptobench_runtime::twin::by_primitive;
 use serde_json::json;
 use std::sync::Arc;
 

@@ -4,34 +4,35 @@
 //! the other side's artifact is corrupted. Without php these tests fail and
 //! say how to install it (scripts/install-deps installs php-cli).
 
-#[path = "../../runtime/tests/common/mod.rs"]
+#[path = "common/mod.rs"]
 mod common;
 
 use common::outcome;
 use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup, Suite};
-use cryptobench_php::runner::{Runner, RunnerCommand};
 use cryptobench_runtime::case::{shared, RunnerCase};
 use cryptobench_runtime::interop::{
     Argon2Interop, CipherInterop, EcInterop, Interop, InteropError, OpensslAeadInterop,
     SodiumAeadInterop,
 };
+use cryptobench_runtime::php::runner::{Runner, RunnerCommand};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// The runner command; without php the test fails and says how to install it.
 fn php() -> RunnerCommand {
-    if let Err(why) = cryptobench_php::available() {
+    if let Err(why) = cryptobench_runtime::php::available() {
         panic!("these tests need php: {why} (scripts/install-deps installs php-cli)");
     }
-    cryptobench_php::runner::command_from_env().expect("the embedded runner script")
+    cryptobench_runtime::php::runner::command_from_env().expect("the embedded runner script")
 }
 
 #[test]
 fn protocol_round_trip_with_the_real_runner() {
     let cmd = php();
     let mut r = Runner::spawn(&cmd).expect("spawn");
-    let hello = cryptobench_php::Hello::parse(&r.request(&json!({"op": "hello"})).expect("hello"))
-        .expect("this binary's protocol");
+    let hello =
+        cryptobench_runtime::php::Hello::parse(&r.request(&json!({"op": "hello"})).expect("hello"))
+            .expect("this binary's protocol");
     assert!(hello.php().starts_with('8'), "{}", hello.php());
     assert!(hello.ciphers.iter().any(|c| c == "aes-256-gcm"));
     assert!(hello.curves.iter().any(|c| c == "prime256v1"));
@@ -270,7 +271,7 @@ fn interop_ec_prime256v1() {
 #[test]
 fn aegis_is_unavailable_with_the_versions_quoted() {
     php();
-    let hello = cryptobench_php::hello().expect("hello");
+    let hello = cryptobench_runtime::php::hello().expect("hello");
     let cfg = RunConfig::quick();
     let native: Vec<cryptobench_core::CaseSpec> =
         cryptobench_suite_aead::AeadSuite::new(Default::default())
@@ -279,7 +280,7 @@ fn aegis_is_unavailable_with_the_versions_quoted() {
             .into_iter()
             .map(|c| c.spec)
             .collect();
-    let plan = cryptobench_php::plan("aead", &cfg, &native);
+    let plan = cryptobench_runtime::php::plan("aead", &cfg, &native);
     let aegis = plan
         .iter()
         .find(|c| c.spec.primitive == "AEGIS-128L")

