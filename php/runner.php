@@ -6,7 +6,9 @@
 // exits when stdin closes, so it can never outlive the harness.
 //
 //   {"op":"hello"}                       -> protocol version, PHP's and its libraries'
-//                                           versions, what this PHP offers
+//                                           versions, what this PHP offers (its
+//                                           catalogs, mcrypt ciphers, sodium AEADs,
+//                                           Argon2 functions)
 //   {"op":"prepare","id":N,"case":{..}}  -> builds the case, runs its checks
 //   {"op":"time","id":N,"iters":K}       -> K operations timed with hrtime(true)
 //   {"op":"release","id":N}              -> forgets the case
@@ -29,6 +31,25 @@ ini_set('memory_limit', '-1');
 // The JSON-lines protocol this runner speaks; the harness refuses another.
 const PROTOCOL_VERSION = 1;
 const AEGIS_NEEDS = 'AEGIS needs PHP 8.4+ and libsodium >= 1.0.19';
+
+// What this runner offers, published in its hello so the harness names
+// none of PHP's functions. Seed 001's libmcrypt ciphers (algorithm, mode,
+// key bytes: Blowfish CFB is libmcrypt's 8-bit CFB, beside the AES modes
+// the seed compared with OpenSSL); `--full` adds every algorithm x mode
+// this libmcrypt lists.
+const MCRYPT_SEED = [['blowfish', 'cfb', 16], ['rijndael-128', 'cbc', 16], ['rijndael-128', 'ncfb', 32]];
+// Seed 003's sodium AEADs: PHP's name, the aead suite's name, the tag
+// bytes, and the family (in the hello's `families`) that gates it.
+const SODIUM_AEADS = [
+    ['aes256gcm', 'AES-256-GCM', 16, 'sodium_aes256gcm'],
+    ['chacha20poly1305', 'ChaCha20-Poly1305-original', 16, 'sodium'],
+    ['chacha20poly1305_ietf', 'ChaCha20-Poly1305', 16, 'sodium'],
+    ['xchacha20poly1305_ietf', 'XChaCha20-Poly1305', 16, 'sodium'],
+    ['aegis128l', 'AEGIS-128L', 32, 'sodium_aegis'],
+    ['aegis256', 'AEGIS-256', 32, 'sodium_aegis'],
+];
+// Each native Argon2 cell gets one twin per function (the `api` parameter).
+const ARGON2_APIS = ['sodium_crypto_pwhash', 'password_hash'];
 
 /** @var array<int, array> prepared cases by id */
 $cases = [];
@@ -126,6 +147,9 @@ function versions(): array
         'mcrypt_key_sizes' => extension_loaded('mcrypt')
             ? array_combine(mcrypt_list_algorithms(), array_map('mcrypt_module_get_algo_key_size', mcrypt_list_algorithms())) : (object)[],
         'password_argon2_provider' => defined('PASSWORD_ARGON2_PROVIDER') ? PASSWORD_ARGON2_PROVIDER : null,
+        'mcrypt_seed' => array_map(fn($m) => ['algorithm' => $m[0], 'mode' => $m[1], 'key_len' => $m[2]], MCRYPT_SEED),
+        'sodium_aeads' => array_map(fn($a) => ['alg' => $a[0], 'primitive' => $a[1], 'tag' => $a[2], 'family' => $a[3]], SODIUM_AEADS),
+        'apis' => ['argon2' => ARGON2_APIS],
     ];
 }
 

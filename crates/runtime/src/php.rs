@@ -86,11 +86,41 @@ pub struct Hello {
     pub mcrypt_modes: Vec<String>,
     /// `PASSWORD_ARGON2_PROVIDER` (`standard` = libargon2, `sodium`).
     pub argon2_provider: Option<String>,
+    /// Seed 001's libmcrypt ciphers: (algorithm, mode, key bytes).
+    pub mcrypt_seed: Vec<(String, String, u64)>,
+    /// Seed 003's sodium AEADs.
+    pub sodium_aeads: Vec<SodiumAead>,
+    /// Suite -> the PHP functions each native cell gets one twin of
+    /// (`argon2`: `sodium_crypto_pwhash`, `password_hash`).
+    pub apis: BTreeMap<String, Vec<String>>,
+}
+
+/// A `sodium_crypto_aead_*` family as the runner publishes it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SodiumAead {
+    /// PHP's name (`xchacha20poly1305_ietf`).
+    pub alg: String,
+    /// The aead suite's name (`XChaCha20-Poly1305`).
+    pub primitive: String,
+    /// Its fixed tag, bytes.
+    pub tag: u64,
+    /// The hello's family that gates it (`sodium_aegis`).
+    pub family: String,
+}
+
+fn objects<T>(v: &Value, k: &str, entry: impl Fn(&Value) -> Option<T>) -> Vec<T> {
+    v.get(k)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(entry).collect())
+        .unwrap_or_default()
 }
 
 fn strings(v: &Value, k: &str) -> Vec<String> {
-    v.get(k)
-        .and_then(Value::as_array)
+    string_list(v.get(k))
+}
+
+fn string_list(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
         .map(|a| {
             a.iter()
                 .filter_map(|s| s.as_str().map(String::from))
@@ -116,6 +146,20 @@ impl Hello {
                 .get("password_argon2_provider")
                 .and_then(Value::as_str)
                 .map(String::from),
+            mcrypt_seed: objects(v, "mcrypt_seed", |m| {
+                let s = |k: &str| m.get(k).and_then(Value::as_str).map(String::from);
+                Some((s("algorithm")?, s("mode")?, m.get("key_len")?.as_u64()?))
+            }),
+            sodium_aeads: objects(v, "sodium_aeads", |a| {
+                let s = |k: &str| a.get(k).and_then(Value::as_str).map(String::from);
+                Some(SodiumAead {
+                    alg: s("alg")?,
+                    primitive: s("primitive")?,
+                    tag: a.get("tag")?.as_u64()?,
+                    family: s("family")?,
+                })
+            }),
+            apis: crate::object_map(v.get("apis"), |list| Some(string_list(Some(list)))),
         })
     }
 

@@ -36,6 +36,21 @@ fn protocol_round_trip_with_the_real_runner() {
     assert!(hello.php().starts_with('8'), "{}", hello.php());
     assert!(hello.ciphers.iter().any(|c| c == "aes-256-gcm"));
     assert!(hello.curves.iter().any(|c| c == "prime256v1"));
+    // The runner publishes what it offers: seed 001's mcrypt ciphers, seed
+    // 003's sodium AEADs and its two Argon2 functions.
+    assert!(hello
+        .mcrypt_seed
+        .contains(&("blowfish".into(), "cfb".into(), 16)));
+    assert!(hello
+        .sodium_aeads
+        .iter()
+        .any(|a| a.primitive == "XChaCha20-Poly1305" && a.alg == "xchacha20poly1305_ietf"));
+    assert_eq!(
+        hello.apis.get("argon2").map(Vec::len),
+        Some(2),
+        "{:?}",
+        hello.apis
+    );
     let case = json!({"kind": "cipher", "method": "aes-128-ctr", "size": 64, "op": "encrypt",
         "padding": "none", "kats": cryptobench_runtime::vectors::cipher_kats("AES-128-CTR")});
     let prepared = r

@@ -31,14 +31,6 @@ use cryptobench_core::{Case, CaseSpec, CheckResult, PlannedCase, RunConfig};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-/// Seed 001's mcrypt ciphers: Blowfish CFB (libmcrypt's 8-bit CFB) and the
-/// AES modes it compared with OpenSSL. (algorithm, mode, key bytes).
-const MCRYPT: [(&str, &str, u64); 3] = [
-    ("blowfish", "cfb", 16),
-    ("rijndael-128", "cbc", 16),
-    ("rijndael-128", "ncfb", 32),
-];
-
 /// What every cell of a plan shares: the runner and what PHP said.
 #[derive(Clone)]
 struct Ctx {
@@ -341,8 +333,9 @@ fn openssl_cipher_cell(
     })
 }
 
-/// The libmcrypt ciphers PHP may reach: the seed's three, or every
-/// algorithm x mode this libmcrypt offers (`--full`).
+/// The libmcrypt ciphers PHP may reach: the seed's three (as the runner
+/// lists them), or every algorithm x mode this libmcrypt offers (`--full`).
+/// Without a runner there are none: the cells go to [`unreached`].
 fn mcrypt_candidates(cfg: &RunConfig, setup: &Setup) -> Vec<(String, String, u64)> {
     match setup {
         Ok(c) if cfg.full && !c.hello.mcrypt_key_sizes.is_empty() => {
@@ -365,10 +358,8 @@ fn mcrypt_candidates(cfg: &RunConfig, setup: &Setup) -> Vec<(String, String, u64
             }
             out
         }
-        _ => MCRYPT
-            .iter()
-            .map(|(a, m, k)| (a.to_string(), m.to_string(), *k))
-            .collect(),
+        Ok(c) => c.hello.mcrypt_seed.clone(),
+        Err(_) => Vec::new(),
     }
 }
 
