@@ -114,6 +114,23 @@ fn what_php_lacks_is_unavailable_and_a_parameter_rule_is_skipped() {
     }
 }
 
+#[test]
+fn php_argon2_says_why_the_rfc_vectors_do_not_apply() {
+    let runner = shared(php());
+    for api in ["sodium", "password_hash"] {
+        let case = json!({"kind": "pwhash", "api": api, "variant": "argon2id",
+            "m_kib": 1024, "t": 2, "threads": 1});
+        let mut c =
+            RunnerCase::prepare(&runner, json!({ "case": case }), Some(1), None).expect("prepare");
+        let checks = cryptobench_core::Case::checks(&mut c);
+        assert_eq!(
+            outcome(&checks, "php kat:RFC 9106 section 5"),
+            CheckOutcome::Skipped,
+            "{api}: {checks:#?}"
+        );
+    }
+}
+
 /// Corrupts what one side hands the other, to show each direction can fail.
 struct Corrupt<I: Interop> {
     inner: I,

@@ -27,7 +27,7 @@ use crate::php::runner;
 use crate::php::{hello, Hello, NAME};
 use crate::twin::{by_primitive, native_cells};
 use crate::vectors::cipher_kats;
-use cryptobench_core::{Case, CaseSpec, CheckResult, PlannedCase, RunConfig};
+use cryptobench_core::{Case, CaseSpec, PlannedCase, RunConfig};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -83,7 +83,6 @@ fn cell(spec: CaseSpec, setup: &Setup, build: impl FnOnce(&Ctx) -> Build) -> Pla
     match build(&ctx) {
         Err(why) => PlannedCase::unavailable(spec, why),
         Ok((case, fixed, interop)) => {
-            let extra = extra_checks(&case);
             let cores = spec.cores_used();
             PlannedCase::ready(spec, move || {
                 let c = RunnerCase::prepare(
@@ -93,49 +92,9 @@ fn cell(spec: CaseSpec, setup: &Setup, build: impl FnOnce(&Ctx) -> Build) -> Pla
                     interop.clone(),
                 )?
                 .with_cores(cores);
-                Ok(Box::new(WithChecks(c, extra.clone())) as Box<dyn Case>)
+                Ok(Box::new(c) as Box<dyn Case>)
             })
         }
-    }
-}
-
-/// Checks Rust states about a case without asking PHP (why a vector is
-/// not applicable).
-fn extra_checks(case: &Value) -> Vec<CheckResult> {
-    match case.get("kind").and_then(Value::as_str) {
-        Some("pwhash") => vec![CheckResult::skipped(
-            "kat:RFC 9106 section 5",
-            "PHP's Argon2 functions take no secret key or associated data, and \
-             sodium_crypto_pwhash has one lane; the RFC vectors use 4 lanes, K and X. \
-             Agreement with RustCrypto argon2 is checked instead (interop)",
-        )],
-        _ => Vec::new(),
-    }
-}
-
-/// A php case with checks added on the Rust side.
-struct WithChecks(RunnerCase, Vec<CheckResult>);
-
-impl Case for WithChecks {
-    fn checks(&mut self) -> Vec<CheckResult> {
-        let mut c = self.0.checks();
-        c.extend(self.1.iter().cloned());
-        c
-    }
-    fn run_batch(&mut self, iters: u64) -> Result<(), cryptobench_core::CaseError> {
-        self.0.run_batch(iters)
-    }
-    fn time_batch(
-        &mut self,
-        iters: u64,
-    ) -> Option<Result<cryptobench_core::BatchTime, cryptobench_core::CaseError>> {
-        self.0.time_batch(iters)
-    }
-    fn fixed_iterations(&self) -> Option<u64> {
-        self.0.fixed_iterations()
-    }
-    fn placement_free(&self) -> bool {
-        self.0.placement_free()
     }
 }
 
