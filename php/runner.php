@@ -7,7 +7,8 @@
 //
 //   {"op":"hello"}                       -> protocol version, PHP's and its libraries'
 //                                           versions, what this PHP offers (its
-//                                           catalogs, mcrypt ciphers, sodium AEADs,
+//                                           catalogs, the mcrypt ciphers under the
+//                                           cipher suite's names, sodium AEADs,
 //                                           Argon2 functions)
 //   {"op":"prepare","id":N,"case":{..}}  -> builds the case, runs its checks
 //   {"op":"time","id":N,"iters":K}       -> K operations timed with hrtime(true)
@@ -38,6 +39,100 @@ const AEGIS_NEEDS = 'AEGIS needs PHP 8.4+ and libsodium >= 1.0.19';
 // the seed compared with OpenSSL); `--full` adds every algorithm x mode
 // this libmcrypt lists.
 const MCRYPT_SEED = [['blowfish', 'cfb', 16], ['rijndael-128', 'cbc', 16], ['rijndael-128', 'ncfb', 32]];
+// Stream algorithms libmcrypt opens in `stream` mode only.
+const MCRYPT_STREAM = ['arcfour', 'wake', 'enigma'];
+
+/**
+ * A libmcrypt cipher as the harness plans it: the cipher suite's name for
+ * it (`BF-CFB8`, `AES-256-CFB`), the mode as the suite prints it, the
+ * effective key bits, the block bytes and the security labels.
+ */
+function mcrypt_cipher(string $alg, string $mode, int $key, bool $seed): array
+{
+    $prefix = match ($alg) {
+        'rijndael-128' => 'AES-' . ($key * 8),
+        'blowfish' => 'BF',
+        'blowfish-compat' => 'BF-LE',
+        'des' => 'DES',
+        'tripledes' => 'DES-EDE3',
+        'cast-128' => 'CAST5',
+        'arcfour' => 'RC4',
+        'rc2' => 'RC2-MCRYPT',
+        'cast-256' => 'CAST-256',
+        'enigma', 'wake' => strtoupper($alg),
+        default => strtoupper($alg) . '-' . ($key * 8),
+    };
+    [$suffix, $modeName] = match ($mode) {
+        'ecb' => ['ECB', 'ECB'],
+        'cbc' => ['CBC', 'CBC'],
+        'cfb' => ['CFB8', 'CFB8'],
+        'ncfb' => ['CFB', 'CFB'],
+        'ofb' => ['OFB8', 'OFB8'],
+        'nofb' => ['OFB', 'OFB'],
+        'ctr' => ['CTR', 'CTR'],
+        default => ['', 'stream'],
+    };
+    $keyBits = match ($alg) {
+        'des' => 56,
+        'tripledes' => 168,
+        default => $key * 8,
+    };
+    $block = match ($alg) {
+        'rijndael-128', 'twofish', 'serpent', 'loki97', 'saferplus', 'cast-256' => 16,
+        'rijndael-192' => 24,
+        'rijndael-256' => 32,
+        default => 8,
+    };
+    $labels = [];
+    if ($mode === 'ecb') {
+        $labels[] = 'ECB';
+    }
+    if ($block === 8 && $mode !== 'stream') {
+        $labels[] = '64-bit block (Sweet32)';
+    }
+    if (in_array($alg, ['des', 'arcfour', 'enigma'], true)) {
+        $labels[] = 'broken';
+    }
+    $labels[] = 'no authentication';
+    $labels[] = "key $keyBits-bit";
+    return ['algorithm' => $alg, 'mode' => $mode, 'key_len' => $key,
+        'primitive' => $suffix === '' ? $prefix : "$prefix-$suffix", 'mode_name' => $modeName,
+        'key_bits' => $keyBits, 'block' => $block, 'labels' => $labels, 'seed' => $seed];
+}
+
+/**
+ * The libmcrypt ciphers offered: seed 001's three (listed even when the
+ * extension is missing, so their cells say why), and with the extension
+ * every algorithm x mode it opens (`--full`), at the key lengths the
+ * seeds' libraries use (AES-128 and AES-256; 128-bit Blowfish, CAST5,
+ * RC4, RC2), else the algorithm's largest key.
+ */
+function mcrypt_ciphers(): array
+{
+    $out = array_map(fn($m) => mcrypt_cipher($m[0], $m[1], $m[2], true), MCRYPT_SEED);
+    if (!extension_loaded('mcrypt')) {
+        return $out;
+    }
+    $algs = mcrypt_list_algorithms();
+    sort($algs, SORT_STRING);
+    foreach ($algs as $alg) {
+        foreach (mcrypt_list_modes() as $mode) {
+            if (in_array($alg, MCRYPT_STREAM, true) !== ($mode === 'stream')) {
+                continue;
+            }
+            $keys = match ($alg) {
+                'rijndael-128' => [16, 32],
+                'blowfish', 'blowfish-compat', 'cast-128', 'arcfour', 'rc2' => [16],
+                default => [mcrypt_module_get_algo_key_size($alg)],
+            };
+            foreach ($keys as $k) {
+                $out[] = mcrypt_cipher($alg, $mode, $k, false);
+            }
+        }
+    }
+    return $out;
+}
+
 // Seed 003's sodium AEADs: PHP's name, the aead suite's name, the tag
 // bytes, and the family (in the hello's `families`) that gates it.
 const SODIUM_AEADS = [
@@ -147,7 +242,7 @@ function versions(): array
         'mcrypt_key_sizes' => extension_loaded('mcrypt')
             ? array_combine(mcrypt_list_algorithms(), array_map('mcrypt_module_get_algo_key_size', mcrypt_list_algorithms())) : (object)[],
         'password_argon2_provider' => defined('PASSWORD_ARGON2_PROVIDER') ? PASSWORD_ARGON2_PROVIDER : null,
-        'mcrypt_seed' => array_map(fn($m) => ['algorithm' => $m[0], 'mode' => $m[1], 'key_len' => $m[2]], MCRYPT_SEED),
+        'mcrypt_ciphers' => mcrypt_ciphers(),
         'sodium_aeads' => array_map(fn($a) => ['alg' => $a[0], 'primitive' => $a[1], 'tag' => $a[2], 'family' => $a[3]], SODIUM_AEADS),
         'apis' => ['argon2' => ARGON2_APIS],
     ];

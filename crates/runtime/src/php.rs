@@ -80,19 +80,58 @@ pub struct Hello {
     pub ciphers: Vec<String>,
     /// `openssl_get_curve_names()`.
     pub curves: Vec<String>,
-    /// mcrypt algorithm -> largest key, bytes.
-    pub mcrypt_key_sizes: BTreeMap<String, u64>,
-    /// `mcrypt_list_modes()`.
-    pub mcrypt_modes: Vec<String>,
     /// `PASSWORD_ARGON2_PROVIDER` (`standard` = libargon2, `sodium`).
     pub argon2_provider: Option<String>,
-    /// Seed 001's libmcrypt ciphers: (algorithm, mode, key bytes).
-    pub mcrypt_seed: Vec<(String, String, u64)>,
+    /// The libmcrypt ciphers: seed 001's three, and with the extension
+    /// every algorithm x mode it opens.
+    pub mcrypt: Vec<McryptCipher>,
     /// Seed 003's sodium AEADs.
     pub sodium_aeads: Vec<SodiumAead>,
     /// Suite -> the PHP functions each native cell gets one twin of
     /// (`argon2`: `sodium_crypto_pwhash`, `password_hash`).
     pub apis: BTreeMap<String, Vec<String>>,
+}
+
+/// A libmcrypt cipher as the runner publishes it, under the cipher
+/// suite's names.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct McryptCipher {
+    /// libmcrypt's algorithm (`rijndael-128`).
+    pub algorithm: String,
+    /// libmcrypt's mode (`ncfb`).
+    pub mode: String,
+    /// Key bytes.
+    pub key_len: u64,
+    /// The cipher suite's name (`AES-256-CFB`).
+    pub primitive: String,
+    /// The mode as the cipher suite prints it (`CFB`).
+    pub mode_name: String,
+    /// Effective key strength, bits.
+    pub key_bits: u64,
+    /// Block bytes.
+    pub block: u64,
+    /// Security labels.
+    pub labels: Vec<String>,
+    /// One of seed 001's three, planned by default (the rest with `--full`).
+    pub seed: bool,
+}
+
+impl McryptCipher {
+    fn parse(m: &Value) -> Option<Self> {
+        let s = |k: &str| m.get(k).and_then(Value::as_str).map(String::from);
+        let n = |k: &str| m.get(k).and_then(Value::as_u64);
+        Some(Self {
+            algorithm: s("algorithm")?,
+            mode: s("mode")?,
+            key_len: n("key_len")?,
+            primitive: s("primitive")?,
+            mode_name: s("mode_name")?,
+            key_bits: n("key_bits")?,
+            block: n("block")?,
+            labels: string_list(m.get("labels")),
+            seed: m.get("seed").and_then(Value::as_bool)?,
+        })
+    }
 }
 
 /// A `sodium_crypto_aead_*` family as the runner publishes it.
@@ -134,22 +173,16 @@ impl Hello {
     /// version is refused.
     pub fn parse(v: &Value) -> Result<Self, RunnerError> {
         let handshake = Handshake::parse(NAME, v)?;
-        let mcrypt_key_sizes = crate::object_map(v.get("mcrypt_key_sizes"), Value::as_u64);
         Ok(Self {
             handshake,
             extensions: strings(v, "extensions"),
             ciphers: strings(v, "ciphers"),
             curves: strings(v, "curves"),
-            mcrypt_key_sizes,
-            mcrypt_modes: strings(v, "mcrypt_modes"),
             argon2_provider: v
                 .get("password_argon2_provider")
                 .and_then(Value::as_str)
                 .map(String::from),
-            mcrypt_seed: objects(v, "mcrypt_seed", |m| {
-                let s = |k: &str| m.get(k).and_then(Value::as_str).map(String::from);
-                Some((s("algorithm")?, s("mode")?, m.get("key_len")?.as_u64()?))
-            }),
+            mcrypt: objects(v, "mcrypt_ciphers", McryptCipher::parse),
             sodium_aeads: objects(v, "sodium_aeads", |a| {
                 let s = |k: &str| a.get(k).and_then(Value::as_str).map(String::from);
                 Some(SodiumAead {

@@ -38,9 +38,38 @@ fn protocol_round_trip_with_the_real_runner() {
     assert!(hello.curves.iter().any(|c| c == "prime256v1"));
     // The runner publishes what it offers: seed 001's mcrypt ciphers, seed
     // 003's sodium AEADs and its two Argon2 functions.
-    assert!(hello
-        .mcrypt_seed
-        .contains(&("blowfish".into(), "cfb".into(), 16)));
+    // libmcrypt's ciphers under the cipher suite's names (seed 001's three
+    // first; the rest need the mcrypt extension, which install-deps adds).
+    let named = |alg: &str, mode: &str, key: u64| {
+        let m = hello
+            .mcrypt
+            .iter()
+            .find(|m| m.algorithm == alg && m.mode == mode && m.key_len == key)
+            .unwrap_or_else(|| panic!("no mcrypt {alg}/{mode}/{key} in {:#?}", hello.mcrypt));
+        (
+            m.primitive.as_str(),
+            m.mode_name.as_str(),
+            m.key_bits,
+            m.seed,
+        )
+    };
+    assert_eq!(named("blowfish", "cfb", 16), ("BF-CFB8", "CFB8", 128, true));
+    assert_eq!(
+        named("rijndael-128", "ncfb", 32),
+        ("AES-256-CFB", "CFB", 256, true)
+    );
+    assert_eq!(
+        named("tripledes", "cbc", 24),
+        ("DES-EDE3-CBC", "CBC", 168, false)
+    );
+    assert_eq!(
+        named("arcfour", "stream", 16),
+        ("RC4", "stream", 128, false)
+    );
+    assert_eq!(
+        named("twofish", "nofb", 32),
+        ("TWOFISH-256-OFB", "OFB", 256, false)
+    );
     assert!(hello
         .sodium_aeads
         .iter()

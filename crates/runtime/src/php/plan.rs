@@ -24,7 +24,7 @@ use crate::case::{self, RunnerCase, SharedRunner};
 use crate::interop::{CipherInterop, Interop, McryptInterop};
 use crate::php::meta::{cipher_meta, CipherMeta};
 use crate::php::runner;
-use crate::php::{hello, Hello, NAME};
+use crate::php::{hello, Hello, McryptCipher, NAME};
 use crate::twin::{by_primitive, native_cells};
 use crate::vectors::cipher_kats;
 use cryptobench_core::{Case, CaseSpec, PlannedCase, RunConfig};
@@ -205,11 +205,8 @@ fn cipher(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCas
                     .collect()
             }));
         }
-        for (alg, mode, key) in &mcrypt {
-            if !mcrypt_name(alg, mode, *key)
-                .0
-                .eq_ignore_ascii_case(&primitive)
-            {
+        for m in &mcrypt {
+            if !m.primitive.eq_ignore_ascii_case(&primitive) {
                 continue;
             }
             reached = true;
@@ -222,15 +219,11 @@ fn cipher(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCas
                     version(setup, "mcrypt"),
                     why,
                 )),
-                None => out.extend(twins.iter().map(|t| {
-                    mcrypt_cell(
-                        (alg.as_str(), mode.as_str(), *key),
-                        &primitive,
-                        &t.operation,
-                        t.input_bytes,
-                        setup,
-                    )
-                })),
+                None => out.extend(
+                    twins
+                        .iter()
+                        .map(|t| mcrypt_cell(m, &primitive, &t.operation, t.input_bytes, setup)),
+                ),
             }
         }
         if !reached {
@@ -292,94 +285,35 @@ fn openssl_cipher_cell(
     })
 }
 
-/// The libmcrypt ciphers PHP may reach: the seed's three (as the runner
-/// lists them), or every algorithm x mode this libmcrypt offers (`--full`).
+/// The libmcrypt ciphers PHP may reach, as the runner lists them: the
+/// seed's three, or every algorithm x mode this libmcrypt offers (`--full`).
 /// Without a runner there are none: the cells go to [`unreached`].
-fn mcrypt_candidates(cfg: &RunConfig, setup: &Setup) -> Vec<(String, String, u64)> {
-    match setup {
-        Ok(c) if cfg.full && !c.hello.mcrypt_key_sizes.is_empty() => {
-            let mut out = Vec::new();
-            for (alg, &max_key) in &c.hello.mcrypt_key_sizes {
-                for mode in &c.hello.mcrypt_modes {
-                    let stream_alg = matches!(alg.as_str(), "arcfour" | "wake" | "enigma");
-                    if stream_alg != (mode == "stream") {
-                        continue; // libmcrypt opens stream algorithms in stream mode only
-                    }
-                    let keys: Vec<u64> = match alg.as_str() {
-                        "rijndael-128" => vec![16, 32],
-                        "blowfish" | "blowfish-compat" | "cast-128" | "arcfour" | "rc2" => {
-                            vec![16]
-                        }
-                        _ => vec![max_key],
-                    };
-                    out.extend(keys.into_iter().map(|k| (alg.clone(), mode.clone(), k)));
-                }
-            }
-            out
-        }
-        Ok(c) => c.hello.mcrypt_seed.clone(),
-        Err(_) => Vec::new(),
+fn mcrypt_candidates(cfg: &RunConfig, setup: &Setup) -> Vec<McryptCipher> {
+    let Ok(c) = setup else {
+        return Vec::new();
+    };
+    let every = c.hello.mcrypt.iter().filter(|m| !m.seed);
+    if cfg.full && every.clone().next().is_some() {
+        every.cloned().collect()
+    } else {
+        c.hello.mcrypt.iter().filter(|m| m.seed).cloned().collect()
     }
 }
 
-/// The cipher suite's canonical name of a libmcrypt algorithm x mode.
-fn mcrypt_name(alg: &str, mode: &str, key: u64) -> (String, &'static str, usize) {
-    let prefix = match alg {
-        "rijndael-128" => format!("AES-{}", key * 8),
-        "blowfish" => "BF".into(),
-        "blowfish-compat" => "BF-LE".into(),
-        "des" => "DES".into(),
-        "tripledes" => "DES-EDE3".into(),
-        "cast-128" => "CAST5".into(),
-        "arcfour" => "RC4".into(),
-        "rc2" => "RC2-MCRYPT".into(),
-        "cast-256" => "CAST-256".into(),
-        "enigma" | "wake" => alg.to_ascii_uppercase(),
-        other => format!("{}-{}", other.to_ascii_uppercase(), key * 8),
-    };
-    let (suffix, mode_name) = match mode {
-        "ecb" => ("ECB", "ECB"),
-        "cbc" => ("CBC", "CBC"),
-        "cfb" => ("CFB8", "CFB8"),
-        "ncfb" => ("CFB", "CFB"),
-        "ofb" => ("OFB8", "OFB8"),
-        "nofb" => ("OFB", "OFB"),
-        "ctr" => ("CTR", "CTR"),
-        _ => ("", "stream"),
-    };
-    let name = if suffix.is_empty() {
-        prefix
-    } else {
-        format!("{prefix}-{suffix}")
-    };
-    let key_bits = match alg {
-        "des" => 56,
-        "tripledes" => 168,
-        _ => key as usize * 8,
-    };
-    (name, mode_name, key_bits)
-}
-
 fn mcrypt_cell(
-    (alg, mode, key): (&str, &str, u64),
+    m: &McryptCipher,
     primitive: &str,
     op: &str,
     size: u64,
     setup: &Setup,
 ) -> PlannedCase {
-    let (name, mode_name, key_bits) = mcrypt_name(alg, mode, key);
+    let (alg, mode, key, block) = (m.algorithm.as_str(), m.mode.as_str(), m.key_len, m.block);
     let block_mode = matches!(mode, "ecb" | "cbc");
-    let block: u64 = match alg {
-        "rijndael-128" | "twofish" | "serpent" | "loki97" | "saferplus" | "cast-256" => 16,
-        "rijndael-192" => 24,
-        "rijndael-256" => 32,
-        _ => 8,
-    };
     let pkcs7 = block_mode && !size.is_multiple_of(block);
     let mut spec = CaseSpec::new("cipher", primitive, NAME, version(setup, "mcrypt"), op)
         .size(size)
-        .param("mode", mode_name)
-        .param("key_bits", key_bits)
+        .param("mode", &m.mode_name)
+        .param("key_bits", m.key_bits)
         .param("setup", "key+IV per message")
         .param("api", "mcrypt_encrypt")
         .param("native", format!("{alg}/{mode}"))
@@ -394,20 +328,13 @@ fn mcrypt_cell(
             },
         );
     }
-    let mut labels = Vec::new();
-    if mode == "ecb" {
-        labels.push("ECB".to_string());
-    }
-    if block == 8 && mode != "stream" {
-        labels.push("64-bit block (Sweet32)".to_string());
-    }
-    if matches!(alg, "des" | "arcfour" | "enigma") {
-        labels.push("broken".to_string());
-    }
-    labels.push("no authentication".to_string());
-    labels.push(format!("key {key_bits}-bit"));
-    spec = spec.labels(labels);
-    let (alg, mode, op) = (alg.to_string(), mode.to_string(), op.to_string());
+    spec = spec.labels(m.labels.clone());
+    let (alg, mode, op, name) = (
+        alg.to_string(),
+        mode.to_string(),
+        op.to_string(),
+        m.primitive.clone(),
+    );
     cell(spec, setup, move |_| {
         let case = json!({"kind": "mcrypt", "algorithm": alg, "mode": mode, "key_len": key,
             "size": size, "op": op, "padding": if pkcs7 { "pkcs7" } else { "none" },
@@ -436,23 +363,6 @@ fn mcrypt_cell(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mcrypt_pairs_get_the_cipher_suites_names() {
-        for (alg, mode, key, name, label, bits) in [
-            ("blowfish", "cfb", 16, "BF-CFB8", "CFB8", 128),
-            ("rijndael-128", "ncfb", 32, "AES-256-CFB", "CFB", 256),
-            ("tripledes", "cbc", 24, "DES-EDE3-CBC", "CBC", 168),
-            ("arcfour", "stream", 16, "RC4", "stream", 128),
-            ("twofish", "nofb", 32, "TWOFISH-256-OFB", "OFB", 256),
-        ] {
-            assert_eq!(
-                mcrypt_name(alg, mode, key),
-                (name.to_string(), label, bits),
-                "{alg} {mode} {key}"
-            );
-        }
-    }
 
     #[test]
     fn backend_filter_leaves_php_out() {
