@@ -25,7 +25,7 @@
 //! cell with `--full`, `--backend NAME` or `paper`.
 //!
 //! The binary knows runtimes only through this trait and its registry list;
-//! a runtime's own crate is the only place that names it.
+//! a runtime's own module is the only place that names it.
 #![deny(missing_docs)]
 
 pub mod cache;

@@ -18,6 +18,11 @@
 //! ciphertexts, PHC strings and keys with the native libraries and send
 //! native ones for PHP to open.
 //!
+//! What PHP offers comes from the runner's `hello`, as every runner's
+//! offers do: PHP's own catalogs, the libmcrypt ciphers under the cipher
+//! suite's names, the sodium AEADs and the Argon2 functions; the planner
+//! here keeps no table of PHP functions, only how a native cell reaches one.
+//!
 //! Where this PHP lacks something the cell is planned "unavailable" with the
 //! reason PHP itself gives (AEGIS needs PHP 8.4 and libsodium 1.0.19; this
 //! PHP's version is quoted). Without php on the machine every php cell is
