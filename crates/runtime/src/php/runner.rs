@@ -2,8 +2,8 @@
 //! itself (requests with deadlines, Ctrl-C, kill on hang or drop) is the
 //! runtime layer's [`Runner`].
 //!
-//! The runner script, php/runner.php, is compiled into the binary and
-//! written to the private cache directory on first use, so a binary copied
+//! The runner script, php/runner.php with php/offers.php, is compiled into
+//! the binary and written to the private cache directory on first use, so a binary copied
 //! anywhere runs PHP rows; `CRYPTOBENCH_PHP_RUNNER` names another script.
 
 use crate::discover::{Program, ProgramError};
@@ -46,14 +46,22 @@ pub const PROGRAM: Program = Program {
 /// time, under the earlier 128 KiB threshold).
 pub const ENV: [(&str, &str); 1] = [("USE_ZEND_ALLOC", "0")];
 
-/// php/runner.php, carried in the binary.
-pub const SCRIPT: EmbeddedScript = EmbeddedScript {
-    file_name: "runner.php",
-    content: include_str!("../../../../php/runner.php"),
-};
+/// php/runner.php and the hello it includes (php/offers.php), carried in
+/// the binary and written together into one cache directory.
+pub const FILES: [EmbeddedScript; 2] = [
+    EmbeddedScript {
+        file_name: "runner.php",
+        content: include_str!("../../../../php/runner.php"),
+    },
+    EmbeddedScript {
+        file_name: "offers.php",
+        content: include_str!("../../../../php/offers.php"),
+    },
+];
 
-/// The runner script: the one `CRYPTOBENCH_PHP_RUNNER` names, else the
-/// embedded one written to the cache directory.
+/// The runner script: the one `CRYPTOBENCH_PHP_RUNNER` names (with its
+/// offers.php beside it, as in the repository), else the embedded one
+/// written to the cache directory.
 pub fn runner_script() -> Result<PathBuf, RunnerError> {
     match std::env::var_os(ENV_RUNNER) {
         Some(p) if !p.is_empty() => {
@@ -69,7 +77,7 @@ pub fn runner_script() -> Result<PathBuf, RunnerError> {
                 .into())
             }
         }
-        _ => Ok(SCRIPT.install()?),
+        _ => Ok(crate::script::install_all(&FILES)?.join(FILES[0].file_name)),
     }
 }
 
