@@ -108,14 +108,15 @@ function mcrypt_ciphers(): array
 }
 
 // Seed 003's sodium AEADs: PHP's name, the aead suite's name, the tag
-// bytes, and the family (in the hello's `families`) that gates it.
+// bytes, the family (in the hello's `families`) that gates it, and the key
+// and nonce bytes (the known-answer vectors sent are cut to them).
 const SODIUM_AEADS = [
-    ['aes256gcm', 'AES-256-GCM', 16, 'sodium_aes256gcm'],
-    ['chacha20poly1305', 'ChaCha20-Poly1305-original', 16, 'sodium'],
-    ['chacha20poly1305_ietf', 'ChaCha20-Poly1305', 16, 'sodium'],
-    ['xchacha20poly1305_ietf', 'XChaCha20-Poly1305', 16, 'sodium'],
-    ['aegis128l', 'AEGIS-128L', 32, 'sodium_aegis'],
-    ['aegis256', 'AEGIS-256', 32, 'sodium_aegis'],
+    ['aes256gcm', 'AES-256-GCM', 16, 'sodium_aes256gcm', 32, 12],
+    ['chacha20poly1305', 'ChaCha20-Poly1305-original', 16, 'sodium', 32, 8],
+    ['chacha20poly1305_ietf', 'ChaCha20-Poly1305', 16, 'sodium', 32, 12],
+    ['xchacha20poly1305_ietf', 'XChaCha20-Poly1305', 16, 'sodium', 32, 24],
+    ['aegis128l', 'AEGIS-128L', 32, 'sodium_aegis', 16, 16],
+    ['aegis256', 'AEGIS-256', 32, 'sodium_aegis', 32, 32],
 ];
 // Each native Argon2 cell gets one twin per function (the `api` parameter).
 const ARGON2_APIS = ['sodium_crypto_pwhash', 'password_hash'];
@@ -162,7 +163,8 @@ function versions(): array
             ? array_combine(mcrypt_list_algorithms(), array_map('mcrypt_module_get_algo_key_size', mcrypt_list_algorithms())) : (object)[],
         'password_argon2_provider' => defined('PASSWORD_ARGON2_PROVIDER') ? PASSWORD_ARGON2_PROVIDER : null,
         'mcrypt_ciphers' => mcrypt_ciphers(),
-        'sodium_aeads' => array_map(fn($a) => ['alg' => $a[0], 'primitive' => $a[1], 'tag' => $a[2], 'family' => $a[3]], SODIUM_AEADS),
+        'sodium_aeads' => array_map(fn($a) => ['alg' => $a[0], 'primitive' => $a[1], 'tag' => $a[2],
+            'family' => $a[3], 'key' => $a[4], 'nonce' => $a[5]], SODIUM_AEADS),
         'apis' => ['argon2' => ARGON2_APIS],
     ];
 }

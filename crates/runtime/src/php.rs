@@ -150,6 +150,10 @@ pub struct SodiumAead {
     pub tag: u64,
     /// The hello's family that gates it (`sodium_aegis`).
     pub family: String,
+    /// Key bytes.
+    pub key: u64,
+    /// Nonce bytes.
+    pub nonce: u64,
 }
 
 fn objects<T>(v: &Value, k: &str, entry: impl Fn(&Value) -> Option<T>) -> Vec<T> {
@@ -195,6 +199,8 @@ impl Hello {
                     primitive: s("primitive")?,
                     tag: a.get("tag")?.as_u64()?,
                     family: s("family")?,
+                    key: a.get("key")?.as_u64()?,
+                    nonce: a.get("nonce")?.as_u64()?,
                 })
             }),
             apis: crate::object_map(v.get("apis"), |list| Some(string_list(Some(list)))),

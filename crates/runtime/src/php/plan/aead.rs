@@ -4,7 +4,7 @@
 use super::{cell, gate, openssl_cells, unavailable_once, unreached, version, Setup};
 use crate::interop::{Interop, OpensslAeadInterop, SodiumAeadInterop};
 use crate::php::meta::{cipher_meta, CipherMeta};
-use crate::php::NAME;
+use crate::php::{SodiumAead, NAME};
 use crate::twin::{by_primitive, num};
 use crate::vectors::aead_kats;
 use cryptobench_core::{CaseSpec, PlannedCase};
@@ -100,7 +100,7 @@ pub(super) fn aead(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
                 None => out.extend(
                     twins
                         .iter()
-                        .map(|t| sodium_aead_cell((&a.alg, a.tag), &primitive, t, setup)),
+                        .map(|t| sodium_aead_cell(a, &primitive, t, setup)),
                 ),
             }
         }
@@ -165,11 +165,13 @@ fn openssl_aead_cell(
 }
 
 fn sodium_aead_cell(
-    (alg, fixed_tag): (&str, u64),
+    a: &SodiumAead,
     primitive: &str,
     native: &CaseSpec,
     setup: &Setup,
 ) -> PlannedCase {
+    let (alg, fixed_tag) = (a.alg.as_str(), a.tag);
+    let (key, nonce) = (a.key as usize, a.nonce as usize);
     let api = format!("sodium_crypto_aead_{alg}");
     let spec = aead_spec(primitive, native, &api, version(setup, "sodium"));
     let (size, tag, aad) = (
@@ -188,10 +190,9 @@ fn sodium_aead_cell(
                 "{api} has a fixed {fixed_tag}-byte tag; this cell asks for {tag} bytes"
             ));
         }
-        let kats = match (alg.as_str(), wycheproof_of(&canonical)) {
-            ("xchacha20poly1305_ietf", Some((f, l))) => aead_kats(f, l, 32, 24, 16),
-            ("chacha20poly1305_ietf" | "aes256gcm", Some((f, l))) => aead_kats(f, l, 32, 12, 16),
-            _ => json!([]),
+        let kats = match wycheproof_of(&canonical) {
+            Some((f, l)) => aead_kats(f, l, key, nonce, fixed_tag as usize),
+            None => json!([]),
         };
         let case = json!({"kind": "sodium_aead", "alg": alg, "size": size, "op": op,
             "aad": aad, "kats": kats});
