@@ -33,6 +33,8 @@ TEST_RUSTFLAGS := -C link-arg=-fuse-ld=mold $(RUSTFLAGS)
 # build, and linking them in the test profile cost a clean build minutes.
 # There are no doc tests.
 test: test-deps
+	# The MPI tests start this example under mpirun.
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" CARGO_INCREMENTAL=0 $(CARGO) build --profile test --locked -p cryptobench-mpi --example mpi_elgamal
 	RUSTFLAGS="$(TEST_RUSTFLAGS)" CARGO_INCREMENTAL=0 $(CARGO) test --workspace --locked --lib --bins --tests
 	$(CARGO) fmt --all --check
 	# The test profile, so the C libraries built for the tests (aws-lc,

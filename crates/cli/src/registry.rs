@@ -26,7 +26,7 @@ pub fn suites() -> Vec<Box<dyn Suite>> {
 /// their rows follow each suite's.
 pub fn runtimes() -> Vec<Box<dyn Runtime>> {
     vec![
-        cryptobench_php::runtime(),
+        cryptobench_runtime::php::runtime(),
         cryptobench_runtime::python::SPEC.runtime(),
         cryptobench_runtime::node::SPEC.runtime(),
         cryptobench_runtime::go::SPEC.runtime(),

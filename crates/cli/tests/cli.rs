@@ -44,7 +44,7 @@ fn list_shows_backends_with_versions() {
         "OpenSSL 3",
         "rustcrypto",
         "peer:openssl-speed",
-        cryptobench_php::NAME,
+        cryptobench_runtime::php::NAME,
         "mpi",
     ]);
     bin().args(["list", "primitives"]).prints("SHA3-256");

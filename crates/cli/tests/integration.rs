@@ -15,3 +15,5 @@ mod paper;
 mod report_browser;
 mod runtime;
 mod safety;
+mod leak;
+mod php_filters;

@@ -3,7 +3,7 @@
 //! run is stored and exported like any other, and bad input is refused
 //! with what is accepted.
 
-mod common;
+use crate::common;
 
 use common::{latest_run, stdout, temp_db, with_db, Outcome};
 

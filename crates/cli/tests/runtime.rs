@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::assert_succeeded;
-use cryptobench_php::{runner::PROGRAM, NAME};
+use cryptobench_runtime::php::{runner::PROGRAM, NAME};
 use std::process::Command;
 
 /// The runtimes whose runner is a script run by an interpreter.

@@ -25,7 +25,7 @@
 //! cell with `--full`, `--backend NAME` or `paper`.
 //!
 //! The binary knows runtimes only through this trait and its registry list;
-//! a runtime's own crate is the only place that names it.
+//! a runtime's own module is the only place that names it.
 #![deny(missing_docs)]
 
 pub mod cache;
@@ -37,6 +37,7 @@ pub mod interop;
 pub mod java;
 pub mod keys;
 pub mod node;
+pub mod php;
 pub mod process;
 pub mod python;
 pub mod script;

@@ -5,3 +5,5 @@
 mod common;
 mod process;
 mod runners;
+mod php;
+mod php_heap;

@@ -1,5 +1,5 @@
-//! Helpers the runner tests share (the php crate's tests include this file
-//! too): fake sh runners, process liveness, and a check's outcome by name.
+//! Helpers the runner tests share (runners, php, process, interrupt):
+//! fake sh runners, process liveness, and a check's outcome by name.
 // Each test binary uses only some of these.
 #![allow(dead_code)]
 

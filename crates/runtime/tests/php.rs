@@ -4,37 +4,82 @@
 //! the other side's artifact is corrupted. Without php these tests fail and
 //! say how to install it (scripts/install-deps installs php-cli).
 
-#[path = "../../runtime/tests/common/mod.rs"]
-mod common;
+#[path = "common/mod.rs"]
+use crate::common;
 
 use common::outcome;
 use cryptobench_core::{CaseError, CheckOutcome, CheckResult, RunConfig, Setup, Suite};
-use cryptobench_php::runner::{Runner, RunnerCommand};
 use cryptobench_runtime::case::{shared, RunnerCase};
 use cryptobench_runtime::interop::{
     Argon2Interop, CipherInterop, EcInterop, Interop, InteropError, OpensslAeadInterop,
     SodiumAeadInterop,
 };
+use cryptobench_runtime::php::runner::{Runner, RunnerCommand};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// The runner command; without php the test fails and says how to install it.
 fn php() -> RunnerCommand {
-    if let Err(why) = cryptobench_php::available() {
+    if let Err(why) = cryptobench_runtime::php::available() {
         panic!("these tests need php: {why} (scripts/install-deps installs php-cli)");
     }
-    cryptobench_php::runner::command_from_env().expect("the embedded runner script")
+    cryptobench_runtime::php::runner::command_from_env().expect("the embedded runner script")
 }
 
 #[test]
 fn protocol_round_trip_with_the_real_runner() {
     let cmd = php();
     let mut r = Runner::spawn(&cmd).expect("spawn");
-    let hello = cryptobench_php::Hello::parse(&r.request(&json!({"op": "hello"})).expect("hello"))
-        .expect("this binary's protocol");
+    let hello =
+        cryptobench_runtime::php::Hello::parse(&r.request(&json!({"op": "hello"})).expect("hello"))
+            .expect("this binary's protocol");
     assert!(hello.php().starts_with('8'), "{}", hello.php());
     assert!(hello.ciphers.iter().any(|c| c == "aes-256-gcm"));
     assert!(hello.curves.iter().any(|c| c == "prime256v1"));
+    // The runner publishes what it offers: seed 001's mcrypt ciphers, seed
+    // 003's sodium AEADs and its two Argon2 functions.
+    // libmcrypt's ciphers under the cipher suite's names (seed 001's three
+    // first; the rest need the mcrypt extension, which install-deps adds).
+    let named = |alg: &str, mode: &str, key: u64| {
+        let m = hello
+            .mcrypt
+            .iter()
+            .find(|m| m.algorithm == alg && m.mode == mode && m.key_len == key)
+            .unwrap_or_else(|| panic!("no mcrypt {alg}/{mode}/{key} in {:#?}", hello.mcrypt));
+        (
+            m.primitive.as_str(),
+            m.mode_name.as_str(),
+            m.key_bits,
+            m.seed,
+        )
+    };
+    assert_eq!(named("blowfish", "cfb", 16), ("BF-CFB8", "CFB8", 128, true));
+    assert_eq!(
+        named("rijndael-128", "ncfb", 32),
+        ("AES-256-CFB", "CFB", 256, true)
+    );
+    assert_eq!(
+        named("tripledes", "cbc", 24),
+        ("DES-EDE3-CBC", "CBC", 168, false)
+    );
+    assert_eq!(
+        named("arcfour", "stream", 16),
+        ("RC4", "stream", 128, false)
+    );
+    assert_eq!(
+        named("twofish", "nofb", 32),
+        ("TWOFISH-256-OFB", "OFB", 256, false)
+    );
+    assert!(hello
+        .sodium_aeads
+        .iter()
+        .any(|a| a.primitive == "XChaCha20-Poly1305" && a.alg == "xchacha20poly1305_ietf"));
+    assert_eq!(
+        hello.apis.get("argon2").map(Vec::len),
+        Some(2),
+        "{:?}",
+        hello.apis
+    );
     let case = json!({"kind": "cipher", "method": "aes-128-ctr", "size": 64, "op": "encrypt",
         "padding": "none", "kats": cryptobench_runtime::vectors::cipher_kats("AES-128-CTR")});
     let prepared = r
@@ -95,6 +140,23 @@ fn what_php_lacks_is_unavailable_and_a_parameter_rule_is_skipped() {
     match RunnerCase::prepare(&runner, json!({"case": rule}), Some(1), None) {
         Err(CaseError::Skipped(why)) => assert!(why.contains("3 passes"), "{why}"),
         other => panic!("expected skipped, got {other:?}"),
+    }
+}
+
+#[test]
+fn php_argon2_says_why_the_rfc_vectors_do_not_apply() {
+    let runner = shared(php());
+    for api in ["sodium", "password_hash"] {
+        let case = json!({"kind": "pwhash", "api": api, "variant": "argon2id",
+            "m_kib": 1024, "t": 2, "threads": 1});
+        let mut c =
+            RunnerCase::prepare(&runner, json!({ "case": case }), Some(1), None).expect("prepare");
+        let checks = cryptobench_core::Case::checks(&mut c);
+        assert_eq!(
+            outcome(&checks, "php kat:RFC 9106 section 5"),
+            CheckOutcome::Skipped,
+            "{api}: {checks:#?}"
+        );
     }
 }
 
@@ -270,7 +332,7 @@ fn interop_ec_prime256v1() {
 #[test]
 fn aegis_is_unavailable_with_the_versions_quoted() {
     php();
-    let hello = cryptobench_php::hello().expect("hello");
+    let hello = cryptobench_runtime::php::hello().expect("hello");
     let cfg = RunConfig::quick();
     let native: Vec<cryptobench_core::CaseSpec> =
         cryptobench_suite_aead::AeadSuite::new(Default::default())
@@ -279,7 +341,7 @@ fn aegis_is_unavailable_with_the_versions_quoted() {
             .into_iter()
             .map(|c| c.spec)
             .collect();
-    let plan = cryptobench_php::plan("aead", &cfg, &native);
+    let plan = cryptobench_runtime::php::plan("aead", &cfg, &native);
     let aegis = plan
         .iter()
         .find(|c| c.spec.primitive == "AEGIS-128L")

@@ -1,10 +1,10 @@
 //! The argon2 suite's php cells: `sodium_crypto_pwhash` and `password_hash`.
 
 use super::{cell, version, Setup};
-use crate::NAME;
+use crate::interop::{Argon2Interop, Interop};
+use crate::php::NAME;
+use crate::twin::{by_primitive, num};
 use cryptobench_core::{CaseSpec, PlannedCase};
-use cryptobench_runtime::interop::{Argon2Interop, Interop};
-use cryptobench_runtime::twin::{by_primitive, num};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -21,10 +21,16 @@ pub(super) fn argon2(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
     let point = |s: &CaseSpec| {
         ["m_kib", "t", "p", "threads", "tag", "version"].map(|k| s.params.get(k).cloned())
     };
+    // The runner's Argon2 functions; without a runner, one cell per native
+    // cell says why there is none.
+    let apis = match setup {
+        Ok(c) => c.hello.apis.get("argon2").cloned().unwrap_or_default(),
+        Err(_) => vec!["none".to_string()],
+    };
     let mut out = Vec::new();
     for (variant, twins) in by_primitive(&hashes, point) {
         for native in twins {
-            for api in ["sodium_crypto_pwhash", "password_hash"] {
+            for api in &apis {
                 out.push(argon2_cell(&variant, native, api, setup));
             }
         }
@@ -32,7 +38,7 @@ pub(super) fn argon2(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
     out
 }
 
-fn argon2_cell(variant: &str, native: &CaseSpec, api: &'static str, setup: &Setup) -> PlannedCase {
+fn argon2_cell(variant: &str, native: &CaseSpec, api: &str, setup: &Setup) -> PlannedCase {
     let n = |k: &str| num(native, k).unwrap_or(0);
     let (m, t, p) = (n("m_kib"), n("t"), n("p"));
     let threads = num(native, "threads").unwrap_or(p);
@@ -58,6 +64,7 @@ fn argon2_cell(variant: &str, native: &CaseSpec, api: &'static str, setup: &Setu
         .size(native.input_bytes)
         .expect_ns(native.expected_ns);
     let php_variant = variant.to_ascii_lowercase();
+    let api = api.to_string();
     cell(spec, setup, move |ctx| {
         if !matches!(php_variant.as_str(), "argon2i" | "argon2id") {
             return Err(format!("PHP offers Argon2i and Argon2id only (password_hash and sodium_crypto_pwhash have no {php_variant})"));

@@ -3,7 +3,7 @@
 //! generation and Argon2id at 64 MiB, t = 3, one lane. Prints each
 //! measurement and the PHP / native ratio.
 //!
-//! `cargo run --release -p cryptobench-php --example php_vs_native`
+//! `cargo run --release -p cryptobench --example php_vs_native`
 //! (`-- --smoke` instead runs every `--quick` php case of the four suites
 //! and prints status and checks; `-- --full-smoke` every `--full` cipher,
 //! AEAD and curve cell at 1 KB).
@@ -80,7 +80,7 @@ fn native_specs(suite: &str, cfg: &RunConfig) -> Vec<CaseSpec> {
 
 /// The php cells beside `suite`'s default native plan.
 fn php_plan(suite: &str, cfg: &RunConfig) -> Vec<PlannedCase> {
-    cryptobench_php::plan(suite, cfg, &native_specs(suite, cfg))
+    cryptobench_runtime::php::plan(suite, cfg, &native_specs(suite, cfg))
 }
 
 fn smoke() {
@@ -157,7 +157,7 @@ fn main() {
         return;
     }
     let cfg = RunConfig::default();
-    println!("php: {:?}", cryptobench_php::available());
+    println!("php: {:?}", cryptobench_runtime::php::available());
 
     // AES-256-GCM, encrypt, 1 KB and 20 MB.
     let alg = cryptobench_suite_aead::algorithms::ALGORITHMS
@@ -172,7 +172,7 @@ fn main() {
     });
     let native_plan = native.plan(&cfg).unwrap_or_default();
     let specs: Vec<CaseSpec> = native_plan.iter().map(|c| c.spec.clone()).collect();
-    let php_aead = run(cryptobench_php::plan("aead", &cfg, &specs), &cfg);
+    let php_aead = run(cryptobench_runtime::php::plan("aead", &cfg, &specs), &cfg);
     let native_aead = run(native_plan, &cfg);
 
     // prime256v1 key generation.
@@ -182,7 +182,7 @@ fn main() {
     };
     let native_plan = ecc.plan(&cfg).unwrap_or_default();
     let specs: Vec<CaseSpec> = native_plan.iter().map(|c| c.spec.clone()).collect();
-    let php_ecc = run(cryptobench_php::plan("ecc", &cfg, &specs), &cfg);
+    let php_ecc = run(cryptobench_runtime::php::plan("ecc", &cfg, &specs), &cfg);
     let native_ecc = run(native_plan, &cfg);
 
     // Argon2id, 64 MiB, t = 3, one lane.
@@ -195,7 +195,7 @@ fn main() {
     let argon = cryptobench_suite_argon2::Argon2Suite { grid: Some(grid) };
     let native_plan = argon.plan(&cfg).unwrap_or_default();
     let specs: Vec<CaseSpec> = native_plan.iter().map(|c| c.spec.clone()).collect();
-    let php_argon = run(cryptobench_php::plan("argon2", &cfg, &specs), &cfg);
+    let php_argon = run(cryptobench_runtime::php::plan("argon2", &cfg, &specs), &cfg);
     let native_argon: Vec<Measurement> = run(native_plan, &cfg)
         .into_iter()
         .filter(|m| m.operation == "hash")

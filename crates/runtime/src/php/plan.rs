@@ -1,5 +1,5 @@
 //! Which php cases a suite gets: one beside each native cell the suite
-//! planned (see `cryptobench_runtime::twin`), with the same suite, primitive,
+//! planned (see `crate::twin`), with the same suite, primitive,
 //! operation, parameters and size, plus an `api` parameter naming the PHP
 //! function measured (PHP reaches AES-256-GCM through both
 //! `openssl_encrypt` and `sodium_crypto_aead_aes256gcm_*`).
@@ -20,24 +20,16 @@ mod aead;
 mod argon2;
 mod ecc;
 
-use crate::meta::{cipher_meta, CipherMeta};
-use crate::runner;
-use crate::{hello, Hello, NAME};
-use cryptobench_core::{Case, CaseSpec, CheckResult, PlannedCase, RunConfig};
-use cryptobench_runtime::case::{self, RunnerCase, SharedRunner};
-use cryptobench_runtime::interop::{CipherInterop, Interop, McryptInterop};
-use cryptobench_runtime::twin::{by_primitive, native_cells};
-use cryptobench_runtime::vectors::cipher_kats;
+use crate::case::{self, RunnerCase, SharedRunner};
+use crate::interop::{CipherInterop, Interop, McryptInterop};
+use crate::php::meta::{cipher_meta, CipherMeta};
+use crate::php::runner;
+use crate::php::{hello, Hello, McryptCipher, NAME};
+use crate::twin::{by_primitive, native_cells};
+use crate::vectors::cipher_kats;
+use cryptobench_core::{Case, CaseSpec, PlannedCase, RunConfig};
 use serde_json::{json, Value};
 use std::sync::Arc;
-
-/// Seed 001's mcrypt ciphers: Blowfish CFB (libmcrypt's 8-bit CFB) and the
-/// AES modes it compared with OpenSSL. (algorithm, mode, key bytes).
-const MCRYPT: [(&str, &str, u64); 3] = [
-    ("blowfish", "cfb", 16),
-    ("rijndael-128", "cbc", 16),
-    ("rijndael-128", "ncfb", 32),
-];
 
 /// What every cell of a plan shares: the runner and what PHP said.
 #[derive(Clone)]
@@ -91,7 +83,6 @@ fn cell(spec: CaseSpec, setup: &Setup, build: impl FnOnce(&Ctx) -> Build) -> Pla
     match build(&ctx) {
         Err(why) => PlannedCase::unavailable(spec, why),
         Ok((case, fixed, interop)) => {
-            let extra = extra_checks(&case);
             let cores = spec.cores_used();
             PlannedCase::ready(spec, move || {
                 let c = RunnerCase::prepare(
@@ -101,49 +92,9 @@ fn cell(spec: CaseSpec, setup: &Setup, build: impl FnOnce(&Ctx) -> Build) -> Pla
                     interop.clone(),
                 )?
                 .with_cores(cores);
-                Ok(Box::new(WithChecks(c, extra.clone())) as Box<dyn Case>)
+                Ok(Box::new(c) as Box<dyn Case>)
             })
         }
-    }
-}
-
-/// Checks Rust states about a case without asking PHP (why a vector is
-/// not applicable).
-fn extra_checks(case: &Value) -> Vec<CheckResult> {
-    match case.get("kind").and_then(Value::as_str) {
-        Some("pwhash") => vec![CheckResult::skipped(
-            "kat:RFC 9106 section 5",
-            "PHP's Argon2 functions take no secret key or associated data, and \
-             sodium_crypto_pwhash has one lane; the RFC vectors use 4 lanes, K and X. \
-             Agreement with RustCrypto argon2 is checked instead (interop)",
-        )],
-        _ => Vec::new(),
-    }
-}
-
-/// A php case with checks added on the Rust side.
-struct WithChecks(RunnerCase, Vec<CheckResult>);
-
-impl Case for WithChecks {
-    fn checks(&mut self) -> Vec<CheckResult> {
-        let mut c = self.0.checks();
-        c.extend(self.1.iter().cloned());
-        c
-    }
-    fn run_batch(&mut self, iters: u64) -> Result<(), cryptobench_core::CaseError> {
-        self.0.run_batch(iters)
-    }
-    fn time_batch(
-        &mut self,
-        iters: u64,
-    ) -> Option<Result<cryptobench_core::BatchTime, cryptobench_core::CaseError>> {
-        self.0.time_batch(iters)
-    }
-    fn fixed_iterations(&self) -> Option<u64> {
-        self.0.fixed_iterations()
-    }
-    fn placement_free(&self) -> bool {
-        self.0.placement_free()
     }
 }
 
@@ -254,11 +205,8 @@ fn cipher(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCas
                     .collect()
             }));
         }
-        for (alg, mode, key) in &mcrypt {
-            if !mcrypt_name(alg, mode, *key)
-                .0
-                .eq_ignore_ascii_case(&primitive)
-            {
+        for m in &mcrypt {
+            if !m.primitive.eq_ignore_ascii_case(&primitive) {
                 continue;
             }
             reached = true;
@@ -271,15 +219,11 @@ fn cipher(cfg: &RunConfig, setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCas
                     version(setup, "mcrypt"),
                     why,
                 )),
-                None => out.extend(twins.iter().map(|t| {
-                    mcrypt_cell(
-                        (alg.as_str(), mode.as_str(), *key),
-                        &primitive,
-                        &t.operation,
-                        t.input_bytes,
-                        setup,
-                    )
-                })),
+                None => out.extend(
+                    twins
+                        .iter()
+                        .map(|t| mcrypt_cell(m, &primitive, &t.operation, t.input_bytes, setup)),
+                ),
             }
         }
         if !reached {
@@ -341,95 +285,35 @@ fn openssl_cipher_cell(
     })
 }
 
-/// The libmcrypt ciphers PHP may reach: the seed's three, or every
-/// algorithm x mode this libmcrypt offers (`--full`).
-fn mcrypt_candidates(cfg: &RunConfig, setup: &Setup) -> Vec<(String, String, u64)> {
-    match setup {
-        Ok(c) if cfg.full && !c.hello.mcrypt_key_sizes.is_empty() => {
-            let mut out = Vec::new();
-            for (alg, &max_key) in &c.hello.mcrypt_key_sizes {
-                for mode in &c.hello.mcrypt_modes {
-                    let stream_alg = matches!(alg.as_str(), "arcfour" | "wake" | "enigma");
-                    if stream_alg != (mode == "stream") {
-                        continue; // libmcrypt opens stream algorithms in stream mode only
-                    }
-                    let keys: Vec<u64> = match alg.as_str() {
-                        "rijndael-128" => vec![16, 32],
-                        "blowfish" | "blowfish-compat" | "cast-128" | "arcfour" | "rc2" => {
-                            vec![16]
-                        }
-                        _ => vec![max_key],
-                    };
-                    out.extend(keys.into_iter().map(|k| (alg.clone(), mode.clone(), k)));
-                }
-            }
-            out
-        }
-        _ => MCRYPT
-            .iter()
-            .map(|(a, m, k)| (a.to_string(), m.to_string(), *k))
-            .collect(),
+/// The libmcrypt ciphers PHP may reach, as the runner lists them: the
+/// seed's three, or every algorithm x mode this libmcrypt offers (`--full`).
+/// Without a runner there are none: the cells go to [`unreached`].
+fn mcrypt_candidates(cfg: &RunConfig, setup: &Setup) -> Vec<McryptCipher> {
+    let Ok(c) = setup else {
+        return Vec::new();
+    };
+    let every = c.hello.mcrypt.iter().filter(|m| !m.seed);
+    if cfg.full && every.clone().next().is_some() {
+        every.cloned().collect()
+    } else {
+        c.hello.mcrypt.iter().filter(|m| m.seed).cloned().collect()
     }
 }
 
-/// The cipher suite's canonical name of a libmcrypt algorithm x mode.
-fn mcrypt_name(alg: &str, mode: &str, key: u64) -> (String, &'static str, usize) {
-    let prefix = match alg {
-        "rijndael-128" => format!("AES-{}", key * 8),
-        "blowfish" => "BF".into(),
-        "blowfish-compat" => "BF-LE".into(),
-        "des" => "DES".into(),
-        "tripledes" => "DES-EDE3".into(),
-        "cast-128" => "CAST5".into(),
-        "arcfour" => "RC4".into(),
-        "rc2" => "RC2-MCRYPT".into(),
-        "cast-256" => "CAST-256".into(),
-        "enigma" | "wake" => alg.to_ascii_uppercase(),
-        other => format!("{}-{}", other.to_ascii_uppercase(), key * 8),
-    };
-    let (suffix, mode_name) = match mode {
-        "ecb" => ("ECB", "ECB"),
-        "cbc" => ("CBC", "CBC"),
-        "cfb" => ("CFB8", "CFB8"),
-        "ncfb" => ("CFB", "CFB"),
-        "ofb" => ("OFB8", "OFB8"),
-        "nofb" => ("OFB", "OFB"),
-        "ctr" => ("CTR", "CTR"),
-        _ => ("", "stream"),
-    };
-    let name = if suffix.is_empty() {
-        prefix
-    } else {
-        format!("{prefix}-{suffix}")
-    };
-    let key_bits = match alg {
-        "des" => 56,
-        "tripledes" => 168,
-        _ => key as usize * 8,
-    };
-    (name, mode_name, key_bits)
-}
-
 fn mcrypt_cell(
-    (alg, mode, key): (&str, &str, u64),
+    m: &McryptCipher,
     primitive: &str,
     op: &str,
     size: u64,
     setup: &Setup,
 ) -> PlannedCase {
-    let (name, mode_name, key_bits) = mcrypt_name(alg, mode, key);
+    let (alg, mode, key, block) = (m.algorithm.as_str(), m.mode.as_str(), m.key_len, m.block);
     let block_mode = matches!(mode, "ecb" | "cbc");
-    let block: u64 = match alg {
-        "rijndael-128" | "twofish" | "serpent" | "loki97" | "saferplus" | "cast-256" => 16,
-        "rijndael-192" => 24,
-        "rijndael-256" => 32,
-        _ => 8,
-    };
     let pkcs7 = block_mode && !size.is_multiple_of(block);
     let mut spec = CaseSpec::new("cipher", primitive, NAME, version(setup, "mcrypt"), op)
         .size(size)
-        .param("mode", mode_name)
-        .param("key_bits", key_bits)
+        .param("mode", &m.mode_name)
+        .param("key_bits", m.key_bits)
         .param("setup", "key+IV per message")
         .param("api", "mcrypt_encrypt")
         .param("native", format!("{alg}/{mode}"))
@@ -444,20 +328,13 @@ fn mcrypt_cell(
             },
         );
     }
-    let mut labels = Vec::new();
-    if mode == "ecb" {
-        labels.push("ECB".to_string());
-    }
-    if block == 8 && mode != "stream" {
-        labels.push("64-bit block (Sweet32)".to_string());
-    }
-    if matches!(alg, "des" | "arcfour" | "enigma") {
-        labels.push("broken".to_string());
-    }
-    labels.push("no authentication".to_string());
-    labels.push(format!("key {key_bits}-bit"));
-    spec = spec.labels(labels);
-    let (alg, mode, op) = (alg.to_string(), mode.to_string(), op.to_string());
+    spec = spec.labels(m.labels.clone());
+    let (alg, mode, op, name) = (
+        alg.to_string(),
+        mode.to_string(),
+        op.to_string(),
+        m.primitive.clone(),
+    );
     cell(spec, setup, move |_| {
         let case = json!({"kind": "mcrypt", "algorithm": alg, "mode": mode, "key_len": key,
             "size": size, "op": op, "padding": if pkcs7 { "pkcs7" } else { "none" },
@@ -486,23 +363,6 @@ fn mcrypt_cell(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mcrypt_pairs_get_the_cipher_suites_names() {
-        for (alg, mode, key, name, label, bits) in [
-            ("blowfish", "cfb", 16, "BF-CFB8", "CFB8", 128),
-            ("rijndael-128", "ncfb", 32, "AES-256-CFB", "CFB", 256),
-            ("tripledes", "cbc", 24, "DES-EDE3-CBC", "CBC", 168),
-            ("arcfour", "stream", 16, "RC4", "stream", 128),
-            ("twofish", "nofb", 32, "TWOFISH-256-OFB", "OFB", 256),
-        ] {
-            assert_eq!(
-                mcrypt_name(alg, mode, key),
-                (name.to_string(), label, bits),
-                "{alg} {mode} {key}"
-            );
-        }
-    }
 
     #[test]
     fn backend_filter_leaves_php_out() {

@@ -11,10 +11,11 @@ use std::process::Command;
 /// larger block fresh every time), or without `USE_ZEND_ALLOC` when
 /// `own_allocator`.
 fn faults_per_string(bytes: usize, own_allocator: bool) -> Vec<i64> {
-    if let Err(why) = cryptobench_php::available() {
+    if let Err(why) = cryptobench_runtime::php::available() {
         panic!("this test needs php: {why} (scripts/install-deps installs php-cli)");
     }
-    let cmd = cryptobench_php::runner::command_from_env().expect("the embedded runner script");
+    let cmd =
+        cryptobench_runtime::php::runner::command_from_env().expect("the embedded runner script");
     let script = r#"
         $out = [];
         for ($i = 0; $i < 10; $i++) {

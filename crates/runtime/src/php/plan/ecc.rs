@@ -1,11 +1,10 @@
 //! The ecc suite's php cells: key generation with `openssl_pkey_new`.
 
 use super::{cell, version, Setup};
-use crate::meta::curve_meta;
-use crate::NAME;
+use crate::interop::{EcInterop, Interop};
+use crate::php::NAME;
+use crate::twin::by_primitive;
 use cryptobench_core::{CaseSpec, PlannedCase};
-use cryptobench_runtime::interop::{EcInterop, Interop};
-use cryptobench_runtime::twin::by_primitive;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -28,15 +27,6 @@ pub(super) fn ecc(setup: &Setup, cells: &[&CaseSpec]) -> Vec<PlannedCase> {
             for p in ["family", "key_bits", "security_bits"] {
                 if let Some(v) = native.params.get(p) {
                     spec = spec.param(p, v);
-                }
-            }
-            if !native.params.contains_key("family") {
-                if let Some(m) = curve_meta(&curve) {
-                    spec = spec
-                        .param("family", m.family)
-                        .param("key_bits", m.key_bits)
-                        .param("security_bits", m.security_bits)
-                        .labels(m.labels());
                 }
             }
             cell(spec, setup, move |ctx| {

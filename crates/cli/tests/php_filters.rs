@@ -17,7 +17,7 @@ fn native_and_php(suite: &dyn Suite, cfg: &RunConfig) -> (Vec<CaseSpec>, Vec<Pla
         .into_iter()
         .map(|c| c.spec)
         .collect();
-    let php = cryptobench_php::plan(suite.name(), cfg, &native);
+    let php = cryptobench_runtime::php::plan(suite.name(), cfg, &native);
     (native, php)
 }
 
@@ -107,7 +107,7 @@ fn aead_filters_choose_the_php_cells_and_their_parameters() {
     assert!(apis("AES-128-CCM").iter().all(|a| *a == "openssl_encrypt"));
     assert!(!php.iter().any(|c| c.spec.primitive == "AES-256-GCM"));
     // CCM's 3-byte length field: 20 MB is skipped for PHP as natively.
-    if cryptobench_php::available().is_ok() {
+    if cryptobench_runtime::php::available().is_ok() {
         let ccm_20mb = php
             .iter()
             .find(|c| c.spec.primitive == "AES-128-CCM" && c.spec.input_bytes == 20_000_000)
@@ -129,7 +129,7 @@ fn ecc_curves_choose_the_php_cells() {
     assert_eq!(curves, ["secp384r1", "X25519"]);
     assert!(php.iter().all(|c| c.spec.operation == "keygen"));
     assert_eq!(param(&php[0], "family"), Some("Secp"));
-    if cryptobench_php::available().is_ok() {
+    if cryptobench_runtime::php::available().is_ok() {
         assert!(matches!(php[0].setup, Setup::Ready(_)));
         // PHP's openssl_pkey_new has no X25519 curve name.
         assert!(matches!(&php[1].setup, Setup::Unavailable(r) if r.contains("X25519")));
@@ -161,7 +161,7 @@ fn argon2_grid_chooses_the_php_cells() {
         .find(|c| c.spec.primitive == "Argon2id" && param(c, "api") == Some("sodium_crypto_pwhash"))
         .expect("sodium cell");
     assert!(matches!(&sodium.setup, Setup::Unavailable(_)));
-    if cryptobench_php::available().is_ok() {
+    if cryptobench_runtime::php::available().is_ok() {
         assert!(matches!(&sodium.setup, Setup::Unavailable(r) if r.contains("one lane")));
         let d = php
             .iter()
@@ -177,9 +177,9 @@ fn argon2_grid_chooses_the_php_cells() {
 fn no_native_cell_means_no_php_cell() {
     let cfg = RunConfig::quick();
     for suite in ["cipher", "aead", "ecc", "argon2"] {
-        assert!(cryptobench_php::plan(suite, &cfg, &[]).is_empty());
+        assert!(cryptobench_runtime::php::plan(suite, &cfg, &[]).is_empty());
     }
     let peer_only =
         [CaseSpec::new("cipher", "AES-128-CBC", "peer:openssl-speed", "", "encrypt").size(16)];
-    assert!(cryptobench_php::plan("cipher", &cfg, &peer_only).is_empty());
+    assert!(cryptobench_runtime::php::plan("cipher", &cfg, &peer_only).is_empty());
 }

@@ -14,23 +14,27 @@
 //! known-answer vectors, round trips, tamper tests) and times a batch of
 //! `iters` operations with `hrtime(true)`; calibration, statistics and
 //! storage stay in Rust, exactly as for native cases. The pipe between the
-//! two never enters a measurement. Interop checks (the runtime layer's `interop`) open PHP's
+//! two never enters a measurement. Interop checks ([`crate::interop`]) open PHP's
 //! ciphertexts, PHC strings and keys with the native libraries and send
 //! native ones for PHP to open.
+//!
+//! What PHP offers comes from the runner's `hello`, as every runner's
+//! offers do: PHP's own catalogs, the libmcrypt ciphers under the cipher
+//! suite's names, the sodium AEADs and the Argon2 functions; the planner
+//! here keeps no table of PHP functions, only how a native cell reaches one.
 //!
 //! Where this PHP lacks something the cell is planned "unavailable" with the
 //! reason PHP itself gives (AEGIS needs PHP 8.4 and libsodium 1.0.19; this
 //! PHP's version is quoted). Without php on the machine every php cell is
 //! "unavailable: php not found" and everything else runs.
-#![deny(missing_docs)]
 
 pub mod meta;
 pub mod plan;
 pub mod runner;
 
+use crate::discover::ProgramError;
+use crate::{Handshake, Runtime};
 use cryptobench_core::{BackendInfo, CaseSpec, PlannedCase, RunConfig};
-use cryptobench_runtime::discover::ProgramError;
-use cryptobench_runtime::{Handshake, Runtime};
 use runner::{Runner, RunnerCommand, RunnerError};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -60,7 +64,7 @@ impl Runtime for PhpRuntime {
     }
 
     fn headline_cells(&self, suite: &str, native: &[CaseSpec]) -> Vec<CaseSpec> {
-        cryptobench_runtime::twin::headline_cells(suite, native)
+        crate::twin::headline_cells(suite, native)
     }
 
     fn plan(&self, suite: &str, cfg: &RunConfig, native: &[CaseSpec]) -> Vec<PlannedCase> {
@@ -81,17 +85,90 @@ pub struct Hello {
     pub ciphers: Vec<String>,
     /// `openssl_get_curve_names()`.
     pub curves: Vec<String>,
-    /// mcrypt algorithm -> largest key, bytes.
-    pub mcrypt_key_sizes: BTreeMap<String, u64>,
-    /// `mcrypt_list_modes()`.
-    pub mcrypt_modes: Vec<String>,
     /// `PASSWORD_ARGON2_PROVIDER` (`standard` = libargon2, `sodium`).
     pub argon2_provider: Option<String>,
+    /// The libmcrypt ciphers: seed 001's three, and with the extension
+    /// every algorithm x mode it opens.
+    pub mcrypt: Vec<McryptCipher>,
+    /// Seed 003's sodium AEADs.
+    pub sodium_aeads: Vec<SodiumAead>,
+    /// Suite -> the PHP functions each native cell gets one twin of
+    /// (`argon2`: `sodium_crypto_pwhash`, `password_hash`).
+    pub apis: BTreeMap<String, Vec<String>>,
+}
+
+/// A libmcrypt cipher as the runner publishes it, under the cipher
+/// suite's names.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct McryptCipher {
+    /// libmcrypt's algorithm (`rijndael-128`).
+    pub algorithm: String,
+    /// libmcrypt's mode (`ncfb`).
+    pub mode: String,
+    /// Key bytes.
+    pub key_len: u64,
+    /// The cipher suite's name (`AES-256-CFB`).
+    pub primitive: String,
+    /// The mode as the cipher suite prints it (`CFB`).
+    pub mode_name: String,
+    /// Effective key strength, bits.
+    pub key_bits: u64,
+    /// Block bytes.
+    pub block: u64,
+    /// Security labels.
+    pub labels: Vec<String>,
+    /// One of seed 001's three, planned by default (the rest with `--full`).
+    pub seed: bool,
+}
+
+impl McryptCipher {
+    fn parse(m: &Value) -> Option<Self> {
+        let s = |k: &str| m.get(k).and_then(Value::as_str).map(String::from);
+        let n = |k: &str| m.get(k).and_then(Value::as_u64);
+        Some(Self {
+            algorithm: s("algorithm")?,
+            mode: s("mode")?,
+            key_len: n("key_len")?,
+            primitive: s("primitive")?,
+            mode_name: s("mode_name")?,
+            key_bits: n("key_bits")?,
+            block: n("block")?,
+            labels: string_list(m.get("labels")),
+            seed: m.get("seed").and_then(Value::as_bool)?,
+        })
+    }
+}
+
+/// A `sodium_crypto_aead_*` family as the runner publishes it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SodiumAead {
+    /// PHP's name (`xchacha20poly1305_ietf`).
+    pub alg: String,
+    /// The aead suite's name (`XChaCha20-Poly1305`).
+    pub primitive: String,
+    /// Its fixed tag, bytes.
+    pub tag: u64,
+    /// The hello's family that gates it (`sodium_aegis`).
+    pub family: String,
+    /// Key bytes.
+    pub key: u64,
+    /// Nonce bytes.
+    pub nonce: u64,
+}
+
+fn objects<T>(v: &Value, k: &str, entry: impl Fn(&Value) -> Option<T>) -> Vec<T> {
+    v.get(k)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(entry).collect())
+        .unwrap_or_default()
 }
 
 fn strings(v: &Value, k: &str) -> Vec<String> {
-    v.get(k)
-        .and_then(Value::as_array)
+    string_list(v.get(k))
+}
+
+fn string_list(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
         .map(|a| {
             a.iter()
                 .filter_map(|s| s.as_str().map(String::from))
@@ -105,19 +182,28 @@ impl Hello {
     /// version is refused.
     pub fn parse(v: &Value) -> Result<Self, RunnerError> {
         let handshake = Handshake::parse(NAME, v)?;
-        let mcrypt_key_sizes =
-            cryptobench_runtime::object_map(v.get("mcrypt_key_sizes"), Value::as_u64);
         Ok(Self {
             handshake,
             extensions: strings(v, "extensions"),
             ciphers: strings(v, "ciphers"),
             curves: strings(v, "curves"),
-            mcrypt_key_sizes,
-            mcrypt_modes: strings(v, "mcrypt_modes"),
             argon2_provider: v
                 .get("password_argon2_provider")
                 .and_then(Value::as_str)
                 .map(String::from),
+            mcrypt: objects(v, "mcrypt_ciphers", McryptCipher::parse),
+            sodium_aeads: objects(v, "sodium_aeads", |a| {
+                let s = |k: &str| a.get(k).and_then(Value::as_str).map(String::from);
+                Some(SodiumAead {
+                    alg: s("alg")?,
+                    primitive: s("primitive")?,
+                    tag: a.get("tag")?.as_u64()?,
+                    family: s("family")?,
+                    key: a.get("key")?.as_u64()?,
+                    nonce: a.get("nonce")?.as_u64()?,
+                })
+            }),
+            apis: crate::object_map(v.get("apis"), |list| Some(string_list(Some(list)))),
         })
     }
 

@@ -2,13 +2,13 @@
 //! itself (requests with deadlines, Ctrl-C, kill on hang or drop) is the
 //! runtime layer's [`Runner`].
 //!
-//! The runner script, php/runner.php, is compiled into the binary and
-//! written to the private cache directory on first use, so a binary copied
+//! The runner script, php/runner.php with php/offers.php, is compiled into
+//! the binary and written to the private cache directory on first use, so a binary copied
 //! anywhere runs PHP rows; `CRYPTOBENCH_PHP_RUNNER` names another script.
 
-use cryptobench_runtime::discover::{Program, ProgramError};
-use cryptobench_runtime::script::{EmbeddedScript, ScriptError};
-pub use cryptobench_runtime::{Runner, RunnerCommand, RunnerError};
+use crate::discover::{Program, ProgramError};
+use crate::script::{EmbeddedScript, ScriptError};
+pub use crate::{Runner, RunnerCommand, RunnerError};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -26,7 +26,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// The php interpreter.
 pub const PROGRAM: Program = Program {
-    runtime: crate::NAME,
+    runtime: crate::php::NAME,
     default_name: "php",
     env_override: ENV_PHP,
     install: "apt-get install php-cli",
@@ -46,14 +46,22 @@ pub const PROGRAM: Program = Program {
 /// time, under the earlier 128 KiB threshold).
 pub const ENV: [(&str, &str); 1] = [("USE_ZEND_ALLOC", "0")];
 
-/// php/runner.php, carried in the binary.
-pub const SCRIPT: EmbeddedScript = EmbeddedScript {
-    file_name: "runner.php",
-    content: include_str!("../../../php/runner.php"),
-};
+/// php/runner.php and the hello it includes (php/offers.php), carried in
+/// the binary and written together into one cache directory.
+pub const FILES: [EmbeddedScript; 2] = [
+    EmbeddedScript {
+        file_name: "runner.php",
+        content: include_str!("../../../../php/runner.php"),
+    },
+    EmbeddedScript {
+        file_name: "offers.php",
+        content: include_str!("../../../../php/offers.php"),
+    },
+];
 
-/// The runner script: the one `CRYPTOBENCH_PHP_RUNNER` names, else the
-/// embedded one written to the cache directory.
+/// The runner script: the one `CRYPTOBENCH_PHP_RUNNER` names (with its
+/// offers.php beside it, as in the repository), else the embedded one
+/// written to the cache directory.
 pub fn runner_script() -> Result<PathBuf, RunnerError> {
     match std::env::var_os(ENV_RUNNER) {
         Some(p) if !p.is_empty() => {
@@ -62,14 +70,14 @@ pub fn runner_script() -> Result<PathBuf, RunnerError> {
                 Ok(p)
             } else {
                 Err(ScriptError::NotAFile {
-                    runtime: crate::NAME,
+                    runtime: crate::php::NAME,
                     env_override: ENV_RUNNER,
                     path: p,
                 }
                 .into())
             }
         }
-        _ => Ok(SCRIPT.install()?),
+        _ => Ok(crate::script::install_all(&FILES)?.join(FILES[0].file_name)),
     }
 }
 
@@ -93,7 +101,7 @@ pub fn command_from_env() -> Result<RunnerCommand, RunnerError> {
         .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
         .map_or(DEFAULT_TIMEOUT, Duration::from_secs_f64);
     Ok(RunnerCommand {
-        runtime: crate::NAME.into(),
+        runtime: crate::php::NAME.into(),
         program: php,
         args: vec![script.into_os_string()],
         env: ENV.to_vec(),

@@ -1,11 +1,12 @@
-//! What PHP's names mean, asked of the native suites so the php rows carry
-//! their canonical names, modes, labels, size rules and key strengths.
+//! What PHP's cipher names mean, asked of the cipher suite so the php rows
+//! carry its canonical names, modes, labels, size rules and key strengths.
 //!
-//! PHP lists ciphers by OpenSSL's lower-case aliases (`aes-128-cbc`) and
-//! curves by OpenSSL's short names. The cipher suite resolves such a name
-//! to its own description ([`cryptobench_suite_cipher::published`]), so the
-//! size rules and labels here are the suite's, not a copy; curves are
-//! described through the same system OpenSSL the ecc suite uses.
+//! PHP lists ciphers by OpenSSL's lower-case aliases (`aes-128-cbc`). The
+//! cipher suite resolves such a name to its own description
+//! ([`cryptobench_suite_cipher::published`]), so the size rules and labels
+//! here are the suite's, not a copy. Curves need nothing here: a php key
+//! generation cell takes its family, key bits and labels from the native
+//! cell beside it.
 
 use cryptobench_suite_cipher::catalog::{self, CipherDesc};
 
@@ -65,73 +66,6 @@ pub fn cipher_meta(method: &str) -> Option<CipherMeta> {
     })
 }
 
-/// A curve as the ecc suite describes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CurveMeta {
-    /// Family (`Prime`, `Secp`, `Sect`, `C2pnb`, `C2tnb`, `Brainpool`, `Other`).
-    pub family: &'static str,
-    /// Field size, bits (the seed's "key length").
-    pub key_bits: u32,
-    /// Half the group order's bits.
-    pub security_bits: u32,
-    /// Binary field.
-    pub binary: bool,
-}
-
-impl CurveMeta {
-    /// Labels as the ecc suite gives them (the ones derivable here).
-    pub fn labels(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if self.security_bits < 112 {
-            out.push("< 112-bit security".to_string());
-        }
-        if self.binary {
-            out.push("binary curve (removed from TLS 1.3)".to_string());
-        }
-        out
-    }
-}
-
-/// Describes a curve short name through the native OpenSSL.
-pub fn curve_meta(curve: &str) -> Option<CurveMeta> {
-    let nid = cryptobench_runtime::interop::curve_nid(curve)?;
-    let group = openssl::ec::EcGroup::from_curve_name(nid).ok()?;
-    let lower = curve.to_ascii_lowercase();
-    let family = if lower.starts_with("brainpool") {
-        "Brainpool"
-    } else if lower.starts_with("prime") {
-        "Prime"
-    } else if lower.starts_with("c2pnb") {
-        "C2pnb"
-    } else if lower.starts_with("c2tnb") {
-        "C2tnb"
-    } else if lower.starts_with("secp") {
-        "Secp"
-    } else if lower.starts_with("sect") {
-        "Sect"
-    } else {
-        "Other"
-    };
-    let binary = lower.starts_with("sect")
-        || lower.starts_with("c2")
-        || lower.starts_with("oakley-ec2n")
-        || matches!(
-            lower.as_str(),
-            "wap-wsg-idm-ecid-wtls1"
-                | "wap-wsg-idm-ecid-wtls3"
-                | "wap-wsg-idm-ecid-wtls4"
-                | "wap-wsg-idm-ecid-wtls5"
-                | "wap-wsg-idm-ecid-wtls10"
-                | "wap-wsg-idm-ecid-wtls11"
-        );
-    Some(CurveMeta {
-        family,
-        key_bits: group.degree(),
-        security_bits: group.order_bits() / 2,
-        binary,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,18 +103,5 @@ mod tests {
         let xts = cipher_meta("aes-128-xts").expect("aes-128-xts");
         assert_eq!(xts.key_bits, 128);
         assert!(xts.size_rule(20_000_000).is_some());
-    }
-
-    #[test]
-    fn curves_are_described_as_the_ecc_suite_does() {
-        let p256 = curve_meta("prime256v1").expect("prime256v1");
-        assert_eq!(
-            (p256.family, p256.key_bits, p256.security_bits),
-            ("Prime", 256, 128)
-        );
-        assert!(p256.labels().is_empty());
-        let sect = curve_meta("sect163k1").expect("sect163k1");
-        assert!(sect.binary && sect.family == "Sect");
-        assert!(sect.labels().iter().any(|l| l.starts_with("binary")));
     }
 }
