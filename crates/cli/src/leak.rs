@@ -1,15 +1,15 @@
 //! `cryptobench leak`: runs a timing-leak screen and stores it as a run.
 //!
 //! The screen has its own loop (`cryptobench_suite_leak::run`); what it
-//! finds is stored case by case through the same [`Recorder`] as every
+//! finds is stored case by case through the same recorder (`cryptobench_store::Recorder`) as every
 //! benchmark, so `runs`, `show`, `export` and `-o` treat it like any run.
 
-use crate::app::{self, Recorder};
+use crate::app;
 use crate::args::Global;
 use crate::output;
 use anyhow::Result;
 use cryptobench_core::{CaseStatus, Measurement, Suite};
-use cryptobench_engine::clock::MonotonicClock;
+use cryptobench_engine::sample::clock::MonotonicClock;
 use cryptobench_suite_leak::case::Role;
 use cryptobench_suite_leak::cli::LeakArgs;
 use cryptobench_suite_leak::run::{run_plan, Event};
@@ -35,7 +35,7 @@ pub fn leak(g: &Global, a: &LeakArgs) -> Result<u8> {
         Box::new(cryptobench_suite_aead::AeadSuite::default()),
         Box::new(cryptobench_suite_pubkey::PubkeySuite::default()),
     ];
-    let mut recorder = Recorder::open(g, app::suite_backends(&suites), None)?;
+    let mut recorder = app::start_recording(g, app::suite_backends(&suites), None)?;
     let b = screen.budget;
     if !g.quiet {
         eprintln!(
@@ -56,8 +56,8 @@ pub fn leak(g: &Global, a: &LeakArgs) -> Result<u8> {
     for m in measurements {
         recorder.add(m);
     }
-    let stopped = cryptobench_engine::interrupt::stop_requested();
-    let run = recorder.finish(g, stopped, false)?;
+    let stopped = cryptobench_engine::sample::interrupt::stop_requested();
+    let run = app::finish_recording(g, recorder, stopped, false)?;
     output::print_run_with(g, &run, &[Box::new(LeakSuite)], output::Detail::Full)?;
     let wrong = wrong_controls(&run.measurements);
     for line in &wrong {

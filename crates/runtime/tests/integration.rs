@@ -3,7 +3,7 @@
 //! interrupt.rs stays a binary of its own: it raises the process-wide stop.
 
 mod common;
-mod process;
-mod runners;
 mod php;
 mod php_heap;
+mod process;
+mod runners;

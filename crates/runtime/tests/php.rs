@@ -4,7 +4,6 @@
 //! the other side's artifact is corrupted. Without php these tests fail and
 //! say how to install it (scripts/install-deps installs php-cli).
 
-#[path = "common/mod.rs"]
 use crate::common;
 
 use common::outcome;

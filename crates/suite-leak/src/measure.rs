@@ -10,7 +10,7 @@
 
 use crate::case::{LeakCase, CLASSES};
 use crate::error::LeakError;
-use cryptobench_engine::clock::Clock;
+use cryptobench_engine::sample::clock::Clock;
 use cryptobench_stats::SplitMix64;
 use std::time::{Duration, Instant};
 
@@ -90,7 +90,7 @@ pub fn sample(
             out.classes[class].push(t);
         }
         progress(out.total(), budget.measurements);
-        if cryptobench_engine::interrupt::stop_requested() {
+        if cryptobench_engine::sample::interrupt::stop_requested() {
             break;
         }
     }

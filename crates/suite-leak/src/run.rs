@@ -9,7 +9,7 @@ use crate::error::LeakError;
 use crate::measure::{self, Budget};
 use crate::verdict::{self, Finding};
 use cryptobench_core::{CaseStatus, CheckOutcome, Measurement};
-use cryptobench_engine::clock::Clock;
+use cryptobench_engine::sample::clock::Clock;
 
 /// What the screen tells its caller while it works.
 pub enum Event<'a> {
@@ -49,7 +49,7 @@ pub fn run_plan(
     let of = plan.len();
     let mut out = Vec::with_capacity(of);
     for (index, planned) in plan.into_iter().enumerate() {
-        if cryptobench_engine::interrupt::stop_requested() {
+        if cryptobench_engine::sample::interrupt::stop_requested() {
             break;
         }
         on(Event::Started {

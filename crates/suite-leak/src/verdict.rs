@@ -165,8 +165,9 @@ pub fn measurement(
         .map(|c| cryptobench_stats::median(&c.iter().map(|p| p.1).collect::<Vec<_>>()))
         .collect();
     if !m.samples_ns.is_empty() {
-        let mut summary = cryptobench_engine::measure::summarize(&m.samples_ns, m.input_bytes, 1);
-        summary.precision = Some(cryptobench_engine::measure::reported_precision(
+        let mut summary =
+            cryptobench_engine::sample::sampling::summarize(&m.samples_ns, m.input_bytes, 1);
+        summary.precision = Some(cryptobench_engine::sample::sampling::reported_precision(
             &m.samples_ns,
         ));
         m.stats = Some(summary);

@@ -3,7 +3,7 @@
 //! difference cleared, and a run too short for its noise said to be
 //! inconclusive. Seeds are fixed, so every outcome is reproducible.
 
-use cryptobench_engine::clock::Clock;
+use cryptobench_engine::sample::clock::Clock;
 use cryptobench_stats::SplitMix64;
 use cryptobench_suite_leak::case::LeakCase;
 use cryptobench_suite_leak::error::LeakError;
