@@ -14,9 +14,9 @@ use std::time::Duration;
 pub struct LeakArgs {
     /// Algorithms to screen, comma-separated (AEAD names such as
     /// AES-128-GCM, ChaCha20-Poly1305, AEGIS-128L; X25519, ML-KEM-768,
-    /// Ed25519); default AES-128-GCM, ChaCha20-Poly1305, AEGIS-128L and the
-    /// three public-key ones (--full: every default AEAD). The controls and
-    /// the A/A case run always.
+    /// Ed25519, RSA-2048-PKCS1); default AES-128-GCM, ChaCha20-Poly1305,
+    /// AEGIS-128L and the four public-key ones (--full: every default
+    /// AEAD). The controls and the A/A case run always.
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub algorithms: Option<String>,
     /// Measurements per case, both classes together (1000 to 100000000);
