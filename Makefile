@@ -20,8 +20,9 @@ build: deps
 run: build
 	$(BIN) run --quick
 
-# mold links the ~70 test binaries: a clean test build took 8 min 47 s
-# with it against 10 min 30 s with ld (user time 15.3 min against 18.4).
+# mold links the test binaries: when there were ~70, a clean test build
+# took 8 min 47 s with it against 10 min 30 s with ld (user time 15.3 min
+# against 18.4).
 # Tests and clippy get the same flags, or clippy would build every C
 # library again.
 TEST_RUSTFLAGS := -C link-arg=-fuse-ld=mold $(RUSTFLAGS)
