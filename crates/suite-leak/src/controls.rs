@@ -9,7 +9,9 @@
 //! A/A case runs the early-exit comparison with both classes differing
 //! at the last byte: an operation that would leak, given classes that
 //! cannot differ, so any flag it raises is a false alarm of the loop or
-//! the machine.
+//! the machine. Its classes copy from one buffer: with two buffers of equal
+//! content, the copy's source address alone (what the prefetchers pull in
+//! next to it) was a difference between the classes.
 
 use crate::case::{check, LeakCase, LeakInfo, Planned, Role};
 use crate::error::LeakError;
@@ -51,8 +53,11 @@ pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 /// A comparison of a fixed buffer against one of two others.
 struct Comparison {
     reference: Vec<u8>,
-    /// Class 0's and class 1's operand.
-    operands: [Vec<u8>; 2],
+    /// The classes' operands: one buffer when both classes differ at the
+    /// same byte (the A/A case), so the classes share their address too.
+    operands: Vec<Vec<u8>>,
+    /// Which operand each class copies.
+    source: [usize; 2],
     /// The operand the timed call compares, rewritten before each measurement.
     work: Vec<u8>,
     compare: fn(&[u8], &[u8]) -> bool,
@@ -61,15 +66,22 @@ struct Comparison {
 impl Comparison {
     fn new(compare: fn(&[u8], &[u8]) -> bool, positions: [usize; 2]) -> Self {
         let reference: Vec<u8> = (0..SIZE).map(|i| (i * 131 % 251) as u8).collect();
-        let operands = positions.map(|p| {
-            let mut v = reference.clone();
-            v[p] ^= 0x5a;
-            v
-        });
+        let same = positions[0] == positions[1];
+        let distinct = if same { &positions[..1] } else { &positions[..] };
+        let operands = distinct
+            .iter()
+            .map(|&p| {
+                let mut v = reference.clone();
+                v[p] ^= 0x5a;
+                v
+            })
+            .collect();
+        let source = if same { [0, 0] } else { [0, 1] };
         Self {
             work: reference.clone(),
             reference,
             operands,
+            source,
             compare,
         }
     }
@@ -92,7 +104,7 @@ impl LeakCase for Comparison {
         )]
     }
     fn prepare(&mut self, class: usize, _input: usize) {
-        self.work.copy_from_slice(&self.operands[class]);
+        self.work.copy_from_slice(&self.operands[self.source[class]]);
     }
     fn run(&mut self, _class: usize, _input: usize, calls: u32) -> Result<(), LeakError> {
         for _ in 0..calls {
