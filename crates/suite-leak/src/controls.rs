@@ -67,7 +67,11 @@ impl Comparison {
     fn new(compare: fn(&[u8], &[u8]) -> bool, positions: [usize; 2]) -> Self {
         let reference: Vec<u8> = (0..SIZE).map(|i| (i * 131 % 251) as u8).collect();
         let same = positions[0] == positions[1];
-        let distinct = if same { &positions[..1] } else { &positions[..] };
+        let distinct = if same {
+            &positions[..1]
+        } else {
+            &positions[..]
+        };
         let operands = distinct
             .iter()
             .map(|&p| {
@@ -104,7 +108,8 @@ impl LeakCase for Comparison {
         )]
     }
     fn prepare(&mut self, class: usize, _input: usize) {
-        self.work.copy_from_slice(&self.operands[self.source[class]]);
+        self.work
+            .copy_from_slice(&self.operands[self.source[class]]);
     }
     fn run(&mut self, _class: usize, _input: usize, calls: u32) -> Result<(), LeakError> {
         for _ in 0..calls {

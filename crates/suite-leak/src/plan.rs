@@ -66,14 +66,20 @@ pub fn backend_names() -> Vec<&'static str> {
 /// The controls as backends in the run's fingerprint (the libraries are
 /// listed by their own suites).
 pub fn backends() -> Vec<BackendInfo> {
-    [controls::EARLY_EXIT, controls::CONSTANT_TIME]
-        .iter()
-        .map(|n| BackendInfo {
-            name: n.to_string(),
-            version: String::new(),
-            unavailable: None,
-        })
-        .collect()
+    // The controls are this crate's own code (the constant-time one is
+    // `subtle`'s comparison), so the version names what was built in.
+    let built_in = format!("cryptobench {} (built in)", env!("CARGO_PKG_VERSION"));
+    [
+        (controls::EARLY_EXIT, built_in.clone()),
+        (controls::CONSTANT_TIME, format!("{built_in}, subtle 2.6")),
+    ]
+    .into_iter()
+    .map(|(name, version)| BackendInfo {
+        name: name.to_string(),
+        version,
+        unavailable: None,
+    })
+    .collect()
 }
 
 /// The cases of a screen, controls and A/A first.
