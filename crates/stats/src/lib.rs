@@ -96,12 +96,18 @@ pub fn mean(xs: &[f64]) -> f64 {
 /// Sample standard deviation (divisor n - 1); 0 when there are fewer than
 /// two values, since no spread can be observed.
 pub fn stddev(xs: &[f64]) -> f64 {
+    variance(xs).sqrt()
+}
+
+/// Sample variance (divisor n - 1, two passes for accuracy); 0 when there
+/// are fewer than two values.
+pub fn variance(xs: &[f64]) -> f64 {
     if xs.len() < 2 {
         return 0.0;
     }
     let m = mean(xs);
     let sum_sq: f64 = xs.iter().map(|x| (x - m) * (x - m)).sum();
-    (sum_sq / (xs.len() - 1) as f64).sqrt()
+    sum_sq / (xs.len() - 1) as f64
 }
 
 /// Median absolute deviation from the median, unscaled (no 1.4826 factor).

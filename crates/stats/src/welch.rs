@@ -33,8 +33,8 @@ pub fn welch_t(a: &[f64], b: &[f64]) -> Option<Welch> {
     if a.len() < 2 || b.len() < 2 {
         return None;
     }
-    let (mean_a, var_a) = mean_var(a);
-    let (mean_b, var_b) = mean_var(b);
+    let (mean_a, var_a) = (crate::mean(a), crate::variance(a));
+    let (mean_b, var_b) = (crate::mean(b), crate::variance(b));
     let se = (var_a / a.len() as f64 + var_b / b.len() as f64).sqrt();
     if se.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return None;
@@ -47,13 +47,6 @@ pub fn welch_t(a: &[f64], b: &[f64]) -> Option<Welch> {
         n_b: b.len(),
         se,
     })
-}
-
-/// Mean and sample variance (divisor n - 1), two passes for accuracy.
-fn mean_var(xs: &[f64]) -> (f64, f64) {
-    let mean = crate::mean(xs);
-    let ss: f64 = xs.iter().map(|x| (x - mean) * (x - mean)).sum();
-    (mean, ss / (xs.len() - 1) as f64)
 }
 
 /// The values of `xs` at or below `cut`.
