@@ -50,12 +50,14 @@ pub fn leak(g: &Global, a: &LeakArgs) -> Result<u8> {
     }
     let mut last = Instant::now();
     let quiet = g.quiet;
-    let measurements = run_plan(cases, &MonotonicClock, b, screen.seed, &mut |ev| {
+    // Each case is committed as it finishes, so a stop or a crash keeps
+    // the screens already done.
+    run_plan(cases, &MonotonicClock, b, screen.seed, &mut |ev| {
+        if let Event::Finished { measurement, .. } = &ev {
+            recorder.add((*measurement).clone());
+        }
         report(ev, quiet, &mut last);
     });
-    for m in measurements {
-        recorder.add(m);
-    }
     let stopped = cryptobench_engine::sample::interrupt::stop_requested();
     let run = app::finish_recording(g, recorder, stopped, false)?;
     output::print_run_with(g, &run, &[Box::new(LeakSuite)], output::Detail::Full)?;
